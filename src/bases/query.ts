@@ -157,13 +157,20 @@ export async function runBaseQuery(
 			filter_errors_total: filterErrorsTotal,
 		};
 		const room = options.fit ? new AnswerRoom(options.fit, answer) : null;
-		for (const position of order.slice(start, end)) {
+		// The position after the last row built, and that row's path (given, or left out as moved out of sight: the next page still starts after it).
+		let following = start;
+		let lastBuilt: string | undefined;
+		for (; following < end; following++) {
+			const position = order[following] as number;
 			const entry = matched[position];
 			if (!entry) continue;
 			const group = view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined;
 			const row = await makeRow(entry.file, entry.context, columns, group, room, options.pause);
 			if (row !== null) {
-				answer.rows.push(row);
+				lastBuilt = entry.file.path;
+				// Moved into an excluded folder while the rows were built (a pause before or inside its row): its properties were read after.
+				if (vault.isVisibleNow(entry.file)) answer.rows.push(row);
+				else answer.total--;
 				continue;
 			}
 			// The rows built fill the answer: the rest are counted (total), not built. Not even one row fitting is the view's fault, said as such.
@@ -172,12 +179,10 @@ export async function runBaseQuery(
 				`The view "${echoed(view.name)}" has ${columns.length} columns × ${matched.length} rows, and not even its first row fits in an answer (${MAX_RESPONSE_BYTES} bytes, its long texts cut short). Query a view with fewer columns.`,
 			);
 		}
-		const following = start + answer.rows.length;
 		// Rows after this page, reached by the next cursor or past the view's limit: on the last page, nothing is (rows before a cursor were given already).
 		answer.truncated = following < matched.length;
-		const last = answer.rows.at(-1);
 		const next = pathAt(following);
-		if (following < viewEnd && last !== undefined && next !== undefined) answer.next = { last: last.path, next, position: following - 1 };
+		if (following < viewEnd && lastBuilt !== undefined && next !== undefined) answer.next = { last: lastBuilt, next, position: following - 1 };
 		return ok(answer);
 	} catch (error) {
 		// An EvaluationError here is the rows' sort comparing keys too long to compare as text.

@@ -234,20 +234,26 @@ export class FolderJail {
 	}
 
 	/**
-	 * `openSync` for reading, in three system calls where the system names an open file by its real
-	 * path (`openFileNames`): the file is opened first (not following a link in its name, never
-	 * waiting, never becoming a terminal of the server's), and before a byte of it is read it must be
-	 * a plain file the system names exactly `diskPath`, in a folder below the root. Where `openSync`
-	 * walks the folder's real path before the open (a readlink for every folder from the disk's root
-	 * down), this opens at once: a read has no effect a link followed could carry out of the vault,
-	 * and the name refuses what was opened through one. Anything else (an open that fails, a link,
-	 * a file replaced) is left to `openSync`, which refuses, retries or reports it as always. A cold
-	 * search result or a note read for the index is the common case this is for.
+	 * `openSync` for reading, in four system calls where the system names an open file by its real
+	 * path (`openFileNames`): what the path names must be a plain file (lstat), then it is opened (not
+	 * following a link in its name, never waiting, never becoming a terminal of the server's), and
+	 * before a byte of it is read it must be a plain file the system names exactly `diskPath`, in a
+	 * folder below the root. Where `openSync` walks the folder's real path before the open (a readlink
+	 * for every folder from the disk's root down), this opens at once: opening a plain file has no
+	 * effect a link followed could carry out of the vault, and the name refuses what was opened
+	 * through one. Anything else (not a plain file, an open that fails, a link, a file replaced) is
+	 * left to `openSync`, which refuses, retries or reports it as always. A cold search result or a
+	 * note read for the index is the common case this is for.
 	 */
 	private openToReadSync(diskPath: string): JailedDescriptor {
 		if (this.openFileNames !== null && this.isBelowRoot(nodePath.dirname(diskPath))) {
 			let fd: number | null = null;
 			try {
+				// Only what is a plain file now is opened at once: an open alone has effects for a named pipe (a program
+				// waiting to write into it goes on, and dies of the closed pipe) or a device, and one outside the vault
+				// behind a folder swapped for a link was opened before the name refused it. The rest goes to `openSync`,
+				// which looks at the folders first, as before.
+				if (!lstatSync(diskPath).isFile()) throw new OutsideVaultError();
 				fd = openSync(diskPath, fsConstants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 				const stats = fstatSync(fd);
 				if (stats.isFile() && this.isOpenedAtSync(fd, diskPath)) return { fd, stats };

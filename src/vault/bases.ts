@@ -52,16 +52,24 @@ export async function readBoundedFile(host: Host, file: HostFile, maxBytes: numb
 	return ok(text);
 }
 
+/** A base as listed: its file, and the path it had when it was found visible. */
+export interface ListedBase {
+	file: HostFile;
+	path: string;
+}
+
 /**
  * The visible `.base` files, by path (list_notes' order: the collator's, then code points, so a
  * page's cursor finds the same place again), looked for and sorted in slices on `budget`: a vault
- * of 100,000 bases was filtered and sorted in one piece.
+ * of 100,000 bases was filtered and sorted in one piece. Each keeps the path it was found visible
+ * at, and is sorted by it: a file is renamed in place, and one moved into an excluded folder at a
+ * pause of the sort would otherwise be sorted, and named by a page's cursor, at its hidden path.
  */
-export async function visibleBases(host: Host, scope: Scope, budget: CallBudget): Promise<HostFile[]> {
-	const bases: HostFile[] = [];
+export async function visibleBases(host: Host, scope: Scope, budget: CallBudget): Promise<ListedBase[]> {
+	const bases: ListedBase[] = [];
 	for (const [index, file] of host.vault.getFiles().entries()) {
 		if ((index & BASES_LISTING_CHECK_MASK) === BASES_LISTING_CHECK_MASK && budget.due()) await budget.checkpoint();
-		if (file.extension === "base" && isPathVisible(file.path, scope)) bases.push(file);
+		if (file.extension === "base" && isPathVisible(file.path, scope)) bases.push({ file, path: file.path });
 	}
 	return sortInSlices(bases, (a, b) => comparePathsStrictly(a.path, b.path), budget);
 }
@@ -112,11 +120,14 @@ export async function baseVault(
 		resolutions.set(key, path);
 		return path;
 	};
+	// Each base file's host file, which the host renames in place: where the file is now.
+	const hostFiles = new WeakMap<BaseFile, HostFile>();
 	const fileFor = (file: HostFile): BaseFile => {
 		const known = byPath.get(file.path);
 		if (known) return known;
 		const made = makeBaseFile(host, file, resolveLink);
 		byPath.set(file.path, made);
+		hostFiles.set(made, file);
 		return made;
 	};
 	const files: BaseFile[] = [];
@@ -149,6 +160,10 @@ export async function baseVault(
 			return file ? fileFor(file) : null;
 		},
 		// Every visible file's base file and folder are gathered above: lookups, never a path worked out for any text a cell holds.
+		isVisibleNow: (made) => {
+			const file = hostFiles.get(made);
+			return file !== undefined && isPathVisible(file.path, scope);
+		},
 		isVisiblePath: (text) => text.length <= MAX_VAULT_PATH_CHARS && (byPath.has(text) || folders.has(text)),
 		resolveLink,
 		backlinks: (path) => {

@@ -272,3 +272,177 @@ describe("a note moved into an excluded folder while resources/list or prompts/l
 		expect(names).toEqual(expect.arrayContaining(PROMPTS.filter((name) => !walkedFirst.slice(0, 2).includes(`Prompts/${name}.md`))));
 	});
 });
+
+/**
+ * A page's cursor is base64 JSON that names the last item's path: a client decodes it as easily as
+ * it reads the page. list_bases sorts its bases in slices, and a base moved into an excluded folder
+ * at one of those pauses was then named by the cursor at its new path (the page itself left it out).
+ */
+describe("a base moved into an excluded folder while list_bases sorts its bases", () => {
+	/** More than one sort step's worth of bases, so sorting them pauses. */
+	const BASES = 1100;
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+	let atNextPause: (() => Promise<void>) | null = null;
+
+	beforeAll(async () => {
+		const files: Record<string, string> = {};
+		for (let index = 0; index < BASES; index++) files[`Boards/${String(index).padStart(4, "0")}.base`] = "views:\n  - type: table\n    name: All\n";
+		root = await makeVault(files);
+		host = await NodeHost.open(root);
+		// The excluded folder sorts before the visible one, so the moved base stays first in the sort.
+		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Archive"] };
+		const made = addToken(settings, "reader", "read");
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		service = new McpService({
+			host,
+			serverVersion: "test",
+			logger: new RecordingLogger(),
+			journal: new MemoryJournal(),
+			yieldToHost: async () => {
+				const move = atNextPause;
+				atNextPause = null;
+				if (move) await move();
+				await new Promise((resolve) => setImmediate(resolve));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const status = await service.apply(settings);
+		if (status.state !== "listening") throw new Error("the server did not start");
+		await service.search?.whenReady();
+		client = await connectClient(status.url, made.token);
+	}, 120_000);
+
+	afterAll(async () => {
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("the next page's cursor does not name the base's excluded path", async () => {
+		let moved = false;
+		atNextPause = async () => {
+			const file = host.vault.getFileByPath("Boards/0000.base");
+			if (!file) throw new Error("no Boards/0000.base");
+			await host.vault.rename(file, "Archive/0000.base");
+			moved = true;
+		};
+		const answer = await callTool(client, "list_bases", { limit: 1 });
+		expect(moved).toBe(true);
+		expect(answer.ok).toBe(true);
+		if (!answer.ok) return;
+		const cursor = answer.value.next_cursor as string;
+		expect(typeof cursor).toBe("string");
+		expect(Buffer.from(cursor, "base64url").toString("utf8")).not.toMatch(/Archive/u);
+		expect(JSON.stringify(answer.value)).not.toMatch(/Archive/u);
+		// The next page goes on from there: the first visible base is listed, the moved one never.
+		const next = await callTool(client, "list_bases", { limit: 1, cursor });
+		expect(next.ok && JSON.stringify(next.value)).not.toMatch(/Archive/u);
+	}, 60_000);
+});
+
+/**
+ * query_base reads a row's properties when it builds the row, in slices with pauses between rows.
+ * A note moved into an excluded folder at one of those pauses, after the query matched it, was
+ * still given as a row: its properties read after the move, from a note the token may no longer see.
+ */
+describe("a note moved into an excluded folder while query_base builds its rows", () => {
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+	let atNextPause: (() => Promise<void>) | null = null;
+
+	beforeEach(async () => {
+		root = await makeVault({
+			"Notes/Board.base":
+				"views:\n  - type: table\n    name: Cards\n    order:\n      - note.card\n      - file.name\n    sort:\n      - property: file.name\n        direction: ASC\n",
+			"Notes/A first.md": "---\ncard: first card\n---\n",
+			"Notes/B second.md": "---\ncard: second card\n---\n",
+			"Notes/C diary.md": "---\ncard: a diary line\n---\n",
+		});
+		host = await NodeHost.open(root);
+		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] };
+		const made = addToken(settings, "reader", "read");
+		if ("error" in made) throw new Error(made.error);
+		settings = made.settings;
+		service = new McpService({
+			host,
+			serverVersion: "test",
+			logger: new RecordingLogger(),
+			journal: new MemoryJournal(),
+			yieldToHost: async () => {
+				const move = atNextPause;
+				atNextPause = null;
+				if (move) await move();
+				await new Promise((resolve) => setImmediate(resolve));
+			},
+			callBudget: { sliceMs: 0 },
+		});
+		const status = await service.apply(settings);
+		if (status.state !== "listening") throw new Error("the server did not start");
+		await service.search?.whenReady();
+		client = await connectClient(status.url, made.token);
+	});
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("the moved note is no row, and its properties are not given (they were, read after the move)", async () => {
+		const cache = host.metadataCache;
+		const original = cache.getFileCache.bind(cache);
+		let moved = false;
+		let readAfterMove = false;
+		// The first row's properties are read: the rows are being built, every note already matched.
+		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (moved && file.path === "Private/C diary.md") readAfterMove = true;
+			if (file.path === "Notes/A first.md" && !moved && atNextPause === null)
+				atNextPause = async () => {
+					const diary = host.vault.getFileByPath("Notes/C diary.md");
+					if (!diary) throw new Error("no Notes/C diary.md");
+					await host.vault.rename(diary, "Private/C diary.md");
+					moved = true;
+				};
+			return original(file);
+		});
+		const answer = await callTool(client, "query_base", { path: "Notes/Board.base" });
+		expect(moved).toBe(true);
+		// Matched before the move, its row built after it: the case this is about.
+		expect(readAfterMove).toBe(true);
+		expect(answer.ok).toBe(true);
+		if (!answer.ok) return;
+		expect(JSON.stringify(answer.value)).not.toMatch(/diary/u);
+		expect(answer.value).toMatchObject({ total: 3, truncated: false });
+		expect((answer.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/A first.md", "Notes/B second.md", "Notes/Board.base"]);
+	});
+
+	test("a page whose only row was moved out still gives the cursor to the rows after it", async () => {
+		const cache = host.metadataCache;
+		const original = cache.getFileCache.bind(cache);
+		let moved = false;
+		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (file.path === "Notes/A first.md" && !moved && atNextPause === null)
+				atNextPause = async () => {
+					await host.vault.rename(file, "Private/A first.md");
+					moved = true;
+				};
+			return original(file);
+		});
+		const first = await callTool(client, "query_base", { path: "Notes/Board.base", limit: 1 });
+		expect(moved).toBe(true);
+		expect(first.ok && first.value).toMatchObject({ rows: [], total: 3, truncated: true });
+		const cursor = first.ok ? (first.value.next_cursor as string | undefined) : undefined;
+		expect(typeof cursor).toBe("string");
+		const next = await callTool(client, "query_base", { path: "Notes/Board.base", limit: 1, cursor });
+		expect(next.ok && (next.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/B second.md"]);
+	});
+});

@@ -38,7 +38,7 @@ export const listBasesTool = defineTool({
 		);
 		if (!listed.ok) return listed;
 		// Each with the path it was listed at: the cursor names that, even if the base is renamed while the page is read.
-		const all = listed.value.map((file) => ({ file, path: file.path }));
+		const all = listed.value;
 		const start = startAfter(all, after.value, KEYED);
 		const pageFiles = all.slice(start, start + args.limit);
 		const read: Array<{ file: HostFile; path: string; views: string[]; error?: string }> = [];
@@ -48,6 +48,11 @@ export const listBasesTool = defineTool({
 		const workMs = Math.min(ctx.callBudget?.callWorkMs ?? LIST_BASES_WORK_MS, LIST_BASES_WORK_MS);
 		const budget = new CallBudget(ctx.callBudget?.pause ?? yieldToEventLoop, ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, workMs);
 		for (const { file, path } of pageFiles) {
+			// A base moved into an excluded folder since it was listed is not read (and left out below).
+			if (!isPathVisible(file.path, ctx.scope)) {
+				read.push({ file, path, views: [] });
+				continue;
+			}
 			const text = await readBoundedFile(ctx.host, file, BASES_MAX_FILE_BYTES);
 			try {
 				const config = text.ok ? await runStepsOnBudget(parseBaseFileSteps(text.value), budget) : text;

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from "node:child_process";
 import * as nodeFs from "node:fs";
 import { appendFileSync, promises as fs } from "node:fs";
 import * as nodePath from "node:path";
@@ -142,8 +143,33 @@ describe("FolderJail", () => {
 			// Linux names an open file by its real path (/proc/self/fd); elsewhere the walks stay.
 			const namesOpenFiles = process.platform === "linux";
 			expect(realpaths).toHaveBeenCalledTimes(namesOpenFiles ? 0 : 2);
-			expect(lstats).toHaveBeenCalledTimes(namesOpenFiles ? 0 : 3);
+			// Linux: one lstat, that what is there is a plain file before it is opened (see the named pipe test below).
+			expect(lstats).toHaveBeenCalledTimes(namesOpenFiles ? 1 : 3);
 			expect(looks).toHaveBeenCalledTimes(namesOpenFiles ? 1 : 0);
+		});
+
+		test("a named pipe outside the vault, behind a folder swapped for a link, is not opened: a program waiting to write into it waits on (it went on, and died of the closed pipe)", async () => {
+			const pipes = await makeTempDir("jail-pipes-");
+			const folder = nodePath.join(jail.root, "Piped");
+			await fs.mkdir(folder);
+			await fs.writeFile(nodePath.join(folder, "Note.md"), "inside");
+			execFileSync("mkfifo", [nodePath.join(pipes, "Note.md")]);
+			// Another program opens the pipe to write into it, and waits there for a reader.
+			const writer = spawn("sh", ["-c", `echo written > "${nodePath.join(pipes, "Note.md")}"`], { stdio: "ignore" });
+			const ended = new Promise<string>((resolve) => writer.on("exit", (code, signal) => resolve(`${String(code)} ${String(signal)}`)));
+			try {
+				await fs.rm(folder, { recursive: true });
+				await fs.symlink(pipes, folder);
+				await new Promise((resolve) => setTimeout(resolve, 200));
+				expect(() => jail.readTextSync(nodePath.join(folder, "Note.md"))).toThrow(OutsideVaultError);
+				const result = await Promise.race([ended, new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 500))]);
+				expect(result).toBe("still waiting");
+			} finally {
+				writer.kill();
+				await ended;
+				await fs.rm(folder);
+				await removeDir(pipes);
+			}
 		});
 
 		test("a folder swapped for a link just after the open, or back just after it, is never read through", async () => {
