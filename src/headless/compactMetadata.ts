@@ -321,9 +321,11 @@ class PackedNote {
 	 * search index decoded a note of a million headings whole, in one piece, to read its tags.
 	 */
 	*tagTextReaderSteps(): Steps<TagTextReader> {
+		// A note without tags says so in its directory, the first numbers of its codes: every read_note and
+		// every index update of such a note decoded all its numbers, line starts included, into an array of its own.
+		if (directoryNumber(this.codes, KIND.tags * 2) === 0) return NO_TAG_TEXTS;
 		const numbers = yield* this.numbersSteps();
 		const at = numbers[KIND.tags * 2] as number;
-		if (at === 0) return { count: 0, text: () => "" };
 		const first = numbers[KIND.tags * 2 + 1] as number;
 		const strings = this.strings;
 		return { count: numbers[at] as number, text: (index) => strings[first + index] as string };
@@ -549,6 +551,28 @@ function decodeCodes(codes: string, numbers: Int32Array, at: DecodeCursor, stop:
 	at.value = value;
 	at.shift = shift;
 }
+
+/** The number at `index` of a note's directory (below LINE_COUNT_AT), decoded from the start of `codes` and no further. */
+function directoryNumber(codes: string, index: number): number {
+	let count = 0;
+	let value = 0;
+	let shift = 0;
+	for (let code = 0; code < codes.length; code++) {
+		const byte = codes.charCodeAt(code);
+		value |= (byte & 0x7f) << shift;
+		if (byte & 0x80) {
+			shift += 7;
+			continue;
+		}
+		if (count++ === index) return value;
+		value = 0;
+		shift = 0;
+	}
+	return 0;
+}
+
+/** What a packed note without tags reads as: one reader for all of them. */
+const NO_TAG_TEXTS: TagTextReader = { count: 0, text: () => "" };
 
 /** Makes the line starts `numbers[from, to)`, kept as steps from the one before, whole (the one before `from` is whole). */
 function addUpLineStarts(numbers: Int32Array, from: number, to: number): void {

@@ -15,11 +15,20 @@ export class NoteHashes {
 
 	constructor(private readonly maxChars: number) {}
 
+	/**
+	 * The text's SHA-256 (hex) when it is remembered for `path`, at once: a lookup and a comparison, no
+	 * more (not moved to the end: the first hashed go first). A caller that finds it here waits for no
+	 * turn of the microtask queue and makes no clock, as `hashOf` would.
+	 */
+	remembered(path: string, text: string): string | undefined {
+		const known = this.hashes.get(path);
+		return known !== undefined && known.text === text ? known.hash : undefined;
+	}
+
 	/** The text's SHA-256 (hex), hashed in pieces on `clock()` when it is not remembered. */
 	async hashOf(path: string, text: string, clock: () => Pick<SliceClock, "checkpoint">): Promise<string> {
-		const known = this.hashes.get(path);
-		// A hit is a lookup and a comparison, no more (not moved to the end: the first hashed go first).
-		if (known !== undefined && known.text === text) return known.hash;
+		const known = this.remembered(path, text);
+		if (known !== undefined) return known;
 		const hash = await sha256HexInPieces(text, clock());
 		this.remember(path, text, hash);
 		return hash;

@@ -115,7 +115,9 @@ export const readNoteTool = defineTool({
 			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
 		// A note of megabytes is hashed in pieces, the event loop given back between them; so are its tags listed.
-		const hash = await NOTE_HASHES.hashOf(file.path, text, () => new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
+		// A note read again unchanged (nearly every read of a small note) takes its remembered hash without a wait.
+		const hash =
+			NOTE_HASHES.remembered(file.path, text) ?? (await NOTE_HASHES.hashOf(file.path, text, () => new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop)));
 		const tags = cache
 			? await listedNoteTags(cache, MAX_LISTED_TAG_CHARS, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop))
 			: { listed: [], leftOut: 0 };

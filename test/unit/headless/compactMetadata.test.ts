@@ -11,6 +11,8 @@ import {
 	headingTextsOf,
 	soleLevelOneHeadingOf,
 	linkTextsInSteps,
+	tagTextReaderInSteps,
+	tagTextsOf,
 	linkTextsOf,
 	listItemsShapeOf,
 	packedReferencePlaces,
@@ -258,6 +260,19 @@ describe("compactMetadata", () => {
 		expect(next.value).toStrictEqual(parseMetadata(text));
 		// Before: 100,002 in one step.
 		expect(most).toBeLessThan(10_000);
+	});
+
+	test("a note of 300,000 lines without tags is known to have none without a step (read_note and the index decoded all its numbers); with tags, the same texts as before", () => {
+		const untagged = packedFromRecords(`# Plan\n[[Target]]\n${"x\n".repeat(300_000)}`);
+		const steps = tagTextReaderInSteps(untagged);
+		const first = steps.next();
+		// Before: its 300,000 line starts were decoded first, a step every METADATA_DECODE_STEP_CODES codes.
+		expect(first.done).toBe(true);
+		expect(first.done === true ? first.value.count : -1).toBe(0);
+		for (const text of [`#one ${"x\n".repeat(300_000)}#two #one`, "---\ntags: [a]\n---\nno body tags\n", "# Head\n#nested/tag and #tag\n"]) {
+			const reader = runSteps(tagTextReaderInSteps(packedFromRecords(text)));
+			expect(Array.from({ length: reader.count }, (_, index) => reader.text(index))).toEqual(tagTextsOf(parseMetadata(text)));
+		}
 	});
 
 	test("Obsidian's captures: the compact metadata reads as what Obsidian's cache said", () => {

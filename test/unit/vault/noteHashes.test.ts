@@ -24,6 +24,19 @@ describe("NoteHashes", () => {
 		expect(hashed()).toBe(1);
 	});
 
+	test("a remembered hash is given at once, without a clock; none for a text not hashed, edited, or of another path", async () => {
+		const hashes = new NoteHashes(1000);
+		const { clock, hashed } = countingClock();
+		const text = "# Hello\n\nA short note.\n";
+		expect(hashes.remembered("Hello.md", text)).toBeUndefined();
+		await hashes.hashOf("Hello.md", text, clock);
+		// A plain string, not a promise: read_note takes it without waiting for a turn.
+		expect(hashes.remembered("Hello.md", `${"# Hello\n\n"}A short note.\n`)).toBe(sha256Hex(text));
+		expect(hashes.remembered("Hello.md", "# Hello\n\nEdited.\n")).toBeUndefined();
+		expect(hashes.remembered("Other.md", text)).toBeUndefined();
+		expect(hashed()).toBe(1);
+	});
+
 	test("an edited note, or another note of the same path, is hashed afresh", async () => {
 		const hashes = new NoteHashes(1000);
 		const { clock, hashed } = countingClock();
