@@ -2,23 +2,27 @@ import { run } from "./cli/run";
 import type { CliIo } from "./cli/io";
 
 /**
- * A program reading our output may stop early (`vault-mcp history | head`): writes to its closed
+ * A program reading our output may stop early (`vault-mcp history | head`, or `2>&1 | head`): writes to its closed
  * pipe then fail with EPIPE, which would end the command with a stack trace. Like other Unix
  * tools, the rest of the output is dropped and the command finishes with its own exit code; any
  * other stream error still ends the process.
  */
-let stdoutReaderGone = false;
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-	if (error.code !== "EPIPE") throw error;
-	stdoutReaderGone = true;
-});
+const readerGone = new Set<NodeJS.WriteStream>();
+for (const stream of [process.stdout, process.stderr])
+	stream.on("error", (error: NodeJS.ErrnoException) => {
+		if (error.code !== "EPIPE") throw error;
+		readerGone.add(stream);
+	});
+
+/** Writes `text` unless the program reading `stream` has stopped reading. */
+function writeWhileRead(stream: NodeJS.WriteStream, text: string): void {
+	if (!readerGone.has(stream)) stream.write(text);
+}
 
 /** The real process's streams and signals. */
 const processIo: CliIo = {
-	stdout: (text) => {
-		if (!stdoutReaderGone) process.stdout.write(text);
-	},
-	stderr: (text) => process.stderr.write(text),
+	stdout: (text) => writeWhileRead(process.stdout, text),
+	stderr: (text) => writeWhileRead(process.stderr, text),
 	terminal: process.stdin.isTTY ? { input: process.stdin, fd: process.stdin.fd } : null,
 	stopRequested: () =>
 		new Promise<void>((resolve) => {

@@ -378,8 +378,6 @@ export class PostingsIndex {
 	generation = 0;
 	/** The install under way in steps (`installSteps`), if any: its note's path, and its steps (any other change runs them to the end first). */
 	private pending: { readonly path: string; readonly steps: Generator<void, void, void> } | null = null;
-	/** Installs begun in steps: a compaction that saw one begin (or under way) is not swapped in, having copied lists half written. */
-	private installsBegun = 0;
 	/** The accepted slots of the filters last used, by key, newest last (see NoteFilter's key): read-only once kept. */
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
 	/** The merged postings of the query words last resolved over every note, by word, newest last (WORD_UNION_MEMO_WORDS): read-only once kept. */
@@ -646,7 +644,6 @@ export class PostingsIndex {
 		// Kept where any change can finish it: this generator then finds it done.
 		const steps = this.pendingSteps(plan, this.nextSlot, stepPostings);
 		this.pending = { path: plan.prepared.doc.path, steps };
-		this.installsBegun++;
 		yield* steps;
 	}
 
@@ -924,8 +921,9 @@ export class PostingsIndex {
 	 */
 	*compactSteps(): Generator<void, boolean, void> {
 		if (this.pending) return false;
-		const { nextSlot, generation, installsBegun } = this;
-		const changed = () => this.nextSlot !== nextSlot || this.generation !== generation || this.installsBegun !== installsBegun || this.pending !== null;
+		// An install begun meanwhile is pending (its lists are half written); one begun and ended took a slot.
+		const { nextSlot, generation } = this;
+		const changed = () => this.nextSlot !== nextSlot || this.generation !== generation || this.pending !== null;
 		const terms = this.dictionary.size;
 		let postings = 0;
 		for (let id = 0; id < terms; id++) {
