@@ -89,10 +89,11 @@ const COMMON_WARM_UP_PASSES = QUICK ? 1 : 8;
 /** "First time" rows: this many common stems, each searched once (about all that are in half the notes, at every size). */
 const COMMON_FIRST_TIME_WORDS = 30;
 /**
- * "First time" rows: every pair of this many of those stems, each searched once, after an edit (66 pairs; 15 in the quick
- * run), as two words and as a phrase; and each run of three of them as a phrase (10; 4).
+ * "First time" rows: every pair of this many of those stems, each searched once, after an edit (66 pairs; 6 in the quick
+ * run, where each is also checked against a scan: 15 pairs made it 47 → 52 s), as two words and as a phrase; and each run
+ * of three of them as a phrase (10; 2).
  */
-const COMMON_FIRST_TIME_PAIR_WORDS = QUICK ? 6 : 12;
+const COMMON_FIRST_TIME_PAIR_WORDS = QUICK ? 4 : 12;
 /** The word an edit before each first-time pair or phrase adds to a note, or takes away. */
 const FIRST_TIME_EDIT_MARK = "firsttimeeditmark";
 const SEARCH_ROUNDS = 20;
