@@ -20,6 +20,36 @@ import { makeVault, removeDir } from "../helpers/vault";
  * while the call waits between two slices or for the disk. The answer must not name the note at
  * its new, excluded path: that path is the one thing an exclusion promises no client ever sees.
  */
+
+/**
+ * A service over `host` with one read token, and its client: every pause between slices first runs
+ * the move `takeMove` hands it (the moment the person moves a note), and slices are as short as can be.
+ */
+async function serveMovingAtPauses(
+	host: NodeHost,
+	settings: VaultMcpSettings,
+	takeMove: () => (() => Promise<void>) | null,
+): Promise<{ service: McpService; client: Client }> {
+	const made = addToken(settings, "reader", "read");
+	if ("error" in made) throw new Error(made.error);
+	const service = new McpService({
+		host,
+		serverVersion: "test",
+		logger: new RecordingLogger(),
+		journal: new MemoryJournal(),
+		yieldToHost: async () => {
+			const move = takeMove();
+			if (move) await move();
+			await new Promise((resolve) => setImmediate(resolve));
+		},
+		callBudget: { sliceMs: 0 },
+	});
+	const status = await service.apply(made.settings);
+	if (status.state !== "listening") throw new Error("the server did not start");
+	await service.search?.whenReady();
+	return { service, client: await connectClient(status.url, made.token) };
+}
+
 describe("a note moved into an excluded folder while a call about it runs", () => {
 	let root: string;
 	let host: NodeHost;
@@ -40,28 +70,11 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 			"Notes/0 tagged.md": "# Tagged\n\n#fern-secret and #ferns\n",
 		});
 		host = await NodeHost.open(root);
-		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] };
-		const made = addToken(settings, "reader", "read");
-		if ("error" in made) throw new Error(made.error);
-		settings = made.settings;
-		service = new McpService({
-			host,
-			serverVersion: "test",
-			logger: new RecordingLogger(),
-			journal: new MemoryJournal(),
-			// Every pause between slices is a moment the person may move a note.
-			yieldToHost: async () => {
-				const move = atNextPause;
-				atNextPause = null;
-				if (move) await move();
-				await new Promise((resolve) => setImmediate(resolve));
-			},
-			callBudget: { sliceMs: 0 },
-		});
-		const status = await service.apply(settings);
-		if (status.state !== "listening") throw new Error("the server did not start");
-		await service.search?.whenReady();
-		client = await connectClient(status.url, made.token);
+		({ service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () => {
+			const move = atNextPause;
+			atNextPause = null;
+			return move;
+		}));
 	});
 
 	afterEach(async () => {
@@ -208,33 +221,21 @@ describe("a note moved into an excluded folder while resources/list or prompts/l
 		// The folder is read in the disk's order: of three such notes among 4,103, two come before the first pause.
 		expect(early.length).toBeGreaterThan(1);
 		walkedFirst = early;
-		let settings: VaultMcpSettings = {
-			...defaultSettings(),
-			serverEnabled: true,
-			port: 0,
-			excludedFolders: ["Private diary"],
-			promptsFolder: "Prompts",
-		};
-		const made = addToken(settings, "reader", "read");
-		if ("error" in made) throw new Error(made.error);
-		settings = made.settings;
-		service = new McpService({
+		({ service, client } = await serveMovingAtPauses(
 			host,
-			serverVersion: "test",
-			logger: new RecordingLogger(),
-			journal: new MemoryJournal(),
-			yieldToHost: async () => {
+			{
+				...defaultSettings(),
+				serverEnabled: true,
+				port: 0,
+				excludedFolders: ["Private diary"],
+				promptsFolder: "Prompts",
+			},
+			() => {
 				const move = atNextPause;
 				atNextPause = null;
-				if (move) await move();
-				await new Promise((resolve) => setImmediate(resolve));
+				return move;
 			},
-			callBudget: { sliceMs: 0 },
-		});
-		const status = await service.apply(settings);
-		if (status.state !== "listening") throw new Error("the server did not start");
-		await service.search?.whenReady();
-		client = await connectClient(status.url, made.token);
+		));
 	}, 60_000);
 
 	afterAll(async () => {
@@ -293,27 +294,11 @@ describe("a base moved into an excluded folder while list_bases sorts its bases"
 		root = await makeVault(files);
 		host = await NodeHost.open(root);
 		// The excluded folder sorts before the visible one, so the moved base stays first in the sort.
-		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Archive"] };
-		const made = addToken(settings, "reader", "read");
-		if ("error" in made) throw new Error(made.error);
-		settings = made.settings;
-		service = new McpService({
-			host,
-			serverVersion: "test",
-			logger: new RecordingLogger(),
-			journal: new MemoryJournal(),
-			yieldToHost: async () => {
-				const move = atNextPause;
-				atNextPause = null;
-				if (move) await move();
-				await new Promise((resolve) => setImmediate(resolve));
-			},
-			callBudget: { sliceMs: 0 },
-		});
-		const status = await service.apply(settings);
-		if (status.state !== "listening") throw new Error("the server did not start");
-		await service.search?.whenReady();
-		client = await connectClient(status.url, made.token);
+		({ service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Archive"] }, () => {
+			const move = atNextPause;
+			atNextPause = null;
+			return move;
+		}));
 	}, 120_000);
 
 	afterAll(async () => {
@@ -366,27 +351,11 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 			"Notes/C diary.md": "---\ncard: a diary line\n---\n",
 		});
 		host = await NodeHost.open(root);
-		let settings: VaultMcpSettings = { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] };
-		const made = addToken(settings, "reader", "read");
-		if ("error" in made) throw new Error(made.error);
-		settings = made.settings;
-		service = new McpService({
-			host,
-			serverVersion: "test",
-			logger: new RecordingLogger(),
-			journal: new MemoryJournal(),
-			yieldToHost: async () => {
-				const move = atNextPause;
-				atNextPause = null;
-				if (move) await move();
-				await new Promise((resolve) => setImmediate(resolve));
-			},
-			callBudget: { sliceMs: 0 },
-		});
-		const status = await service.apply(settings);
-		if (status.state !== "listening") throw new Error("the server did not start");
-		await service.search?.whenReady();
-		client = await connectClient(status.url, made.token);
+		({ service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () => {
+			const move = atNextPause;
+			atNextPause = null;
+			return move;
+		}));
 	});
 
 	afterEach(async () => {
