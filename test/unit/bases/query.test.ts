@@ -142,7 +142,7 @@ views:
 		const list = `"a,".repeat(50000).split(",")`;
 		const refs = (name: string, count: number) => `[${Array.from({ length: count }, () => `formula.${name}`).join(", ")}]`;
 		// Steps decide, never the time a piece takes on a busy machine.
-		const stoppedClock = () => 0;
+		const stoppedClock = () => () => 0;
 		const one = (formulas: string, column: string) =>
 			`formulas:\n${formulas}\nviews:\n  - name: V\n    order: [${column}]\n    filters: file.inFolder("Inbox")\n`;
 
@@ -188,7 +188,12 @@ views:
 		});
 		try {
 			const matches = Array.from({ length: 10 }, () => "/a?a?a?b*c/.matches(file.name)").join(" || ");
-			const error = await refusal(`filters: '${matches}'`, { budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => now) });
+			const error = await refusal(`filters: '${matches}'`, {
+				budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => {
+					const start = now;
+					return () => now - start;
+				}),
+			});
 			expect(error).toMatch(/for one file took more than 100 ms/);
 			// Stopped after the run that passed 100 ms (the second), not after all ten of the first file.
 			expect(runs).toBe(2);
