@@ -32,13 +32,13 @@ export class BudgetExceededError extends Error {}
 export class EvaluationBudget {
 	private steps = 0;
 	private sinceClockCheck = 0;
-	private pieceWork: (() => number) | null = null;
+	private pieceWork: ((bound?: number) => number) | null = null;
 	private worked = 0;
 	private nesting = 0;
 
 	constructor(
 		private readonly maxSteps = BASES_MAX_EVAL_STEPS,
-		private readonly stopwatch: () => () => number = startWorkStopwatch,
+		private readonly stopwatch: () => (bound?: number) => number = startWorkStopwatch,
 		private readonly pieceMs = BASES_MAX_PIECE_MS,
 		private readonly workMs = BASES_MAX_QUERY_WORK_MS,
 	) {}
@@ -57,7 +57,7 @@ export class EvaluationBudget {
 		this.sinceClockCheck += count;
 		if ((this.sinceClockCheck < BASE_STEPS_PER_CLOCK_CHECK && !lookAtClock) || this.pieceWork === null) return;
 		this.sinceClockCheck = 0;
-		const piece = this.pieceWork();
+		const piece = this.pieceWork(Math.min(this.pieceMs, this.workMs - this.worked));
 		if (piece > this.pieceMs)
 			throw new BudgetExceededError(
 				`The base's filters and formulas for one file took more than ${this.pieceMs} ms, and were stopped so other clients are not held up. Simplify its formulas (work on shorter texts and lists).`,
