@@ -13,6 +13,7 @@ import {
 	BASES_TEXT_CHARS_PER_STEP,
 	BASE_STEPS_PER_CLOCK_CHECK,
 } from "../config/limits";
+import { startWorkStopwatch } from "../vault/workBudget";
 import type { Expression } from "./expression";
 import { textChars, toText, typeOf, valueWeight, type BaseFile, type BaseVault, type ObjectValue, type Value } from "./values";
 
@@ -23,26 +24,28 @@ export class EvaluationError extends Error {}
 export class BudgetExceededError extends Error {}
 
 /**
- * Work counted across one whole query: steps, and the time of each piece of evaluation (one file's
- * filters or cells, run without a pause) and of all pieces together.
+ * Work counted across one whole query: steps, and the work of each piece of evaluation (one file's
+ * filters or cells, run without a pause) and of all pieces together. Work is read on `stopwatch`
+ * (CPU time where the runtime reports it): a busy machine that takes the core away mid-piece
+ * lengthens the piece's wall time, not its work, so it does not change what a query answers.
  */
 export class EvaluationBudget {
 	private steps = 0;
 	private sinceClockCheck = 0;
-	private pieceStart: number | null = null;
+	private pieceWork: ((bound?: number) => number) | null = null;
 	private worked = 0;
 	private nesting = 0;
 
 	constructor(
 		private readonly maxSteps = BASES_MAX_EVAL_STEPS,
-		private readonly clock: () => number = () => performance.now(),
+		private readonly stopwatch: () => (bound?: number) => number = startWorkStopwatch,
 		private readonly pieceMs = BASES_MAX_PIECE_MS,
 		private readonly workMs = BASES_MAX_QUERY_WORK_MS,
 	) {}
 
 	/**
 	 * Counts `count` steps; throws once the query has spent its budget, or its piece or its whole
-	 * time is up. The clock is read every BASE_STEPS_PER_CLOCK_CHECK steps, or at once with
+	 * work is up. The stopwatch is read every BASE_STEPS_PER_CLOCK_CHECK steps, or at once with
 	 * `lookAtClock` (after work a step does not measure, such as a regular expression's run).
 	 */
 	spend(count = 1, lookAtClock = false): void {
@@ -52,9 +55,9 @@ export class EvaluationBudget {
 				`The base needs more than ${this.maxSteps} evaluation steps, more than one call may spend. Add a filter (a folder or a tag) or simplify its formulas.`,
 			);
 		this.sinceClockCheck += count;
-		if ((this.sinceClockCheck < BASE_STEPS_PER_CLOCK_CHECK && !lookAtClock) || this.pieceStart === null) return;
+		if ((this.sinceClockCheck < BASE_STEPS_PER_CLOCK_CHECK && !lookAtClock) || this.pieceWork === null) return;
 		this.sinceClockCheck = 0;
-		const piece = this.clock() - this.pieceStart;
+		const piece = this.pieceWork(Math.min(this.pieceMs, this.workMs - this.worked));
 		if (piece > this.pieceMs)
 			throw new BudgetExceededError(
 				`The base's filters and formulas for one file took more than ${this.pieceMs} ms, and were stopped so other clients are not held up. Simplify its formulas (work on shorter texts and lists).`,
@@ -78,16 +81,16 @@ export class EvaluationBudget {
 		this.nesting--;
 	}
 
-	/** Starts a piece: work that runs without a pause, whose time is bounded on its own and counted into the query's. */
+	/** Starts a piece: work that runs without a pause, bounded on its own and counted into the query's. */
 	beginPiece(): void {
-		this.pieceStart = this.clock();
+		this.pieceWork = this.stopwatch();
 		this.sinceClockCheck = 0;
 	}
 
-	/** Ends the piece begun last, adding its time to the query's. */
+	/** Ends the piece begun last, adding its work to the query's. */
 	endPiece(): void {
-		if (this.pieceStart !== null) this.worked += this.clock() - this.pieceStart;
-		this.pieceStart = null;
+		if (this.pieceWork !== null) this.worked += this.pieceWork();
+		this.pieceWork = null;
 	}
 
 	/** Runs `work` as one piece. */

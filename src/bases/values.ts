@@ -247,15 +247,24 @@ export function targetOf(value: Value): string | null {
 	return fileOf(value)?.path ?? null;
 }
 
+/** Told what a comparison walks as it walks it: a value reached, or the characters of two texts compared one by one. It may throw to stop the comparison. */
+export type CountWalk = (values: number, chars: number) => void;
+
 /**
  * Bases equality: dates by instant, lists item by item, and links by the file they resolve to —
  * a link equals a file it resolves to, and two unresolved links are equal when their text is.
+ * `countWalk`, when given, is told the work before it is done: a comparison stops at the first
+ * difference, so two small lists cost a few values, but two lists of references to different
+ * megabyte texts of one length compare every character of each.
  */
-export function valuesEqual(a: Value, b: Value): boolean {
+export function valuesEqual(a: Value, b: Value, countWalk?: CountWalk): boolean {
+	if (countWalk)
+		// Two different texts of one length are compared character by character (a cons text is flattened first).
+		countWalk(1, typeof a === "string" && typeof b === "string" && a !== b && a.length === b.length ? a.length : 0);
 	if (a === b) return true;
 	if (a === null || b === null) return false;
 	if (Array.isArray(a) || Array.isArray(b))
-		return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => valuesEqual(item, b[index] ?? null));
+		return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => valuesEqual(item, b[index] ?? null, countWalk));
 	const linkLike = (value: Value) => value instanceof LinkValue || value instanceof FileValue || value instanceof ThisValue;
 	if (linkLike(a) && linkLike(b)) {
 		const [left, right] = [targetOf(a), targetOf(b)];
@@ -267,7 +276,7 @@ export function valuesEqual(a: Value, b: Value): boolean {
 	if (a instanceof RegexValue && b instanceof RegexValue) return String(a.regex) === String(b.regex);
 	if (a instanceof ObjectValue && b instanceof ObjectValue) {
 		if (a.fields.size !== b.fields.size) return false;
-		for (const [key, field] of a.fields) if (!b.fields.has(key) || !valuesEqual(field, b.fields.get(key) ?? null)) return false;
+		for (const [key, field] of a.fields) if (!b.fields.has(key) || !valuesEqual(field, b.fields.get(key) ?? null, countWalk)) return false;
 		return true;
 	}
 	return false;

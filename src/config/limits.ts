@@ -330,8 +330,10 @@ export const BASES_MAX_REGEX_WAYS = 16;
 export const BASES_FILTER_ERRORS_LISTED = 20;
 /**
  * One file's filters and cells are evaluated in one piece (an expression cannot be paused): a piece
- * that runs longer ends the query, so a base whose formulas work on megabyte texts cannot hold
- * other clients (steps alone do not bound it: one step may copy a whole text).
+ * that works longer ends the query, so a base whose formulas work on megabyte texts cannot hold
+ * other clients (steps alone do not bound it: one step may copy a whole text). Counted in CPU time
+ * where the runtime reports it, never wall time: at a load of 19 a piece of a few ms of work passed
+ * 100 ms of wall time and the same query on the same vault was refused.
  */
 export const BASES_MAX_PIECE_MS = 100;
 /**
@@ -347,7 +349,7 @@ export const BASES_MAX_PER_CHARACTER_INPUT_CHARS = 100_000;
 export const BASES_MAX_DATE_FORMAT_CHARS = 256;
 /** Characters of a text a method works on, or of the texts in a list walked (printed, compared), that count as one evaluation step. */
 export const BASES_TEXT_CHARS_PER_STEP = 64;
-/** Evaluation time one query may spend in all, summed over its pieces (waiting for others not counted). */
+/** Evaluation work (CPU time where the runtime reports it) one query may spend in all, summed over its pieces (waiting for others not counted). */
 export const BASES_MAX_QUERY_WORK_MS = 1_000;
 /** list_bases page size: default and maximum. Each base of a page is read for its view names (within LIST_BASES_WORK_MS); the next page is had with next_cursor. */
 export const LIST_BASES_DEFAULT_LIMIT = 100;

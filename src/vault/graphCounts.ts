@@ -20,10 +20,12 @@ interface NoteLinks {
  */
 export class GraphCounts {
 	private readonly notes = new Map<string, NoteLinks>();
-	/** Target path (a note or not) → the notes linking to it: one held as its path (most paths are linked to by one), more as a set. */
-	private readonly linkers = new Map<string, string | Set<string>>();
-	/** Target path → its links from the notes, while any note links to it. */
-	private readonly incoming = new Map<string, number>();
+	/**
+	 * Target path (a note or not) → the notes linking to it and their links, while any note links to
+	 * it. One record a target, changed in place: two maps (linkers, incoming) were twice the inserts,
+	 * and twice the tables V8 copies whole as they grow, in a scope's first count.
+	 */
+	private readonly linked = new Map<string, LinkedTarget>();
 	/** Note → how many notes it links to (absent: none). */
 	private readonly notesLinked = new Map<string, number>();
 	private links = 0;
@@ -49,8 +51,8 @@ export class GraphCounts {
 
 	/** The notes whose links lead to `path`, as held. */
 	linkersOf(path: string): Iterable<string> {
-		const linkers = this.linkers.get(path);
-		return linkers === undefined ? [] : typeof linkers === "string" ? [linkers] : linkers;
+		const linked = this.linked.get(path);
+		return linked === undefined ? [] : sourcesOf(linked);
 	}
 
 	/** Whether the `topCount` most linked-to notes must be looked for again (`fillTop`) before an answer. */
@@ -73,7 +75,7 @@ export class GraphCounts {
 	async fillTop(topCount: number, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<void> {
 		this.topKept = Math.max(this.topKept, topCount);
 		const top: string[] = [];
-		for (const target of this.incoming.keys()) {
+		for (const target of this.linked.keys()) {
 			if (budget?.due()) await budget.checkpoint();
 			if (this.notes.has(target)) this.keepIfAmongFirst(top, target, true);
 		}
@@ -88,7 +90,7 @@ export class GraphCounts {
 			links: this.links,
 			unresolved_links: this.unresolved,
 			orphans: this.orphans,
-			top_linked: this.top.slice(0, topCount).map((path) => ({ path, backlinks: this.incoming.get(path) as number })),
+			top_linked: this.top.slice(0, topCount).map((path) => ({ path, backlinks: (this.linked.get(path) as LinkedTarget).incoming })),
 		};
 	}
 
@@ -104,12 +106,12 @@ export class GraphCounts {
 	private addNote(path: string, links: NoteLinks): void {
 		this.notes.set(path, links);
 		this.unresolved += links.unresolved;
-		const linkers = this.linkers.get(path);
-		if (linkers) {
+		const linked = this.linked.get(path);
+		if (linked) {
 			// The links already pointing here count now.
-			this.links += this.incoming.get(path) as number;
+			this.links += linked.incoming;
 			this.linkedNotes++;
-			for (const source of typeof linkers === "string" ? [linkers] : linkers) this.countNotesLinked(source, 1);
+			for (const source of sourcesOf(linked)) this.countNotesLinked(source, 1);
 			this.putInOrder(path);
 		} else this.orphans++;
 		for (let at = 0; at < links.targets.length; at++) this.addLink(path, links.targets[at] as string, links.counts[at] as number);
@@ -118,13 +120,13 @@ export class GraphCounts {
 	private removeNote(path: string, links: NoteLinks): void {
 		for (let at = 0; at < links.targets.length; at++) this.removeLink(path, links.targets[at] as string, links.counts[at] as number);
 		this.unresolved -= links.unresolved;
-		const linkers = this.linkers.get(path);
-		if (linkers) {
+		const linked = this.linked.get(path);
+		if (linked) {
 			this.takeFromOrder(path);
 			this.linkedNotes--;
-			this.links -= this.incoming.get(path) as number;
+			this.links -= linked.incoming;
 			this.notes.delete(path);
-			for (const source of typeof linkers === "string" ? [linkers] : linkers) this.countNotesLinked(source, -1);
+			for (const source of sourcesOf(linked)) this.countNotesLinked(source, -1);
 		} else {
 			this.orphans--;
 			this.notes.delete(path);
@@ -145,13 +147,15 @@ export class GraphCounts {
 		const targetIsNote = this.notes.has(target);
 		const wasOrphan = this.isOrphan(target);
 		if (targetIsNote) this.takeFromOrder(target);
-		const linkers = this.linkers.get(target);
-		if (linkers === undefined) this.linkers.set(target, source);
-		else if (typeof linkers === "string") this.linkers.set(target, new Set([linkers, source]));
-		else linkers.add(source);
-		this.incoming.set(target, (this.incoming.get(target) ?? 0) + count);
+		const linked = this.linked.get(target);
+		if (linked === undefined) this.linked.set(target, { linkers: source, incoming: count });
+		else {
+			if (typeof linked.linkers === "string") linked.linkers = new Set([linked.linkers, source]);
+			else linked.linkers.add(source);
+			linked.incoming += count;
+		}
 		if (!targetIsNote) return;
-		if (!linkers) this.linkedNotes++;
+		if (!linked) this.linkedNotes++;
 		this.links += count;
 		this.countNotesLinked(source, 1);
 		this.putInOrder(target);
@@ -161,13 +165,10 @@ export class GraphCounts {
 	private removeLink(source: string, target: string, count: number): void {
 		const targetIsNote = this.notes.has(target);
 		if (targetIsNote) this.takeFromOrder(target);
-		const linkers = this.linkers.get(target) as string | Set<string>;
-		const stillLinked = typeof linkers !== "string" && linkers.delete(source) && linkers.size > 0;
-		if (stillLinked) this.incoming.set(target, (this.incoming.get(target) as number) - count);
-		else {
-			this.linkers.delete(target);
-			this.incoming.delete(target);
-		}
+		const linked = this.linked.get(target) as LinkedTarget;
+		const stillLinked = typeof linked.linkers !== "string" && linked.linkers.delete(source) && linked.linkers.size > 0;
+		if (stillLinked) linked.incoming -= count;
+		else this.linked.delete(target);
 		if (!targetIsNote) return;
 		this.links -= count;
 		this.countNotesLinked(source, -1);
@@ -188,12 +189,12 @@ export class GraphCounts {
 	}
 
 	private isOrphan(path: string): boolean {
-		return this.notes.has(path) && !this.linkers.has(path) && !this.notesLinked.has(path);
+		return this.notes.has(path) && !this.linked.has(path) && !this.notesLinked.has(path);
 	}
 
 	/** Most links first, then by path (as `graphStats` orders them). */
 	private readonly byBacklinks = (a: string, b: string): number =>
-		(this.incoming.get(b) as number) - (this.incoming.get(a) as number) || comparePathsStrictly(a, b);
+		(this.linked.get(b) as LinkedTarget).incoming - (this.linked.get(a) as LinkedTarget).incoming || comparePathsStrictly(a, b);
 
 	/** Where `path` stands, or would stand, in `top` (by its links now). */
 	private placeIn(top: readonly string[], path: string): number {
@@ -228,6 +229,16 @@ export class GraphCounts {
 		const at = this.top ? this.top.indexOf(path) : -1;
 		if (at >= 0) this.top?.splice(at, 1);
 	}
+}
+
+/** The notes linking to one path (one held as its path: most paths are linked to by one; more as a set), and their links to it. */
+interface LinkedTarget {
+	linkers: string | Set<string>;
+	incoming: number;
+}
+
+function sourcesOf(linked: LinkedTarget): Iterable<string> {
+	return typeof linked.linkers === "string" ? [linked.linkers] : linked.linkers;
 }
 
 const NO_LINKS: NoteLinks = { targets: [], counts: [], unresolved: 0 };

@@ -27,6 +27,26 @@ export function workClockMs(): number {
 	return processCpuMs() ?? performance.now();
 }
 
+/**
+ * A stopwatch of work started now: each reading is the ms of work since, the process's CPU time
+ * where the runtime reports it, never more than the wall time (the process's CPU time also counts
+ * helper threads beside this one: the garbage collector, the thread pool, a renderer's compositor).
+ * Time the system gave the core to other programs is not counted, so the same work reads the same
+ * on a quiet machine and a busy one. A reading asked to tell only whether the work passed `bound`
+ * ms is the wall time while that is within it (the work cannot be more): reading the CPU clock
+ * costs about ten times as much, and a base looks every 64 steps.
+ */
+export function startWorkStopwatch(): (bound?: number) => number {
+	const wallStart = performance.now();
+	const cpuStart = processCpuMs();
+	return (bound = -1) => {
+		const wall = performance.now() - wallStart;
+		if (wall <= bound) return wall;
+		const cpuNow = cpuStart === null ? null : processCpuMs();
+		return cpuNow === null || cpuStart === null ? wall : Math.min(wall, cpuNow - cpuStart);
+	};
+}
+
 /** CPU time this process has used, in ms, where the runtime tells it (Node and Electron do); else null. */
 function processCpuMs(): number | null {
 	if (typeof process === "undefined" || typeof process.cpuUsage !== "function") return null;
@@ -43,7 +63,7 @@ function processCpuMs(): number | null {
  */
 export class CallBudget {
 	private sliceStart = performance.now();
-	private sliceCpuStart = processCpuMs();
+	private sliceWork = startWorkStopwatch();
 	private worked = 0;
 
 	constructor(
@@ -63,7 +83,7 @@ export class CallBudget {
 	 */
 	beginSlice(): void {
 		this.sliceStart = performance.now();
-		this.sliceCpuStart = processCpuMs();
+		this.sliceWork = startWorkStopwatch();
 	}
 
 	/** True when the slice is used up: the loop should `await checkpoint()` (most steps need not await at all). */
@@ -73,7 +93,7 @@ export class CallBudget {
 
 	/** Gives the host one turn now, whatever is left of the slice, and starts a fresh slice after it. */
 	async nextTurn(): Promise<void> {
-		await this.endSlice(performance.now() - this.sliceStart);
+		await this.endSlice();
 	}
 
 	/**
@@ -81,19 +101,15 @@ export class CallBudget {
 	 * (or throws `CallOverBudget` when the whole budget is).
 	 */
 	async checkpoint(): Promise<void> {
-		const slice = performance.now() - this.sliceStart;
-		if (slice >= this.sliceMs) await this.endSlice(slice);
+		if (this.due()) await this.endSlice();
 	}
 
-	/** Counts the slice that ran `slice` ms as work, then pauses (or throws `CallOverBudget` when the whole budget is used). */
-	private async endSlice(slice: number): Promise<void> {
-		const cpuNow = processCpuMs();
-		// The process's CPU time also counts helper threads (the garbage collector): never more than the slice itself.
-		this.worked += cpuNow === null || this.sliceCpuStart === null ? slice : Math.min(slice, cpuNow - this.sliceCpuStart);
+	/** Counts the slice's work, then pauses (or throws `CallOverBudget` when the whole budget is used). */
+	private async endSlice(): Promise<void> {
+		this.worked += this.sliceWork();
 		if (this.worked >= this.workMs) throw new CallOverBudget(this.workMs);
 		await this.pause();
-		this.sliceStart = performance.now();
-		this.sliceCpuStart = processCpuMs();
+		this.beginSlice();
 	}
 }
 

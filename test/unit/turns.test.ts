@@ -1,3 +1,4 @@
+import nodeTimers from "node:timers";
 import { TOKEN_ENTRIES_BEFORE_SWEEP } from "../../src/config/limits";
 import { eventLoopTurns, TurnLane, UNOWNED } from "../../src/turns";
 
@@ -131,16 +132,27 @@ describe("TurnLane", () => {
 		const release = lane.goFirst("a");
 		expect(timers()).toBe(before);
 		release();
-		// "a" goes first and never ends; the flooder asks 150 ms later and waits for a's bound (about 50 ms more), not a whole bound of its own.
-		// Measured from a's start and from the ask: a loaded machine that fires the 150 ms late only shortens the flooder's wait (it read 0 ms, under "at least 20").
-		const aStarted = performance.now();
-		lane.goFirst("a");
-		await new Promise((resolve) => setTimeout(resolve, 150));
-		const asked = performance.now();
-		await lane.takeFor("flooder");
-		const went = performance.now();
-		expect(went - aStarted).toBeGreaterThanOrEqual(195);
-		expect(went - asked).toBeLessThan(200);
+		// "a" goes first and never ends; the flooder asks 150 ms later and waits for a's bound (50 ms more), not a whole bound of its own.
+		// Read on a clock the test moves, and on the wait the lane arms: a loaded machine cannot lengthen either.
+		let now = 1_000;
+		const clock = jest.spyOn(performance, "now").mockImplementation(() => now);
+		// The lane's one timer, still run: its waits are what the lane decided.
+		const armed = jest.spyOn(nodeTimers, "setTimeout");
+		try {
+			lane.goFirst("a");
+			now += 150;
+			let went = false;
+			const flooder = lane.takeFor("flooder").then(() => void (went = true));
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(went).toBe(false);
+			expect(armed.mock.calls.map((call) => call[1])).toEqual([50]);
+			now += 50;
+			await flooder;
+			expect(armed).toHaveBeenCalledTimes(1);
+		} finally {
+			armed.mockRestore();
+			clock.mockRestore();
+		}
 	});
 
 	test("requests of two tokens going first one after the other hold a third token's slice for a bounded time only, not for as long as they keep coming", async () => {

@@ -29,7 +29,11 @@ describe("what every evaluation is checked against", () => {
 
 	test("a piece that runs past its time ends the query, and so do pieces that add up past the query's", () => {
 		let now = 0;
-		const budget = new EvaluationBudget(1_000_000, () => now, 100, 250);
+		const stopwatch = () => {
+			const start = now;
+			return () => now - start;
+		};
+		const budget = new EvaluationBudget(1_000_000, stopwatch, 100, 250);
 		budget.beginPiece();
 		now = 99;
 		budget.spend(64);
@@ -43,7 +47,22 @@ describe("what every evaluation is checked against", () => {
 		expect(() => budget.spend(64)).toThrow(/more than 0.25 s of evaluation/);
 	});
 
-	test("outside a piece the clock is not looked at", () => {
+	test("a piece is bounded by its work, not by the time the machine took the core away: the same query answers the same on a busy machine", () => {
+		const budget = new EvaluationBudget();
+		budget.beginPiece();
+		// Blocked 150 ms without working, as when other programs have the cores (it was "took more than 100 ms").
+		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
+		expect(() => budget.spend(1, true)).not.toThrow();
+		// Working past the bound still ends it (within seconds of wall time, whatever the machine's load).
+		const cpuStart = process.cpuUsage();
+		expect(() => {
+			for (const until = performance.now() + 20_000; performance.now() < until;) budget.spend(1, true);
+		}).toThrow(/for one file took more than 100 ms/);
+		const { user, system } = process.cpuUsage(cpuStart);
+		expect((user + system) / 1000).toBeGreaterThan(90);
+	});
+
+	test("outside a piece the stopwatch is not started", () => {
 		const budget = new EvaluationBudget(1_000_000, () => {
 			throw new Error("looked at the clock");
 		});

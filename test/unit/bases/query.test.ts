@@ -142,7 +142,7 @@ views:
 		const list = `"a,".repeat(50000).split(",")`;
 		const refs = (name: string, count: number) => `[${Array.from({ length: count }, () => `formula.${name}`).join(", ")}]`;
 		// Steps decide, never the time a piece takes on a busy machine.
-		const stoppedClock = () => 0;
+		const stoppedClock = () => () => 0;
 		const one = (formulas: string, column: string) =>
 			`formulas:\n${formulas}\nviews:\n  - name: V\n    order: [${column}]\n    filters: file.inFolder("Inbox")\n`;
 
@@ -173,6 +173,31 @@ views:
 			const sorted = `formulas:\n  l: '${list}'\nviews:\n  - name: V\n    order: [file.name]\n    sort:\n      - property: formula.l\n        direction: ASC\n`;
 			expect(await refusal(sorted, { budget: new EvaluationBudget(40_000, stoppedClock) })).toMatch(/more than 40000 evaluation steps/);
 		});
+
+		test("unique() counts what its comparisons walk: a thousand small lists are answered, lists of different megabyte texts of one length are refused", async () => {
+			// 1,001 different pairs: half a million comparisons, each over at a pair's first number. It was refused (5 M steps charged).
+			const pairs = await query(one(`  n: '"a,".repeat(1000).split(",").map([index, index + 1]).unique().length'`, "formula.n"), BOOKS, {
+				budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, stoppedClock),
+			});
+			expect(pairs.rows[0]?.values).toEqual({ "formula.n": 1001 });
+			// The same pair twice is one.
+			const same = await query(one(`  n: '"a,".repeat(1000).split(",").map([index % 2, 1]).unique()'`, "formula.n"));
+			expect(same.rows[0]?.values).toEqual({
+				"formula.n": [
+					[0, 1],
+					[1, 1],
+				],
+			});
+			// Two texts equal but not the same text: each comparison of an item compares a megabyte.
+			const texts = `  a: '"a".repeat(${2 ** 20})'\n  b: '"a".repeat(${2 ** 20 - 1}) + "a"'\n  l: '${refs("a", 300)}'\n  m: '${refs("b", 300)}'`;
+			const both = await query(one(`${texts}\n  n: '[formula.l, formula.m].length'`, "formula.n"));
+			expect(both.rows[0]?.values).toEqual({ "formula.n": 2 });
+			expect(
+				await refusal(one(`${texts}\n  n: '[formula.l, formula.m].unique()'`, "formula.n"), {
+					budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, stoppedClock),
+				}),
+			).toMatch(/more than \d+ evaluation steps/);
+		});
 	});
 
 	test("the clock is read after every regular expression's run: a filter of many runs cannot pass its piece's time unseen", async () => {
@@ -188,7 +213,12 @@ views:
 		});
 		try {
 			const matches = Array.from({ length: 10 }, () => "/a?a?a?b*c/.matches(file.name)").join(" || ");
-			const error = await refusal(`filters: '${matches}'`, { budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => now) });
+			const error = await refusal(`filters: '${matches}'`, {
+				budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => {
+					const start = now;
+					return () => now - start;
+				}),
+			});
 			expect(error).toMatch(/for one file took more than 100 ms/);
 			// Stopped after the run that passed 100 ms (the second), not after all ten of the first file.
 			expect(runs).toBe(2);

@@ -1,4 +1,4 @@
-import { CallBudget, CallOverBudget, sortInSlices, withinCallBudget, yieldToEventLoop } from "../../../src/vault/workBudget";
+import { CallBudget, CallOverBudget, sortInSlices, startWorkStopwatch, withinCallBudget, yieldToEventLoop } from "../../../src/vault/workBudget";
 
 /** Keeps the thread busy for `ms`, as vault-wide work does between two checkpoints. */
 function busy(ms: number): void {
@@ -47,6 +47,19 @@ describe("a vault-wide call's CPU budget", () => {
 		}
 		// About 40 ms of work over more than 700 ms: a wall-clock bound of 200 ms would have ended it.
 		expect(performance.now() - started).toBeGreaterThan(700);
+	});
+
+	test("a stopwatch of work counts the thread working, not the thread kept from its core, and never more than the wall time", () => {
+		const stopwatch = startWorkStopwatch();
+		const wallStart = performance.now();
+		// Blocked without working, as when other programs have the cores.
+		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
+		expect(stopwatch()).toBeLessThan(50);
+		busy(60);
+		const work = stopwatch();
+		expect(work).toBeLessThanOrEqual(performance.now() - wallStart);
+		// The 60 ms busy, less what the machine gave others meanwhile: more than the wait's nothing.
+		expect(work).toBeGreaterThan(0);
 	});
 
 	test("work done before beginSlice (a search helping the index build) neither counts nor ends the first slice", async () => {
