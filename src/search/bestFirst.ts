@@ -1,4 +1,12 @@
-import { RANKING_SCORE_STEP_MASK, RANKING_READ_STEP_MASK, RANKING_SPLIT_MIN_CANDIDATES, RANKING_SPLIT_FIRST, RANKING_SPLIT_SAMPLE } from "../config/limits";
+import {
+	RANKING_BULK_REFINE_MIN,
+	RANKING_BULK_REFINE_SHARE,
+	RANKING_SCORE_STEP_MASK,
+	RANKING_READ_STEP_MASK,
+	RANKING_SPLIT_MIN_CANDIDATES,
+	RANKING_SPLIT_FIRST,
+	RANKING_SPLIT_SAMPLE,
+} from "../config/limits";
 import { IndexHeap } from "./indexHeap";
 import type { PhraseChecks } from "./phrases";
 import type { Ranked } from "./rank";
@@ -19,7 +27,8 @@ export interface BoundedRanking {
 	bound?(index: number): void;
 	/**
 	 * Tightens the candidate's bounds without reading it (CandidateFinder.refine): whether it may
-	 * still be a candidate. Called at most once a candidate, when its bound comes up first.
+	 * still be a candidate. Called at most once a candidate: when its bound comes up first, or,
+	 * once many have been (RANKING_BULK_REFINE_MIN), for every candidate still waiting, in index order.
 	 */
 	refine?(index: number): boolean;
 	/**
@@ -102,7 +111,9 @@ function splitByBound(
  * read best bound first and kept by their read score, until the page is full and the next bound
  * cannot enter it, or all are read. A candidate whose bound comes up first is refined before it is
  * read (`refine`, when given: cheaper than a read, too dear for every candidate), and waits its turn
- * again with its tighter bound. The page is what reading every candidate gives either way. The
+ * again with its tighter bound; once many were refined so (RANKING_BULK_REFINE_MIN), every
+ * candidate still waiting is refined at once (refineWaiting). The page is what reading every
+ * candidate gives either way, and so are the reads, in the same order. The
  * number held among those read, and, unless all were read or ruled out, how many were read. In
  * steps: it yields every few hundred candidates scored or refined and every few dozen read. Pure.
  */
@@ -131,12 +142,15 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	const ruledOut = ranking.refine ? (ranking.ruledOut ?? null) : null;
 	const members = ruledOut ? membersLeft(ruledOut, count) : null;
 	const split = splitByBound(members, count, boundTiers, boundScores, slots, before);
-	const byBound = new IndexHeap(count, before, split?.first ?? members ?? undefined);
-	// With candidates ruled out: the key of each candidate read and the page's worst after it, in reading order (stillWaiting).
-	const readKeys: ReadKeys | null = members ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
+	let byBound = new IndexHeap(count, before, split?.first ?? members ?? undefined);
+	// With refining: the key of each candidate read and the page's worst after it, in reading order (ruledOutWaiting).
+	const readKeys: ReadKeys | null = ranking.refine ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
 	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
 	let rest = split && split.rest.length > 0 ? split.rest : null;
 	const refined = ranking.refine ? new Uint8Array(count) : null;
+	// Once refined at once (refineWaiting): 1 for each candidate that refining ruled out, its key before refining kept in boundTiers and boundScores.
+	let droppedAtOnce: Uint8Array | null = null;
+	const refineAllAfter = Math.max(RANKING_BULK_REFINE_MIN, Math.ceil(count / RANKING_BULK_REFINE_SHARE));
 	let refinements = 0;
 	let tightened = 0;
 	let checked = 0;
@@ -161,6 +175,13 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 			continue;
 		}
 		if (refined && refined[next] === 0 && ranking.refine) {
+			if (refinements >= refineAllAfter && !droppedAtOnce) {
+				droppedAtOnce = new Uint8Array(count);
+				const left = yield* refineWaiting(ranking, byBound.members(), rest, refined, loose, droppedAtOnce, boundScores, boundTiers);
+				byBound = new IndexHeap(count, before, left);
+				rest = null;
+				continue;
+			}
 			if ((++refinements & RANKING_SCORE_STEP_MASK) === 0) yield;
 			refined[next] = 1;
 			byBound.pop();
@@ -180,8 +201,89 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		ranking.keep(next);
 		if (readKeys) noteRead(readKeys, boundTiers[next] as number, boundScores[next] as number, slots[next] as number, ranking.worstKept());
 	}
-	const allLookedAt = byBound.size === 0 && !rest && !(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys)));
+	const keptKey = (index: number): void => {
+		scored.tier = boundTiers[index] as number;
+		scored.score = boundScores[index] as number;
+	};
+	const allLookedAt =
+		byBound.size === 0 &&
+		!rest &&
+		!(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys, (index) => ranking.score(index, true)))) &&
+		!(droppedAtOnce && readKeys && (yield* ruledOutWaiting(ranking, droppedAtOnce, readKeys, keptKey)));
 	return allLookedAt ? { held } : { held, checks: { checked, candidates: count } };
+}
+
+/**
+ * Refines every candidate waiting (`heap`'s members and `rest`) not refined yet, in index order,
+ * which is slot order: their pair sketches are read in the order they lie, with no heap turn
+ * between two. What refining them one by one as they come up would do to each, sooner: a
+ * candidate ruled out is marked in `dropped`, keeping in `boundTiers` and `boundScores` the key it
+ * would have come up with (its bounds scored: ruledOutWaiting tells from it whether it would
+ * still be waiting at the end); one left is keyed by its refined bounds. The candidates left, in
+ * index order. In steps, as rankByBounds.
+ */
+function* refineWaiting(
+	ranking: BoundedRanking,
+	heap: Uint32Array,
+	rest: Uint32Array | null,
+	refined: Uint8Array,
+	loose: Uint8Array | null,
+	dropped: Uint8Array,
+	boundScores: Float64Array,
+	boundTiers: Float64Array,
+): Generator<void, Uint32Array, void> {
+	const { count } = ranking;
+	// 1: waiting. Marked, not sorted: the candidates are then walked in index order.
+	const waiting = new Uint8Array(count);
+	for (const index of heap) waiting[index] = 1;
+	if (rest) for (const index of rest) waiting[index] = 1;
+	const left = new Uint32Array(heap.length + (rest?.length ?? 0));
+	let leftCount = 0;
+	for (let from = 0; from < count; from += RANKING_SCORE_STEP_MASK + 1) {
+		if (from > 0) yield;
+		const range = { from, to: Math.min(count, from + RANKING_SCORE_STEP_MASK + 1) };
+		leftCount = refineRange(ranking, range, waiting, refined, loose, dropped, boundScores, boundTiers, left, leftCount);
+	}
+	return left.subarray(0, leftCount);
+}
+
+/**
+ * `refineWaiting` for candidates `[range.from, range.to)`: the candidates left appended to `left`
+ * from `leftCount` on; the new count. A plain function: V8 runs a loop inside a generator several times slower.
+ */
+function refineRange(
+	ranking: BoundedRanking,
+	range: { from: number; to: number },
+	waiting: Uint8Array,
+	refined: Uint8Array,
+	loose: Uint8Array | null,
+	dropped: Uint8Array,
+	boundScores: Float64Array,
+	boundTiers: Float64Array,
+	left: Uint32Array,
+	leftCount: number,
+): number {
+	const { scored } = ranking;
+	let kept = leftCount;
+	for (let index = range.from; index < range.to; index++) {
+		if (waiting[index] !== 1) continue;
+		if (refined[index] === 0 && ranking.refine) {
+			refined[index] = 1;
+			if (loose) loose[index] = 0;
+			ranking.score(index, true);
+			boundScores[index] = scored.score;
+			boundTiers[index] = scored.tier;
+			if (!ranking.refine(index)) {
+				dropped[index] = 1;
+				continue;
+			}
+			ranking.score(index, true);
+			boundScores[index] = scored.score;
+			boundTiers[index] = scored.tier;
+		}
+		left[kept++] = index;
+	}
+	return kept;
 }
 
 /** The candidates `ruledOut` leaves, in index order; null when it rules out none. */
@@ -215,18 +317,19 @@ function noteRead(keys: ReadKeys, tier: number, score: number, slot: number, wor
  * Whether a candidate `ruledOut` left out of the heap would still be waiting when every other was
  * looked at: in the heap, it would come up (and be ruled out by refining) once every read
  * candidate whose key is before its own was read, unless the page's worst was then strictly above
- * its key (its bounds scored; with `bound`, its looser key came up before, with a worst no higher).
+ * its key (its bounds scored, which `keyOf` puts in `ranking.scored`; with `bound`, its looser key
+ * came up before, with a worst no higher).
  * Reading stops there, so it would wait. The reads are in order of their keys, best first: the
  * worst in force is found by a binary search. In steps, as rankByBounds.
  */
-function* ruledOutWaiting(ranking: BoundedRanking, ruledOut: Uint8Array, keys: ReadKeys): Generator<void, boolean, void> {
+function* ruledOutWaiting(ranking: BoundedRanking, ruledOut: Uint8Array, keys: ReadKeys, keyOf: (index: number) => void): Generator<void, boolean, void> {
 	const { scored, slots } = ranking;
 	// Paused by the candidates scored, not by their indexes: ruled-out notes may all miss the indexes a mask picks (review63b).
 	let scoredHere = 0;
 	for (let index = 0; index < ranking.count; index++) {
 		if (ruledOut[index] !== 1) continue;
 		if ((++scoredHere & RANKING_SCORE_STEP_MASK) === 0) yield;
-		ranking.score(index, true);
+		keyOf(index);
 		const tier = scored.tier;
 		const score = scored.score;
 		const slot = slots[index] as number;

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { RANKING_BULK_REFINE_MIN, RANKING_BULK_REFINE_SHARE } from "../../../src/config/limits";
 import { rankByBounds } from "../../../src/search/bestFirst";
 import type { Ranked } from "../../../src/search/rank";
 
@@ -115,9 +116,19 @@ describe("candidates read best bound first", () => {
 });
 
 describe("tens of thousands of candidates (the heap starts with the best of them by bound)", () => {
-	/** The same reading, each next candidate found by looking at every one left: the order a heap of all of them gives. */
-	function rankByScanning(candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>, limit: number, refining: boolean) {
-		const key = candidates.map((candidate) => candidate.bound);
+	/**
+	 * The same reading, each next candidate found by looking at every one left: the order a heap of
+	 * all of them gives; each candidate refined one by one when it comes up. `loose`: each
+	 * candidate's first key, looser than its bound, replaced by the bound when it comes up.
+	 */
+	function rankByScanning(
+		candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>,
+		limit: number,
+		refining: boolean,
+		loose: ReadonlyArray<number> | null = null,
+	) {
+		const key = loose ? [...loose] : candidates.map((candidate) => candidate.bound);
+		const isLoose = new Uint8Array(candidates.length).fill(loose ? 1 : 0);
 		const left = new Set(candidates.keys());
 		const isRefined = new Uint8Array(candidates.length);
 		const reads: number[] = [];
@@ -131,6 +142,11 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 			if (next === -1) break;
 			if (kept.length >= limit && (kept[0] as number) > (key[next] as number)) break;
 			const candidate = candidates[next] as { bound: number; refined?: number | null; read: number | null };
+			if (isLoose[next] === 1) {
+				isLoose[next] = 0;
+				key[next] = candidate.bound;
+				continue;
+			}
 			if (refining && isRefined[next] === 0) {
 				isRefined[next] = 1;
 				refinedOnes.push(next);
@@ -146,7 +162,7 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 			kept.sort((a, b) => a - b);
 			if (kept.length > limit) kept.shift();
 		}
-		return { held, reads, refinedOnes, checked: left.size === 0 ? undefined : reads.length };
+		return { held, reads, refinedOnes, checked: left.size === 0 ? undefined : reads.length, page: kept };
 	}
 
 	const seeded = (seed: number) => () => {
@@ -170,8 +186,87 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 		const expected = rankByScanning(candidates, limit, refining);
 		expect(ranked.reads).toEqual(expected.reads);
 		expect(ranked.held).toBe(expected.held);
-		if (refining) expect(ranked.refinedOnes).toEqual(expected.refinedOnes);
+		if (refining) expectRefinedAtOnceAfterMany(ranked.refinedOnes ?? [], expected.refinedOnes, candidates.length);
 		expect(ranked.checks?.checked).toBe(expected.checked);
+	});
+
+	/**
+	 * `refinedOnes` (rankByBounds') are those refined one by one as they come up (`oneByOne`, the
+	 * scan's), and, once there were as many as the limit allows, every candidate not refined yet of
+	 * those still waiting, at once and in index order (the order their sketches lie in); when
+	 * reading ends sooner, just `oneByOne`.
+	 */
+	function expectRefinedAtOnceAfterMany(refinedOnes: readonly number[], oneByOne: readonly number[], count: number): "at once" | "one by one" {
+		const many = Math.max(RANKING_BULK_REFINE_MIN, Math.ceil(count / RANKING_BULK_REFINE_SHARE));
+		if (oneByOne.length <= many) {
+			expect(refinedOnes).toEqual(oneByOne);
+			return "one by one";
+		}
+		expect(refinedOnes.slice(0, many)).toEqual(oneByOne.slice(0, many));
+		const atOnce = refinedOnes.slice(many);
+		expect(atOnce).toEqual([...atOnce].sort((a, b) => a - b));
+		// Every candidate the scan refined later is among them: refining at once skips none that would have come up.
+		const refinedSet = new Set(refinedOnes);
+		expect(oneByOne.every((index) => refinedSet.has(index))).toBe(true);
+		expect(refinedSet.size).toBe(refinedOnes.length);
+		return "at once";
+	}
+
+	test("thousands of candidates refined one by one: the rest are refined at once, and the reads, the page, the number held and whether every candidate was looked at are those of refining one by one", () => {
+		const seen = { "at once": 0, "one by one": 0 };
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 600, max: 3000 }),
+				fc.integer({ min: 1, max: 30 }),
+				fc.integer({ min: 0, max: 100 }),
+				fc.integer({ min: 0, max: 100 }),
+				fc.boolean(),
+				fc.boolean(),
+				fc.integer(),
+				(count, limit, ruledOutShare, heldShare, withLoose, withLearnt, seed) => {
+					const random = seeded(seed >>> 0);
+					const candidates = Array.from({ length: count }, () => {
+						const bound = Math.floor(random() * 60);
+						const refined = random() * 100 < ruledOutShare ? null : Math.floor(random() * (bound + 1));
+						const read = refined !== null && random() * 100 < heldShare ? Math.floor(random() * (refined + 1)) : null;
+						return { bound, refined, read };
+					});
+					const loose = withLoose ? candidates.map((candidate) => candidate.bound + Math.floor(random() * 4)) : null;
+					// What an earlier search learnt: some of the candidates refining rules out, never refined or read (ruledOut).
+					const learnt = withLearnt ? Uint8Array.from(candidates, (candidate) => (candidate.refined === null && random() < 0.5 ? 1 : 0)) : null;
+					const ranked = rankAll(candidates, limit, true, learnt, loose);
+					const expected = rankByScanning(candidates, limit, true, loose);
+					expect(ranked.reads).toEqual(expected.reads);
+					expect(ranked.held).toBe(expected.held);
+					expect(ranked.checks?.checked).toBe(expected.checked);
+					expect(ranked.page.map((index) => candidates[index]?.read)).toEqual([...expected.page].reverse());
+					if (!learnt) seen[expectRefinedAtOnceAfterMany(ranked.refinedOnes ?? [], expected.refinedOnes, count)]++;
+				},
+			),
+			{ numRuns: 60 },
+		);
+		// Both ways were met, so both were checked against the scan.
+		expect(seen["at once"]).toBeGreaterThan(0);
+		expect(seen["one by one"]).toBeGreaterThan(0);
+	});
+
+	test("refined at once and ruled out, one that would wait below the page's worst means not every candidate was looked at; one above it was", () => {
+		// Two candidates fill a page of 2 at 90. Before they are read, 1,000 ruled-out ones bound at 95 come up and are
+		// refined, most of them at once; so are 100 bound at 10 (below the worst: they would wait) or at 92 (they would come up and go).
+		const withLow = (lowBound: number) => [
+			{ bound: 100, refined: 90, read: 90 },
+			{ bound: 100, refined: 90, read: 90 },
+			...Array.from({ length: 1000 }, () => ({ bound: 95, refined: null, read: null })),
+			...Array.from({ length: 100 }, () => ({ bound: lowBound, refined: null, read: null })),
+		];
+		const below = rankAll(withLow(10), 2, true);
+		expect(below.refinedOnes).toHaveLength(1102);
+		expect(below).toMatchObject({ held: 2, page: [0, 1], checks: { checked: 2, candidates: 1102 } });
+		expect(rankByScanning(withLow(10), 2, true)).toMatchObject({ held: 2, checked: 2 });
+		const above = rankAll(withLow(92), 2, true);
+		expect(above).toMatchObject({ held: 2, page: [0, 1] });
+		expect(above).not.toHaveProperty("checks");
+		expect(rankByScanning(withLow(92), 2, true).checked).toBeUndefined();
 	});
 });
 
