@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PROXIMITY_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
+import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PROXIMITY_CANDIDATES, RANKING_BULK_REFINE_MIN, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
+import { CandidateFinder } from "../../../src/search/candidates";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
 import type * as proximity from "../../../src/search/proximity";
@@ -213,6 +214,83 @@ describe("a phrase in more notes than a search reads", () => {
 		// Both kinds of answer were met, so both branches above were checked.
 		expect(seen.exact).toBeGreaterThan(0);
 		expect(seen.lowerBound).toBeGreaterThan(0);
+	});
+});
+
+describe("a phrase whose words stand apart in thousands of notes", () => {
+	// Most notes hold both words of `"red green"`, few side by side: their pair sketches rule most of them out, one by one as
+	// they come up until there were many (RANKING_BULK_REFINE_MIN), then every one still waiting at once.
+	const FILLER = ["blue", "teal", "grey", "pink", "plum", "gold", "jade", "rust", "sand", "navy"];
+	/**
+	 * Filler words with `red` and `green` among them, each three to six times, never side by side; in about one note of a
+	 * hundred, `red green` once and neither word elsewhere. The notes holding the words most have the highest bounds: they
+	 * come up, and are refined, before those holding the phrase.
+	 */
+	const bodyOf = (random: () => number) => {
+		const filler = () => FILLER[Math.floor(random() * FILLER.length)] as string;
+		const words = Array.from({ length: 4 + Math.floor(random() * 10) }, filler);
+		if (random() < 0.01) words.splice(Math.floor(random() * (words.length + 1)), 0, "red green");
+		else for (const word of ["red", "green"]) for (let times = 3 + Math.floor(random() * 4); times > 0; times--) words.push(filler(), word);
+		return words.join(" ");
+	};
+	const seeded = (seed: number) => () => {
+		seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+		return seed / 0x1_0000_0000;
+	};
+
+	const READ_ALL = 100;
+	/** Notes refined in a row in slot order that tell refining at once: refined one by one, they come up best bound first (at most 49 in a row here). */
+	const ATONCE_RUN = 300;
+
+	test("is answered as scoring every note gives, page, total and notice; the notes left are refined at once, in slot order", async () => {
+		const refine = jest.spyOn(CandidateFinder.prototype, "refine");
+		let refinedAtOnce = 0;
+		try {
+			await fc.assert(
+				fc.asyncProperty(
+					fc.integer(),
+					fc.integer({ min: 1000, max: 2000 }),
+					fc.constantFrom('"red green"', '"green red"', '"red green" blue', '"red green" -teal', '"blue red green"', 'plum "red gree"'),
+					fc.integer({ min: 1, max: 20 }),
+					async (seed, count, query, limit) => {
+						const random = seeded(seed >>> 0);
+						const entries = Array.from({ length: count }, (_, index) => ({ title: `note ${index}`, body: bodyOf(random), modified: 0 }));
+						// Past READ_ALL notes holding the words, they are read best bound first (rankByBounds), not all.
+						const engineOf = (readAllMax: number, scoreEvery: boolean) => {
+							const engine = new SearchEngine(undefined, readAllMax, scoreEvery);
+							entries.forEach((entry, index) => engine.index.add(`${index}.md`, entry.title, entry.modified, entry.body, []));
+							return engine;
+						};
+						const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+						const readingAll = await engineOf(Number.POSITIVE_INFINITY, false).search(parseQuery(query), null, limit, read);
+						const everyNote = await engineOf(READ_ALL, true).search(parseQuery(query), null, limit, read);
+						const engine = engineOf(READ_ALL, false);
+						refine.mockClear();
+						const first = await engine.search(parseQuery(query), null, limit, read);
+						const refined = refine.mock.calls.map((call) => call[2]);
+						// Searched again, the phrase's notes as the first search learnt them (PhraseLearnt): the same answer.
+						const again = await engine.search(parseQuery(query), null, limit, read);
+						expect(first).toEqual(everyNote);
+						expect(again).toEqual(everyNote);
+						expect(first.results).toEqual(readingAll.results);
+						if (!first.total_is_lower_bound) expect(first).toEqual(readingAll);
+						// Refined at once: a run of hundreds of notes refined in slot order, after the first RANKING_BULK_REFINE_MIN.
+						let run = 1;
+						let longest = 0;
+						for (let at = RANKING_BULK_REFINE_MIN + 1; at < refined.length; at++) {
+							run = (refined[at] as number) > (refined[at - 1] as number) ? run + 1 : 1;
+							longest = Math.max(longest, run);
+						}
+						if (longest >= ATONCE_RUN) refinedAtOnce++;
+					},
+				),
+				{ numRuns: 12 },
+			);
+		} finally {
+			refine.mockRestore();
+		}
+		// Before: every note was refined one by one as it came up, best bound first (runs of at most 49 in slot order).
+		expect(refinedAtOnce).toBeGreaterThan(0);
 	});
 });
 
