@@ -27,8 +27,9 @@ export interface BoundedRanking {
 	bound?(index: number): void;
 	/**
 	 * Tightens the candidate's bounds without reading it (CandidateFinder.refine): whether it may
-	 * still be a candidate. Called at most once a candidate: when its bound comes up first, or,
-	 * once many have been (RANKING_BULK_REFINE_MIN), for every candidate still waiting, in index order.
+	 * still be a candidate. One it rules out keeps its bounds (`score` gives its key as before).
+	 * Called at most once a candidate: when its bound comes up first, or, once many have been
+	 * (RANKING_BULK_REFINE_MIN), for every candidate still waiting, in index order.
 	 */
 	refine?(index: number): boolean;
 	/**
@@ -148,7 +149,7 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
 	let rest = split && split.rest.length > 0 ? split.rest : null;
 	const refined = ranking.refine ? new Uint8Array(count) : null;
-	// Once refined at once (refineWaiting): 1 for each candidate that refining ruled out, its key before refining kept in boundTiers and boundScores.
+	// Once refined at once (refineWaiting): 1 for each candidate that refining ruled out.
 	let droppedAtOnce: Uint8Array | null = null;
 	const refineAllAfter = Math.max(RANKING_BULK_REFINE_MIN, Math.ceil(count / RANKING_BULK_REFINE_SHARE));
 	let refinements = 0;
@@ -201,26 +202,21 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		ranking.keep(next);
 		if (readKeys) noteRead(readKeys, boundTiers[next] as number, boundScores[next] as number, slots[next] as number, ranking.worstKept());
 	}
-	const keptKey = (index: number): void => {
-		scored.tier = boundTiers[index] as number;
-		scored.score = boundScores[index] as number;
-	};
 	const allLookedAt =
 		byBound.size === 0 &&
 		!rest &&
-		!(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys, (index) => ranking.score(index, true)))) &&
-		!(droppedAtOnce && readKeys && (yield* ruledOutWaiting(ranking, droppedAtOnce, readKeys, keptKey)));
+		!(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys))) &&
+		!(droppedAtOnce && readKeys && (yield* ruledOutWaiting(ranking, droppedAtOnce, readKeys)));
 	return allLookedAt ? { held } : { held, checks: { checked, candidates: count } };
 }
 
 /**
  * Refines every candidate waiting (`heap`'s members and `rest`) not refined yet, in index order,
  * which is slot order: their pair sketches are read in the order they lie, with no heap turn
- * between two. What refining them one by one as they come up would do to each, sooner: a
- * candidate ruled out is marked in `dropped`, keeping in `boundTiers` and `boundScores` the key it
- * would have come up with (its bounds scored: ruledOutWaiting tells from it whether it would
- * still be waiting at the end); one left is keyed by its refined bounds. The candidates left, in
- * index order. In steps, as rankByBounds.
+ * between two, and no score for those it rules out. What refining them one by one as they come
+ * up would do to each, sooner: a candidate ruled out is marked in `dropped` (ruledOutWaiting
+ * tells from its bounds whether it would still be waiting at the end); one left is keyed by its
+ * refined bounds. The candidates left, in index order. In steps, as rankByBounds.
  */
 function* refineWaiting(
 	ranking: BoundedRanking,
@@ -269,14 +265,11 @@ function refineRange(
 		if (waiting[index] !== 1) continue;
 		if (refined[index] === 0 && ranking.refine) {
 			refined[index] = 1;
-			if (loose) loose[index] = 0;
-			ranking.score(index, true);
-			boundScores[index] = scored.score;
-			boundTiers[index] = scored.tier;
 			if (!ranking.refine(index)) {
 				dropped[index] = 1;
 				continue;
 			}
+			if (loose) loose[index] = 0;
 			ranking.score(index, true);
 			boundScores[index] = scored.score;
 			boundTiers[index] = scored.tier;
@@ -317,19 +310,18 @@ function noteRead(keys: ReadKeys, tier: number, score: number, slot: number, wor
  * Whether a candidate `ruledOut` left out of the heap would still be waiting when every other was
  * looked at: in the heap, it would come up (and be ruled out by refining) once every read
  * candidate whose key is before its own was read, unless the page's worst was then strictly above
- * its key (its bounds scored, which `keyOf` puts in `ranking.scored`; with `bound`, its looser key
- * came up before, with a worst no higher).
+ * its key (its bounds scored; with `bound`, its looser key came up before, with a worst no higher).
  * Reading stops there, so it would wait. The reads are in order of their keys, best first: the
  * worst in force is found by a binary search. In steps, as rankByBounds.
  */
-function* ruledOutWaiting(ranking: BoundedRanking, ruledOut: Uint8Array, keys: ReadKeys, keyOf: (index: number) => void): Generator<void, boolean, void> {
+function* ruledOutWaiting(ranking: BoundedRanking, ruledOut: Uint8Array, keys: ReadKeys): Generator<void, boolean, void> {
 	const { scored, slots } = ranking;
 	// Paused by the candidates scored, not by their indexes: ruled-out notes may all miss the indexes a mask picks (review63b).
 	let scoredHere = 0;
 	for (let index = 0; index < ranking.count; index++) {
 		if (ruledOut[index] !== 1) continue;
 		if ((++scoredHere & RANKING_SCORE_STEP_MASK) === 0) yield;
-		keyOf(index);
+		ranking.score(index, true);
 		const tier = scored.tier;
 		const score = scored.score;
 		const slot = slots[index] as number;

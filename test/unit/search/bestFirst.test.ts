@@ -29,10 +29,12 @@ function rankAll(
 		},
 		...(refining
 			? {
+					// One refining rules out keeps its bound (BoundedRanking.refine).
 					refine: (index: number) => {
 						refinedOnes.push(index);
+						if (candidates[index]?.refined === null) return false;
 						isRefined[index] = 1;
-						return candidates[index]?.refined !== null;
+						return true;
 					},
 				}
 			: {}),
