@@ -211,3 +211,48 @@ describe("a phrase searched alone", () => {
 		);
 	});
 });
+
+describe("a phrase's candidates refined by their pair sketches", () => {
+	test("one refining keeps has its bound tightened, never below its body's count; one it rules out keeps its bounds, as they were before (the ranking scores it again)", () => {
+		let ruledOut = 0;
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ title: words(2), body: words(30) }), { minLength: 1, maxLength: 30 }),
+				fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 2 }),
+				fc.constantFrom(...WORDS),
+				(notes, phrase, word) => {
+					const index = new PostingsIndex(null);
+					notes.forEach((note, at) => index.add(`${at}.md`, note.title, 1, note.body, []));
+					const term = index.resolve(phrase);
+					const other = index.resolve([word]);
+					if (!term || !other) return;
+					const required = [other, term];
+					const finder = new CandidateFinder(index);
+					const steps = finder.holdingAll(required, null, [], null);
+					let next = steps.next();
+					while (!next.done) next = steps.next();
+					const found = next.value;
+					for (let at = 0; at < found.total; at++) {
+						const before = Array.from(found.values.subarray(at * 2, at * 2 + 2));
+						const kept = finder.refine(required, found, at);
+						const after = Array.from(found.values.subarray(at * 2, at * 2 + 2));
+						if (!kept) {
+							ruledOut++;
+							expect(after).toEqual(before);
+							continue;
+						}
+						expect(after[0]).toBe(before[0]);
+						expect((after[1] as number) & BODY_COUNT).toBeLessThanOrEqual((before[1] as number) & BODY_COUNT);
+						// Never below what the note's body gives.
+						const slot = found.slots[at] as number;
+						const value = index.matchValue(term, 0, index.documents[slot]);
+						expect((after[1] as number) & BODY_COUNT).toBeGreaterThanOrEqual(value & BODY_COUNT);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
+		// Notes were ruled out, so what they keep was checked.
+		expect(ruledOut).toBeGreaterThan(0);
+	});
+});
