@@ -1303,19 +1303,6 @@ export const HEADINGS_JOINED_STEP = 4096;
 export const RANKING_SCORE_STEP_MASK = 255;
 /** Candidates read between two chances to pause (a mask): reading a body costs as much as scoring dozens of candidates. */
 export const RANKING_READ_STEP_MASK = 63;
-/**
- * Candidates refined one by one as they come up (a heap turn and a pair-sketch read in no order
- * each) after which every candidate still waiting is refined at once, in slot order, and the
- * heap is built again from those left (rankByBounds): at least RANKING_BULK_REFINE_MIN, and at
- * least the candidates ÷ RANKING_BULK_REFINE_SHARE. A phrase whose words mostly stand apart
- * refines thousands of its notes one by one (`"review market"`: 11,218 of 34,362 at 50,000 notes);
- * one whose words mostly stand together, dozens (13–210). Refining all at once costs about
- * RANKING_BULK_REFINE_SHARE times less a candidate, so a search refines at most about twice what
- * the cheaper of the two would.
- */
-export const RANKING_BULK_REFINE_MIN = 512;
-/** See RANKING_BULK_REFINE_MIN. */
-export const RANKING_BULK_REFINE_SHARE = 8;
 /** Fewest candidates for which the heap starts with only the best of them by bound (splitByBound): below it, all at once. */
 export const RANKING_SPLIT_MIN_CANDIDATES = 4096;
 /** Candidates the heap starts with, about (splitByBound): most searches read or refine a few hundred before the page is settled. */

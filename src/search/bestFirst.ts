@@ -1,12 +1,4 @@
-import {
-	RANKING_BULK_REFINE_MIN,
-	RANKING_BULK_REFINE_SHARE,
-	RANKING_SCORE_STEP_MASK,
-	RANKING_READ_STEP_MASK,
-	RANKING_SPLIT_MIN_CANDIDATES,
-	RANKING_SPLIT_FIRST,
-	RANKING_SPLIT_SAMPLE,
-} from "../config/limits";
+import { RANKING_SCORE_STEP_MASK, RANKING_READ_STEP_MASK, RANKING_SPLIT_MIN_CANDIDATES, RANKING_SPLIT_FIRST, RANKING_SPLIT_SAMPLE } from "../config/limits";
 import { IndexHeap } from "./indexHeap";
 import type { PhraseChecks } from "./phrases";
 import type { Ranked } from "./rank";
@@ -27,9 +19,7 @@ export interface BoundedRanking {
 	bound?(index: number): void;
 	/**
 	 * Tightens the candidate's bounds without reading it (CandidateFinder.refine): whether it may
-	 * still be a candidate. One it rules out keeps its bounds (`score` gives its key as before).
-	 * Called at most once a candidate: when its bound comes up first, or, once many have been
-	 * (RANKING_BULK_REFINE_MIN), for every candidate still waiting, in index order.
+	 * still be a candidate. Called at most once a candidate, when its bound comes up first.
 	 */
 	refine?(index: number): boolean;
 	/**
@@ -112,9 +102,7 @@ function splitByBound(
  * read best bound first and kept by their read score, until the page is full and the next bound
  * cannot enter it, or all are read. A candidate whose bound comes up first is refined before it is
  * read (`refine`, when given: cheaper than a read, too dear for every candidate), and waits its turn
- * again with its tighter bound; once many were refined so (RANKING_BULK_REFINE_MIN), every
- * candidate still waiting is refined at once (refineWaiting). The page is what reading every
- * candidate gives either way, and so are the reads, in the same order. The
+ * again with its tighter bound. The page is what reading every candidate gives either way. The
  * number held among those read, and, unless all were read or ruled out, how many were read. In
  * steps: it yields every few hundred candidates scored or refined and every few dozen read. Pure.
  */
@@ -143,15 +131,12 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	const ruledOut = ranking.refine ? (ranking.ruledOut ?? null) : null;
 	const members = ruledOut ? membersLeft(ruledOut, count) : null;
 	const split = splitByBound(members, count, boundTiers, boundScores, slots, before);
-	let byBound = new IndexHeap(count, before, split?.first ?? members ?? undefined);
-	// With refining: the key of each candidate read and the page's worst after it, in reading order (ruledOutWaiting).
-	const readKeys: ReadKeys | null = ranking.refine ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
+	const byBound = new IndexHeap(count, before, split?.first ?? members ?? undefined);
+	// With candidates ruled out: the key of each candidate read and the page's worst after it, in reading order (stillWaiting).
+	const readKeys: ReadKeys | null = members ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
 	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
 	let rest = split && split.rest.length > 0 ? split.rest : null;
 	const refined = ranking.refine ? new Uint8Array(count) : null;
-	// Once refined at once (refineWaiting): 1 for each candidate that refining ruled out.
-	let droppedAtOnce: Uint8Array | null = null;
-	const refineAllAfter = Math.max(RANKING_BULK_REFINE_MIN, Math.ceil(count / RANKING_BULK_REFINE_SHARE));
 	let refinements = 0;
 	let tightened = 0;
 	let checked = 0;
@@ -176,13 +161,6 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 			continue;
 		}
 		if (refined && refined[next] === 0 && ranking.refine) {
-			if (refinements >= refineAllAfter && !droppedAtOnce) {
-				droppedAtOnce = new Uint8Array(count);
-				const left = yield* refineWaiting(ranking, byBound.members(), rest, refined, loose, droppedAtOnce, boundScores, boundTiers);
-				byBound = new IndexHeap(count, before, left);
-				rest = null;
-				continue;
-			}
 			if ((++refinements & RANKING_SCORE_STEP_MASK) === 0) yield;
 			refined[next] = 1;
 			byBound.pop();
@@ -202,81 +180,8 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		ranking.keep(next);
 		if (readKeys) noteRead(readKeys, boundTiers[next] as number, boundScores[next] as number, slots[next] as number, ranking.worstKept());
 	}
-	const allLookedAt =
-		byBound.size === 0 &&
-		!rest &&
-		!(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys))) &&
-		!(droppedAtOnce && readKeys && (yield* ruledOutWaiting(ranking, droppedAtOnce, readKeys)));
+	const allLookedAt = byBound.size === 0 && !rest && !(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys)));
 	return allLookedAt ? { held } : { held, checks: { checked, candidates: count } };
-}
-
-/**
- * Refines every candidate waiting (`heap`'s members and `rest`) not refined yet, in index order,
- * which is slot order: their pair sketches are read in the order they lie, with no heap turn
- * between two, and no score for those it rules out. What refining them one by one as they come
- * up would do to each, sooner: a candidate ruled out is marked in `dropped` (ruledOutWaiting
- * tells from its bounds whether it would still be waiting at the end); one left is keyed by its
- * refined bounds. The candidates left, in index order. In steps, as rankByBounds.
- */
-function* refineWaiting(
-	ranking: BoundedRanking,
-	heap: Uint32Array,
-	rest: Uint32Array | null,
-	refined: Uint8Array,
-	loose: Uint8Array | null,
-	dropped: Uint8Array,
-	boundScores: Float64Array,
-	boundTiers: Float64Array,
-): Generator<void, Uint32Array, void> {
-	const { count } = ranking;
-	// 1: waiting. Marked, not sorted: the candidates are then walked in index order.
-	const waiting = new Uint8Array(count);
-	for (const index of heap) waiting[index] = 1;
-	if (rest) for (const index of rest) waiting[index] = 1;
-	const left = new Uint32Array(heap.length + (rest?.length ?? 0));
-	let leftCount = 0;
-	for (let from = 0; from < count; from += RANKING_SCORE_STEP_MASK + 1) {
-		if (from > 0) yield;
-		const range = { from, to: Math.min(count, from + RANKING_SCORE_STEP_MASK + 1) };
-		leftCount = refineRange(ranking, range, waiting, refined, loose, dropped, boundScores, boundTiers, left, leftCount);
-	}
-	return left.subarray(0, leftCount);
-}
-
-/**
- * `refineWaiting` for candidates `[range.from, range.to)`: the candidates left appended to `left`
- * from `leftCount` on; the new count. A plain function: V8 runs a loop inside a generator several times slower.
- */
-function refineRange(
-	ranking: BoundedRanking,
-	range: { from: number; to: number },
-	waiting: Uint8Array,
-	refined: Uint8Array,
-	loose: Uint8Array | null,
-	dropped: Uint8Array,
-	boundScores: Float64Array,
-	boundTiers: Float64Array,
-	left: Uint32Array,
-	leftCount: number,
-): number {
-	const { scored } = ranking;
-	let kept = leftCount;
-	for (let index = range.from; index < range.to; index++) {
-		if (waiting[index] !== 1) continue;
-		if (refined[index] === 0 && ranking.refine) {
-			refined[index] = 1;
-			if (!ranking.refine(index)) {
-				dropped[index] = 1;
-				continue;
-			}
-			if (loose) loose[index] = 0;
-			ranking.score(index, true);
-			boundScores[index] = scored.score;
-			boundTiers[index] = scored.tier;
-		}
-		left[kept++] = index;
-	}
-	return kept;
 }
 
 /** The candidates `ruledOut` leaves, in index order; null when it rules out none. */

@@ -169,8 +169,6 @@ export class CandidateFinder {
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
-	/** Scratch for the row `refine` tightens: written back only when the note stays a candidate. */
-	private refinedRow: Uint32Array = new Uint32Array(8);
 
 	constructor(private readonly index: PostingsIndex) {}
 
@@ -442,27 +440,22 @@ export class CandidateFinder {
 	/**
 	 * Tightens the bounds of `gathered`'s note at `index` on its unverified phrases from the note's
 	 * pair sketch, without reading its body, and says whether it may still be a candidate (as
-	 * `verify` does). A note it rules out keeps its bounds, as one `ruledOutSteps` rules out: the
-	 * ranking scores it again to tell whether it would still be waiting (rankByBounds). Done for a
-	 * note when its bound comes up to be read, or for every note still waiting once many did.
+	 * `verify` does). Done for a note only when its bound comes up to be read (rankByBounds).
 	 */
 	refine(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
 		const slot = gathered.slots[index] as number;
 		if (!this.index.documents[slot]) return false;
 		const termCount = required.length;
 		const row = index * termCount;
-		const tightened = (this.refinedRow = growUint32(this.refinedRow, termCount));
-		tightened.set(gathered.values.subarray(row, row + termCount));
+		const values = gathered.values;
 		for (const termIndex of gathered.unverified) {
-			const bound = tightened[termIndex] as number;
+			const bound = values[row + termIndex] as number;
 			const pairs = (required[termIndex] as ResolvedTerm).phrasePairs;
 			// A phrase whose pairs bound it when resolved (pairsBoundWhenResolved) has nothing left to tighten.
 			if (bound === 0 || !pairs || pairsBoundWhenResolved(pairs)) continue;
-			tightened[termIndex] = tightenedBound(bound, this.pairBound(required[termIndex] as ResolvedTerm, pairs, slot));
+			values[row + termIndex] = tightenedBound(bound, this.pairBound(required[termIndex] as ResolvedTerm, pairs, slot));
 		}
-		if (!holdsEnough(tightened, 0, termCount, gathered.minimum)) return false;
-		gathered.values.set(tightened.subarray(0, termCount), row);
-		return true;
+		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
 	}
 
 	/**

@@ -34,11 +34,6 @@ export class IndexHeap {
 		for (let index = (this.count >> 1) - 1; index >= 0; index--) this.siftDown(index);
 	}
 
-	/** The indices in the heap, in no order: a view the heap's next change overwrites. */
-	members(): Uint32Array {
-		return this.heap.subarray(0, this.count);
-	}
-
 	get size(): number {
 		return this.count;
 	}

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PROXIMITY_CANDIDATES, RANKING_BULK_REFINE_MIN, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
+import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PROXIMITY_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
 import { CandidateFinder } from "../../../src/search/candidates";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
@@ -218,8 +218,8 @@ describe("a phrase in more notes than a search reads", () => {
 });
 
 describe("a phrase whose words stand apart in thousands of notes", () => {
-	// Most notes hold both words of `"red green"`, few side by side: their pair sketches rule most of them out, one by one as
-	// they come up until there were many (RANKING_BULK_REFINE_MIN), then every one still waiting at once.
+	// Most notes hold both words of `"red green"`, few side by side: more than a thousand are refined by their pair sketches
+	// (most ruled out) one by one as they come up best bound first, and some read.
 	const FILLER = ["blue", "teal", "grey", "pink", "plum", "gold", "jade", "rust", "sand", "navy"];
 	/**
 	 * Filler words with `red` and `green` among them, each three to six times, never side by side; in about one note of a
@@ -239,12 +239,10 @@ describe("a phrase whose words stand apart in thousands of notes", () => {
 	};
 
 	const READ_ALL = 100;
-	/** Notes refined in a row in slot order that tell refining at once: refined one by one, they come up best bound first (at most 49 in a row here). */
-	const ATONCE_RUN = 300;
 
-	test("is answered as scoring every note gives, page, total and notice; the notes left are refined at once, in slot order", async () => {
+	test("is answered as scoring every note gives, page, total and notice, searched first and again", async () => {
 		const refine = jest.spyOn(CandidateFinder.prototype, "refine");
-		let refinedAtOnce = 0;
+		let mostRefined = 0;
 		try {
 			await fc.assert(
 				fc.asyncProperty(
@@ -267,21 +265,13 @@ describe("a phrase whose words stand apart in thousands of notes", () => {
 						const engine = engineOf(READ_ALL, false);
 						refine.mockClear();
 						const first = await engine.search(parseQuery(query), null, limit, read);
-						const refined = refine.mock.calls.map((call) => call[2]);
+						mostRefined = Math.max(mostRefined, refine.mock.calls.length);
 						// Searched again, the phrase's notes as the first search learnt them (PhraseLearnt): the same answer.
 						const again = await engine.search(parseQuery(query), null, limit, read);
 						expect(first).toEqual(everyNote);
 						expect(again).toEqual(everyNote);
 						expect(first.results).toEqual(readingAll.results);
 						if (!first.total_is_lower_bound) expect(first).toEqual(readingAll);
-						// Refined at once: a run of hundreds of notes refined in slot order, after the first RANKING_BULK_REFINE_MIN.
-						let run = 1;
-						let longest = 0;
-						for (let at = RANKING_BULK_REFINE_MIN + 1; at < refined.length; at++) {
-							run = (refined[at] as number) > (refined[at - 1] as number) ? run + 1 : 1;
-							longest = Math.max(longest, run);
-						}
-						if (longest >= ATONCE_RUN) refinedAtOnce++;
 					},
 				),
 				{ numRuns: 12 },
@@ -289,8 +279,8 @@ describe("a phrase whose words stand apart in thousands of notes", () => {
 		} finally {
 			refine.mockRestore();
 		}
-		// Before: every note was refined one by one as it came up, best bound first (runs of at most 49 in slot order).
-		expect(refinedAtOnce).toBeGreaterThan(0);
+		// Some search refined more than a thousand notes, so the answers were checked where refining is most of the work.
+		expect(mostRefined).toBeGreaterThan(1000);
 	});
 });
 
