@@ -115,9 +115,19 @@ describe("candidates read best bound first", () => {
 });
 
 describe("tens of thousands of candidates (the heap starts with the best of them by bound)", () => {
-	/** The same reading, each next candidate found by looking at every one left: the order a heap of all of them gives. */
-	function rankByScanning(candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>, limit: number, refining: boolean) {
-		const key = candidates.map((candidate) => candidate.bound);
+	/**
+	 * The same reading, each next candidate found by looking at every one left: the order a heap of
+	 * all of them gives; each candidate refined one by one when it comes up. `loose`: each
+	 * candidate's first key, looser than its bound, replaced by the bound when it comes up.
+	 */
+	function rankByScanning(
+		candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>,
+		limit: number,
+		refining: boolean,
+		loose: ReadonlyArray<number> | null = null,
+	) {
+		const key = loose ? [...loose] : candidates.map((candidate) => candidate.bound);
+		const isLoose = new Uint8Array(candidates.length).fill(loose ? 1 : 0);
 		const left = new Set(candidates.keys());
 		const isRefined = new Uint8Array(candidates.length);
 		const reads: number[] = [];
@@ -131,6 +141,11 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 			if (next === -1) break;
 			if (kept.length >= limit && (kept[0] as number) > (key[next] as number)) break;
 			const candidate = candidates[next] as { bound: number; refined?: number | null; read: number | null };
+			if (isLoose[next] === 1) {
+				isLoose[next] = 0;
+				key[next] = candidate.bound;
+				continue;
+			}
 			if (refining && isRefined[next] === 0) {
 				isRefined[next] = 1;
 				refinedOnes.push(next);
@@ -146,7 +161,7 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 			kept.sort((a, b) => a - b);
 			if (kept.length > limit) kept.shift();
 		}
-		return { held, reads, refinedOnes, checked: left.size === 0 ? undefined : reads.length };
+		return { held, reads, refinedOnes, checked: left.size === 0 ? undefined : reads.length, page: kept };
 	}
 
 	const seeded = (seed: number) => () => {
@@ -172,6 +187,40 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 		expect(ranked.held).toBe(expected.held);
 		if (refining) expect(ranked.refinedOnes).toEqual(expected.refinedOnes);
 		expect(ranked.checks?.checked).toBe(expected.checked);
+	});
+
+	test("thousands of candidates, loosely keyed first or some ruled out by an earlier search: refined and read in the order a heap of all of them gives, the page, the number held and whether every candidate was looked at the same", () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 600, max: 3000 }),
+				fc.integer({ min: 1, max: 30 }),
+				fc.integer({ min: 0, max: 100 }),
+				fc.integer({ min: 0, max: 100 }),
+				fc.boolean(),
+				fc.boolean(),
+				fc.integer(),
+				(count, limit, ruledOutShare, heldShare, withLoose, withLearnt, seed) => {
+					const random = seeded(seed >>> 0);
+					const candidates = Array.from({ length: count }, () => {
+						const bound = Math.floor(random() * 60);
+						const refined = random() * 100 < ruledOutShare ? null : Math.floor(random() * (bound + 1));
+						const read = refined !== null && random() * 100 < heldShare ? Math.floor(random() * (refined + 1)) : null;
+						return { bound, refined, read };
+					});
+					const loose = withLoose ? candidates.map((candidate) => candidate.bound + Math.floor(random() * 4)) : null;
+					// What an earlier search learnt: some of the candidates refining rules out, never refined or read (ruledOut).
+					const learnt = withLearnt ? Uint8Array.from(candidates, (candidate) => (candidate.refined === null && random() < 0.5 ? 1 : 0)) : null;
+					const ranked = rankAll(candidates, limit, true, learnt, loose);
+					const expected = rankByScanning(candidates, limit, true, loose);
+					expect(ranked.reads).toEqual(expected.reads);
+					expect(ranked.held).toBe(expected.held);
+					expect(ranked.checks?.checked).toBe(expected.checked);
+					expect(ranked.page.map((index) => candidates[index]?.read)).toEqual([...expected.page].reverse());
+					expect(ranked.refinedOnes).toEqual(learnt ? expected.refinedOnes.filter((index) => learnt[index] !== 1) : expected.refinedOnes);
+				},
+			),
+			{ numRuns: 60 },
+		);
 	});
 });
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PROXIMITY_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
+import { CandidateFinder } from "../../../src/search/candidates";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
 import type * as proximity from "../../../src/search/proximity";
@@ -213,6 +214,73 @@ describe("a phrase in more notes than a search reads", () => {
 		// Both kinds of answer were met, so both branches above were checked.
 		expect(seen.exact).toBeGreaterThan(0);
 		expect(seen.lowerBound).toBeGreaterThan(0);
+	});
+});
+
+describe("a phrase whose words stand apart in thousands of notes", () => {
+	// Most notes hold both words of `"red green"`, few side by side: more than a thousand are refined by their pair sketches
+	// (most ruled out) one by one as they come up best bound first, and some read.
+	const FILLER = ["blue", "teal", "grey", "pink", "plum", "gold", "jade", "rust", "sand", "navy"];
+	/**
+	 * Filler words with `red` and `green` among them, each three to six times, never side by side; in about one note of a
+	 * hundred, `red green` once and neither word elsewhere. The notes holding the words most have the highest bounds: they
+	 * come up, and are refined, before those holding the phrase.
+	 */
+	const bodyOf = (random: () => number) => {
+		const filler = () => FILLER[Math.floor(random() * FILLER.length)] as string;
+		const words = Array.from({ length: 4 + Math.floor(random() * 10) }, filler);
+		if (random() < 0.01) words.splice(Math.floor(random() * (words.length + 1)), 0, "red green");
+		else for (const word of ["red", "green"]) for (let times = 3 + Math.floor(random() * 4); times > 0; times--) words.push(filler(), word);
+		return words.join(" ");
+	};
+	const seeded = (seed: number) => () => {
+		seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+		return seed / 0x1_0000_0000;
+	};
+
+	const READ_ALL = 100;
+
+	test("is answered as scoring every note gives, page, total and notice, searched first and again", async () => {
+		const refine = jest.spyOn(CandidateFinder.prototype, "refine");
+		let mostRefined = 0;
+		try {
+			await fc.assert(
+				fc.asyncProperty(
+					fc.integer(),
+					fc.integer({ min: 1000, max: 2000 }),
+					fc.constantFrom('"red green"', '"green red"', '"red green" blue', '"red green" -teal', '"blue red green"', 'plum "red gree"'),
+					fc.integer({ min: 1, max: 20 }),
+					async (seed, count, query, limit) => {
+						const random = seeded(seed >>> 0);
+						const entries = Array.from({ length: count }, (_, index) => ({ title: `note ${index}`, body: bodyOf(random), modified: 0 }));
+						// Past READ_ALL notes holding the words, they are read best bound first (rankByBounds), not all.
+						const engineOf = (readAllMax: number, scoreEvery: boolean) => {
+							const engine = new SearchEngine(undefined, readAllMax, scoreEvery);
+							entries.forEach((entry, index) => engine.index.add(`${index}.md`, entry.title, entry.modified, entry.body, []));
+							return engine;
+						};
+						const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+						const readingAll = await engineOf(Number.POSITIVE_INFINITY, false).search(parseQuery(query), null, limit, read);
+						const everyNote = await engineOf(READ_ALL, true).search(parseQuery(query), null, limit, read);
+						const engine = engineOf(READ_ALL, false);
+						refine.mockClear();
+						const first = await engine.search(parseQuery(query), null, limit, read);
+						mostRefined = Math.max(mostRefined, refine.mock.calls.length);
+						// Searched again, the phrase's notes as the first search learnt them (PhraseLearnt): the same answer.
+						const again = await engine.search(parseQuery(query), null, limit, read);
+						expect(first).toEqual(everyNote);
+						expect(again).toEqual(everyNote);
+						expect(first.results).toEqual(readingAll.results);
+						if (!first.total_is_lower_bound) expect(first).toEqual(readingAll);
+					},
+				),
+				{ numRuns: 12 },
+			);
+		} finally {
+			refine.mockRestore();
+		}
+		// Some search refined more than a thousand notes, so the answers were checked where refining is most of the work.
+		expect(mostRefined).toBeGreaterThan(1000);
 	});
 });
 
