@@ -193,7 +193,7 @@ async function bodyIfStillNamed(ctx: ToolContext, name: string, file: HostFile):
 	try {
 		body = await promptBody(ctx, file);
 	} catch (error) {
-		if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) return null;
+		if (error instanceof ProtocolError && error.code === (ProtocolErrorCode.InvalidParams as number)) return null;
 		throw error;
 	}
 	return promptNoteNamed(ctx, name) === file ? body : null;

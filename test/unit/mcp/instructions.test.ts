@@ -20,7 +20,8 @@ describe("the instructions every client gets at initialize", () => {
 		const paged = ALL_TOOLS.filter((tool) => "cursor" in tool.inputSchema);
 		expect(paged.length).toBeGreaterThan(0);
 		for (const tool of paged) expect({ tool: tool.name, paged: /\bPaged\b/.test(tool.description) }).toEqual({ tool: tool.name, paged: true });
-		for (const tool of ALL_TOOLS.filter((tool) => !("cursor" in tool.inputSchema))) expect({ tool: tool.name, paged: /\bPaged\b/.test(tool.description) }).toEqual({ tool: tool.name, paged: false });
+		for (const tool of ALL_TOOLS.filter((tool) => !("cursor" in tool.inputSchema)))
+			expect({ tool: tool.name, paged: /\bPaged\b/.test(tool.description) }).toEqual({ tool: tool.name, paged: false });
 	});
 
 	test("are one short paragraph (clients put them in the model's context on every conversation)", () => {
