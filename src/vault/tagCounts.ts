@@ -134,7 +134,13 @@ export class TagCountWalk {
 			if (best.length >= limit && last && count < last.count) continue;
 			const entry = { tag: `#${spelling}`, count };
 			if (best.length >= limit && last && inListOrder(entry, last) >= 0) continue;
-			if (after && (count > after.count || (count === after.count && inListOrder(tagPlace(entry), after) <= 0))) continue;
+			if (after && count >= after.count) {
+				// A cursor's spelling comes from the client: one of 64,000 characters the collator skips (soft hyphens) took 3 ms a
+				// comparison at load 20, so the clock is looked at after each (every SLICED_TAGS_COUNTED would be pieces of seconds).
+				const before = count > after.count || inListOrder(tagPlace(entry), after) <= 0;
+				if (budget?.due()) await budget.checkpoint();
+				if (before) continue;
+			}
 			best.splice(afterEqual(best, entry), 0, entry);
 			if (best.length > limit) best.pop();
 		}
