@@ -157,6 +157,7 @@ export async function runBaseQuery(
 			filter_errors_total: filterErrorsTotal,
 		};
 		const room = options.fit ? new AnswerRoom(options.fit, answer) : null;
+		const built: Array<{ row: BaseQueryRow; file: BaseFile }> = [];
 		// The position after the last row built, and that row's path (given, or left out as moved out of sight: the next page still starts after it).
 		let following = start;
 		let lastBuilt: string | undefined;
@@ -168,16 +169,20 @@ export async function runBaseQuery(
 			const row = await makeRow(entry.file, entry.context, columns, group, room, options.pause);
 			if (row !== null) {
 				lastBuilt = entry.file.path;
-				// Moved into an excluded folder while the rows were built (a pause before or inside its row): its properties were read after.
-				if (vault.isVisibleNow(entry.file)) answer.rows.push(row);
-				else answer.total--;
+				built.push({ row, file: entry.file });
 				continue;
 			}
 			// The rows built fill the answer: the rest are counted (total), not built. Not even one row fitting is the view's fault, said as such.
-			if (answer.rows.length > 0) break;
+			if (built.length > 0) break;
 			return fail(
 				`The view "${echoed(view.name)}" has ${columns.length} columns × ${matched.length} rows, and not even its first row fits in an answer (${MAX_RESPONSE_BYTES} bytes, its long texts cut short). Query a view with fewer columns.`,
 			);
+		}
+		// After the last pause: a note renamed, moved or deleted while the rows were built is left out (and not counted), never
+		// named at a path it has left or at one its values were not read at; the cursor still names it, so the next page starts after it.
+		for (const { row, file } of built) {
+			if (vault.isWhereItWas(file)) answer.rows.push(row);
+			else answer.total--;
 		}
 		// Rows after this page, reached by the next cursor or past the view's limit: on the last page, nothing is (rows before a cursor were given already).
 		answer.truncated = following < matched.length;

@@ -43,8 +43,12 @@ export interface BaseVault {
 	resolveLink(linkpath: string, sourcePath: string): string | null;
 	/** Visible notes linking to `path`. */
 	backlinks(path: string): readonly string[];
-	/** Whether `file` may still be seen: one renamed in place into an excluded folder since the query began may not. */
-	isVisibleNow(file: BaseFile): boolean;
+	/**
+	 * Whether `file` is still where the query began with it, visible: one renamed or moved in place
+	 * since (into an excluded folder, or anywhere else), or deleted, is not, and its row would name a
+	 * path that holds no such note.
+	 */
+	isWhereItWas(file: BaseFile): boolean;
 }
 
 /** A point in time; `hasTime` false for a date without a time of day (`today()`, `date("2025-01-01")`). */

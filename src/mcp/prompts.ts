@@ -169,15 +169,34 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	requireNoteTextRight(ctx);
 	const prompts: ListPromptsResult["prompts"] = [];
 	for (const [name, file] of await promptNotes(ctx)) {
+		const body = await bodyIfStillNamed(ctx, name, file);
+		if (body === null) continue;
 		const { description, arguments: described } = promptDescription(ctx, file);
 		// A note over the placeholder bound is listed without arguments; prompts/get says why it cannot be used.
-		const args: PromptArgument[] = (promptPlaceholders(await promptBody(ctx, file)) ?? []).map((argument) => {
+		const args: PromptArgument[] = (promptPlaceholders(body) ?? []).map((argument) => {
 			const said = described.get(argument);
 			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 		});
 		prompts.push({ name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) });
 	}
 	return { prompts };
+}
+
+/**
+ * A prompt note's body for prompts/list, or null when the note was moved, renamed or deleted while
+ * it (or a prompt before it) was read: the list offers the others, each under the name it has now.
+ * One note moved out of sight failed the whole list ("the folders this token may see changed").
+ * A revoked right still fails the whole call.
+ */
+async function bodyIfStillNamed(ctx: ToolContext, name: string, file: HostFile): Promise<string | null> {
+	let body: string;
+	try {
+		body = await promptBody(ctx, file);
+	} catch (error) {
+		if (error instanceof ProtocolError && error.code === (ProtocolErrorCode.InvalidParams as number)) return null;
+		throw error;
+	}
+	return promptNoteNamed(ctx, name) === file ? body : null;
 }
 
 async function getPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<GetPromptResult> {

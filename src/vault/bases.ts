@@ -160,9 +160,9 @@ export async function baseVault(
 			return file ? fileFor(file) : null;
 		},
 		// Every visible file's base file and folder are gathered above: lookups, never a path worked out for any text a cell holds.
-		isVisibleNow: (made) => {
+		isWhereItWas: (made) => {
 			const file = hostFiles.get(made);
-			return file !== undefined && isPathVisible(file.path, scope);
+			return file !== undefined && file.path === made.path && host.vault.getFileByPath(made.path) === file && isPathVisible(made.path, scope);
 		},
 		isVisiblePath: (text) => text.length <= MAX_VAULT_PATH_CHARS && (byPath.has(text) || folders.has(text)),
 		resolveLink,

@@ -1,5 +1,5 @@
 import type { HostFile, Host } from "../host/Host";
-import { MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED, KEPT_TAG_COUNT_PAGES } from "../config/limits";
+import { MAX_TAG_PARENTS_COUNTED, MAX_VAULT_PATH_CHARS, SLICED_TAGS_COUNTED, KEPT_TAG_COUNT_PAGES } from "../config/limits";
 import { ChunkedArray } from "../markdown/chunkedArray";
 import { SplitStringMap } from "../markdown/splitStringMap";
 import { comparePathsStrictly, visibleNotes } from "./notes";
@@ -102,15 +102,15 @@ export class TagCountWalk {
 
 	/**
 	 * The first `limit` tags whose key starts with `prefix`, most used first, then by spelling (a
-	 * stable order: tags the order calls equal stay in the order first met), and how many match in
-	 * all; only once `finish` has ended. Keeps only the `limit` best while it looks, never a sorted
-	 * copy of every tag.
+	 * stable order: tags the order calls equal stay in the order first met), past the place `after`
+	 * (see tagPlace) when given, and how many match in all; only once `finish` has ended. Keeps only
+	 * the `limit` best while it looks, never a sorted copy of every tag.
 	 */
-	async top(prefix: string, limit: number, budget?: Clock): Promise<{ tags: CountedTag[]; total: number }> {
-		const asked = JSON.stringify([prefix, limit]);
+	async top(prefix: string, limit: number, budget?: Clock, after?: CountedTag): Promise<{ tags: CountedTag[]; total: number }> {
+		const asked = JSON.stringify([prefix, limit, after]);
 		let answer = this.answers.get(asked);
 		if (!answer) {
-			answer = await this.best(prefix, limit, budget);
+			answer = await this.best(prefix, limit, budget, after);
 			// A few pages kept: the same call again (a client's retry, a second client) costs nothing.
 			if (this.answers.size >= KEPT_TAG_COUNT_PAGES) this.answers.delete(this.answers.keys().next().value as string);
 			this.answers.set(asked, answer);
@@ -118,7 +118,7 @@ export class TagCountWalk {
 		return { tags: answer.tags.slice(), total: answer.total };
 	}
 
-	private async best(prefix: string, limit: number, budget?: Clock): Promise<{ tags: CountedTag[]; total: number }> {
+	private async best(prefix: string, limit: number, budget?: Clock, after?: CountedTag): Promise<{ tags: CountedTag[]; total: number }> {
 		const best: CountedTag[] = [];
 		let total = 0;
 		let looked = 0;
@@ -134,6 +134,13 @@ export class TagCountWalk {
 			if (best.length >= limit && last && count < last.count) continue;
 			const entry = { tag: `#${spelling}`, count };
 			if (best.length >= limit && last && inListOrder(entry, last) >= 0) continue;
+			if (after && count >= after.count) {
+				// A cursor's spelling comes from the client: one of 64,000 characters the collator skips (soft hyphens) took 3 ms a
+				// comparison at load 20, so the clock is looked at after each (every SLICED_TAGS_COUNTED would be pieces of seconds).
+				const before = count > after.count || inListOrder(tagPlace(entry), after) <= 0;
+				if (budget?.due()) await budget.checkpoint();
+				if (before) continue;
+			}
 			best.splice(afterEqual(best, entry), 0, entry);
 			if (best.length > limit) best.pop();
 		}
@@ -176,6 +183,16 @@ export class TagCountWalk {
 }
 
 function ignore(): void {}
+
+/**
+ * Where a tag stands in list_tags' order, as a page cursor names it: its count, and its spelling cut
+ * to the longest a cursor's text may be. A tag that long is never listed (MAX_LISTED_TAG_CHARS), only
+ * counted as left out; tags sharing that cut stand at one place, so a page ending at one never
+ * starts at it again. Pure.
+ */
+export function tagPlace(tag: CountedTag): CountedTag {
+	return tag.tag.length > MAX_VAULT_PATH_CHARS ? { tag: tag.tag.slice(0, MAX_VAULT_PATH_CHARS), count: tag.count } : tag;
+}
 
 /** Most used first, then by spelling (strictly: `#xy` and `#x­y` were listed in the order they were first counted). Pure. */
 function inListOrder(a: CountedTag, b: CountedTag): number {

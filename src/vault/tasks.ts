@@ -169,19 +169,28 @@ function noteTasks(host: Host, file: HostFile, memo: NoteMemo, budget?: CallBudg
 	});
 }
 
-/** The tasks list_tasks answers with: the first `limit` in path and line order, and how many match in all. */
+/** Where a page of tasks ends: the path its note had when the task was found, and its line (a page cursor's key). */
+export interface TaskPlace {
+	path: string;
+	line: number;
+}
+
+/** The tasks list_tasks answers with: the first `limit` in path and line order (after `after`), and how many match in all. */
 export interface TasksFound {
 	tasks: TaskEntry[];
 	total: number;
+	/** The place of the page's last task, when tasks follow it: the next page starts after it. */
+	next?: TaskPlace;
 	/** The first few notes walked whose metadata was not read yet: their tasks are not known (see notesStillBeingRead). */
 	stillBeingRead: HostFile[];
 }
 
 /**
  * Tasks in visible notes, from the metadata cache's list items, filtered; the first `limit` in path
- * and line order, and how many match in all. Each note's tasks are derived once per change of the
- * note; the walk over the vault pauses on `budget`. Notes past the first `limit` tasks are counted
- * from their tally, not listed: the work follows the answer, not the vault's number of tasks.
+ * and line order after `after` (a place, not a count: tasks of other notes created or deleted between
+ * two pages move no task of the next one), and how many match in all. Each note's tasks are derived
+ * once per change of the note; the walk over the vault pauses on `budget`. Notes past the page are
+ * counted from their tally, not listed: the work follows the answer, not the vault's number of tasks.
  */
 export async function findTaskPage(
 	host: Host,
@@ -191,10 +200,12 @@ export async function findTaskPage(
 	budget?: CallBudget,
 	memo: NoteMemo = sharedNoteMemo,
 	kept: KeptForTasks = {},
+	after?: TaskPlace,
 ): Promise<TasksFound> {
 	for (let walk = 0; ; walk++) {
-		const found = await findTasksOnce(host, scope, filter, limit, budget, memo, kept);
-		if (!found.renamed || walk >= RENAMED_WALKS_REDONE) return { tasks: found.tasks, total: found.total, stillBeingRead: found.stillBeingRead };
+		const found = await findTasksOnce(host, scope, filter, limit, after, budget, memo, kept);
+		if (!found.renamed || walk >= RENAMED_WALKS_REDONE)
+			return { tasks: found.tasks, total: found.total, stillBeingRead: found.stillBeingRead, ...(found.next ? { next: found.next } : {}) };
 	}
 }
 
@@ -208,6 +219,7 @@ async function findTasksOnce(
 	scope: Scope,
 	filter: TaskFilter,
 	limit: number,
+	after: TaskPlace | undefined,
 	budget: CallBudget | undefined,
 	memo: NoteMemo,
 	kept: KeptForTasks,
@@ -231,22 +243,29 @@ async function findTasksOnce(
 	}
 	const due = dueRange(filter);
 	const matching: NoteTasksFound[] = [];
+	// Notes before the cursor's place are counted (total), never listed. Compared here, where each note may pause: a
+	// cursor's path comes from the client, and one of 64,000 characters the collator skips (soft hyphens) took 3 ms a comparison at load 20.
+	const notAfore = (note: NoteTasksFound) => after === undefined || comparePathsStrictly(note.path, after.path) >= 0;
 	for (const note of withTasks) {
 		if (budget?.due()) await budget.checkpoint();
 		note.matching = note.tasks.countOf(filter.status, due);
-		if (note.matching > 0) matching.push(note);
+		if (note.matching > 0 && notAfore(note)) matching.push(note);
 	}
-	// Only the notes the page reaches, in path order: each adds a task at least, so `limit` of them at most. Sorting every
-	// note with tasks on each call was a piece that grew with the vault (about 0.1 s where 50,000 notes hold tasks).
+	// One task past the page is found, to tell whether a next page has any.
+	const wanted = limit + 1;
+	// Only the notes the page reaches, in path order: each adds a task at least (the cursor's note maybe none), so that many
+	// at most. Sorting every note with tasks on each call was a piece that grew with the vault (about 0.1 s where 50,000 notes hold tasks).
 	// Strictly: the notes come in the order they last got a task, so two paths the collator calls equal were listed in that order.
 	const byPath = (a: NoteTasksFound, b: NoteTasksFound) => comparePathsStrictly(a.path, b.path);
-	const reached = budget && limit < matching.length ? await firstInOrder(matching, () => true, byPath, limit, budget) : matching.sort(byPath);
+	const notesWanted = after === undefined ? wanted : wanted + 1;
+	const reached = budget && notesWanted < matching.length ? await firstInOrder(matching, () => true, byPath, notesWanted, budget) : matching.sort(byPath);
 	const keep = (task: NoteTask) => (filter.status === "any" || taskStatus(task.statusChar) === filter.status) && matchesDue(task.due, filter);
+	const keepAfterCursor = (task: NoteTask) => task.line > (after as TaskPlace).line && keep(task);
 	for (const note of reached) {
 		if (budget?.due()) await budget.checkpoint();
 		note.from = found.length;
-		if (found.length < limit) {
-			const listed = await runStepsOnBudget(note.tasks.listSteps(limit - found.length, keep), budget);
+		if (found.length < wanted) {
+			const listed = await runStepsOnBudget(note.tasks.listSteps(wanted - found.length, note.path === after?.path ? keepAfterCursor : keep), budget);
 			for (const [index, task] of listed.entries()) {
 				if (index % SLICED_TASKS === SLICED_TASKS - 1 && budget?.due()) await budget.checkpoint();
 				const { line, text, statusChar, ...dates } = task;
@@ -255,7 +274,17 @@ async function findTasksOnce(
 		}
 		note.to = found.length;
 	}
-	return { ...namedAsNow(found, withTasks, scope), stillBeingRead };
+	// The cursor names the page's last task where the walk found it: a path this caller could see then, even if renamed since.
+	const last = found.length > limit ? (found[limit - 1] as TaskEntry) : undefined;
+	const next = last === undefined ? undefined : { path: last.path, line: last.line };
+	if (found.length > limit) {
+		found.length = limit;
+		for (const note of reached) {
+			note.from = Math.min(note.from, limit);
+			note.to = Math.min(note.to, limit);
+		}
+	}
+	return { ...namedAsNow(found, withTasks, scope), stillBeingRead, ...(next ? { next } : {}) };
 }
 
 /** The notes among `notes` the call asks about, picked in slices on `budget` (at 50,000 notes one piece was 17–91 ms). */

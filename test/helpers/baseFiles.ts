@@ -29,6 +29,6 @@ export function baseVault(files: readonly BaseFile[]): BaseVault {
 		resolveLink: (linkpath) =>
 			files.find((entry) => entry.path === linkpath || entry.path === `${linkpath}.md` || entry.basename === linkpath)?.path ?? null,
 		backlinks: () => [],
-		isVisibleNow: (file) => files.includes(file),
+		isWhereItWas: (file) => files.includes(file),
 	};
 }

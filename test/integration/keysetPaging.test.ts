@@ -14,6 +14,7 @@ import { makeVault, removeDir } from "../helpers/vault";
 const NOTES = 30;
 const LIMIT = 5;
 const name = (folder: string, index: number) => `${folder}/${String(index).padStart(2, "0")}.md`;
+const tagOf = (index: number | string) => `#g${typeof index === "number" ? String(index).padStart(2, "0") : index}`;
 
 /** How each paged tool is asked, what it lists, and what a note of its folder holds to be listed. */
 interface PagedTool {
@@ -42,6 +43,12 @@ const TOOLS: Record<string, PagedTool> = {
 		call: (cursor, limit) => ({ tool: "get_note_links", args: { path: "Hub.md", limit, ...(cursor ? { cursor } : {}) } }),
 		listed: (answer) => (answer.backlinks as Array<{ path: string }>).map((link) => link.path),
 	},
+	list_tasks: {
+		folder: "K",
+		content: "- [ ] a task\n",
+		call: (cursor, limit) => ({ tool: "list_tasks", args: { folder: "K", limit, ...(cursor ? { cursor } : {}) } }),
+		listed: (answer) => (answer.tasks as Array<{ path: string }>).map((task) => task.path),
+	},
 	query_base: {
 		folder: "Q",
 		content: "a row\n",
@@ -64,6 +71,8 @@ describe("paged tools while another client creates, deletes and renames notes be
 			"Other.base": 'filters:\n  and:\n    - file.inFolder("Q")\nviews:\n  - type: table\n    name: Rows\n    order: [file.name]\n',
 		};
 		for (const { folder, content } of Object.values(TOOLS)) for (let index = 0; index < NOTES; index++) files[name(folder, index)] = content;
+		// Each a tag of its own, all used once: list_tags orders them by spelling.
+		for (let index = 0; index < NOTES; index++) files[name("G", index)] = `${tagOf(index)}\n`;
 		vault = await makeVault(files);
 		running = await startService(vault, {
 			// Deletes are another program's, on disk: the server follows them as `serve` does.
@@ -150,5 +159,38 @@ describe("paged tools while another client creates, deletes and renames notes be
 		let last = named;
 		while (typeof last.next_cursor === "string") last = await callOk(reader, "query_base", { path: "Rows.base", limit: 1000, cursor: last.next_cursor });
 		expect(last.truncated).toBe(false);
+	});
+
+	test("list_tags: every tag there throughout is listed exactly once while notes carrying others are created and deleted", async () => {
+		type Tags = { tags: Array<{ tag: string; count: number }>; next_cursor?: string };
+		const page = async (cursor: string | undefined, limit: number) =>
+			callOk<Tags>(reader, "list_tags", { prefix: "g", limit, ...(cursor ? { cursor } : {}) });
+		const first = await page(undefined, LIMIT);
+		expect(first.tags.map((entry) => entry.tag)).toEqual(Array.from({ length: LIMIT }, (_, index) => tagOf(index)));
+		expect(first.next_cursor).toBeDefined();
+
+		// Before the cursor: a tag comes and one goes; after it: the same.
+		await callOk(writer, "create_note", { path: "G/new-before.md", content: `${tagOf("00a")}\n` });
+		await rm(join(vault, name("G", 1)));
+		await callOk(writer, "create_note", { path: "G/new-after.md", content: `${tagOf("07a")}\n` });
+		await rm(join(vault, name("G", 10)));
+		const throughout = Array.from({ length: NOTES }, (_, index) => index)
+			.filter((index) => index !== 1 && index !== 10)
+			.map((index) => tagOf(index));
+		const want = JSON.stringify([...throughout, tagOf("00a"), tagOf("07a")].sort());
+		for (let tries = 0; JSON.stringify((await page(undefined, 1000)).tags.map((entry) => entry.tag).sort()) !== want; tries++) {
+			expect(tries).toBeLessThan(200);
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+
+		const seen = first.tags.map((entry) => entry.tag);
+		for (let cursor = first.next_cursor; cursor !== undefined && seen.length < 10 * NOTES;) {
+			const next = await page(cursor, LIMIT);
+			seen.push(...next.tags.map((entry) => entry.tag));
+			cursor = next.next_cursor;
+		}
+		for (const tag of throughout) expect({ tag, times: seen.filter((item) => item === tag).length }).toEqual({ tag, times: 1 });
+		expect(seen).toContain(tagOf("07a"));
+		expect(new Set(seen).size).toBe(seen.length);
 	});
 });

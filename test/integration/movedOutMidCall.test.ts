@@ -394,6 +394,36 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 		expect((answer.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/A first.md", "Notes/B second.md", "Notes/Board.base"]);
 	});
 
+	test("a note renamed in its own folder while the rows are built is no row at the path it has left; the next query gives it at its new one", async () => {
+		const cache = host.metadataCache;
+		const original = cache.getFileCache.bind(cache);
+		let renamed = false;
+		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (file.path === "Notes/A first.md" && !renamed && atNextPause === null)
+				atNextPause = async () => {
+					const diary = host.vault.getFileByPath("Notes/C diary.md");
+					if (!diary) throw new Error("no Notes/C diary.md");
+					await host.vault.rename(diary, "Notes/D renamed.md");
+					renamed = true;
+				};
+			return original(file);
+		});
+		const answer = await callTool(client, "query_base", { path: "Notes/Board.base" });
+		expect(renamed).toBe(true);
+		expect(answer.ok).toBe(true);
+		if (!answer.ok) return;
+		// Before: a row "Notes/C diary.md", a path that held no note any more.
+		expect(JSON.stringify(answer.value)).not.toMatch(/C diary/u);
+		expect(answer.value).toMatchObject({ total: 3, truncated: false });
+		const again = await callTool(client, "query_base", { path: "Notes/Board.base" });
+		expect(again.ok && (again.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual([
+			"Notes/A first.md",
+			"Notes/B second.md",
+			"Notes/Board.base",
+			"Notes/D renamed.md",
+		]);
+	});
+
 	test("a page whose only row was moved out still gives the cursor to the rows after it", async () => {
 		const cache = host.metadataCache;
 		const original = cache.getFileCache.bind(cache);

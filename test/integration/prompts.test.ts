@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { NodeVault } from "../../src/headless/NodeVault";
+import type { HostFile } from "../../src/host/Host";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -139,5 +141,66 @@ describe("the prompts folder setting", () => {
 			await client.close();
 			await running.stop();
 		}
+	});
+});
+
+/**
+ * A prompt note moved while prompts/list reads the prompts' bodies (by the person in Obsidian, or
+ * by another program with `serve` watching: the same file object, renamed in place). The list
+ * offers the other prompts, each under the name it has now; the whole list failed when one note
+ * went out of sight, and a prompt renamed in the folder was offered under a name prompts/get refused.
+ */
+describe("a prompt note moved while prompts/list reads the bodies", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	let moves: Map<string, string>;
+
+	beforeEach(async () => {
+		vault = await makeVault({
+			"Prompts/A first.md": "First {{one}}.\n",
+			"Prompts/B second.md": "Second {{two}}.\n",
+			"Prompts/C third.md": "Third {{three}}.\n",
+		});
+		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+		// While the body of the note at each key is read, the note at its value's key is moved there.
+		moves = new Map();
+		const host = running.host;
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			const move = moves.get(file.path);
+			if (move !== undefined) {
+				moves.delete(file.path);
+				const [from, to] = move.split(" -> ") as [string, string];
+				await host.vault.rename(host.vault.getFileByPath(from) as HostFile, to);
+			}
+			return text;
+		});
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("moved into an excluded folder while its own body is read: the others are listed, it is not", async () => {
+		moves.set("Prompts/B second.md", "Prompts/B second.md -> Private/B second.md");
+		const { prompts } = await client.listPrompts();
+		expect(moves.size).toBe(0);
+		expect(prompts.map((prompt) => prompt.name)).toEqual(["A first", "C third"]);
+		expect(JSON.stringify(prompts)).not.toMatch(/Private|two/u);
+	});
+
+	test("renamed in the folder while an earlier prompt's body is read: not offered under its old name; the next list offers its new one", async () => {
+		moves.set("Prompts/A first.md", "Prompts/B second.md -> Prompts/B renamed.md");
+		const { prompts } = await client.listPrompts();
+		expect(moves.size).toBe(0);
+		expect(prompts.map((prompt) => prompt.name)).toEqual(["A first", "C third"]);
+		expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["A first", "B renamed", "C third"]);
+		expect(await client.getPrompt({ name: "B renamed", arguments: { two: "2" } })).toMatchObject({ messages: [{ content: { text: "Second 2.\n" } }] });
 	});
 });

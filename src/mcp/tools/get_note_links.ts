@@ -15,7 +15,7 @@ const KEYED: KeyedOrder<{ path: string; count: number }> = { tool: "get_note_lin
 export const getNoteLinksTool = defineTool({
 	name: "get_note_links",
 	title: "Links of a note",
-	description: `A note's outgoing links (target: path or null; line: null in frontmatter), unresolved links (${NOTE_LINKS_MAX_ENTRIES} each at most; *_total counts all) and a page of notes linking to it, most first (backlinks_total; pass next_cursor back as cursor).`,
+	description: `A note's outgoing links (target: path or null; line: null in frontmatter), unresolved links (${NOTE_LINKS_MAX_ENTRIES} each at most; *_total counts all) and a page of notes linking to it, most first (backlinks_total). Paged.`,
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

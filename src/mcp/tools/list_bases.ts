@@ -15,7 +15,7 @@ const KEYED: KeyedOrder<{ path: string }> = { tool: "list_bases", parts: BY_PATH
 export const listBasesTool = defineTool({
 	name: "list_bases",
 	title: "List bases",
-	description: "Bases files (.base) by path, with their view names (or why one cannot be read). Paged: pass next_cursor back as cursor.",
+	description: "Bases files (.base) by path, with their view names (or why one cannot be read). Paged.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

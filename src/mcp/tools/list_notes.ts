@@ -17,7 +17,7 @@ const KEYED: Record<ListingOrder, KeyedOrder<ListedNote>> = {
 export const listNotesTool = defineTool({
 	name: "list_notes",
 	title: "List notes",
-	description: "Notes, optionally in one folder, by path or newest first. Paged: pass next_cursor back as cursor.",
+	description: "Notes, optionally in one folder, by path or newest first. Paged.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

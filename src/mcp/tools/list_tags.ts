@@ -1,37 +1,47 @@
 import { z } from "zod";
 import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT, MAX_LISTED_TAG_CHARS } from "../../config/limits";
-import { TagCountWalk } from "../../vault/tagCounts";
+import { tagPlace, TagCountWalk, type CountedTag } from "../../vault/tagCounts";
+import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor";
 import { tagKey, tagsWithinCharacters } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
-import { ok } from "../../result";
+import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
+
+/** Tags come most used first, then by spelling; a page's cursor names the last one's count and spelling (tagPlace). */
+const CURSOR_PARTS: readonly KeyPart[] = ["descending", "path"];
 
 export const listTagsTool = defineTool({
 	name: "list_tags",
 	title: "List tags",
-	description: "Tags in use with their note counts, most used first; a nested tag also counts for its parents.",
+	description: "Tags in use with their note counts, most used first; a nested tag also counts for its parents. Paged.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		prefix: z.string().optional(),
 		limit: z.number().int().min(1).max(LIST_TAGS_MAX_LIMIT).default(LIST_TAGS_DEFAULT_LIMIT),
+		cursor: z.string().optional(),
 	},
 	outputSchema: {
 		tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
 		total: z.number().int(),
+		next_cursor: z.string().optional(),
 		left_out: z.number().int().optional().describe("Tags of this page not listed: past the characters a page holds"),
 		still_being_read: stillBeingReadSchema,
 	},
 	examples: [{ limit: 20 }],
 	handler: async (ctx, args) => {
 		const prefix = args.prefix === undefined ? "" : tagKey(args.prefix.trim());
+		const cursor = decodeCursor(args.cursor, "list_tags", CURSOR_PARTS);
+		if (!cursor.ok) return fail(cursor.error);
+		const after: CountedTag | undefined = cursor.value && { count: cursor.value[0] as number, tag: cursor.value[1] as string };
 		const counted = await withinCallBudget(
 			async (budget) => {
 				// Looked at before the count: a note read meanwhile is named and may be counted too, never left out unnamed.
 				const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead);
-				const top = (counts: TagCountWalk) => counts.top(prefix, args.limit, budget);
+				// One tag past the page, to tell whether another page follows.
+				const top = (counts: TagCountWalk) => counts.top(prefix, args.limit + 1, budget, after);
 				const counted = ctx.tagNotes
 					? await ctx.tagNotes.tagCounts(ctx.scope, budget, top)
 					: await top(await TagCountWalk.finished(ctx.host, ctx.scope, budget));
@@ -43,6 +53,9 @@ export const listTagsTool = defineTool({
 		if (!counted.ok) return counted;
 		const { tags, total, unread } = counted.value;
 		const { listed, leftOut } = tagsWithinCharacters(tags, (entry) => entry.tag, args.limit, MAX_LISTED_TAG_CHARS);
-		return ok({ tags: listed, total, ...(leftOut > 0 ? { left_out: leftOut } : {}), ...stillBeingReadField(unread, ctx.scope) });
+		// After the page's last tag, listed or left out for want of room: one left out would otherwise end every page.
+		const last = tags.length > args.limit ? tagPlace(tags[args.limit - 1] as CountedTag) : undefined;
+		const nextCursor = last ? { next_cursor: encodeCursor("list_tags", [last.count, last.tag]) } : {};
+		return ok({ tags: listed, total, ...nextCursor, ...(leftOut > 0 ? { left_out: leftOut } : {}), ...stillBeingReadField(unread, ctx.scope) });
 	},
 });

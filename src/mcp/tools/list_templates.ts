@@ -17,7 +17,7 @@ const KEYED: KeyedOrder<ListedNote> = { tool: "list_templates", parts: BY_PATH, 
 export const listTemplatesTool = defineTool({
 	name: "list_templates",
 	title: "List templates",
-	description: "Notes in the folder of Obsidian's core Templates plugin, by path. Paged: pass next_cursor back as cursor.",
+	description: "Notes in the folder of Obsidian's core Templates plugin, by path. Paged.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

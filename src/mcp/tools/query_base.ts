@@ -21,7 +21,7 @@ const NEXT_CURSOR_BYTES = smallestResultBytes({ next_cursor: "x".repeat(CUT_TO_F
 export const queryBaseTool = defineTool({
 	name: "query_base",
 	title: "Query a base",
-	description: "Runs a view of a Bases file (.base) as Obsidian would: rows of path and the view's columns, filtered, sorted, grouped and limited.",
+	description: "Runs a view of a Bases file (.base) as Obsidian would: rows of path and the view's columns, filtered, sorted, grouped and limited. Paged.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

@@ -30,8 +30,7 @@ function startAfterCard(items: readonly CanvasItem[], after: CursorKey | undefin
 export const readCanvasTool = defineTool({
 	name: "read_canvas",
 	title: "Read a canvas",
-	description:
-		"A canvas (.canvas, JSON Canvas 1.0): its nodes (text, file, link, group) with positions, then its edges. Paged (limit counts both): pass next_cursor back as cursor.",
+	description: "A canvas (.canvas, JSON Canvas 1.0): its nodes (text, file, link, group) with positions, then its edges. Paged; limit counts both.",
 	access: "read",
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {

@@ -17,7 +17,7 @@ const VAULT: BaseVault = {
 	isVisiblePath: (text) => FILES.some((entry) => entry.path === text),
 	resolveLink: () => null,
 	backlinks: () => [],
-	isVisibleNow: () => true,
+	isWhereItWas: () => true,
 };
 
 async function rows(base: string): Promise<BaseQueryResult> {

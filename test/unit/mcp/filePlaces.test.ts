@@ -17,7 +17,8 @@ function placesOfTool(name: string): string[] {
 
 describe("filePlacesOf: where a tool's answer names a file", () => {
 	test.each([
-		["list_tasks", ["/still_being_read", "/tasks/*/path"]],
+		["list_tasks", ["/next_cursor", "/still_being_read", "/tasks/*/path"]],
+		["list_tags", ["/next_cursor", "/still_being_read"]],
 		["list_notes", ["/next_cursor", "/notes/*/path"]],
 		["find_notes_by_tag", ["/next_cursor", "/notes", "/still_being_read"]],
 		["get_note_links", ["/backlinks/*/path", "/next_cursor", "/outgoing/*/link", "/outgoing/*/target", "/path", "/still_being_read", "/unresolved"]],

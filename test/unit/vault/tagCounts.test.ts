@@ -4,7 +4,7 @@ import type { Host } from "../../../src/host/Host";
 import { comparePaths, noteVisibility } from "../../../src/vault/notes";
 import { NoteMemo } from "../../../src/vault/noteMemo";
 import type { Scope } from "../../../src/vault/scope";
-import { TagCountWalk, type CountedTag } from "../../../src/vault/tagCounts";
+import { tagPlace, TagCountWalk, type CountedTag } from "../../../src/vault/tagCounts";
 import { TagNotes } from "../../../src/vault/tagNotes";
 import { allTagTexts } from "../../../src/vault/tags";
 import { CallBudget, CallOverBudget } from "../../../src/vault/workBudget";
@@ -96,6 +96,15 @@ describe("tag counts", () => {
 							expect(walk.distinct).toBe(walked.length);
 							const matching = walked.filter((entry) => entry.tag.slice(1).toLowerCase().startsWith(prefix));
 							expect(await walk.top(prefix, limit)).toEqual({ tags: matching.slice(0, limit), total: matching.length });
+							// Page after page from each page's last tag: every tag once, in order.
+							const paged: CountedTag[] = [];
+							for (let after: CountedTag | undefined; ;) {
+								const page = await walk.top(prefix, limit, undefined, after);
+								paged.push(...page.tags);
+								if (page.tags.length < limit) break;
+								after = tagPlace(page.tags[limit - 1] as CountedTag);
+							}
+							expect(paged).toEqual(matching);
 						}
 					} finally {
 						await vault.close();
@@ -214,6 +223,7 @@ describe("list_tags and get_graph_stats over 100,000 different tags, each call s
 				{ tag: "#mine", count: 1 },
 			],
 			total: TAGS + 2,
+			next_cursor: expect.any(String),
 		});
 		// Kept: asked again, it answers at once.
 		const stats = await retried(1, () => getGraphStatsTool.handler(ctx, {}) as Promise<{ ok: boolean; value?: { tags: number } }>);
@@ -309,6 +319,7 @@ describe("the first count of a note of 100,000 different tags", () => {
 						{ tag: "#t0", count: 1 },
 					],
 					total: TAGS + 1,
+					next_cursor: expect.any(String),
 				},
 			});
 			// Before: the note's list of 200,000 strings and the counts' arrays of 100,000 were pushed into.

@@ -238,6 +238,15 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 							.map((task) => `${task.path}:${task.line} ${task.status}`);
 						const page = await findTaskPage(vault.host, scope, asked, limit, undefined, new NoteMemo());
 						expect(page.tasks.map((task) => `${task.path}:${task.line} ${task.status_char}`)).toEqual(expected.slice(0, limit));
+						// Page after page from each page's place: every task once, in order, and no place after the last.
+						const paged = [...page.tasks];
+						for (let next = page.next; next !== undefined;) {
+							const following = await findTaskPage(vault.host, scope, asked, limit, undefined, new NoteMemo(), {}, next);
+							expect(following.tasks.length).toBeGreaterThan(0);
+							paged.push(...following.tasks);
+							next = following.next;
+						}
+						expect(paged.map((task) => `${task.path}:${task.line} ${task.status_char}`)).toEqual(expected);
 						expect(page.total).toBe(expected.length);
 					} finally {
 						await vault.close();
@@ -270,11 +279,11 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 			try {
 				expect(await listTasksTool.handler(ctx, { status: "open", limit: 10 })).toEqual({
 					ok: true,
-					value: { tasks: open.slice(0, 10), total: open.length },
+					value: { tasks: open.slice(0, 10), total: open.length, next_cursor: expect.any(String) },
 				});
 				expect(await listTasksTool.handler(ctx, { status: "open", due_on: "2026-03-15", limit: 10 })).toEqual({
 					ok: true,
-					value: { tasks: dueInMarch.slice(0, 10), total: dueInMarch.length },
+					value: { tasks: dueInMarch.slice(0, 10), total: dueInMarch.length, next_cursor: expect.any(String) },
 				});
 			} finally {
 				splitting.mockRestore();
@@ -327,6 +336,7 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 						...open.slice(0, 4).map((task) => ({ path: "Big.md", ...task, status: "open", status_char: " " })),
 					],
 					total: open.length + 2,
+					next_cursor: expect.any(String),
 				},
 			});
 			const far = await listTasksTool.handler(ctx, { status: "open", path: "Big.md", due_before: "2026-01-01", limit: 5 });

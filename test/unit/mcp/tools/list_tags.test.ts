@@ -40,6 +40,30 @@ describe("list_tags", () => {
 		}
 	});
 
+	test("paged one tag at a time past planted tags too long to list, every tag is listed once and the paging ends", async () => {
+		const long = "a".repeat(100_000);
+		const planted = await openToolVault({ "Big.md": `#${long}x #${long}y #small\n`, "Other.md": "#small #b\n" });
+		try {
+			type Page = { tags: Array<{ tag: string; count: number }>; left_out?: number; next_cursor?: string };
+			const listed: string[] = [];
+			let leftOut = 0;
+			let cursor: string | undefined;
+			for (let calls = 0; ; calls++) {
+				expect(calls).toBeLessThan(10);
+				const page = await planted.ok<Page>("list_tags", { limit: 1, ...(cursor ? { cursor } : {}) });
+				listed.push(...page.tags.map((entry) => entry.tag));
+				leftOut += page.left_out ?? 0;
+				cursor = page.next_cursor;
+				if (cursor === undefined) break;
+			}
+			expect(listed).toEqual(["#small", "#b"]);
+			// The two share the longest text a cursor names: the page after the first is past both.
+			expect(leftOut).toBe(1);
+		} finally {
+			await planted.close();
+		}
+	});
+
 	test("a prefix over 60,000 different tags keeps the matching ones, looked at in slices (filtered in one piece after the count before)", async () => {
 		const TAGS = 60_000;
 		const planted = await openToolVault({ "Many.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n` });
