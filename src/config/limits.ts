@@ -1269,7 +1269,8 @@ export const GATHER_STEP_MASK = 255;
 /**
  * Bytes of packed note bodies a search reads for its quoted phrases between two chances to pause
  * (each phrase a note may hold is a pass over its body): a query of seven long phrases read two
- * 5 MB notes of `a b a b …` in one piece of 1–1.9 s. A pass is ~1 ms per 256 KiB.
+ * 5 MB notes of `a b a b …` in one piece of 1–1.9 s; in steps of this, another client's read
+ * waited 37–120 ms of the server's CPU.
  */
 export const PHRASE_READ_STEP_BYTES = 1024 * 1024;
 /** Postings counted between two chances to pause when most terms are wanted: counting one costs far less than looking at a candidate. */
