@@ -1,4 +1,5 @@
 import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, PHRASE_READ_STEP_BYTES, RULED_OUT_MIN_NOTES } from "../config/limits";
+import { PAUSE_FIRST } from "./bestFirst";
 import type { IndexedDocument, PostingsIndex } from "./postings";
 import {
 	BODY_COUNT,
@@ -69,9 +70,6 @@ export function joinsPartialAnswer(holding: number, minimum: number, named: bool
 }
 
 const GATHER_STEP = GATHER_STEP_MASK + 1;
-
-/** holdsExcluded's answer when it must pause before reading the note's next phrase. */
-const PAUSE_FIRST = "pause first";
 
 /** Where `holdingAll` stands in intersecting its terms' postings, between two steps. */
 interface Intersection {
@@ -579,7 +577,7 @@ export class CandidateFinder {
 	 * in its row, and says whether it is still a candidate: it holds every term, or (a partial
 	 * answer) enough of them. Call once per note.
 	 */
-	verify(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
+	verify(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean | typeof PAUSE_FIRST {
 		const slot = gathered.slots[index] as number;
 		const doc = this.index.documents[slot];
 		if (!doc) return false;
@@ -588,7 +586,15 @@ export class CandidateFinder {
 		const values = gathered.values;
 		for (const termIndex of gathered.unverified) {
 			const bound = values[row + termIndex] as number;
-			if (bound !== 0) values[row + termIndex] = this.readValue(required[termIndex] as ResolvedTerm, slot, doc, bound);
+			if (bound === 0) continue;
+			const term = required[termIndex] as ResolvedTerm;
+			// Each phrase is a read of the whole body: past the step's share, this note is asked again
+			// after a pause, its phrases read so far remembered (a phrase with no memo here is read at once).
+			const at = positionOf(term, slot);
+			const remembered = at >= 0 && term.phraseLearnt ? term.phraseLearnt.value(at) >= 0 : false;
+			if (!remembered && at >= 0 && term.phraseLearnt && this.phraseShareUsed()) return PAUSE_FIRST;
+			values[row + termIndex] = this.readValue(term, slot, doc, bound);
+			if (!remembered) this.phraseBytesRead += doc.bodyBytes;
 		}
 		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
 	}
@@ -604,20 +610,10 @@ export class CandidateFinder {
 		let kept = 0;
 		for (let index = 0; index < gathered.total; index++) {
 			if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
-			// Each phrase is a read of the whole body: a big note's phrases are read a step or more
-			// each (seven phrases on two 5 MB notes were one piece of 1–1.9 s between two pauses).
-			const slot = gathered.slots[index] as number;
-			const doc = this.index.documents[slot];
-			if (!doc) continue;
-			const row = index * termCount;
-			for (const termIndex of gathered.unverified) {
-				const bound = values[row + termIndex] as number;
-				if (bound === 0) continue;
-				if (this.phraseShareUsed()) yield;
-				values[row + termIndex] = this.readValue(required[termIndex] as ResolvedTerm, slot, doc, bound);
-				this.phraseBytesRead += doc.bodyBytes;
-			}
-			if (!holdsEnough(values, row, termCount, gathered.minimum)) continue;
+			// A big note's phrases are read a step or more each (seven phrases on two 5 MB notes were one piece of 1–1.9 s between two pauses).
+			let held = this.verify(required, gathered, index);
+			for (; held === PAUSE_FIRST; held = this.verify(required, gathered, index)) yield;
+			if (!held) continue;
 			if (kept !== index) {
 				slots[kept] = slots[index] as number;
 				values.copyWithin(kept * termCount, index * termCount, (index + 1) * termCount);
