@@ -1268,6 +1268,13 @@ export const DICTIONARY_SORT_STEP_TOKENS = 8192;
  * phrase check reads its body, so a gathering over tens of thousands of notes is many such steps.
  */
 export const GATHER_STEP_MASK = 255;
+/**
+ * Bytes of packed note bodies a search reads for its quoted phrases between two chances to pause
+ * (each phrase a note may hold is a pass over its body): a query of seven long phrases read two
+ * 5 MB notes of `a b a b …` in one piece of 1–1.9 s; in steps of this, another client's read
+ * waited 37–120 ms of the server's CPU.
+ */
+export const PHRASE_READ_STEP_BYTES = 1024 * 1024;
 /** Postings counted between two chances to pause when most terms are wanted: counting one costs far less than looking at a candidate. */
 export const CANDIDATES_COUNT_STEP = 16_384;
 /**

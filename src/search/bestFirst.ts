@@ -1,5 +1,8 @@
 import { RANKING_SCORE_STEP_MASK, RANKING_READ_STEP_MASK, RANKING_SPLIT_MIN_CANDIDATES, RANKING_SPLIT_FIRST, RANKING_SPLIT_SAMPLE } from "../config/limits";
 import { IndexHeap } from "./indexHeap";
+
+/** A read's answer when it must pause before reading more of the candidate's body: it is asked again after. */
+export const PAUSE_FIRST = "pause first";
 import type { PhraseChecks } from "./phrases";
 import type { Ranked } from "./rank";
 
@@ -29,8 +32,12 @@ export interface BoundedRanking {
 	 * (which tells whether every candidate was looked at) is worked out, from its key and the page.
 	 */
 	ruledOut?: Uint8Array | null;
-	/** Reads the candidate's body (CandidateFinder.verify): whether it is still a candidate, its row now exact. */
-	read(index: number): boolean;
+	/**
+	 * Reads the candidate's body (CandidateFinder.verify): whether it is still a candidate, its row
+	 * now exact; PAUSE_FIRST when it must pause first (its phrases' reading used the step's share),
+	 * then it is asked again.
+	 */
+	read(index: number): boolean | typeof PAUSE_FIRST;
 	/** Offers a read candidate to the page, scored into `scored`. */
 	keep(index: number): void;
 	/** The worst candidate on the page once the page is full; else null. */
@@ -172,9 +179,11 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 			continue;
 		}
 		if ((checked & RANKING_READ_STEP_MASK) === RANKING_READ_STEP_MASK) yield;
+		let read = ranking.read(next);
+		for (; read === PAUSE_FIRST; read = ranking.read(next)) yield;
 		byBound.pop();
 		checked++;
-		if (!ranking.read(next)) continue;
+		if (!read) continue;
 		held++;
 		ranking.score(next, true);
 		ranking.keep(next);

@@ -1,4 +1,5 @@
-import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, RULED_OUT_MIN_NOTES } from "../config/limits";
+import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, PHRASE_READ_STEP_BYTES, RULED_OUT_MIN_NOTES } from "../config/limits";
+import { PAUSE_FIRST } from "./bestFirst";
 import type { IndexedDocument, PostingsIndex } from "./postings";
 import {
 	BODY_COUNT,
@@ -170,20 +171,43 @@ export class CandidateFinder {
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
 
+	/** Bytes of bodies read for phrases since the last pause (PHRASE_READ_STEP_BYTES). */
+	private phraseBytesRead = 0;
+
 	constructor(private readonly index: PostingsIndex) {}
 
 	/**
 	 * Whether the note at `slot` holds an excluded phrase (`doc`: the note, needed only for a
 	 * phrase). `cursors` (one per excluded term) move on, so slots must be asked in increasing order.
 	 */
-	private holdsExcluded(excluded: readonly ResolvedTerm[], cursors: number[], slot: number, doc: IndexedDocument | undefined): boolean {
+	private holdsExcluded(excluded: readonly ResolvedTerm[], cursors: number[], slot: number, doc: IndexedDocument | undefined): boolean | typeof PAUSE_FIRST {
 		for (let termIndex = 0; termIndex < excluded.length; termIndex++) {
 			const term = excluded[termIndex] as ResolvedTerm;
 			const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 			cursors[termIndex] = at;
-			if (at < term.length && term.slots[at] === slot && this.index.matchValue(term, at, doc) !== 0) return true;
+			if (at >= term.length || term.slots[at] !== slot) continue;
+			if (!term.phrase || !doc) {
+				if (this.index.matchValue(term, at, doc) !== 0) return true;
+				continue;
+			}
+			// A phrase is a read of the body, remembered (phraseLearnt): the note is asked again after a pause.
+			let value = term.phraseLearnt?.value(at) ?? -1;
+			if (value < 0) {
+				if (this.phraseBytesRead >= PHRASE_READ_STEP_BYTES) return PAUSE_FIRST;
+				value = this.index.matchValue(term, at, doc);
+				term.phraseLearnt?.learnValue(at, value);
+				this.phraseBytesRead += doc.bodyBytes;
+			}
+			if (value !== 0) return true;
 		}
 		return false;
+	}
+
+	/** Whether reading phrases has used this step's share (PHRASE_READ_STEP_BYTES): then the caller yields, and a new share begins. */
+	private phraseShareUsed(): boolean {
+		if (this.phraseBytesRead < PHRASE_READ_STEP_BYTES) return false;
+		this.phraseBytesRead = 0;
+		return true;
 	}
 
 	/**
@@ -248,9 +272,15 @@ export class CandidateFinder {
 			values,
 			total: 0,
 		};
-		for (let from = 0; from < rarest.length; from += GATHER_STEP) {
-			if (from > 0) yield;
-			if (!this.intersect(intersection, from, Math.min(rarest.length, from + GATHER_STEP))) break;
+		this.phraseBytesRead = 0;
+		for (let from = 0; from < rarest.length;) {
+			const stoppedAt = this.intersect(intersection, from, Math.min(rarest.length, from + GATHER_STEP));
+			if (stoppedAt < 0) break;
+			from = stoppedAt;
+			if (from < rarest.length) {
+				yield;
+				this.phraseBytesRead = 0;
+			}
 		}
 		return { slots, values, total: intersection.total, unverified, minimum: null };
 	}
@@ -260,7 +290,7 @@ export class CandidateFinder {
 	 * `holdingAll`) into `state`; false once a term's postings are used up (no later note holds
 	 * it). A plain method, not the generator's loop: V8 runs a loop inside a generator several times slower.
 	 */
-	private intersect(state: Intersection, from: number, to: number): boolean {
+	private intersect(state: Intersection, from: number, to: number): number {
 		const { required, order, cursors, excluded, excludedCursors, wordCursors, needsDocument, excludedWords, accepted, slots, values } = state;
 		const termCount = required.length;
 		const rarest = required[order[0] as number] as ResolvedTerm;
@@ -271,13 +301,16 @@ export class CandidateFinder {
 				const term = required[termIndex] as ResolvedTerm;
 				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
 				cursors[termIndex] = at;
-				if (at >= term.length) return false;
+				if (at >= term.length) return -1;
 				if (term.slots[at] !== slot) continue candidates;
 			}
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = needsDocument ? this.index.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
-			if (this.holdsExcluded(excluded, excludedCursors, slot, doc)) continue;
+			const excludedHere = this.holdsExcluded(excluded, excludedCursors, slot, doc);
+			// This note again after a pause: its phrases read so far are remembered.
+			if (excludedHere === PAUSE_FIRST) return index;
+			if (excludedHere) continue;
 			const row = state.total * termCount;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
 				const term = required[termIndex] as ResolvedTerm;
@@ -289,7 +322,7 @@ export class CandidateFinder {
 			}
 			slots[state.total++] = slot;
 		}
-		return true;
+		return to;
 	}
 
 	/**
@@ -331,7 +364,9 @@ export class CandidateFinder {
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = needsDocument ? this.index.documents[slot] : undefined;
 			if (needsDocument && !doc) continue;
-			if (this.holdsExcluded(excluded, excludedCursors, slot, doc)) continue;
+			let excludedHere = this.holdsExcluded(excluded, excludedCursors, slot, doc);
+			for (; excludedHere === PAUSE_FIRST; excludedHere = this.holdsExcluded(excluded, excludedCursors, slot, doc)) if (this.phraseShareUsed()) yield;
+			if (excludedHere) continue;
 			const row = extraValues.length;
 			let holding = 0;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
@@ -410,7 +445,9 @@ export class CandidateFinder {
 			if ((accepted && accepted[slot] !== 1) || (excludedWords && excludedWords[slot] === 1)) continue;
 			const doc = this.index.documents[slot];
 			if (!doc) continue;
-			if (this.holdsExcluded(excluded, excludedCursors, slot, doc)) continue;
+			let excludedHere = this.holdsExcluded(excluded, excludedCursors, slot, doc);
+			for (; excludedHere === PAUSE_FIRST; excludedHere = this.holdsExcluded(excluded, excludedCursors, slot, doc)) if (this.phraseShareUsed()) yield;
+			if (excludedHere) continue;
 			let holding = 0;
 			let named = false;
 			for (let termIndex = 0; termIndex < termCount; termIndex++) {
@@ -540,7 +577,7 @@ export class CandidateFinder {
 	 * in its row, and says whether it is still a candidate: it holds every term, or (a partial
 	 * answer) enough of them. Call once per note.
 	 */
-	verify(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean {
+	verify(required: readonly ResolvedTerm[], gathered: Gathered, index: number): boolean | typeof PAUSE_FIRST {
 		const slot = gathered.slots[index] as number;
 		const doc = this.index.documents[slot];
 		if (!doc) return false;
@@ -549,7 +586,15 @@ export class CandidateFinder {
 		const values = gathered.values;
 		for (const termIndex of gathered.unverified) {
 			const bound = values[row + termIndex] as number;
-			if (bound !== 0) values[row + termIndex] = this.readValue(required[termIndex] as ResolvedTerm, slot, doc, bound);
+			if (bound === 0) continue;
+			const term = required[termIndex] as ResolvedTerm;
+			// Each phrase is a read of the whole body: past the step's share, this note is asked again
+			// after a pause, its phrases read so far remembered (a phrase with no memo here is read at once).
+			const at = positionOf(term, slot);
+			const remembered = at >= 0 && term.phraseLearnt ? term.phraseLearnt.value(at) >= 0 : false;
+			if (!remembered && at >= 0 && term.phraseLearnt && this.phraseShareUsed()) return PAUSE_FIRST;
+			values[row + termIndex] = this.readValue(term, slot, doc, bound);
+			if (!remembered) this.phraseBytesRead += doc.bodyBytes;
 		}
 		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
 	}
@@ -565,7 +610,10 @@ export class CandidateFinder {
 		let kept = 0;
 		for (let index = 0; index < gathered.total; index++) {
 			if ((index & GATHER_STEP_MASK) === GATHER_STEP_MASK) yield;
-			if (!this.verify(required, gathered, index)) continue;
+			// A big note's phrases are read a step or more each (seven phrases on two 5 MB notes were one piece of 1–1.9 s between two pauses).
+			let held = this.verify(required, gathered, index);
+			for (; held === PAUSE_FIRST; held = this.verify(required, gathered, index)) yield;
+			if (!held) continue;
 			if (kept !== index) {
 				slots[kept] = slots[index] as number;
 				values.copyWithin(kept * termCount, index * termCount, (index + 1) * termCount);

@@ -39,6 +39,8 @@ export interface ResolvedTerm {
 	phrase: CompiledPhrase | null;
 	/** For a phrase of at most MAX_PHRASE_WORDS words: by token id, bit i set if the id is accepted at position i. */
 	phraseMasks?: Uint32Array;
+	/** For a longer phrase: `phraseMasks` for each 32 of its positions in turn (countLongPackedPhrase). */
+	phraseChunkMasks?: Uint32Array[];
 	/** With `phraseMasks`: the phrase's first word as packed bytes, where a body's phrase count starts looking. */
 	phraseAnchor?: Uint8Array;
 	/**

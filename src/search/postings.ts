@@ -17,7 +17,7 @@ import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
 import { PhraseLearnt } from "./phraseLearnt";
-import { countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
+import { countAnchoredPhrase, countLongPackedPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
 import {
 	BODY_COUNT,
 	emptyTerm,
@@ -1225,7 +1225,7 @@ export class PostingsIndex {
 		let value: number;
 		if (term.phrase && doc) {
 			// A note whose pair sketch rules the phrase out is not read. A phrase longer than the
-			// window is counted on the unpacked body, in scratch.
+			// window is counted 32 positions a word of state.
 			const body =
 				term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0
 					? 0
@@ -1233,7 +1233,7 @@ export class PostingsIndex {
 						? term.phraseAnchor
 							? countAnchoredPhrase(doc.packed, term.phraseAnchor, term.phraseMasks, term.phrase.length, doc.bodyBytes)
 							: countPackedPhrase(doc.packed, term.phraseMasks, term.phrase.length, doc.bodyBytes)
-						: countPhrase(this.unpackBody(doc).subarray(0, doc.bodyLength), term.phrase);
+						: countLongPackedPhrase(doc.packed, term.phraseChunkMasks ?? [], term.phrase.length, doc.bodyBytes);
 			if ((bound & (IN_TITLE | IN_HEADING)) === 0) value = packValue(body, 0, false);
 			else {
 				const names = this.namesOf(doc);
@@ -1474,13 +1474,19 @@ export class PostingsIndex {
 			}
 			return accepted;
 		});
-		if (phrase.length > MAX_PHRASE_WORDS)
+		if (phrase.length > MAX_PHRASE_WORDS) {
+			const phraseChunkMasks = Array.from({ length: Math.ceil(phrase.length / MAX_PHRASE_WORDS) }, () => new Uint32Array(this.dictionary.size));
+			idsByPosition.forEach((ids, position) => {
+				const masks = phraseChunkMasks[Math.floor(position / MAX_PHRASE_WORDS)] as Uint32Array;
+				for (const id of ids) masks[id] = ((masks[id] as number) | (1 << (position % MAX_PHRASE_WORDS))) >>> 0;
+			});
 			return {
 				slots,
 				values: new Uint32Array(0),
 				length,
 				phrase,
 				phraseMasks: undefined,
+				phraseChunkMasks,
 				phraseAnchor: undefined,
 				phraseWords: positions,
 				phraseWordRepeats,
@@ -1488,6 +1494,7 @@ export class PostingsIndex {
 				phrasePairs,
 				phraseLearnt: new PhraseLearnt(length),
 			};
+		}
 		const phraseMasks = new Uint32Array(this.dictionary.size);
 		idsByPosition.forEach((ids, position) => {
 			for (const id of ids) phraseMasks[id] = ((phraseMasks[id] as number) | (1 << position)) >>> 0;

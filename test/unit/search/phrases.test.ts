@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { PackedIdWriter } from "../../../src/search/packedIds";
-import { type CompiledPhrase, countAnchoredPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "../../../src/search/phrases";
+import {
+	type CompiledPhrase,
+	countAnchoredPhrase,
+	countLongPackedPhrase,
+	countPackedPhrase,
+	countPhrase,
+	MAX_PHRASE_WORDS,
+	packedAnchor,
+} from "../../../src/search/phrases";
 
 function pack(ids: readonly number[]): Uint8Array {
 	const writer = new PackedIdWriter(ids.length);
@@ -93,5 +101,25 @@ describe("phrases: words in a row", () => {
 		const words = Array.from({ length: MAX_PHRASE_WORDS }, (_, index) => index % VOCABULARY);
 		const phrase = compile(words);
 		expect(countPackedPhrase(pack([5, ...words, 5]), masks(phrase), phrase.length)).toBe(1);
+	});
+
+	test(`a phrase longer than ${MAX_PHRASE_WORDS} words, counted ${MAX_PHRASE_WORDS} positions a word of state, has the count of checking each start`, () => {
+		// Two words, so long runs of the phrase (`a b a b …`) and overlapping matches are common.
+		const chunkMasks = (phrase: CompiledPhrase) =>
+			Array.from({ length: Math.ceil(phrase.length / MAX_PHRASE_WORDS) }, (_, chunk) =>
+				masks(phrase.slice(chunk * MAX_PHRASE_WORDS, (chunk + 1) * MAX_PHRASE_WORDS)),
+			);
+		fc.assert(
+			fc.property(
+				fc.array(fc.integer({ min: 0, max: 1 }), { maxLength: 400 }),
+				fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 1, maxLength: 100 }),
+				fc.integer({ min: 0, max: 12 }),
+				(noise, words, repeats) => {
+					const phrase = compile(words);
+					const body = [...Array.from({ length: repeats }, () => words).flat(), ...noise, ...words];
+					expect(countLongPackedPhrase(pack(body), chunkMasks(phrase), phrase.length)).toBe(countPhrase(Uint32Array.from(body), phrase));
+				},
+			),
+		);
 	});
 });
