@@ -243,8 +243,8 @@ export interface CommitPlan {
 	readonly oldSlot: number;
 	readonly oldTerms: Uint32Array;
 	/**
-	 * The lists with no room left, copied into one new buffer (a list holding the old version's
-	 * posting always has room for the new one where it is, so none is copied with it):
+	 * The lists with no room left for the new version's posting (the old version's is taken out
+	 * only after it is written), copied into one new buffer:
 	 * list `i` at `blockAt[i]`, `blockRoom[i]` slots then as many values (0: not moved). Null when
 	 * fewer than COMMIT_BLOCK_MIN_LISTS had to move.
 	 */
@@ -574,8 +574,8 @@ export class PostingsIndex {
 				const length = this.lengthOf(id);
 				sourceLength[index] = length;
 				sourceOwn[index] = this.postings[id];
-				// The old version's posting leaves room for the new one.
-				const needed = length + 1 - (oldSlot >= 0 && length > 0 && this.holds(id, oldSlot) ? 1 : 0);
+				// The old version's posting is taken out after the new one is written (`placedSteps`): it leaves no room.
+				const needed = length + 1;
 				if (needed <= this.roomOf(id)) continue;
 				// Room to grow into, as a list grown alone doubles: with room for one more only, the next note of these words moved them all again.
 				const room = Math.max(needed, length * 2);
@@ -607,44 +607,42 @@ export class PostingsIndex {
 	}
 
 	/**
-	 * Makes a planned note the index's version of it, in one piece: the old version out, the new
-	 * one's postings in (the moved lists from the plan's buffer). A plan that is not current
+	 * Makes a planned note the index's version of it, in one piece: the new version's postings in
+	 * (the moved lists from the plan's buffer), then the old version out. A plan that is not current
 	 * (`isCurrent`) is made again first, at once: callers that can pause make it again in steps
 	 * (`replanSteps`) before. An install under way in steps (`installSteps`) is finished first.
 	 */
 	install(plan: CommitPlan): void {
 		this.finishPending();
 		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
-		const slot = this.nextSlot;
-		const fromPlan = this.planListsKept(plan);
-		if (plan.oldSlot >= 0) this.removeSlotOf(plan.prepared.doc.path, plan.oldSlot, plan.oldTerms);
-		const base = this.takeBlock(plan);
-		for (let index = 0; index < plan.ids.length; index++) this.placePosting(plan, index, slot, base, fromPlan[index] === 1);
-		this.publish(plan.prepared, slot);
+		runSteps(this.placedSteps(plan, this.nextSlot, Number.POSITIVE_INFINITY));
 	}
 
 	/**
-	 * `install` in steps of `stepPostings` postings for a new note (no version to replace): each
-	 * posting is written past the end of its list under a slot (`nextSlot`) no search reads yet (every
-	 * search cuts its lists to the slots there were when it began), and the last step makes the note
-	 * the index's in one short piece by taking that slot. Searches meanwhile answer as if the note were
-	 * not there yet, never with some of its words. A note of a million new words was one piece of
-	 * 98–199 ms. A note replacing a version is installed at once (its old postings are taken out in
-	 * place, which searches would see half done).
-	 * Until the last step, any other change to the index finishes the install first, at once: a second
-	 * note would take the same slot. Callers that can pause wait for it instead (`installing`).
+	 * `install` in steps of `stepPostings` postings: each posting of the new version is written past
+	 * the end of its list under a slot (`nextSlot`) no search reads yet (every search cuts its lists to
+	 * the slots there were when it began), and the last step makes the note the index's in one short
+	 * piece by taking that slot, the old version (if any) taken out in the same piece. Searches
+	 * meanwhile answer with the version before, never with some of the new one's words. A note of a
+	 * million new words was one piece of 98–199 ms.
+	 * Until the last step, no other change may come first: a second note would take the same slot.
+	 * Callers that can pause wait for it (`installing`) or help it along (`removeSteps`); the one-piece
+	 * `install` and `remove` finish it at once. A step that fails takes out what it wrote: the index
+	 * is then as it was, and the last step returns false (the error is thrown to whoever ran that step).
 	 */
-	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, void, void> {
+	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, boolean, void> {
 		this.finishPending();
 		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
-		if (plan.oldSlot >= 0 || plan.ids.length <= stepPostings) {
-			this.install(plan);
-			return;
+		const slot = this.nextSlot;
+		const steps = this.placedSteps(plan, slot, stepPostings);
+		if (plan.ids.length <= stepPostings) {
+			runSteps(steps);
+			return true;
 		}
 		// Kept where any change can finish it: this generator then finds it done.
-		const steps = this.pendingSteps(plan, this.nextSlot, stepPostings);
 		this.pending = { path: plan.prepared.doc.path, steps };
 		yield* steps;
+		return this.documents[slot] === plan.prepared.doc;
 	}
 
 	/** Whether an install is under way in steps (`installSteps`): a caller that can pause waits for it to end before it installs. */
@@ -652,27 +650,53 @@ export class PostingsIndex {
 		return this.pending !== null;
 	}
 
-	private *pendingSteps(plan: CommitPlan, slot: number, stepPostings: number): Generator<void, void, void> {
-		const base = this.takeBlock(plan);
-		for (let from = 0; from < plan.ids.length; from += stepPostings) {
-			for (let index = from; index < Math.min(plan.ids.length, from + stepPostings); index++)
-				this.placePosting(plan, index, slot, base, this.listKept(plan, index));
-			yield;
+	/**
+	 * The work of an install (`installSteps`), `stepPostings` postings a step: the new version's
+	 * postings under `slot`, then, in the last step, the old version out and the slot taken.
+	 */
+	private *placedSteps(plan: CommitPlan, slot: number, stepPostings: number): Generator<void, void, void> {
+		let placed = 0;
+		let published = false;
+		try {
+			const base = this.takeBlock(plan);
+			for (let from = 0; from < plan.ids.length; from += stepPostings) {
+				for (let index = from; index < Math.min(plan.ids.length, from + stepPostings); index++) {
+					// Counted first: a posting whose list failed to grow is looked for too (and not found).
+					placed = index + 1;
+					this.placePosting(plan, index, slot, base, this.listKept(plan, index));
+				}
+				yield;
+			}
+			this.pending = null;
+			// Nothing else changed the index meanwhile (every change ends the install first), so the plan is current.
+			if (plan.oldSlot >= 0) this.removeSlotOf(plan.prepared.doc.path, plan.oldSlot, plan.oldTerms);
+			this.publish(plan.prepared, slot);
+			published = true;
+		} finally {
+			// Failed (a list that could not grow: out of memory), or let go: the postings written under a
+			// slot no note holds would be read as the next note's. Stuck pending, every later install waited for ever.
+			this.pending = null;
+			if (!published) this.takeOutUnpublished(plan, slot, placed);
 		}
-		this.pending = null;
-		this.publish(plan.prepared, slot);
+	}
+
+	/** Takes the postings of an install that never took its slot out of the first `placed` lists of its plan (where written, they are last). */
+	private takeOutUnpublished(plan: CommitPlan, slot: number, placed: number): void {
+		for (let index = 0; index < placed; index++) this.removeSlot(plan.ids[index] as number, slot);
 	}
 
 	/** Ends an install under way in steps, at once: before any other change to the index. */
 	private finishPending(): void {
-		if (this.pending) runSteps(this.pending.steps);
+		while (this.pending) this.stepPending();
 	}
 
-	/** For each of a plan's terms, 1 when its list is still as the plan copied it into its buffer (then taken from there), measured before the old version is taken out. */
-	private planListsKept(plan: CommitPlan): Uint8Array {
-		const kept = new Uint8Array(plan.block ? plan.ids.length : 0);
-		for (let index = 0; index < kept.length; index++) if (this.listKept(plan, index)) kept[index] = 1;
-		return kept;
+	/** Runs a step of the install under way in steps. One that fails is that install's failure, not the change's that ran it: it took out what it wrote, and its caller learns so. */
+	private stepPending(): void {
+		try {
+			this.pending?.steps.next();
+		} catch {
+			// (Told to the install's caller by its result.)
+		}
 	}
 
 	/** Whether a plan's `index`-th list was moved into its buffer and is as it was then (a moved list another note was appended to meanwhile is grown instead). */
@@ -722,18 +746,19 @@ export class PostingsIndex {
 	/** Makes the note the index's, in `slot` (`nextSlot`, whose postings are written): from here searches find it. */
 	private publish(prepared: PreparedDocument, slot: number): void {
 		const { doc, names } = prepared;
+		// Room first: a growth that fails (out of memory) leaves the index as it was, not a note half published.
+		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
+		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
+		this.titleLengths = growUint8(this.titleLengths, slot + 1);
+		this.titleWholes = growUint32(this.titleWholes, slot + 1);
+		this.aliased = growUint8(this.aliased, slot + 1);
+		this.logChanged(slot);
 		this.nextSlot = slot + 1;
 		this.slotOfPath.set(doc.path, slot);
 		this.documents[slot] = doc;
-		this.logChanged(slot);
-		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
-		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
 		this.bodyLengths[slot] = doc.bodyLength;
-		this.titleLengths = growUint8(this.titleLengths, slot + 1);
 		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, names.title.length - bitCount(prepared.titleWholes));
-		this.titleWholes = growUint32(this.titleWholes, slot + 1);
 		this.titleWholes[slot] = prepared.titleWholes;
-		this.aliased = growUint8(this.aliased, slot + 1);
 		this.aliased[slot] = names.aliases.length > 0 ? 1 : 0;
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
@@ -869,20 +894,6 @@ export class PostingsIndex {
 		let index = this.arenaBases.length - 1;
 		while (index > 0 && (this.arenaBases[index] as number) > start) index--;
 		return index;
-	}
-
-	/** Whether a term's list holds `slot` (a binary search, no views made). */
-	private holds(id: number, slot: number): boolean {
-		const own = this.postings[id];
-		if (own) {
-			const at = seek(own.slots, own.length, 0, slot);
-			return at < own.length && own.slots[at] === slot;
-		}
-		const buffer = this.arenaOf(id);
-		const at = this.arenaOffsetOf(id);
-		const end = at + (this.arenaLength[id] as number);
-		const found = lowerSlot(buffer, at, end, slot);
-		return found < end && buffer[found] === slot;
 	}
 
 	/**
@@ -1068,16 +1079,30 @@ export class PostingsIndex {
 	 */
 	*removeSteps(path: string): Generator<void, void, void> {
 		// A note being installed in steps is taken out once it is in: its removal must not come first.
-		if (this.pending?.path === path) this.finishPending();
+		yield* this.pendingHelped(path);
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
 		const doc = this.documents[slot];
 		const terms = doc ? yield* this.termsSteps(doc) : [];
+		// Another note's install begun meanwhile ends first, a step at a time too: at once, a note of a million new words was one piece.
+		yield* this.pendingHelped();
 		// A slot holds one version of one note, never reused: another slot (or none) means a newer
 		// version replaced this one meanwhile, taking its postings out. Compacting may have moved the
 		// note's buffer, not its terms.
 		if (this.slotOfPath.get(path) !== slot) return;
 		this.removeSlotOf(path, slot, terms);
+	}
+
+	/**
+	 * Runs the install under way in steps (`installSteps`) a step at a time, pausing after each, until
+	 * none is (or, given `path`, until none of that note is): a change that must come after it helps it
+	 * along instead of finishing it in one piece. Its last step leaves no pause before the change.
+	 */
+	private *pendingHelped(path?: string): Generator<void, void, void> {
+		while (this.pending && (path === undefined || this.pending.path === path)) {
+			this.stepPending();
+			if (this.pending) yield;
+		}
 	}
 
 	/** Takes a note out: its slot, and its postings from the lists of `terms` (its distinct terms). */
