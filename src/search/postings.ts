@@ -243,8 +243,8 @@ export interface CommitPlan {
 	readonly oldSlot: number;
 	readonly oldTerms: Uint32Array;
 	/**
-	 * The lists with no room left for the new version's posting (the old version's is taken out
-	 * only after it is written), copied into one new buffer:
+	 * The lists with no room left, copied into one new buffer (a list holding the old version's
+	 * posting always has room for the new one where it is, so none is copied with it):
 	 * list `i` at `blockAt[i]`, `blockRoom[i]` slots then as many values (0: not moved). Null when
 	 * fewer than COMMIT_BLOCK_MIN_LISTS had to move.
 	 */
@@ -574,8 +574,8 @@ export class PostingsIndex {
 				const length = this.lengthOf(id);
 				sourceLength[index] = length;
 				sourceOwn[index] = this.postings[id];
-				// The old version's posting is taken out after the new one is written (`placedSteps`): it leaves no room.
-				const needed = length + 1;
+				// The old version's posting leaves room for the new one.
+				const needed = length + 1 - (oldSlot >= 0 && length > 0 && this.holds(id, oldSlot) ? 1 : 0);
 				if (needed <= this.roomOf(id)) continue;
 				// Room to grow into, as a list grown alone doubles: with room for one more only, the next note of these words moved them all again.
 				const room = Math.max(needed, length * 2);
@@ -607,24 +607,42 @@ export class PostingsIndex {
 	}
 
 	/**
-	 * Makes a planned note the index's version of it, in one piece: the new version's postings in
-	 * (the moved lists from the plan's buffer), then the old version out. A plan that is not current
+	 * Makes a planned note the index's version of it, in one piece: the old version out, the new
+	 * one's postings in (the moved lists from the plan's buffer). A plan that is not current
 	 * (`isCurrent`) is made again first, at once: callers that can pause make it again in steps
 	 * (`replanSteps`) before. An install under way in steps (`installSteps`) is finished first.
 	 */
 	install(plan: CommitPlan): void {
 		this.finishPending();
 		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
-		runSteps(this.placedSteps(plan, this.nextSlot, Number.POSITIVE_INFINITY));
+		const slot = this.nextSlot;
+		const fromPlan = this.planListsKept(plan);
+		if (plan.oldSlot >= 0) this.removeSlotOf(plan.prepared.doc.path, plan.oldSlot, plan.oldTerms);
+		let placed = 0;
+		try {
+			const base = this.takeBlock(plan);
+			for (let index = 0; index < plan.ids.length; index++) {
+				placed = index + 1;
+				this.placePosting(plan, index, slot, base, fromPlan[index] === 1);
+			}
+			this.publish(plan.prepared, slot);
+		} catch (error) {
+			// Out of memory: the note is left out whole (its old version was taken out), never in by some of its words.
+			this.takeOutUnpublished(plan, slot, placed);
+			throw error;
+		}
 	}
 
 	/**
-	 * `install` in steps of `stepPostings` postings: each posting of the new version is written past
-	 * the end of its list under a slot (`nextSlot`) no search reads yet (every search cuts its lists to
-	 * the slots there were when it began), and the last step makes the note the index's in one short
-	 * piece by taking that slot, the old version (if any) taken out in the same piece. Searches
-	 * meanwhile answer with the version before, never with some of the new one's words. A note of a
-	 * million new words was one piece of 98–199 ms.
+	 * `install` in steps of `stepPostings` postings for a new note (no version to replace): each
+	 * posting is written past the end of its list under a slot (`nextSlot`) no search reads yet (every
+	 * search cuts its lists to the slots there were when it began), and the last step makes the note
+	 * the index's in one short piece by taking that slot. Searches meanwhile answer as if the note were
+	 * not there yet, never with some of its words. A note of a million new words was one piece of
+	 * 98–199 ms. A new version of a note is installed at once: written first, it would need a free
+	 * place in every list the old version holds, and after a compaction none has one, so every such
+	 * list (the common words' too) was copied; and taking the old version out is itself one piece
+	 * (about 50 ms for a million words) unless searches skip a slot being taken out.
 	 * Until the last step, no other change may come first: a second note would take the same slot.
 	 * Callers that can pause wait for it (`installing`) or help it along (`removeSteps`); the one-piece
 	 * `install` and `remove` finish it at once. A step that fails takes out what it wrote: the index
@@ -633,13 +651,13 @@ export class PostingsIndex {
 	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, boolean, void> {
 		this.finishPending();
 		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
-		const slot = this.nextSlot;
-		const steps = this.placedSteps(plan, slot, stepPostings);
-		if (plan.ids.length <= stepPostings) {
-			runSteps(steps);
+		if (plan.oldSlot >= 0 || plan.ids.length <= stepPostings) {
+			this.install(plan);
 			return true;
 		}
+		const slot = this.nextSlot;
 		// Kept where any change can finish it: this generator then finds it done.
+		const steps = this.pendingSteps(plan, slot, stepPostings);
 		this.pending = { path: plan.prepared.doc.path, steps };
 		yield* steps;
 		return this.documents[slot] === plan.prepared.doc;
@@ -650,11 +668,8 @@ export class PostingsIndex {
 		return this.pending !== null;
 	}
 
-	/**
-	 * The work of an install (`installSteps`), `stepPostings` postings a step: the new version's
-	 * postings under `slot`, then, in the last step, the old version out and the slot taken.
-	 */
-	private *placedSteps(plan: CommitPlan, slot: number, stepPostings: number): Generator<void, void, void> {
+	/** The work of an install in steps (`installSteps`), `stepPostings` postings a step, then the slot taken. */
+	private *pendingSteps(plan: CommitPlan, slot: number, stepPostings: number): Generator<void, void, void> {
 		let placed = 0;
 		let published = false;
 		try {
@@ -668,8 +683,6 @@ export class PostingsIndex {
 				yield;
 			}
 			this.pending = null;
-			// Nothing else changed the index meanwhile (every change ends the install first), so the plan is current.
-			if (plan.oldSlot >= 0) this.removeSlotOf(plan.prepared.doc.path, plan.oldSlot, plan.oldTerms);
 			this.publish(plan.prepared, slot);
 			published = true;
 		} finally {
@@ -697,6 +710,13 @@ export class PostingsIndex {
 		} catch {
 			// (Told to the install's caller by its result.)
 		}
+	}
+
+	/** For each of a plan's terms, 1 when its list is still as the plan copied it into its buffer (then taken from there), measured before the old version is taken out. */
+	private planListsKept(plan: CommitPlan): Uint8Array {
+		const kept = new Uint8Array(plan.block ? plan.ids.length : 0);
+		for (let index = 0; index < kept.length; index++) if (this.listKept(plan, index)) kept[index] = 1;
+		return kept;
 	}
 
 	/** Whether a plan's `index`-th list was moved into its buffer and is as it was then (a moved list another note was appended to meanwhile is grown instead). */
@@ -894,6 +914,20 @@ export class PostingsIndex {
 		let index = this.arenaBases.length - 1;
 		while (index > 0 && (this.arenaBases[index] as number) > start) index--;
 		return index;
+	}
+
+	/** Whether a term's list holds `slot` (a binary search, no views made). */
+	private holds(id: number, slot: number): boolean {
+		const own = this.postings[id];
+		if (own) {
+			const at = seek(own.slots, own.length, 0, slot);
+			return at < own.length && own.slots[at] === slot;
+		}
+		const buffer = this.arenaOf(id);
+		const at = this.arenaOffsetOf(id);
+		const end = at + (this.arenaLength[id] as number);
+		const found = lowerSlot(buffer, at, end, slot);
+		return found < end && buffer[found] === slot;
 	}
 
 	/**

@@ -743,8 +743,8 @@ export class IndexedNoteSearch implements NoteSearch {
 			}
 			// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
 			if (file.path !== path || !isNoteInScope(path, this.scope)) return;
-			// A note of many words in slices too, searches meanwhile answering with the version before; once begun
-			// it ends, whatever happens to the note meanwhile (a removal of the note helps it to its end first, see
+			// A new note of many words in slices too, searches meanwhile answering without it; once begun it
+			// ends, whatever happens to the note meanwhile (a removal of the note helps it to its end first, see
 			// `removeSteps`), unless the engine is let go: its slices then only held up the stop (or the new scope's build).
 			if (!(await this.installInSlices(engine, plan, behind))) return;
 			// Its tasks, tags and links below are for the note as read: a newer event does that work itself.
