@@ -1298,7 +1298,7 @@ export const ACCEPT_STEP_MASK = 4095;
  * server 120–260 ms. Fewer are grown one by one at once.
  */
 export const COMMIT_BLOCK_MIN_LISTS = 256;
-/** Lists planned, or postings copied into a commit's buffer, between two chances to pause (a commit's step is about a millisecond). */
+/** Lists planned, postings copied into a commit's buffer, or postings an install writes (`installSteps`), between two chances to pause (a commit's step is about a millisecond). */
 export const COMMIT_STEP_POSTINGS = 16_384;
 /**
  * Lists a search takes (each by its place in the arena, cut to the notes it started with) between

@@ -618,9 +618,19 @@ export class PostingsIndex {
 		const slot = this.nextSlot;
 		const fromPlan = this.planListsKept(plan);
 		if (plan.oldSlot >= 0) this.removeSlotOf(plan.prepared.doc.path, plan.oldSlot, plan.oldTerms);
-		const base = this.takeBlock(plan);
-		for (let index = 0; index < plan.ids.length; index++) this.placePosting(plan, index, slot, base, fromPlan[index] === 1);
-		this.publish(plan.prepared, slot);
+		let placed = 0;
+		try {
+			const base = this.takeBlock(plan);
+			for (let index = 0; index < plan.ids.length; index++) {
+				placed = index + 1;
+				this.placePosting(plan, index, slot, base, fromPlan[index] === 1);
+			}
+			this.publish(plan.prepared, slot);
+		} catch (error) {
+			// Out of memory: the note is left out whole (its old version was taken out), never in by some of its words.
+			this.takeOutUnpublished(plan, slot, placed);
+			throw error;
+		}
 	}
 
 	/**
@@ -629,22 +639,28 @@ export class PostingsIndex {
 	 * search cuts its lists to the slots there were when it began), and the last step makes the note
 	 * the index's in one short piece by taking that slot. Searches meanwhile answer as if the note were
 	 * not there yet, never with some of its words. A note of a million new words was one piece of
-	 * 98–199 ms. A note replacing a version is installed at once (its old postings are taken out in
-	 * place, which searches would see half done).
-	 * Until the last step, any other change to the index finishes the install first, at once: a second
-	 * note would take the same slot. Callers that can pause wait for it instead (`installing`).
+	 * 98–199 ms. A new version of a note is installed at once: written first, it would need a free
+	 * place in every list the old version holds, and after a compaction none has one, so every such
+	 * list (the common words' too) was copied; and taking the old version out is itself one piece
+	 * (about 50 ms for a million words) unless searches skip a slot being taken out.
+	 * Until the last step, no other change may come first: a second note would take the same slot.
+	 * Callers that can pause wait for it (`installing`) or help it along (`removeSteps`); the one-piece
+	 * `install` and `remove` finish it at once. A step that fails takes out what it wrote: the index
+	 * is then as it was, and the last step returns false (the error is thrown to whoever ran that step).
 	 */
-	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, void, void> {
+	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, boolean, void> {
 		this.finishPending();
 		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
 		if (plan.oldSlot >= 0 || plan.ids.length <= stepPostings) {
 			this.install(plan);
-			return;
+			return true;
 		}
+		const slot = this.nextSlot;
 		// Kept where any change can finish it: this generator then finds it done.
-		const steps = this.pendingSteps(plan, this.nextSlot, stepPostings);
+		const steps = this.pendingSteps(plan, slot, stepPostings);
 		this.pending = { path: plan.prepared.doc.path, steps };
 		yield* steps;
+		return this.documents[slot] === plan.prepared.doc;
 	}
 
 	/** Whether an install is under way in steps (`installSteps`): a caller that can pause waits for it to end before it installs. */
@@ -652,20 +668,48 @@ export class PostingsIndex {
 		return this.pending !== null;
 	}
 
+	/** The work of an install in steps (`installSteps`), `stepPostings` postings a step, then the slot taken. */
 	private *pendingSteps(plan: CommitPlan, slot: number, stepPostings: number): Generator<void, void, void> {
-		const base = this.takeBlock(plan);
-		for (let from = 0; from < plan.ids.length; from += stepPostings) {
-			for (let index = from; index < Math.min(plan.ids.length, from + stepPostings); index++)
-				this.placePosting(plan, index, slot, base, this.listKept(plan, index));
-			yield;
+		let placed = 0;
+		let published = false;
+		try {
+			const base = this.takeBlock(plan);
+			for (let from = 0; from < plan.ids.length; from += stepPostings) {
+				for (let index = from; index < Math.min(plan.ids.length, from + stepPostings); index++) {
+					// Counted first: a posting whose list failed to grow is looked for too (and not found).
+					placed = index + 1;
+					this.placePosting(plan, index, slot, base, this.listKept(plan, index));
+				}
+				yield;
+			}
+			this.pending = null;
+			this.publish(plan.prepared, slot);
+			published = true;
+		} finally {
+			// Failed (a list that could not grow: out of memory), or let go: the postings written under a
+			// slot no note holds would be read as the next note's. Stuck pending, every later install waited for ever.
+			this.pending = null;
+			if (!published) this.takeOutUnpublished(plan, slot, placed);
 		}
-		this.pending = null;
-		this.publish(plan.prepared, slot);
+	}
+
+	/** Takes the postings of an install that never took its slot out of the first `placed` lists of its plan (where written, they are last). */
+	private takeOutUnpublished(plan: CommitPlan, slot: number, placed: number): void {
+		for (let index = 0; index < placed; index++) this.removeSlot(plan.ids[index] as number, slot);
 	}
 
 	/** Ends an install under way in steps, at once: before any other change to the index. */
 	private finishPending(): void {
-		if (this.pending) runSteps(this.pending.steps);
+		while (this.pending) this.stepPending();
+	}
+
+	/** Runs a step of the install under way in steps. One that fails is that install's failure, not the change's that ran it: it took out what it wrote, and its caller learns so. */
+	private stepPending(): void {
+		try {
+			this.pending?.steps.next();
+		} catch {
+			// (Told to the install's caller by its result.)
+		}
 	}
 
 	/** For each of a plan's terms, 1 when its list is still as the plan copied it into its buffer (then taken from there), measured before the old version is taken out. */
@@ -722,18 +766,19 @@ export class PostingsIndex {
 	/** Makes the note the index's, in `slot` (`nextSlot`, whose postings are written): from here searches find it. */
 	private publish(prepared: PreparedDocument, slot: number): void {
 		const { doc, names } = prepared;
+		// Room first: a growth that fails (out of memory) leaves the index as it was, not a note half published.
+		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
+		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
+		this.titleLengths = growUint8(this.titleLengths, slot + 1);
+		this.titleWholes = growUint32(this.titleWholes, slot + 1);
+		this.aliased = growUint8(this.aliased, slot + 1);
+		this.logChanged(slot);
 		this.nextSlot = slot + 1;
 		this.slotOfPath.set(doc.path, slot);
 		this.documents[slot] = doc;
-		this.logChanged(slot);
-		this.bodyLengths = growUint32(this.bodyLengths, slot + 1);
-		this.modifiedTimes = growFloat64(this.modifiedTimes, slot + 1);
 		this.bodyLengths[slot] = doc.bodyLength;
-		this.titleLengths = growUint8(this.titleLengths, slot + 1);
 		this.titleLengths[slot] = Math.min(TITLE_LENGTH_MAX, names.title.length - bitCount(prepared.titleWholes));
-		this.titleWholes = growUint32(this.titleWholes, slot + 1);
 		this.titleWholes[slot] = prepared.titleWholes;
-		this.aliased = growUint8(this.aliased, slot + 1);
 		this.aliased[slot] = names.aliases.length > 0 ? 1 : 0;
 		this.modifiedTimes[slot] = doc.modified;
 		this.totalBodyLength += doc.bodyLength;
@@ -1068,16 +1113,30 @@ export class PostingsIndex {
 	 */
 	*removeSteps(path: string): Generator<void, void, void> {
 		// A note being installed in steps is taken out once it is in: its removal must not come first.
-		if (this.pending?.path === path) this.finishPending();
+		yield* this.pendingHelped(path);
 		const slot = this.slotOfPath.get(path);
 		if (slot === undefined) return;
 		const doc = this.documents[slot];
 		const terms = doc ? yield* this.termsSteps(doc) : [];
+		// Another note's install begun meanwhile ends first, a step at a time too: at once, a note of a million new words was one piece.
+		yield* this.pendingHelped();
 		// A slot holds one version of one note, never reused: another slot (or none) means a newer
 		// version replaced this one meanwhile, taking its postings out. Compacting may have moved the
 		// note's buffer, not its terms.
 		if (this.slotOfPath.get(path) !== slot) return;
 		this.removeSlotOf(path, slot, terms);
+	}
+
+	/**
+	 * Runs the install under way in steps (`installSteps`) a step at a time, pausing after each, until
+	 * none is (or, given `path`, until none of that note is): a change that must come after it helps it
+	 * along instead of finishing it in one piece. Its last step leaves no pause before the change.
+	 */
+	private *pendingHelped(path?: string): Generator<void, void, void> {
+		while (this.pending && (path === undefined || this.pending.path === path)) {
+			this.stepPending();
+			if (this.pending) yield;
+		}
 	}
 
 	/** Takes a note out: its slot, and its postings from the lists of `terms` (its distinct terms). */

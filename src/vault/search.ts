@@ -17,7 +17,7 @@ import {
 	ONE_PIECE_INDEX_WORDS,
 	SEARCH_LISTING_CHECK_MASK,
 } from "../config/limits";
-import { runSteps, runStepsInSlices, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
+import { runSteps, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
 import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -236,6 +236,33 @@ function sameScope(a: Scope, b: Scope): boolean {
 	return scopeKey(a) === scopeKey(b);
 }
 
+/**
+ * One indexing of a note counted, once, among the paths behind an install in slices (`count`) until it
+ * ends (`done`): a search meanwhile answers without its new version, and says so.
+ */
+class Behind {
+	private counted = false;
+
+	constructor(
+		private readonly paths: Map<string, number>,
+		private readonly path: string,
+	) {}
+
+	count(): void {
+		if (this.counted) return;
+		this.counted = true;
+		this.paths.set(this.path, (this.paths.get(this.path) ?? 0) + 1);
+	}
+
+	done(): void {
+		if (!this.counted) return;
+		this.counted = false;
+		const left = (this.paths.get(this.path) ?? 1) - 1;
+		if (left > 0) this.paths.set(this.path, left);
+		else this.paths.delete(this.path);
+	}
+}
+
 /** One build of the index: its notes, taken in order by the build and by searches that help it. */
 interface IndexBuild {
 	readonly notes: readonly HostFile[];
@@ -272,6 +299,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * meanwhile leaves it out, or a note moved into an excluded folder would still be found by its words.
 	 */
 	private readonly leaving = new Map<string, number>();
+	/** Paths whose indexing waits behind a big note's install in slices, or is one (see `Behind`), with how many such indexings of each are under way. */
+	private readonly behindInstall = new Map<string, number>();
 	private readonly metadataRefs: EventRef[] = [];
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
@@ -387,10 +416,26 @@ export class IndexedNoteSearch implements NoteSearch {
 		);
 		this.answering.add(settled);
 		const answer = await answering;
-		if (this.ready) return answer;
+		const updating = this.updatingNotice(scope);
+		if (this.ready) return updating === null ? answer : { ...answer, notice: answer.notice ? `${updating} ${answer.notice}` : updating };
 		const index = this.status(scope);
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
-		return { ...answer, index, notice: answer.notice ? `${building} ${answer.notice}` : building };
+		const notice = [building, updating, answer.notice].filter((part) => part !== null && part !== undefined).join(" ");
+		return { ...answer, index, notice };
+	}
+
+	/**
+	 * What an answer says of the notes `scope` shows whose indexing waits behind a big note's install
+	 * in slices, or is one (`behindInstall`): null when none. A short note created or edited was in
+	 * the index before its event ended; behind such an install it waits for seconds, and answers said
+	 * nothing of it.
+	 */
+	private updatingNotice(scope: Scope): string | null {
+		let count = 0;
+		for (const path of this.behindInstall.keys()) if (isNoteInScope(path, scope)) count++;
+		if (count === 0) return null;
+		const notes = count === 1 ? "1 note" : `${count} notes`;
+		return `index: updating, ${notes} created or changed lately not yet indexed: this answer may leave ${count === 1 ? "it" : "them"} out or show ${count === 1 ? "it" : "them"} as before; search again shortly for a complete one.`;
 	}
 
 	/**
@@ -599,7 +644,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	private upsert(file: HostFile, text: string): void {
 		this.touch(file.path);
 		if (isNoteInScope(file.path, this.scope)) void this.addToIndex(file, text);
-		else this.removeFromIndex(file.path);
+		else void this.drop(file.path);
 	}
 
 	/** Takes a deleted or renamed note out of the index: a long one in slices (see `removeSteps`). */
@@ -608,8 +653,10 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.setTags(path, []);
 		this.unsearchedPaths.delete(path);
 		this.leaving.set(path, (this.leaving.get(path) ?? 0) + 1);
+		const engine = this.engine;
 		try {
-			await runStepsInSlices(this.engine.index.removeSteps(path), INDEX_UPDATE_SLICE_MS, this.yieldToHost);
+			// Not for an engine let go (stopped, or a new scope): a big note's install it helps along (see `removeSteps`) only held up the stop.
+			await runStepsInSlicesWhile(engine.index.removeSteps(path), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () => !this.stopped && engine === this.engine);
 		} finally {
 			const left = (this.leaving.get(path) ?? 1) - 1;
 			if (left > 0) this.leaving.set(path, left);
@@ -676,32 +723,34 @@ export class IndexedNoteSearch implements NoteSearch {
 		// Stale after its slices (a note was removed or replaced meanwhile): made again in slices too, not at once by `install`.
 		let plan = work.plan;
 		let attempts = 0;
-		while (!engine.index.isCurrent(plan) || engine.index.installing) {
-			// In a turn of its own: the last slice of the plan ran up to the end of its time.
-			await this.yieldToHost();
-			// Another note's install in slices ends first: installed now, this one would finish it at once. Not
-			// for an engine let go (stopped, or a new scope): its install is left unfinished (see below).
-			while (engine.index.installing && this.stillDue(engine, file, path, version)) await this.yieldToHost();
-			if (!this.stillDue(engine, file, path, version)) return;
-			if (engine.index.isCurrent(plan) || attempts++ >= INDEX_REPLAN_ATTEMPTS) break;
-			const replanned = await runStepsInSlicesWhile(engine.index.replanSteps(plan), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
-				this.stillDue(engine, file, path, version),
-			);
-			if (!replanned.done || !this.stillDue(engine, file, path, version)) return;
-			plan = replanned.value;
-		}
-		// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
-		if (file.path !== path || !isNoteInScope(path, this.scope)) return;
-		// A new note of many words in slices too, searches meanwhile answering without it; once begun it
-		// ends, whatever happens to the note meanwhile (a removal of the note waits for it, see `removeSteps`),
-		// unless the engine is let go: its slices then only held up the stop (or the new scope's build).
-		const installing = engine.index.installSteps(plan);
-		// Its first step now: a short note is in the index before this returns.
-		if (!installing.next().done) {
-			await this.yieldToHost();
-			await runStepsInSlicesWhile(installing, INDEX_UPDATE_SLICE_MS, this.yieldToHost, () => !this.stopped && engine === this.engine);
+		const behind = new Behind(this.behindInstall, path);
+		try {
+			while (!engine.index.isCurrent(plan) || engine.index.installing) {
+				// Behind a big note's install in slices, the note is missing from answers (or shown as it was): they say so.
+				if (engine.index.installing) behind.count();
+				// In a turn of its own: the last slice of the plan ran up to the end of its time.
+				await this.yieldToHost();
+				// Another note's install in slices ends first: installed now, this one would finish it at once. Not
+				// for an engine let go (stopped, or a new scope): its install is left unfinished (see below).
+				while (engine.index.installing && this.stillDue(engine, file, path, version)) await this.yieldToHost();
+				if (!this.stillDue(engine, file, path, version)) return;
+				if (engine.index.isCurrent(plan) || attempts++ >= INDEX_REPLAN_ATTEMPTS) break;
+				const replanned = await runStepsInSlicesWhile(engine.index.replanSteps(plan), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
+					this.stillDue(engine, file, path, version),
+				);
+				if (!replanned.done || !this.stillDue(engine, file, path, version)) return;
+				plan = replanned.value;
+			}
+			// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
+			if (file.path !== path || !isNoteInScope(path, this.scope)) return;
+			// A new note of many words in slices too, searches meanwhile answering without it; once begun it
+			// ends, whatever happens to the note meanwhile (a removal of the note helps it to its end first, see
+			// `removeSteps`), unless the engine is let go: its slices then only held up the stop (or the new scope's build).
+			if (!(await this.installInSlices(engine, plan, behind))) return;
 			// Its tasks, tags and links below are for the note as read: a newer event does that work itself.
 			if (file.path !== path || !this.stillDue(engine, file, path, version)) return;
+		} finally {
+			behind.done();
 		}
 		// The text is in hand: keep the note's tasks, tags and link counts for the vault-wide tools, so their first call reads nothing.
 		let tags = work.tags;
@@ -716,16 +765,31 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.setTags(file.path, tags);
 	}
 
+	/**
+	 * Installs a plan (`installSteps`): its first step at once (a short note is in the index before this
+	 * returns), the rest in slices of INDEX_UPDATE_SLICE_MS, counted in `behind` meanwhile. False when
+	 * the note did not go in: the engine was let go, or a step failed (a list that could not grow, out
+	 * of memory). The index is then as it was, and the note's next change indexes it again; thrown
+	 * here, the failure ended the build, and every note after it was left out.
+	 */
+	private async installInSlices(engine: SearchEngine, plan: CommitPlan, behind: Behind): Promise<boolean> {
+		const installing = engine.index.installSteps(plan);
+		try {
+			const first = installing.next();
+			if (first.done) return first.value;
+			behind.count();
+			await this.yieldToHost();
+			const rest = await runStepsInSlicesWhile(installing, INDEX_UPDATE_SLICE_MS, this.yieldToHost, () => !this.stopped && engine === this.engine);
+			return rest.done && rest.value;
+		} catch {
+			return false;
+		}
+	}
+
 	/** A note's tags in the tag filter's map, and the index told that its filter answers may have changed. */
 	private setTags(path: string, tags: NoteTags): void {
 		this.tagged.set(path, tags);
 		this.engine.index.recheck(path);
-	}
-
-	private removeFromIndex(path: string): void {
-		this.engine.index.remove(path);
-		this.setTags(path, []);
-		this.unsearchedPaths.delete(path);
 	}
 
 	private async onRename(renamed: HostAbstractFile, oldPath: string): Promise<void> {

@@ -941,6 +941,142 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 			{ numRuns: 80 },
 		);
 	});
+
+	describe("an install in steps (installSteps)", () => {
+		const STEP = 64;
+		const words = Array.from({ length: 1_000 }, (_, n) => word(n));
+		const OLD_BIG = words.slice(0, 600).join(" ");
+		const NEW_BIG = words.slice(300).join(" ");
+		const PATHS = ["Small.md", "Other.md", "Big.md", "Next.md"];
+		type Internals = { lengthOf(id: number): number };
+		/** Postings in the lists of `words`, searched or not yet: what installs have written so far. */
+		const written = (index: PostingsIndex) =>
+			words.reduce((sum, text) => {
+				const id = index.dictionary.lookup(text);
+				return sum + (id === undefined ? 0 : (index as unknown as Internals).lengthOf(id));
+			}, 0);
+		/** An index of Small.md and Other.md, and Big.md's old version when `replacing`; compacted, as after a build. */
+		const indexWith = (replacing: boolean) => {
+			const index = new PostingsIndex(null);
+			index.add("Small.md", "note", 1, `${word(1)} ${word(2)}`, []);
+			index.add("Other.md", "note", 1, `${word(2)} ${word(900)}`, []);
+			if (replacing) index.add("Big.md", "note", 1, OLD_BIG, []);
+			index.compact();
+			return index;
+		};
+		/** The same notes added in one piece each. */
+		const builtAtOnce = (notes: Record<string, string>) => {
+			const index = new PostingsIndex(null);
+			for (const [path, text] of Object.entries(notes)) index.add(path, "note", 1, text, []);
+			return index;
+		};
+		const planOf = (index: PostingsIndex, text: string) => run(index.planCommit(run(index.prepare("Big.md", "note", 1, text, []))));
+
+		test("a new note goes in at most a step's postings at a time; searches between see the index as before, then the note whole", () => {
+			const index = indexWith(false);
+			const before = postingsByPath(index, words, PATHS);
+			const installing = index.installSteps(planOf(index, NEW_BIG), STEP);
+			const perStep: number[] = [];
+			for (;;) {
+				const writtenBefore = written(index);
+				const next = installing.next();
+				perStep.push(written(index) - writtenBefore);
+				if (next.done) {
+					expect(next.value).toBe(true);
+					break;
+				}
+				expect(postingsByPath(index, words, PATHS)).toEqual(before);
+			}
+			expect(perStep.length).toBeGreaterThanOrEqual(700 / STEP);
+			expect(Math.max(...perStep)).toBeLessThanOrEqual(STEP);
+			const expected = builtAtOnce({ "Small.md": `${word(1)} ${word(2)}`, "Other.md": `${word(2)} ${word(900)}`, "Big.md": NEW_BIG });
+			expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(expected, words, PATHS));
+		});
+
+		test.each([
+			["another note", "Other.md"],
+			["the note being installed", "Big.md"],
+		])("a removal of %s meanwhile helps the install along a step at a time (it finished it in one piece), then takes the note out", (_, removed) => {
+			const index = indexWith(false);
+			const installing = index.installSteps(planOf(index, NEW_BIG), STEP);
+			expect(installing.next().done).toBe(false);
+			const removing = index.removeSteps(removed);
+			const perStep: number[] = [];
+			for (;;) {
+				const writtenBefore = written(index);
+				const next = removing.next();
+				perStep.push(written(index) - writtenBefore);
+				if (next.done) break;
+			}
+			expect(Math.max(...perStep)).toBeLessThanOrEqual(STEP);
+			expect(index.installing).toBe(false);
+			expect(installing.next()).toEqual({ done: true, value: removed !== "Big.md" });
+			const notes: Record<string, string> = { "Small.md": `${word(1)} ${word(2)}`, "Other.md": `${word(2)} ${word(900)}`, "Big.md": NEW_BIG };
+			delete notes[removed];
+			expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce(notes), words, PATHS));
+		});
+
+		describe("a step that fails (a list that cannot grow: out of memory)", () => {
+			// Counted from the install on (set up before it, the index places postings too).
+			let placed = Number.NEGATIVE_INFINITY;
+			let placing: jest.SpyInstance | undefined;
+			beforeEach(() => {
+				placed = Number.NEGATIVE_INFINITY;
+				const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
+				const place = proto.placePosting;
+				placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
+					if (++placed === 5 * STEP + 7) throw new RangeError("Array buffer allocation failed");
+					place.apply(this, args);
+				});
+			});
+			afterEach(() => placing?.mockRestore());
+			const notesAfter = (): Record<string, string> => ({
+				"Small.md": `${word(1)} ${word(2)}`,
+				"Other.md": `${word(2)} ${word(900)}`,
+				"Next.md": `${word(2)} ${word(5)} ${word(950)}`,
+			});
+
+			test("takes out what it wrote: no install is left under way (later ones waited for ever), and the next note goes in", () => {
+				const index = indexWith(false);
+				const before = postingsByPath(index, words, PATHS);
+				const plan = planOf(index, NEW_BIG);
+				placed = 0;
+				const installing = index.installSteps(plan, STEP);
+				expect(() => run(installing)).toThrow(RangeError);
+				expect(index.installing).toBe(false);
+				expect(postingsByPath(index, words, PATHS)).toEqual(before);
+				placing?.mockRestore();
+				index.add("Next.md", "note", 1, `${word(2)} ${word(5)} ${word(950)}`, []);
+				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce(notesAfter()), words, PATHS));
+			});
+
+			test("run by a removal helping it along: the removal goes on, and the install's own caller learns it did not go in", () => {
+				const index = indexWith(false);
+				const plan = planOf(index, NEW_BIG);
+				placed = 0;
+				const installing = index.installSteps(plan, STEP);
+				expect(installing.next().done).toBe(false);
+				run(index.removeSteps("Other.md"));
+				expect(index.installing).toBe(false);
+				expect(installing.next()).toEqual({ done: true, value: false });
+				placing?.mockRestore();
+				index.add("Next.md", "note", 1, `${word(2)} ${word(5)} ${word(950)}`, []);
+				const notes = notesAfter();
+				delete notes["Other.md"];
+				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce(notes), words, PATHS));
+			});
+
+			test("in a new version of a note, installed in one piece: the note is left out whole, never found by some of its words, and the next note goes in", () => {
+				const index = indexWith(true);
+				const plan = planOf(index, NEW_BIG);
+				placed = 0;
+				expect(() => run(index.installSteps(plan, STEP))).toThrow(RangeError);
+				placing?.mockRestore();
+				index.add("Next.md", "note", 1, `${word(2)} ${word(5)} ${word(950)}`, []);
+				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce(notesAfter()), words, PATHS));
+			});
+		});
+	});
 });
 
 describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can pause between", () => {

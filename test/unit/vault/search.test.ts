@@ -1113,3 +1113,150 @@ describe("a service stopped while a new note of many new words goes into the ind
 		expect(waited).toBe(true);
 	}, 60_000);
 });
+
+describe("a big note's install in slices, and the notes changed meanwhile", () => {
+	const DISTINCT = 60_000;
+	const bigOf = (letter: string) => `# Big\n\n${Array.from({ length: DISTINCT }, (_, word) => `${letter}${word}`).join(" ")}\n`;
+	type IndexInternals = { dictionary: TermDictionary; lengthOf(id: number): number; installing: boolean };
+	type Internals = { engine: { index: IndexInternals } };
+	/** Postings of the words `${letter}0`… in the index's lists, cut away from searches or not (what installs wrote so far). */
+	const written = (index: IndexedNoteSearch, letter: string) => {
+		const inner = (index as unknown as Internals).engine.index;
+		let count = 0;
+		for (let word = 0; word < DISTINCT; word++) {
+			const id = inner.dictionary.lookup(`${letter}${word}`);
+			if (id !== undefined) count += inner.lengthOf(id);
+		}
+		return count;
+	};
+	const installing = (index: IndexedNoteSearch) => (index as unknown as Internals).engine.index.installing;
+	const foundBy = async (index: IndexedNoteSearch, scope: ReturnType<OpenVault["scope"]>, query: string) =>
+		(await index.search(scope, parseQuery(query), {}, 5)).results.map((hit) => hit.path).sort();
+	const write = async (vault: OpenVault, path: string, text: string) => {
+		const file = vault.host.vault.getFileByPath(path);
+		if (file) await vault.host.vault.process(file, () => text);
+		else await vault.host.vault.create(path, text);
+	};
+
+	test("at most COMMIT_STEP_POSTINGS postings of a new note go in between two pauses, a delete meanwhile too (it finished the install in one piece), and searches between find the note by all its words or none", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n", "Other.md": "alpha beta\n" });
+		const scope = vault.scope();
+		const perPause: number[] = [];
+		const halfSeen: string[] = [];
+		let watching = false;
+		let last = 0;
+		let deleted: Promise<void> | null = null;
+		const index = new IndexedNoteSearch(vault.host, scope, async () => {
+			if (watching) {
+				const now = written(index, "v");
+				perPause.push(now - last);
+				last = now;
+				const postings = (index as unknown as { engine: { index: PostingsIndex } }).engine.index;
+				const first = postings.resolveWhole(["v0"])?.length ?? 0;
+				const lastWord = postings.resolveWhole([`v${DISTINCT - 1}`])?.length ?? 0;
+				if (first !== lastWord) halfSeen.push(`${first} ${lastWord}`);
+				// A delete of another note while the install runs (its event comes while the install waits here).
+				if (!deleted && installing(index)) {
+					deleted = vault.host.vault.trash(vault.host.vault.getFileByPath("Other.md") as HostFile);
+					await deleted;
+				}
+			}
+			await settle();
+		});
+		index.start();
+		await index.whenReady();
+		try {
+			last = written(index, "v");
+			watching = true;
+			await write(vault, "Big.md", bigOf("v"));
+			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, `v${DISTINCT - 1}`)).length === 0; turn++) await settle();
+			for (let turn = 0; turn < 1_000 && (await foundBy(index, scope, "beta")).length > 0; turn++) await settle();
+			watching = false;
+			expect(deleted).not.toBeNull();
+			// (Set in the pause above: the compiler sees only the null it began as.)
+			await (deleted as Promise<void> | null);
+			expect(await foundBy(index, scope, "v0")).toEqual(["Big.md"]);
+			expect(await foundBy(index, scope, "beta")).toEqual([]);
+			expect(halfSeen).toEqual([]);
+			expect(perPause.filter((count) => count > 0).length).toBeGreaterThanOrEqual(4);
+			expect(Math.max(...perPause)).toBeLessThanOrEqual(COMMIT_STEP_POSTINGS);
+		} finally {
+			watching = false;
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
+	test("notes changed while it runs wait behind it, and a search meanwhile says how many of the notes it may see do; then no more", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n", "Private/Diary.md": "alpha\n" });
+		const scope = vault.scope();
+		const outside = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, settle);
+		index.start();
+		await index.whenReady();
+		try {
+			const notices = new Set<string>();
+			const outsideNotices = new Set<string>();
+			void write(vault, "Big.md", bigOf("v"));
+			let edited = false;
+			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, "beta")).length < 2; turn++) {
+				if (!edited && installing(index)) {
+					edited = true;
+					void write(vault, "Small.md", "alpha beta\n");
+					void write(vault, "Private/Diary.md", "alpha beta\n");
+				}
+				const answer = await index.search(scope, parseQuery("alpha"), {}, 5);
+				if (answer.notice) notices.add(answer.notice);
+				const outsideAnswer = await index.search(outside, parseQuery("alpha"), {}, 5);
+				if (outsideAnswer.notice) outsideNotices.add(outsideAnswer.notice);
+				await settle();
+			}
+			expect(edited).toBe(true);
+			expect([...notices].some((notice) => notice.startsWith("index: updating, 3 notes created or changed lately not yet indexed"))).toBe(true);
+			// Not told of a note it may not see.
+			expect([...outsideNotices].every((notice) => !notice.includes("3 notes"))).toBe(true);
+			expect([...outsideNotices].some((notice) => notice.startsWith("index: updating, 2 notes"))).toBe(true);
+			expect(await foundBy(index, scope, "beta")).toEqual(["Private/Diary.md", "Small.md"]);
+			expect(await foundBy(index, scope, "v59999")).toEqual(["Big.md"]);
+			expect((await index.search(scope, parseQuery("alpha"), {}, 5)).notice).toBeUndefined();
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
+	test("a step of it that fails (a list that cannot grow: out of memory) leaves searches and later edits working (the index waited for ever)", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n" });
+		const scope = vault.scope();
+		const index = new IndexedNoteSearch(vault.host, scope, settle);
+		index.start();
+		await index.whenReady();
+		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
+		const place = proto.placePosting;
+		let placed = 0;
+		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
+			if (++placed === 2 * COMMIT_STEP_POSTINGS + 5) throw new RangeError("Array buffer allocation failed");
+			place.apply(this, args);
+		});
+		try {
+			await write(vault, "Big.md", bigOf("v"));
+			for (let turn = 0; turn < 100_000 && placed <= 2 * COMMIT_STEP_POSTINGS + 5; turn++) await settle();
+			expect(placed).toBeGreaterThan(2 * COMMIT_STEP_POSTINGS);
+			placing.mockRestore();
+			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
+			expect(await foundBy(index, scope, "v0")).toEqual([]);
+			await write(vault, "Small.md", "alpha beta\n");
+			for (let turn = 0; turn < 10_000 && (await foundBy(index, scope, "beta")).length === 0; turn++) await settle();
+			expect(await foundBy(index, scope, "beta")).toEqual(["Small.md"]);
+			// Its next change indexes it.
+			await write(vault, "Big.md", `${bigOf("v")}gamma\n`);
+			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, "gamma")).length === 0; turn++) await settle();
+			expect(await foundBy(index, scope, "v59999")).toEqual(["Big.md"]);
+			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
+		} finally {
+			placing.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+});
