@@ -165,19 +165,43 @@ function promptDescription(ctx: ToolContext, file: HostFile): { description?: st
 	};
 }
 
+/** The code `readNoteForAnswer` answers a note moved out of sight while it was read with (a revocation is another). */
+const NOT_OFFERED_NOW: number = ProtocolErrorCode.InvalidParams;
+
+/**
+ * Whether the caller is still offered this prompt note: the vault has it at its path, in the prompts
+ * folder, in sight. Each body prompts/list reads is a wait for the disk, and meanwhile the person may
+ * move a note away (into an excluded folder: the same file object, renamed).
+ */
+function stillOffered(ctx: ToolContext, file: HostFile): boolean {
+	const folder = promptsFolderFor(ctx);
+	return folder !== null && isInFolder(file.path, folder) && isNoteInScope(file.path, ctx.scope) && ctx.host.vault.getFileByPath(file.path) === file;
+}
+
 async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	requireNoteTextRight(ctx);
-	const prompts: ListPromptsResult["prompts"] = [];
+	const offered: Array<{ file: HostFile; prompt: ListPromptsResult["prompts"][number] }> = [];
 	for (const [name, file] of await promptNotes(ctx)) {
+		// Moved away while an earlier body was read, or while its own was: left out, as a list made after the move
+		// leaves it out (the whole list failed, saying the token's folders had changed).
+		if (!stillOffered(ctx, file)) continue;
+		let body: string;
+		try {
+			body = await promptBody(ctx, file);
+		} catch (error) {
+			if (error instanceof ProtocolError && error.code === NOT_OFFERED_NOW && !stillOffered(ctx, file)) continue;
+			throw error;
+		}
 		const { description, arguments: described } = promptDescription(ctx, file);
 		// A note over the placeholder bound is listed without arguments; prompts/get says why it cannot be used.
-		const args: PromptArgument[] = (promptPlaceholders(await promptBody(ctx, file)) ?? []).map((argument) => {
+		const args: PromptArgument[] = (promptPlaceholders(body) ?? []).map((argument) => {
 			const said = described.get(argument);
 			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 		});
-		prompts.push({ name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) });
+		offered.push({ file, prompt: { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) } });
 	}
-	return { prompts };
+	// As the list leaves: a note moved away while a later body was read is not offered either.
+	return { prompts: offered.filter(({ file }) => stillOffered(ctx, file)).map(({ prompt }) => prompt) };
 }
 
 async function getPrompt(ctx: ToolContext, name: string, args: Record<string, string>): Promise<GetPromptResult> {

@@ -275,6 +275,71 @@ describe("a note moved into an excluded folder while resources/list or prompts/l
 });
 
 /**
+ * prompts/list reads each prompt note's body in turn, each read a wait for the disk. A prompt note
+ * the person moves into an excluded folder while another one is read is out of sight by its turn:
+ * the whole list failed ("the folders this token may see changed"), though the token's folders had not.
+ */
+describe("a prompt note moved into an excluded folder while prompts/list reads the prompt notes", () => {
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+
+	beforeEach(async () => {
+		root = await makeVault({
+			"Prompts/a Greet.md": "Say hello to {{name}}.\n",
+			"Prompts/b Thank.md": "Say thanks for {{gift}}.\n",
+			"Prompts/c Wave.md": "Wave.\n",
+		});
+		host = await NodeHost.open(root);
+		({ service, client } = await serveMovingAtPauses(
+			host,
+			{ ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"], promptsFolder: "Prompts" },
+			() => null,
+		));
+	});
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	/** Moves `moved` into the excluded folder once the read of `whileReading` has the note's text. */
+	function moveWhileReading(whileReading: string, moved: string): { done: () => boolean } {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let done = false;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (!done && file.path === whileReading) {
+				done = true;
+				const note = host.vault.getFileByPath(moved);
+				if (!note) throw new Error(`no ${moved}`);
+				await host.vault.rename(note, moved.replace(/^Prompts\//u, "Private/"));
+			}
+			return text;
+		});
+		return { done: () => done };
+	}
+
+	test.each([
+		["a later prompt note", "Prompts/b Thank.md", "Prompts/a Greet.md"],
+		["the note being read", "Prompts/a Greet.md", "Prompts/a Greet.md"],
+		["a note read already", "Prompts/a Greet.md", "Prompts/b Thank.md"],
+	])("%s (%s) moved while %s is read: the others are offered, the moved one is not", async (_, moved, whileReading) => {
+		const move = moveWhileReading(whileReading, moved);
+		const listed = await client.listPrompts();
+		expect(move.done()).toBe(true);
+		expect(JSON.stringify(listed)).not.toMatch(/Private/u);
+		const offered = ["a Greet", "b Thank", "c Wave"].filter((name) => `Prompts/${name}.md` !== moved);
+		expect(listed.prompts.map((prompt) => prompt.name)).toEqual(offered);
+	});
+});
+
+/**
  * A page's cursor is base64 JSON that names the last item's path: a client decodes it as easily as
  * it reads the page. list_bases sorts its bases in slices, and a base moved into an excluded folder
  * at one of those pauses was then named by the cursor at its new path (the page itself left it out).
