@@ -325,6 +325,44 @@ describe("a prompt note moved into an excluded folder while prompts/list reads t
 		return { done: () => done };
 	}
 
+	/**
+	 * A note deleted while it is read is answered "gone". One moved into the excluded folder then was
+	 * answered "the folders this token may see changed", though they had not: the answer told that the
+	 * note had gone into a hidden folder rather than away.
+	 */
+	test.each([
+		["resources/read", () => client.readResource({ uri: "vault-mcp://note/Prompts/a%20Greet.md" })],
+		["prompts/get", () => client.getPrompt({ name: "a Greet", arguments: { name: "Ann" } })],
+	])("%s of a note moved into the excluded folder while it is read answers as for a note deleted then", async (_, ask) => {
+		const answerTo = async (away: (note: HostFile) => Promise<void>): Promise<string> => {
+			jest.restoreAllMocks();
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+			const original = NodeVault.prototype.cachedRead;
+			let done = false;
+			jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+				if (!done && file.path === "Prompts/a Greet.md") {
+					done = true;
+					await away(file);
+				}
+				return original.call(this, file);
+			});
+			const error = await ask().then(
+				(answer) => `answered: ${JSON.stringify(answer)}`,
+				(failed: Error) => failed.message,
+			);
+			expect(done).toBe(true);
+			return error;
+		};
+		const text = await fs.readFile(nodePath.join(root, "Prompts/a Greet.md"), "utf8");
+		// Deleted on disk while it is read, before the host has seen it go: the read fails.
+		const deleted = await answerTo(() => fs.rm(nodePath.join(root, "Prompts/a Greet.md")));
+		// Put back: this host does not watch the disk, so it never saw the note go.
+		await fs.writeFile(nodePath.join(root, "Prompts/a Greet.md"), text);
+		const moved = await answerTo((note) => host.vault.rename(note, "Private/a Greet.md"));
+		expect(deleted).toMatch(/gone/u);
+		expect(moved).toBe(deleted);
+	});
+
 	test.each([
 		["a later prompt note", "Prompts/b Thank.md", "Prompts/a Greet.md"],
 		["the note being read", "Prompts/a Greet.md", "Prompts/a Greet.md"],
