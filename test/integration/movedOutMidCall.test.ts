@@ -10,7 +10,7 @@ import type { HostFile } from "../../src/host/Host";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
-import { RecordingLogger } from "../helpers/service";
+import { RecordingLogger, startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -374,6 +374,58 @@ describe("a prompt note moved into an excluded folder while prompts/list reads t
 		expect(JSON.stringify(listed)).not.toMatch(/Private/u);
 		const offered = ["a Greet", "b Thank", "c Wave"].filter((name) => `Prompts/${name}.md` !== moved);
 		expect(listed.prompts.map((prompt) => prompt.name)).toEqual(offered);
+	});
+});
+
+/**
+ * A write call plans on the note's text first. A note the person moves into an excluded folder while
+ * the plan reads it was planned on all the same: the plan's error quoted what it read there (the
+ * headings an append_to_note names none of), and a plan that worked was refused as "no longer
+ * allowed … its rights, its folders … changed", which they had not. A note deleted then is "gone".
+ */
+describe("a note moved into an excluded folder while a write call's plan reads it", () => {
+	const NOTE = "# Plan\n\n## Salary review\n\n- [ ] ask for more\n";
+
+	test.each([
+		["append_to_note", { path: "Notes/A.md", content: "more", heading: "Nope" }],
+		["set_property", { path: "Notes/A.md", name: "status", value: "done" }],
+	])("%s answers as for a note deleted then, quoting nothing of it, writing nothing", async (tool, args) => {
+		const answers: string[] = [];
+		for (const away of ["deleted", "moved"]) {
+			const vault = await makeVault({ "Notes/A.md": NOTE });
+			const running = await startService(vault, {
+				levels: ["write"],
+				settings: { writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Private"] },
+				rights: { write: { [tool]: "allow" } },
+			});
+			const client = await connectClient(running.url, running.tokens.write ?? "");
+			try {
+				// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+				const original = NodeVault.prototype.cachedRead;
+				let done = false;
+				jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+					if (!done && file.path === "Notes/A.md") {
+						done = true;
+						// Deleted on disk before the host has seen it go (the read fails), or moved by the person.
+						if (away === "deleted") await fs.rm(nodePath.join(vault, "Notes/A.md"));
+						else await running.host.vault.rename(file, "Private/A.md");
+					}
+					return original.call(this, file);
+				});
+				const answer = await callTool(client, tool, args);
+				expect(done).toBe(true);
+				expect(JSON.stringify(answer)).not.toMatch(/Salary|Private/u);
+				answers.push(answer.ok ? `written: ${JSON.stringify(answer.value)}` : answer.error);
+				if (away === "moved") expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe(NOTE);
+			} finally {
+				jest.restoreAllMocks();
+				await client.close();
+				await running.stop();
+				await removeDir(vault);
+			}
+		}
+		expect(answers[0]).toMatch(/gone/u);
+		expect(answers[1]).toBe(answers[0]);
 	});
 });
 
