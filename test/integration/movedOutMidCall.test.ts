@@ -6,6 +6,7 @@ import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { NodeVault } from "../../src/headless/NodeVault";
+import { JournalFile } from "../../src/journal/JournalFile";
 import type { HostFile } from "../../src/host/Host";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
@@ -426,6 +427,49 @@ describe("a note moved into an excluded folder while a write call's plan reads i
 		}
 		expect(answers[0]).toMatch(/gone/u);
 		expect(answers[1]).toBe(answers[0]);
+	});
+});
+
+/**
+ * Between a write call's plan and its write, the call records the change in the journal (a wait for
+ * the disk). A note the person moved into an excluded folder then was written where it now was: the
+ * append went into the excluded note, and the answer said it was written.
+ */
+describe("a note moved into an excluded folder between a write call's plan and its write", () => {
+	test.each([
+		["append_to_note", { path: "Notes/A.md", content: "more" }],
+		["set_property", { path: "Notes/A.md", name: "status", value: "done" }],
+	])("%s writes nothing into the excluded note and says it was not written", async (tool, args) => {
+		const vault = await makeVault({ "Notes/A.md": "# A\n" });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Private"] },
+			rights: { write: { [tool]: "allow" } },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the journal as `this`
+		const original = JournalFile.prototype.recordChangesAhead;
+		let moved = false;
+		jest.spyOn(JournalFile.prototype, "recordChangesAhead").mockImplementation(async function (this: JournalFile, call, changes) {
+			const note = running.host.vault.getFileByPath("Notes/A.md");
+			if (!moved && note) {
+				moved = true;
+				await running.host.vault.rename(note, "Private/A.md");
+			}
+			return original.call(this, call, changes);
+		});
+		try {
+			const answer = await callTool(client, tool, args);
+			expect(moved).toBe(true);
+			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe("# A\n");
+			expect(answer.ok).toBe(false);
+			expect(JSON.stringify(answer)).not.toMatch(/Private/u);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
 	});
 });
 
