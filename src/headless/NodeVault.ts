@@ -89,9 +89,10 @@ export class NodeVault implements HostVault, WatchedVault {
 				try {
 					const diskPath = this.toDiskPath(path);
 					await this.jail.checkFolder(nodePath.dirname(diskPath));
-					const stats = await fs.lstat(diskPath);
-					// A link (which the jail never follows) still takes its name: nothing new may be written there.
-					return stats.isFile() || stats.isDirectory() || stats.isSymbolicLink();
+					// Whatever is there takes its name, listed or not: a link (which the jail never follows), a named pipe or a
+					// socket. A move onto a pipe's name was let through, then failed inside the server (EEXIST).
+					await fs.lstat(diskPath);
+					return true;
 				} catch {
 					return false;
 				}

@@ -372,7 +372,7 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 	}
 	let text: string | null = null;
 	try {
-		await processWhileAllowed(host, file, options.mayWrite, (data) => {
+		await processWhileAllowed(host, file, change.path, options.mayWrite, (data) => {
 			const next = data === change.before ? change.after : (change.redo?.(data) ?? data);
 			text = next === data ? null : next;
 			if (recorded !== null && recorded.before === data && recorded.after === next) return next;
@@ -399,12 +399,19 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 function processWhileAllowed(
 	host: Host,
 	file: HostFile,
+	path: string,
 	mayWrite: (() => boolean) | undefined,
 	fn: (data: string) => string,
 	refuseOverBytes?: number,
 ): Promise<string> {
+	const allowed = mayWrite === undefined ? undefined : refusedOnceNotAllowed(mayWrite).beforeWrite;
 	const options: ProcessOptions = {
-		...(mayWrite === undefined ? {} : refusedOnceNotAllowed(mayWrite)),
+		// Moved since it was planned at `path` (into an excluded folder, by the person: the same file object, renamed):
+		// not written where it is now, which nobody planned or checked. An append went into the excluded note.
+		beforeWrite: () => {
+			if (file.path !== path) throw new NoteChangedSinceError(path, []);
+			allowed?.();
+		},
 		...(refuseOverBytes === undefined ? {} : { refuseOverBytes }),
 	};
 	return host.vault.process(file, fn, options);
@@ -614,7 +621,7 @@ async function editWithCompare(
 				changedText = next;
 				return next;
 			};
-			await processWhileAllowed(host, file, target.mayWrite, edit, change.redoRefusesOverBytes);
+			await processWhileAllowed(host, file, change.path, target.mayWrite, edit, change.redoRefusesOverBytes);
 		} catch (error) {
 			forget();
 			if (error instanceof FileOverBytesError) throw redoUsed ? new NoteTooLongError(file.path) : new NoteChangedSinceError(file.path, []);

@@ -8,7 +8,7 @@
  */
 import type { Host, HostAbstractFile, HostFile, HostFileManager, HostVault } from "../host/Host";
 import { isRelinkEdit, moveWithRelinks, planRename } from "../vault/rename";
-import type { Scope } from "../vault/scope";
+import { isPathVisible, type Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
 import type { NoteChange } from "./changeSet";
 import { MAX_JOURNAL_CALL_BYTES } from "../config/limits";
@@ -123,6 +123,9 @@ export function planningHost(
 		// before the rest is read: a rename linked from 20 MB of notes is refused after reading the bound, not the 20 MB.
 		if (charsRead + file.stat.size > MAX_JOURNAL_CALL_BYTES) throw new CallTooLargeError();
 		const text = await host.vault.cachedRead(file);
+		// Moved out of sight while it was read (into an excluded folder, by the person: the same file object,
+		// renamed): as if deleted then. Its text would otherwise be planned on, and a plan's error quotes it (its headings).
+		if (!isPathVisible(file.path, scope)) throw Object.assign(new Error("The note was moved out of sight while it was read."), { code: "ENOENT" });
 		charsRead += text.length;
 		return text;
 	};

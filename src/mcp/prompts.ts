@@ -167,7 +167,7 @@ function promptDescription(ctx: ToolContext, file: HostFile): { description?: st
 
 async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	requireNoteTextRight(ctx);
-	const prompts: ListPromptsResult["prompts"] = [];
+	const offered: Array<{ name: string; file: HostFile; prompt: ListPromptsResult["prompts"][number] }> = [];
 	for (const [name, file] of await promptNotes(ctx)) {
 		const body = await bodyIfStillNamed(ctx, name, file);
 		if (body === null) continue;
@@ -177,9 +177,10 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 			const said = described.get(argument);
 			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 		});
-		prompts.push({ name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) });
+		offered.push({ name, file, prompt: { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) } });
 	}
-	return { prompts };
+	// As the list leaves: a note moved away while a later body was read is not offered either.
+	return { prompts: offered.filter(({ name, file }) => promptNoteNamed(ctx, name) === file).map(({ prompt }) => prompt) };
 }
 
 /**

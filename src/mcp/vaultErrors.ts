@@ -2,9 +2,12 @@ import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES } from "../config/limits";
 import { NOTE_TEXT_RIGHT } from "../auth/rights";
 import type { HostFile } from "../host/Host";
-import { isNoteInScope } from "../vault/scope";
+import { isNoteInScope, scopeKey } from "../vault/scope";
 import { NoteExistsError } from "../vault/writes";
 import type { ToolContext } from "./context";
+
+/** Deleted or moved by another program a moment ago: the model can recover by looking again. */
+const NOTE_GONE = "That note is gone (deleted or moved a moment ago). Nothing was written. Call list_notes or search_notes to find it again.";
 
 /**
  * Errors from the vault that the model can act on, in words that never depend on what lies
@@ -13,8 +16,7 @@ import type { ToolContext } from "./context";
 export function fixableMessageFor(error: unknown): string | null {
 	switch ((error as NodeJS.ErrnoException).code) {
 		case "ENOENT":
-			// Deleted or moved by another program a moment ago: the model can recover by looking again.
-			return "That note is gone (deleted or moved a moment ago). Nothing was written. Call list_notes or search_notes to find it again.";
+			return NOTE_GONE;
 		case "EOUTSIDEVAULT":
 			return "That path is not part of the vault this server gives access to. Nothing was read or written. Call list_notes to see the notes you can use.";
 		case "EWRITECONFLICT":
@@ -45,6 +47,7 @@ export function fixableMessageFor(error: unknown): string | null {
  * do about it, or that the server failed, never the raw message.
  */
 export async function readNoteForAnswer(ctx: ToolContext, file: HostFile): Promise<string> {
+	const scopeAtStart = scopeKey(ctx.scope);
 	let text: string;
 	try {
 		text = await ctx.host.vault.cachedRead(file);
@@ -58,10 +61,14 @@ export async function readNoteForAnswer(ctx: ToolContext, file: HostFile): Promi
 	}
 	// Read again once the disk has answered: a token revoked, denied note text or narrowed away from the note meanwhile is told nothing of it.
 	if (ctx.writes.currentRight(NOTE_TEXT_RIGHT) === "deny") throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
-	if (!isNoteInScope(file.path, ctx.scope))
+	if (!isNoteInScope(file.path, ctx.scope)) {
+		// The folders as they were, the note moved away (into an excluded folder, by the person): answered as a note deleted
+		// meanwhile is. "The folders changed" told that it had gone into a hidden folder, not away.
+		if (scopeKey(ctx.scope) === scopeAtStart) throw new ProtocolError(ProtocolErrorCode.InvalidParams, NOTE_GONE);
 		throw new ProtocolError(
 			ProtocolErrorCode.InvalidParams,
 			"The folders this token may see changed while the note was read, so nothing was answered. Ask again.",
 		);
+	}
 	return text;
 }

@@ -176,11 +176,17 @@ function* aliasesInSteps(cache: CachedMetadata | null, file: HostFile): Steps<st
 	return shown === null ? aliases : [...aliases, shown];
 }
 
-/** A hit's text for its snippets; null when the note is gone (the host no longer has it, or its file vanished before the host noticed). */
+/**
+ * A hit's text for its snippets; null when the note is gone (the host no longer has it, or its file
+ * vanished before the host noticed), or moved while it was read (into an excluded folder, say: the
+ * same file object, renamed), as if deleted then: its hit was answered with what it held there.
+ */
 function readerFor(host: Host): (path: string) => Promise<string | null> {
 	return async (path) => {
 		const file = host.vault.getFileByPath(path);
-		return file ? readUnlessGone(host, file) : null;
+		if (!file) return null;
+		const text = await readUnlessGone(host, file);
+		return file.path === path ? text : null;
 	};
 }
 

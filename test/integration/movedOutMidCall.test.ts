@@ -6,11 +6,12 @@ import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { NodeVault } from "../../src/headless/NodeVault";
+import { JournalFile } from "../../src/journal/JournalFile";
 import type { HostFile } from "../../src/host/Host";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
-import { RecordingLogger } from "../helpers/service";
+import { RecordingLogger, startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -271,6 +272,204 @@ describe("a note moved into an excluded folder while resources/list or prompts/l
 		const names = listed.prompts.map((prompt) => prompt.name);
 		expect(names.filter((name) => host.vault.getFileByPath(`Prompts/${name}.md`) === null)).toEqual([]);
 		expect(names).toEqual(expect.arrayContaining(PROMPTS.filter((name) => !walkedFirst.slice(0, 2).includes(`Prompts/${name}.md`))));
+	});
+});
+
+/**
+ * prompts/list reads each prompt note's body in turn, each read a wait for the disk. A prompt note
+ * the person moves into an excluded folder while another one is read is out of sight by its turn:
+ * the whole list failed ("the folders this token may see changed"), though the token's folders had not.
+ */
+describe("a prompt note moved into an excluded folder while prompts/list reads the prompt notes", () => {
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+
+	beforeEach(async () => {
+		root = await makeVault({
+			"Prompts/a Greet.md": "Say hello to {{name}}.\n",
+			"Prompts/b Thank.md": "Say thanks for {{gift}}.\n",
+			"Prompts/c Wave.md": "Wave.\n",
+		});
+		host = await NodeHost.open(root);
+		({ service, client } = await serveMovingAtPauses(
+			host,
+			{ ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"], promptsFolder: "Prompts" },
+			() => null,
+		));
+	});
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	/** Moves `moved` into the excluded folder once the read of `whileReading` has the note's text. */
+	function moveWhileReading(whileReading: string, moved: string): { done: () => boolean } {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let done = false;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (!done && file.path === whileReading) {
+				done = true;
+				const note = host.vault.getFileByPath(moved);
+				if (!note) throw new Error(`no ${moved}`);
+				await host.vault.rename(note, moved.replace(/^Prompts\//u, "Private/"));
+			}
+			return text;
+		});
+		return { done: () => done };
+	}
+
+	/**
+	 * A note deleted while it is read is answered "gone". One moved into the excluded folder then was
+	 * answered "the folders this token may see changed", though they had not: the answer told that the
+	 * note had gone into a hidden folder rather than away.
+	 */
+	test.each([
+		["resources/read", () => client.readResource({ uri: "vault-mcp://note/Prompts/a%20Greet.md" })],
+		["prompts/get", () => client.getPrompt({ name: "a Greet", arguments: { name: "Ann" } })],
+	])("%s of a note moved into the excluded folder while it is read answers as for a note deleted then", async (_, ask) => {
+		const answerTo = async (away: (note: HostFile) => Promise<void>): Promise<string> => {
+			jest.restoreAllMocks();
+			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+			const original = NodeVault.prototype.cachedRead;
+			let done = false;
+			jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+				if (!done && file.path === "Prompts/a Greet.md") {
+					done = true;
+					await away(file);
+				}
+				return original.call(this, file);
+			});
+			const error = await ask().then(
+				(answer) => `answered: ${JSON.stringify(answer)}`,
+				(failed: Error) => failed.message,
+			);
+			expect(done).toBe(true);
+			return error;
+		};
+		const text = await fs.readFile(nodePath.join(root, "Prompts/a Greet.md"), "utf8");
+		// Deleted on disk while it is read, before the host has seen it go: the read fails.
+		const deleted = await answerTo(() => fs.rm(nodePath.join(root, "Prompts/a Greet.md")));
+		// Put back: this host does not watch the disk, so it never saw the note go.
+		await fs.writeFile(nodePath.join(root, "Prompts/a Greet.md"), text);
+		const moved = await answerTo((note) => host.vault.rename(note, "Private/a Greet.md"));
+		expect(deleted).toMatch(/gone/u);
+		expect(moved).toBe(deleted);
+	});
+
+	test.each([
+		["a later prompt note", "Prompts/b Thank.md", "Prompts/a Greet.md"],
+		["the note being read", "Prompts/a Greet.md", "Prompts/a Greet.md"],
+		["a note read already", "Prompts/a Greet.md", "Prompts/b Thank.md"],
+	])("%s (%s) moved while %s is read: the others are offered, the moved one is not", async (_, moved, whileReading) => {
+		const move = moveWhileReading(whileReading, moved);
+		const listed = await client.listPrompts();
+		expect(move.done()).toBe(true);
+		expect(JSON.stringify(listed)).not.toMatch(/Private/u);
+		const offered = ["a Greet", "b Thank", "c Wave"].filter((name) => `Prompts/${name}.md` !== moved);
+		expect(listed.prompts.map((prompt) => prompt.name)).toEqual(offered);
+	});
+});
+
+/**
+ * A write call plans on the note's text first. A note the person moves into an excluded folder while
+ * the plan reads it was planned on all the same: the plan's error quoted what it read there (the
+ * headings an append_to_note names none of), and a plan that worked was refused as "no longer
+ * allowed … its rights, its folders … changed", which they had not. A note deleted then is "gone".
+ */
+describe("a note moved into an excluded folder while a write call's plan reads it", () => {
+	const NOTE = "# Plan\n\n## Salary review\n\n- [ ] ask for more\n";
+
+	test.each([
+		["append_to_note", { path: "Notes/A.md", content: "more", heading: "Nope" }],
+		["set_property", { path: "Notes/A.md", name: "status", value: "done" }],
+	])("%s answers as for a note deleted then, quoting nothing of it, writing nothing", async (tool, args) => {
+		const answers: string[] = [];
+		for (const away of ["deleted", "moved"]) {
+			const vault = await makeVault({ "Notes/A.md": NOTE });
+			const running = await startService(vault, {
+				levels: ["write"],
+				settings: { writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Private"] },
+				rights: { write: { [tool]: "allow" } },
+			});
+			const client = await connectClient(running.url, running.tokens.write ?? "");
+			try {
+				// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+				const original = NodeVault.prototype.cachedRead;
+				let done = false;
+				jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+					if (!done && file.path === "Notes/A.md") {
+						done = true;
+						// Deleted on disk before the host has seen it go (the read fails), or moved by the person.
+						if (away === "deleted") await fs.rm(nodePath.join(vault, "Notes/A.md"));
+						else await running.host.vault.rename(file, "Private/A.md");
+					}
+					return original.call(this, file);
+				});
+				const answer = await callTool(client, tool, args);
+				expect(done).toBe(true);
+				expect(JSON.stringify(answer)).not.toMatch(/Salary|Private/u);
+				answers.push(answer.ok ? `written: ${JSON.stringify(answer.value)}` : answer.error);
+				if (away === "moved") expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe(NOTE);
+			} finally {
+				jest.restoreAllMocks();
+				await client.close();
+				await running.stop();
+				await removeDir(vault);
+			}
+		}
+		expect(answers[0]).toMatch(/gone/u);
+		expect(answers[1]).toBe(answers[0]);
+	});
+});
+
+/**
+ * Between a write call's plan and its write, the call records the change in the journal (a wait for
+ * the disk). A note the person moved into an excluded folder then was written where it now was: the
+ * append went into the excluded note, and the answer said it was written.
+ */
+describe("a note moved into an excluded folder between a write call's plan and its write", () => {
+	test.each([
+		["append_to_note", { path: "Notes/A.md", content: "more" }],
+		["set_property", { path: "Notes/A.md", name: "status", value: "done" }],
+	])("%s writes nothing into the excluded note and says it was not written", async (tool, args) => {
+		const vault = await makeVault({ "Notes/A.md": "# A\n" });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Private"] },
+			rights: { write: { [tool]: "allow" } },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the journal as `this`
+		const original = JournalFile.prototype.recordChangesAhead;
+		let moved = false;
+		jest.spyOn(JournalFile.prototype, "recordChangesAhead").mockImplementation(async function (this: JournalFile, call, changes) {
+			const note = running.host.vault.getFileByPath("Notes/A.md");
+			if (!moved && note) {
+				moved = true;
+				await running.host.vault.rename(note, "Private/A.md");
+			}
+			return original.call(this, call, changes);
+		});
+		try {
+			const answer = await callTool(client, tool, args);
+			expect(moved).toBe(true);
+			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe("# A\n");
+			expect(answer.ok).toBe(false);
+			expect(JSON.stringify(answer)).not.toMatch(/Private/u);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
 	});
 });
 

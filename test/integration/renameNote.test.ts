@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { promises as fs, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { promises as fs, lstatSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { LinkMap } from "../../src/host/Host";
@@ -181,6 +183,26 @@ describe("rename_note's refusals, link formats and expected_hash, over real HTTP
 		expect(await callError(client, "rename_note", { path: "Plan", new_path: "../Plan.md" })).toMatch(/'\.\.'/);
 		expect(await callError(client, "rename_note", { path: "Plan", new_path: "Plan #2.md" })).toContain("# ^ [ ] or |");
 		expect(await fileHashes(vault)).toEqual(before);
+	});
+
+	test("a target path held by a named pipe or a socket (files the vault does not list) is refused as unusable; nothing changes", async () => {
+		execFileSync("mkfifo", [nodePath.join(vault, "Notes/Pipe.md")]);
+		const socket = createServer();
+		await new Promise<void>((listening) => socket.listen(nodePath.join(vault, "Notes/Socket.md"), listening));
+		try {
+			for (const target of ["Notes/Pipe.md", "Notes/Socket.md"]) {
+				// Before: let through to the move, which failed inside the server ("rename_note failed inside the server", EEXIST).
+				expect(await callError(client, "rename_note", { path: "Plan", new_path: target })).toBe(
+					`"${target}" cannot be used for this note. Nothing was changed. Choose another new_path.`,
+				);
+			}
+			expect(read("Plan.md")).toBe("# Plan\n\n## Goals\n\nGrow beans ^goal\n");
+			expect(read("Notes/Linker.md")).toBe("[[Taken]] and [[Plan]]\n");
+			expect(lstatSync(nodePath.join(vault, "Notes/Pipe.md")).isFIFO()).toBe(true);
+			expect(lstatSync(nodePath.join(vault, "Notes/Socket.md")).isSocket()).toBe(true);
+		} finally {
+			await new Promise((closed) => socket.close(closed));
+		}
 	});
 
 	test("a case-twin of the target that the token cannot see does not hide a visible one: the rename is still refused", async () => {
