@@ -121,9 +121,11 @@ export const MAX_ANSWERED_FRONTMATTER_BYTES = 256 * 1024;
  */
 export const READ_NOTE_ANSWER_MARGIN_BYTES = 32 * 1024;
 /**
- * read_note and list_tags list tags up to this many characters in all, whole, and count the rest
- * (`tags_left_out`, `left_out`): one planted tag of a million characters, sent twice (text and structured),
- * put every read of its note over MAX_RESPONSE_BYTES, so the note could not be read at all.
+ * read_note and list_tags list tags up to this many characters in all, whole: read_note counts the rest
+ * (`tags_left_out`); a list_tags page ends before a tag it has no room left for (the next page starts
+ * there) and counts only tags longer than this (`left_out`), which no page can hold. One planted tag of
+ * a million characters, sent twice (text and structured), put every read of its note over
+ * MAX_RESPONSE_BYTES, so the note could not be read at all.
  */
 export const MAX_LISTED_TAG_CHARS = 64 * 1024;
 /** read_note lists at most this many stretches of hidden text (comments, invisible characters). */

@@ -165,6 +165,35 @@ export async function notesWithTag(host: Host, scope: Scope, tag: string, budget
 }
 
 /**
+ * A page of `items` (in list order) within `maxCharacters`: each whole, the first `limit` at most;
+ * `taken` of them make the page, `leftOut` of those never fit any page (longer alone than
+ * `maxCharacters`). The page ends before an item that would fit a page of its own but not the room
+ * left on this one, so the next page starts at it: list_tags skipped such a tag for good (its cursor
+ * named the last of the first `limit`). Pure.
+ */
+export function tagPageWithinCharacters<T>(
+	items: readonly T[],
+	tagOf: (item: T) => string,
+	limit: number,
+	maxCharacters: number,
+): { listed: T[]; leftOut: number; taken: number } {
+	const listed: T[] = [];
+	let leftOut = 0;
+	let characters = 0;
+	for (const item of items) {
+		if (listed.length + leftOut >= limit) break;
+		const length = tagOf(item).length;
+		if (length > maxCharacters) leftOut++;
+		else if (characters + length > maxCharacters) break;
+		else {
+			characters += length;
+			listed.push(item);
+		}
+	}
+	return { listed, leftOut, taken: listed.length + leftOut };
+}
+
+/**
  * The first `limit` of `items` whose tags fit in `maxCharacters` in all, each whole, in order; and
  * how many of those first `limit` were left out for want of room (a planted tag of a million
  * characters made every answer listing it too large to send). Pure.

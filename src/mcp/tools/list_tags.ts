@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIST_TAGS_DEFAULT_LIMIT, LIST_TAGS_MAX_LIMIT, MAX_LISTED_TAG_CHARS } from "../../config/limits";
 import { tagPlace, TagCountWalk, type CountedTag } from "../../vault/tagCounts";
 import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor";
-import { tagKey, tagsWithinCharacters } from "../../vault/tags";
+import { tagKey, tagPageWithinCharacters } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -52,9 +52,10 @@ export const listTagsTool = defineTool({
 		);
 		if (!counted.ok) return counted;
 		const { tags, total, unread } = counted.value;
-		const { listed, leftOut } = tagsWithinCharacters(tags, (entry) => entry.tag, args.limit, MAX_LISTED_TAG_CHARS);
-		// After the page's last tag, listed or left out for want of room: one left out would otherwise end every page.
-		const last = tags.length > args.limit ? tagPlace(tags[args.limit - 1] as CountedTag) : undefined;
+		const { listed, leftOut, taken } = tagPageWithinCharacters(tags, (entry) => entry.tag, args.limit, MAX_LISTED_TAG_CHARS);
+		// After the page's last tag, listed or too long for any page (one such would otherwise end every page); a tag that
+		// only lacked room on this page starts the next one.
+		const last = tags.length > taken ? tagPlace(tags[taken - 1] as CountedTag) : undefined;
 		const nextCursor = last ? { next_cursor: encodeCursor("list_tags", [last.count, last.tag]) } : {};
 		return ok({ tags: listed, total, ...nextCursor, ...(leftOut > 0 ? { left_out: leftOut } : {}), ...stillBeingReadField(unread, ctx.scope) });
 	},

@@ -1,6 +1,16 @@
 import type { CachedMetadata } from "obsidian";
 import { SPLIT_SET_AT } from "../../../src/config/limits";
-import { allTagTexts, isTagOrNested, listedNoteTags, tagsWithinCharacters, notesWithTag, noteTagsInSteps, tagKey, tagKeysIn } from "../../../src/vault/tags";
+import {
+	allTagTexts,
+	isTagOrNested,
+	listedNoteTags,
+	tagPageWithinCharacters,
+	tagsWithinCharacters,
+	notesWithTag,
+	noteTagsInSteps,
+	tagKey,
+	tagKeysIn,
+} from "../../../src/vault/tags";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { StringPool } from "../../../src/headless/compactMetadata";
@@ -109,6 +119,21 @@ describe("tagsWithinCharacters", () => {
 		expect(tagsWithinCharacters(tags, (tag) => tag, 10, 7)).toEqual({ listed: ["#a", "#b", "#c"], leftOut: 2 });
 		expect(tagsWithinCharacters(tags, (tag) => tag, 3, 7)).toEqual({ listed: ["#a", "#b"], leftOut: 1 });
 		expect(tagsWithinCharacters(tags, (tag) => tag, 10, 100)).toEqual({ listed: tags, leftOut: 0 });
+	});
+});
+
+describe("tagPageWithinCharacters", () => {
+	test("a page ends before a tag that lacks room on it (the next page starts there); a tag no page holds is left out and passed", () => {
+		const tags = ["#a", "#long-tag", "#b", "#much-too-long", "#c"];
+		const page = (limit: number, max: number) => tagPageWithinCharacters(tags, (tag) => tag, limit, max);
+		// "#long-tag" fits a page of 9 alone: this page ends before it, nothing after it is listed here.
+		expect(page(10, 9)).toEqual({ listed: ["#a"], leftOut: 0, taken: 1 });
+		expect(page(10, 12)).toEqual({ listed: ["#a", "#long-tag"], leftOut: 0, taken: 2 });
+		// "#much-too-long" (14) fits no page of 13: counted and passed; "#c" then lacks room, and starts the next page.
+		expect(page(10, 13)).toEqual({ listed: ["#a", "#long-tag", "#b"], leftOut: 1, taken: 4 });
+		expect(tagPageWithinCharacters(["#much-too-long", "#c"], (tag) => tag, 10, 13)).toEqual({ listed: ["#c"], leftOut: 1, taken: 2 });
+		expect(page(2, 100)).toEqual({ listed: ["#a", "#long-tag"], leftOut: 0, taken: 2 });
+		expect(page(10, 100)).toEqual({ listed: tags, leftOut: 0, taken: 5 });
 	});
 });
 

@@ -64,6 +64,29 @@ describe("list_tags", () => {
 		}
 	});
 
+	test("paged past a page whose tags fill its characters, a tag left out for room is the next page's first, never skipped", async () => {
+		// Tags of 40,000 characters: one fills most of a page's 64 K characters, the next has no room on it.
+		const tags = ["x", "y", "z"].map((letter) => `#${letter.repeat(40_000)}`);
+		const planted = await openToolVault({ "Big.md": `${tags.join(" ")} #small\n`, "Other.md": "#small\n" });
+		try {
+			type Page = { tags: Array<{ tag: string; count: number }>; left_out?: number; next_cursor?: string };
+			const listed: string[] = [];
+			let cursor: string | undefined;
+			for (let calls = 0; ; calls++) {
+				expect(calls).toBeLessThan(10);
+				const page = await planted.ok<Page>("list_tags", { limit: 3, ...(cursor ? { cursor } : {}) });
+				listed.push(...page.tags.map((entry) => entry.tag));
+				cursor = page.next_cursor;
+				if (cursor === undefined) break;
+			}
+			// Each tag by its first characters and length (a failure prints 40,000 letters otherwise).
+			const short = (tag: string) => `${tag.slice(0, 3)}…${tag.length}`;
+			expect(listed.map(short)).toEqual(["#small", ...tags].map(short));
+		} finally {
+			await planted.close();
+		}
+	});
+
 	test("a prefix over 60,000 different tags keeps the matching ones, looked at in slices (filtered in one piece after the count before)", async () => {
 		const TAGS = 60_000;
 		const planted = await openToolVault({ "Many.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n` });
