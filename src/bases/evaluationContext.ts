@@ -8,6 +8,7 @@ import {
 	BASES_MAX_LIST_ITEMS,
 	BASES_MAX_PER_CHARACTER_INPUT_CHARS,
 	BASES_MAX_PIECE_MS,
+	BASES_MAX_PIECE_WALL_MS,
 	BASES_MAX_QUERY_WORK_MS,
 	BASES_MAX_VALUE_CHARS,
 	BASES_TEXT_CHARS_PER_STEP,
@@ -33,6 +34,7 @@ export class EvaluationBudget {
 	private steps = 0;
 	private sinceClockCheck = 0;
 	private pieceWork: ((bound?: number) => number) | null = null;
+	private pieceWallStart = 0;
 	private worked = 0;
 	private nesting = 0;
 
@@ -41,6 +43,7 @@ export class EvaluationBudget {
 		private readonly stopwatch: () => (bound?: number) => number = startWorkStopwatch,
 		private readonly pieceMs = BASES_MAX_PIECE_MS,
 		private readonly workMs = BASES_MAX_QUERY_WORK_MS,
+		private readonly pieceWallMs = BASES_MAX_PIECE_WALL_MS,
 	) {}
 
 	/**
@@ -61,6 +64,11 @@ export class EvaluationBudget {
 		if (piece > this.pieceMs)
 			throw new BudgetExceededError(
 				`The base's filters and formulas for one file took more than ${this.pieceMs} ms, and were stopped so other clients are not held up. Simplify its formulas (work on shorter texts and lists).`,
+			);
+		// Work, not wall time, decides above; but however little the piece worked, it holds the thread no longer than this.
+		if (performance.now() - this.pieceWallStart > this.pieceWallMs)
+			throw new BudgetExceededError(
+				`The base's filters and formulas for one file held the server more than ${this.pieceWallMs} ms on a busy machine, and were stopped so other clients are not held up. Try again when the machine is less busy, or simplify its formulas.`,
 			);
 		if (this.worked + piece > this.workMs)
 			throw new BudgetExceededError(
@@ -84,6 +92,7 @@ export class EvaluationBudget {
 	/** Starts a piece: work that runs without a pause, bounded on its own and counted into the query's. */
 	beginPiece(): void {
 		this.pieceWork = this.stopwatch();
+		this.pieceWallStart = performance.now();
 		this.sinceClockCheck = 0;
 	}
 

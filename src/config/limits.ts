@@ -339,6 +339,13 @@ export const BASES_FILTER_ERRORS_LISTED = 20;
  */
 export const BASES_MAX_PIECE_MS = 100;
 /**
+ * The wall time one piece may hold the thread whatever its work: BASES_MAX_PIECE_MS counts work, so on
+ * a core shared ten ways a piece of 100 ms of work would hold the thread (in Obsidian, the app's UI)
+ * for a second or more. Ten times the work bound: a piece ends here only on a machine so busy that
+ * everything on it is that much slower.
+ */
+export const BASES_MAX_PIECE_WALL_MS = 10 * BASES_MAX_PIECE_MS;
+/**
  * The longest text that methods doing work per character or per piece (`title`, `reverse`,
  * `replace`, `split`, `escapeHTML`) take: on a megabyte text each took a third of a second to
  * seconds in one piece.

@@ -62,6 +62,19 @@ describe("what every evaluation is checked against", () => {
 		expect((user + system) / 1000).toBeGreaterThan(90);
 	});
 
+	test("however little a piece works, it holds the thread no longer than its wall bound (in Obsidian, the app's UI)", () => {
+		const noWork = () => () => 0;
+		const budget = new EvaluationBudget(1_000_000, noWork, 100, 1_000, 30);
+		budget.beginPiece();
+		expect(() => budget.spend(1, true)).not.toThrow();
+		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
+		expect(() => budget.spend(1, true)).toThrow(/held the server more than 30 ms on a busy machine/);
+		budget.endPiece();
+		// A new piece starts its own wall time.
+		budget.beginPiece();
+		expect(() => budget.spend(1, true)).not.toThrow();
+	});
+
 	test("outside a piece the stopwatch is not started", () => {
 		const budget = new EvaluationBudget(1_000_000, () => {
 			throw new Error("looked at the clock");
