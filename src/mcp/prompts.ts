@@ -12,6 +12,7 @@ import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
 import { comparePathsStrictly, noteVisibility, truncateAsJson } from "../vault/notes";
 import { firstInOrder } from "../vault/firstInOrder";
+import { jsonStringBytes } from "../jsonText";
 import { withinCallBudget } from "../vault/workBudget";
 import { isInFolder, isNoteInScope } from "../vault/scope";
 import type { ToolContext } from "./context";
@@ -36,14 +37,22 @@ export function promptPlaceholders(text: string): string[] | null {
 }
 
 /**
- * How many bytes `text` would take once filled with `args`, counted without building it: a client
- * chooses the arguments, and a note that repeats a placeholder multiplies them. Pure.
+ * How many bytes `text` would take once filled with `args` and written as a JSON string (the form it
+ * is sent in), counted without building it: a client chooses the arguments, and a note that repeats
+ * a placeholder multiplies them. Counted as UTF-8, an argument of control characters (six bytes each
+ * as JSON) filled three times answered 2.7 MB, over MAX_RESPONSE_BYTES. Pure.
  */
 export function filledPlaceholderBytes(text: string, args: Record<string, string>): number {
-	let bytes = Buffer.byteLength(text);
+	const argumentBytes = new Map<string, number>();
+	let bytes = jsonStringBytes(text) - 2;
 	for (const match of text.matchAll(PLACEHOLDER)) {
 		const name = match[1] ?? "";
-		bytes += (Object.hasOwn(args, name) ? Buffer.byteLength(args[name] ?? "") : 0) - Buffer.byteLength(match[0]);
+		let filled = argumentBytes.get(name);
+		if (filled === undefined) {
+			filled = Object.hasOwn(args, name) ? jsonStringBytes(args[name] ?? "") - 2 : 0;
+			argumentBytes.set(name, filled);
+		}
+		bytes += filled - (jsonStringBytes(match[0]) - 2);
 	}
 	return bytes;
 }
@@ -215,12 +224,14 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 	const missing = placeholders.filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
 	if (missing.length)
 		throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
-	if (filledPlaceholderBytes(body, args) > MAX_RESPONSE_BYTES)
+	const answer = (text: string): GetPromptResult => ({ ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text } }] });
+	// The answer as sent: the filled text, and around it the description and the frame.
+	if (filledPlaceholderBytes(body, args) + Buffer.byteLength(JSON.stringify(answer(""))) > MAX_RESPONSE_BYTES)
 		throw new ProtocolError(
 			ProtocolErrorCode.InvalidParams,
 			`The prompt "${name}" filled with these arguments would be over ${MAX_RESPONSE_BYTES} bytes. Pass shorter arguments.`,
 		);
-	return { ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text: fillPlaceholders(body, args) } }] };
+	return answer(fillPlaceholders(body, args));
 }
 
 /**
