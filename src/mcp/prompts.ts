@@ -6,7 +6,8 @@ import {
 	type McpServer,
 	type PromptArgument,
 } from "@modelcontextprotocol/server";
-import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PROMPTS_LISTED } from "../config/limits";
+import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PROMPT_DESCRIPTION_MAX_CHARS, PROMPTS_LISTED } from "../config/limits";
+import { echoed } from "../markdown/echo";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
@@ -165,18 +166,26 @@ async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
 	return text.length < whole.length ? body + PROMPT_CUT_NOTICE : body;
 }
 
+/** The prompt's description and its arguments' as sent: each cut to PROMPT_DESCRIPTION_MAX_CHARS. */
 function promptDescription(ctx: ToolContext, file: HostFile): { description?: string; arguments: Map<string, { description?: string; required?: boolean }> } {
 	const frontmatter = ctx.host.metadataCache.getFileCache(file)?.frontmatter;
 	const description: unknown = frontmatter?.description;
+	const described = describedArguments(frontmatter?.arguments);
+	for (const said of described.values()) if (said.description !== undefined) said.description = echoed(said.description, PROMPT_DESCRIPTION_MAX_CHARS);
 	return {
-		...(typeof description === "string" && description.trim() !== "" ? { description: description.trim() } : {}),
-		arguments: describedArguments(frontmatter?.arguments),
+		...(typeof description === "string" && description.trim() !== "" ? { description: echoed(description.trim(), PROMPT_DESCRIPTION_MAX_CHARS) } : {}),
+		arguments: described,
 	};
 }
+
+/** Bytes of `{"prompts":[]}`, the list's frame. */
+const PROMPT_LIST_FRAME_BYTES = Buffer.byteLength(JSON.stringify({ prompts: [] }));
 
 async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	requireNoteTextRight(ctx);
 	const offered: Array<{ name: string; file: HostFile; prompt: ListPromptsResult["prompts"][number] }> = [];
+	// The list as sent, counted as JSON: once a prompt would pass MAX_RESPONSE_BYTES it is offered by its name alone (prompts/get says what it needs).
+	let bytes = PROMPT_LIST_FRAME_BYTES;
 	for (const [name, file] of await promptNotes(ctx)) {
 		const body = await bodyIfStillNamed(ctx, name, file);
 		if (body === null) continue;
@@ -186,7 +195,14 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 			const said = described.get(argument);
 			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 		});
-		offered.push({ name, file, prompt: { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) } });
+		const whole = { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) };
+		const prompt = [whole, { name }].find((form) => {
+			const formBytes = Buffer.byteLength(JSON.stringify(form)) + 1;
+			if (bytes + formBytes > MAX_RESPONSE_BYTES) return false;
+			bytes += formBytes;
+			return true;
+		});
+		if (prompt !== undefined) offered.push({ name, file, prompt });
 	}
 	// As the list leaves: a note moved away while a later body was read is not offered either.
 	return { prompts: offered.filter(({ name, file }) => promptNoteNamed(ctx, name) === file).map(({ prompt }) => prompt) };
