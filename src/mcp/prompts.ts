@@ -240,7 +240,10 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 	const missing = placeholders.filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
 	if (missing.length)
 		throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
-	const answer = (text: string): GetPromptResult => ({ ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text } }] });
+	const answer = (text: string): GetPromptResult => ({
+		...(description ? { description } : {}),
+		messages: [{ role: "user", content: { type: "text", text } }],
+	});
 	// The answer as sent: the filled text, and around it the description and the frame.
 	if (filledPlaceholderBytes(body, args) + Buffer.byteLength(JSON.stringify(answer(""))) > MAX_RESPONSE_BYTES)
 		throw new ProtocolError(
