@@ -218,6 +218,9 @@ describe("prompts answers within MAX_RESPONSE_BYTES as JSON", () => {
 	let client: Client;
 	const longDescription = "a described prompt ".repeat(3_150).trim();
 	const longNames = Array.from({ length: 70 }, (_, index) => `Long ${String(index).padStart(2, "0")}`);
+	// A placeholder's name is as long as its author makes it: six of 400,000 characters are past the bound together.
+	const wideArgument = "w".repeat(400_000);
+	const wideNames = Array.from({ length: 6 }, (_, index) => `Wide ${index}`);
 
 	beforeAll(async () => {
 		vault = await makeVault({
@@ -225,6 +228,7 @@ describe("prompts answers within MAX_RESPONSE_BYTES as JSON", () => {
 			"Prompts/Once.md": "Once {{x}}.\n",
 			"Prompts/Short.md": "---\ndescription: Short and plain\narguments:\n  z: A plain argument\n---\nShort {{z}}\n",
 			...Object.fromEntries(longNames.map((name) => [`Prompts/${name}.md`, `---\ndescription: ${longDescription}\n---\n${name} {{y}}\n`])),
+			...Object.fromEntries(wideNames.map((name) => [`Prompts/${name}.md`, `${name} {{${wideArgument}}}\n`])),
 		});
 		running = await startService(vault);
 		client = await connectClient(running.url, running.tokens.read ?? "");
@@ -247,10 +251,15 @@ describe("prompts answers within MAX_RESPONSE_BYTES as JSON", () => {
 		expect(once.messages[0]?.content).toEqual({ type: "text", text: `Once ${x}.\n` });
 	});
 
-	test("prompts/list with seventy descriptions of 60 KB: every prompt listed, each description's start, the answer within the bound", async () => {
+	test("prompts/list with seventy descriptions of 60 KB and six placeholders of 400,000 characters: every prompt listed, each description's start, the answer within the bound", async () => {
 		const list = await client.listPrompts();
 		expect(Buffer.byteLength(JSON.stringify(list))).toBeLessThanOrEqual(2 * 1024 * 1024);
-		expect(list.prompts.map((prompt) => prompt.name)).toEqual([...longNames, "Once", "Short", "Thrice"]);
+		expect(list.prompts.map((prompt) => prompt.name)).toEqual([...longNames, "Once", "Short", "Thrice", ...wideNames]);
+		// The wide prompts while they fit, then by their names alone: prompts/get says what they need.
+		const wide = list.prompts.filter((prompt) => prompt.name.startsWith("Wide"));
+		expect(wide.filter((prompt) => prompt.arguments?.[0]?.name === wideArgument).length).toBeGreaterThanOrEqual(4);
+		expect(wide.at(-1)).toEqual({ name: "Wide 5" });
+		await expect(client.getPrompt({ name: "Wide 5" })).rejects.toThrow(/needs "w{400000}"/u);
 		expect(list.prompts.find((prompt) => prompt.name === "Short")).toEqual({
 			name: "Short",
 			description: "Short and plain",
