@@ -50,3 +50,35 @@ export function jsonCharBytes(text: string, index: number): number {
 	}
 	return 3;
 }
+
+/**
+ * Characters JSON writes as an escape of six: control characters other than the five short ones,
+ * and lone surrogates (a surrogate pair is one character of four UTF-8 bytes). Rare in a note.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for here
+const LONG_ESCAPES = /[\u0000-\u0007\u000b\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Characters JSON writes as a backslash and one more: `"`, `\`, backspace, tab, line feed, form feed, carriage return. */
+const SHORT_ESCAPES = ['"', "\\", "\b", "\t", "\n", "\f", "\r"];
+
+/**
+ * The UTF-8 bytes of a string written as JSON, quotes included: its own UTF-8 bytes and a byte more
+ * for each short escape, found with `indexOf` (native: as fast on a call's first megabyte as later,
+ * where a loop over the characters ran interpreted for its first 25–30 ms). A string holding a long
+ * escape is counted character by character. Counted as UTF-8 alone, a text of control characters
+ * was taken for a sixth of what it is once sent.
+ */
+export function jsonStringBytes(text: string): number {
+	let bytes = 2;
+	if (LONG_ESCAPES.test(text)) {
+		for (let index = 0; index < text.length; index++) {
+			const size = jsonCharBytes(text, index);
+			bytes += size;
+			// A pair is the only character of four bytes, and of two code units.
+			if (size === 4) index++;
+		}
+		return bytes;
+	}
+	bytes += Buffer.byteLength(text);
+	for (const escaped of SHORT_ESCAPES) for (let at = text.indexOf(escaped); at !== -1; at = text.indexOf(escaped, at + 1)) bytes++;
+	return bytes;
+}

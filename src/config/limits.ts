@@ -192,6 +192,13 @@ export const LIST_TEMPLATES_MAX_LIMIT = 1000;
 /** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
 export const PROMPTS_LISTED = 200;
 /**
+ * Characters of a prompt's or an argument's description (the note's frontmatter) sent in prompts/list
+ * and prompts/get; a longer one is cut and its length said. Real descriptions are a sentence: seventy
+ * prompt notes of 60 KB descriptions put prompts/list past the transport's body cap, so every prompt
+ * of the folder was gone.
+ */
+export const PROMPT_DESCRIPTION_MAX_CHARS = 1024;
+/**
  * Placeholders (`{{name}}`, each use counted) a prompt note may hold to be used: real prompts hold
  * a few dozen. A planted note of 80,000 was read three times in one piece on every prompts/get
  * (0.7 s), and once for each prompts/list. Over it, the prompt is listed without arguments and

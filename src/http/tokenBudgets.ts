@@ -2,6 +2,7 @@ import * as nodeTimers from "node:timers";
 import type { Grant } from "../auth/grant";
 import { RATE_LIMIT_WINDOW_MS } from "../config/limits";
 import { EntrySweeps } from "../entrySweeps";
+import { jsonStringBytes } from "../jsonText";
 import type { Refusal } from "./guard";
 
 /**
@@ -245,51 +246,6 @@ export function jsonByteLength(value: unknown): number {
 /** Values JSON.stringify leaves out of an object (and writes as null in an array). */
 function isOmitted(value: unknown): boolean {
 	return value === undefined || typeof value === "function" || typeof value === "symbol";
-}
-
-/**
- * Characters JSON writes as an escape of six: control characters other than the five short ones,
- * and lone surrogates (a surrogate pair is one character of four UTF-8 bytes). Rare in a note.
- */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for here
-const LONG_ESCAPES = /[\u0000-\u0007\u000b\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** Characters JSON writes as a backslash and one more: `"`, `\`, backspace, tab, line feed, form feed, carriage return. */
-const SHORT_ESCAPES = ['"', "\\", "\b", "\t", "\n", "\f", "\r"];
-const SHORT_ESCAPE_CODES = new Set(SHORT_ESCAPES.map((escaped) => escaped.charCodeAt(0)));
-
-/**
- * The UTF-8 bytes of a string written as JSON: its own UTF-8 bytes, its quotes, and a byte more for
- * each short escape, found with `indexOf` (native: as fast on a call's first megabyte as later, where
- * a loop over the characters ran interpreted for its first 25–30 ms). A string holding a long escape
- * is counted character by character.
- */
-function jsonStringBytes(text: string): number {
-	if (LONG_ESCAPES.test(text)) return jsonStringBytesByCharacter(text);
-	let bytes = Buffer.byteLength(text) + 2;
-	for (const escaped of SHORT_ESCAPES) for (let at = text.indexOf(escaped); at !== -1; at = text.indexOf(escaped, at + 1)) bytes++;
-	return bytes;
-}
-
-/** The same, character by character: quotes, escapes (a lone surrogate as `\uXXXX`), each character's UTF-8 length. */
-function jsonStringBytesByCharacter(text: string): number {
-	let bytes = 2;
-	for (let index = 0; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		if (code === 0x22 || code === 0x5c) bytes += 2;
-		else if (code < 0x20) bytes += SHORT_ESCAPE_CODES.has(code) ? 2 : 6;
-		else if (code < 0x80) bytes += 1;
-		else if (code < 0x800) bytes += 2;
-		else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1))) {
-			bytes += 4;
-			index++;
-		} else if (code >= 0xd800 && code <= 0xdfff) bytes += 6;
-		else bytes += 3;
-	}
-	return bytes;
-}
-
-function isLowSurrogate(code: number): boolean {
-	return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** A request waiting in line for a place. */

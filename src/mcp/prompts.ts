@@ -6,12 +6,14 @@ import {
 	type McpServer,
 	type PromptArgument,
 } from "@modelcontextprotocol/server";
-import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PROMPTS_LISTED } from "../config/limits";
+import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PROMPT_DESCRIPTION_MAX_CHARS, PROMPTS_LISTED } from "../config/limits";
+import { echoed } from "../markdown/echo";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
 import { checkFolderArgument } from "../vault/paths";
 import { comparePathsStrictly, noteVisibility, truncateAsJson } from "../vault/notes";
 import { firstInOrder } from "../vault/firstInOrder";
+import { jsonStringBytes } from "../jsonText";
 import { withinCallBudget } from "../vault/workBudget";
 import { isInFolder, isNoteInScope } from "../vault/scope";
 import type { ToolContext } from "./context";
@@ -36,14 +38,22 @@ export function promptPlaceholders(text: string): string[] | null {
 }
 
 /**
- * How many bytes `text` would take once filled with `args`, counted without building it: a client
- * chooses the arguments, and a note that repeats a placeholder multiplies them. Pure.
+ * How many bytes `text` would take once filled with `args` and written as a JSON string (the form it
+ * is sent in), counted without building it: a client chooses the arguments, and a note that repeats
+ * a placeholder multiplies them. Counted as UTF-8, an argument of control characters (six bytes each
+ * as JSON) filled three times answered 2.7 MB, over MAX_RESPONSE_BYTES. Pure.
  */
 export function filledPlaceholderBytes(text: string, args: Record<string, string>): number {
-	let bytes = Buffer.byteLength(text);
+	const argumentBytes = new Map<string, number>();
+	let bytes = jsonStringBytes(text) - 2;
 	for (const match of text.matchAll(PLACEHOLDER)) {
 		const name = match[1] ?? "";
-		bytes += (Object.hasOwn(args, name) ? Buffer.byteLength(args[name] ?? "") : 0) - Buffer.byteLength(match[0]);
+		let filled = argumentBytes.get(name);
+		if (filled === undefined) {
+			filled = Object.hasOwn(args, name) ? jsonStringBytes(args[name] ?? "") - 2 : 0;
+			argumentBytes.set(name, filled);
+		}
+		bytes += filled - (jsonStringBytes(match[0]) - 2);
 	}
 	return bytes;
 }
@@ -156,18 +166,26 @@ async function promptBody(ctx: ToolContext, file: HostFile): Promise<string> {
 	return text.length < whole.length ? body + PROMPT_CUT_NOTICE : body;
 }
 
+/** The prompt's description and its arguments' as sent: each cut to PROMPT_DESCRIPTION_MAX_CHARS. */
 function promptDescription(ctx: ToolContext, file: HostFile): { description?: string; arguments: Map<string, { description?: string; required?: boolean }> } {
 	const frontmatter = ctx.host.metadataCache.getFileCache(file)?.frontmatter;
 	const description: unknown = frontmatter?.description;
+	const described = describedArguments(frontmatter?.arguments);
+	for (const said of described.values()) if (said.description !== undefined) said.description = echoed(said.description, PROMPT_DESCRIPTION_MAX_CHARS);
 	return {
-		...(typeof description === "string" && description.trim() !== "" ? { description: description.trim() } : {}),
-		arguments: describedArguments(frontmatter?.arguments),
+		...(typeof description === "string" && description.trim() !== "" ? { description: echoed(description.trim(), PROMPT_DESCRIPTION_MAX_CHARS) } : {}),
+		arguments: described,
 	};
 }
+
+/** Bytes of `{"prompts":[]}`, the list's frame. */
+const PROMPT_LIST_FRAME_BYTES = Buffer.byteLength(JSON.stringify({ prompts: [] }));
 
 async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	requireNoteTextRight(ctx);
 	const offered: Array<{ name: string; file: HostFile; prompt: ListPromptsResult["prompts"][number] }> = [];
+	// The list as sent, counted as JSON: once a prompt would pass MAX_RESPONSE_BYTES it is offered by its name alone (prompts/get says what it needs).
+	let bytes = PROMPT_LIST_FRAME_BYTES;
 	for (const [name, file] of await promptNotes(ctx)) {
 		const body = await bodyIfStillNamed(ctx, name, file);
 		if (body === null) continue;
@@ -177,7 +195,14 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 			const said = described.get(argument);
 			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 		});
-		offered.push({ name, file, prompt: { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) } });
+		const whole = { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) };
+		const prompt = [whole, { name }].find((form) => {
+			const formBytes = Buffer.byteLength(JSON.stringify(form)) + 1;
+			if (bytes + formBytes > MAX_RESPONSE_BYTES) return false;
+			bytes += formBytes;
+			return true;
+		});
+		if (prompt !== undefined) offered.push({ name, file, prompt });
 	}
 	// As the list leaves: a note moved away while a later body was read is not offered either.
 	return { prompts: offered.filter(({ name, file }) => promptNoteNamed(ctx, name) === file).map(({ prompt }) => prompt) };
@@ -215,12 +240,17 @@ async function getPrompt(ctx: ToolContext, name: string, args: Record<string, st
 	const missing = placeholders.filter((argument) => (described.get(argument)?.required ?? true) && !Object.hasOwn(args, argument));
 	if (missing.length)
 		throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The prompt "${name}" needs ${missing.map((argument) => `"${argument}"`).join(", ")}.`);
-	if (filledPlaceholderBytes(body, args) > MAX_RESPONSE_BYTES)
+	const answer = (text: string): GetPromptResult => ({
+		...(description ? { description } : {}),
+		messages: [{ role: "user", content: { type: "text", text } }],
+	});
+	// The answer as sent: the filled text, and around it the description and the frame.
+	if (filledPlaceholderBytes(body, args) + Buffer.byteLength(JSON.stringify(answer(""))) > MAX_RESPONSE_BYTES)
 		throw new ProtocolError(
 			ProtocolErrorCode.InvalidParams,
 			`The prompt "${name}" filled with these arguments would be over ${MAX_RESPONSE_BYTES} bytes. Pass shorter arguments.`,
 		);
-	return { ...(description ? { description } : {}), messages: [{ role: "user", content: { type: "text", text: fillPlaceholders(body, args) } }] };
+	return answer(fillPlaceholders(body, args));
 }
 
 /**

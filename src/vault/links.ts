@@ -89,6 +89,41 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
 	return { outgoing, outgoingTotal: total, unresolved: unresolvedListed, unresolvedTotal: unresolved.size };
 }
 
+/**
+ * The note's links as the vault stands after the call's last pause: a listed link whose target was
+ * moved (into an excluded folder, say) or deleted meanwhile points nowhere now, and is counted with
+ * the unresolved ones, after those found first. It was answered at the path it had left, which holds
+ * nothing now. Only the listed links' targets are looked up (a map lookup each); a link past the
+ * listed ones is not named, so its target is not looked at again.
+ */
+export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, listed: number): NoteLinks {
+	const gone = new Set<string>();
+	for (const { target } of links.outgoing) if (target !== null && !isVisibleFileAt(host, scope, target)) gone.add(target);
+	if (gone.size === 0) return links;
+	const unresolved = new Set(links.unresolved);
+	let unresolvedTotal = links.unresolvedTotal;
+	const outgoing = links.outgoing.map((link) => {
+		if (link.target === null || !gone.has(link.target)) return link;
+		const linkpath = linkpathOf(link.link);
+		if (!unresolved.has(linkpath)) {
+			unresolvedTotal++;
+			if (unresolved.size < listed) unresolved.add(linkpath);
+		}
+		return { ...link, target: null };
+	});
+	return { outgoing, outgoingTotal: links.outgoingTotal, unresolved: [...unresolved], unresolvedTotal };
+}
+
+/** The backlinks whose linking file is still at its path and visible after the call's last pause: one moved into an excluded folder or deleted meanwhile is left out. */
+export function backlinksAsNow(host: Host, scope: Scope, found: ReadonlyArray<{ path: string; count: number }>): Array<{ path: string; count: number }> {
+	return found.filter(({ path }) => isVisibleFileAt(host, scope, path));
+}
+
+/** Whether a file the token may see is at `path` now. */
+function isVisibleFileAt(host: Host, scope: Scope, path: string): boolean {
+	return host.vault.getFileByPath(path)?.path === path && isPathVisible(path, scope);
+}
+
 /** One of a note's two lists of references (links, embeds), read entry by entry. */
 interface ReferenceList {
 	count: number;

@@ -152,6 +152,34 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		expectNoPrivatePath(answer);
 	});
 
+	test("get_note_links names no link target or linking note at the path it left for the excluded folder, whichever pause it moved at", async () => {
+		// A first links to B second, and B second back to A first: B is moved at the call's k-th pause, then put back.
+		// Z last, made now, is the last linking note the backlinks walk meets: a pause after B's count. From the last
+		// pause down: a note moved and put back is met last from then on.
+		await host.vault.create("Notes/Z last.md", "Also [[A first]].\n");
+		for (let k = 12; k >= 1; k--) {
+			let pauses = 0;
+			let moved = false;
+			const takeMove = async (): Promise<void> => {
+				if (++pauses < k) {
+					atNextPause = takeMove;
+					return;
+				}
+				await moveIntoPrivate("Notes/B second.md");
+				moved = true;
+			};
+			atNextPause = takeMove;
+			const answer = await callTool(client, "get_note_links", { path: "Notes/A first.md" });
+			atNextPause = null;
+			if (!moved) continue;
+			expect(answer.ok).toBe(true);
+			// Before: the target resolved before the move was answered at "Notes/B second.md", a path that holds nothing now.
+			expect({ k, answer: JSON.stringify(answer) }).toEqual({ k, answer: expect.not.stringMatching(/B second\.md|Private/u) });
+			const back = host.vault.getFileByPath("Private/B second.md");
+			if (back) await host.vault.rename(back, "Notes/B second.md");
+		}
+	});
+
 	test("list_bases names no base under the excluded path", async () => {
 		let moved = false;
 		atNextPause = async () => {

@@ -204,3 +204,72 @@ describe("a prompt note moved while prompts/list reads the bodies", () => {
 		expect(await client.getPrompt({ name: "B renamed", arguments: { two: "2" } })).toMatchObject({ messages: [{ content: { text: "Second 2.\n" } }] });
 	});
 });
+
+/**
+ * Every prompts answer stays within MAX_RESPONSE_BYTES as JSON, the form it leaves in. The bound on
+ * a filled prompt counted UTF-8, while JSON writes a control character as six bytes (`\u0001`): an
+ * argument of them filled three times answered 2.7 MB. A description is the note author's text, read
+ * whole from the frontmatter: forty prompt notes of 60 KB descriptions put prompts/list over the
+ * bound, and seventy past the transport's body cap, every prompt of the folder gone with them.
+ */
+describe("prompts answers within MAX_RESPONSE_BYTES as JSON", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	const longDescription = "a described prompt ".repeat(3_150).trim();
+	const longNames = Array.from({ length: 70 }, (_, index) => `Long ${String(index).padStart(2, "0")}`);
+	// A placeholder's name is as long as its author makes it: six of 400,000 characters are past the bound together.
+	const wideArgument = "w".repeat(400_000);
+	const wideNames = Array.from({ length: 6 }, (_, index) => `Wide ${index}`);
+
+	beforeAll(async () => {
+		vault = await makeVault({
+			"Prompts/Thrice.md": "One {{x}}, two {{x}}, three {{x}}.\n",
+			"Prompts/Once.md": "Once {{x}}.\n",
+			"Prompts/Short.md": "---\ndescription: Short and plain\narguments:\n  z: A plain argument\n---\nShort {{z}}\n",
+			...Object.fromEntries(longNames.map((name) => [`Prompts/${name}.md`, `---\ndescription: ${longDescription}\n---\n${name} {{y}}\n`])),
+			...Object.fromEntries(wideNames.map((name) => [`Prompts/${name}.md`, `${name} {{${wideArgument}}}\n`])),
+		});
+		running = await startService(vault);
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("prompts/get with an argument of control characters: refused as too big, not answered over the bound", async () => {
+		const x = "\u0001".repeat(150_000);
+		const answer = await client.getPrompt({ name: "Thrice", arguments: { x } }).then(
+			(result) => ({ bytes: Buffer.byteLength(JSON.stringify(result)) }),
+			(error: Error) => ({ error: error.message }),
+		);
+		expect(answer).toEqual({ error: expect.stringMatching(/filled with these arguments would be over 2097152 bytes/u) });
+		// The same argument filled once fits, and comes back whole.
+		const once = await client.getPrompt({ name: "Once", arguments: { x } });
+		expect(once.messages[0]?.content).toEqual({ type: "text", text: `Once ${x}.\n` });
+	});
+
+	test("prompts/list with seventy descriptions of 60 KB and six placeholders of 400,000 characters: every prompt listed, each description's start, the answer within the bound", async () => {
+		const list = await client.listPrompts();
+		expect(Buffer.byteLength(JSON.stringify(list))).toBeLessThanOrEqual(2 * 1024 * 1024);
+		expect(list.prompts.map((prompt) => prompt.name)).toEqual([...longNames, "Once", "Short", "Thrice", ...wideNames]);
+		// The wide prompts while they fit, then by their names alone: prompts/get says what they need.
+		const wide = list.prompts.filter((prompt) => prompt.name.startsWith("Wide"));
+		expect(wide.filter((prompt) => prompt.arguments?.[0]?.name === wideArgument).length).toBeGreaterThanOrEqual(4);
+		expect(wide.at(-1)).toEqual({ name: "Wide 5" });
+		await expect(client.getPrompt({ name: "Wide 5" })).rejects.toThrow(/needs "w{400000}"/u);
+		expect(list.prompts.find((prompt) => prompt.name === "Short")).toEqual({
+			name: "Short",
+			description: "Short and plain",
+			arguments: [{ name: "z", description: "A plain argument", required: true }],
+		});
+		for (const prompt of list.prompts.filter((listed) => listed.name.startsWith("Long"))) {
+			expect(prompt.description?.startsWith("a described prompt a described prompt")).toBe(true);
+			expect(prompt.arguments).toEqual([{ name: "y", required: true }]);
+		}
+		const got = await client.getPrompt({ name: "Long 00", arguments: { y: "why" } });
+		expect(got.messages[0]?.content).toEqual({ type: "text", text: "Long 00 why\n" });
+	});
+});

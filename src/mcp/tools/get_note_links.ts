@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
-import { backlinks, noteLinks } from "../../vault/links";
+import { backlinks, backlinksAsNow, noteLinks, noteLinksAsNow } from "../../vault/links";
 import { withinCallBudget } from "../../vault/workBudget";
 import { findNote, noteAsAnswered } from "../../vault/notes";
 import { decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
@@ -56,8 +56,9 @@ export const getNoteLinksTool = defineTool({
 		// After the call's last pause: a note moved into an excluded folder meanwhile is not named there.
 		const answered = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
 		if (!answered.ok) return answered;
-		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = links.value.own;
-		const incoming = links.value.incoming;
+		// Likewise a link target or a linking note moved or deleted meanwhile is not named at the path it left.
+		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = noteLinksAsNow(ctx.host, ctx.scope, links.value.own, NOTE_LINKS_MAX_ENTRIES);
+		const incoming = backlinksAsNow(ctx.host, ctx.scope, links.value.incoming);
 		const { items, nextCursor } = pageAfter(incoming, after.value, args.limit, KEYED);
 		return ok({
 			path: answered.value.path,

@@ -6,20 +6,29 @@ import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemory
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
 describe("filledPlaceholderBytes", () => {
-	test("is the byte length of the filled prompt, for generated notes and arguments, repeated and unknown placeholders included", () => {
+	test("is the byte length of the filled prompt as a JSON string, for generated notes and arguments, repeated and unknown placeholders, control characters and lone surrogates included", () => {
 		const name = fc.constantFrom("a", "topic", "x_1", "missing");
-		const piece = fc.oneof(
+		// Control characters are six bytes as JSON (`\u0001`), a lone surrogate too: counted as UTF-8 they were one to three.
+		const text = fc.oneof(
 			fc.string({ unit: "grapheme", maxLength: 8 }),
+			fc.string({ unit: "binary", maxLength: 8 }),
+			fc.constantFrom("\u0001", "\n", '"', "\\", "\ud800"),
+		);
+		const piece = fc.oneof(
+			text,
 			name.map((n) => `{{${n}}}`),
-			name.map((n) => `{{ ${n} }}`),
+			name.map((n) => `{{\u2028${n}\t}}`),
 			fc.constant("{{"),
 			fc.constant("}}"),
 		);
-		const args = fc.dictionary(fc.constantFrom("a", "topic", "x_1"), fc.string({ unit: "grapheme", maxLength: 20 }));
+		const args = fc.dictionary(
+			fc.constantFrom("a", "topic", "x_1"),
+			fc.array(text, { maxLength: 4 }).map((parts) => parts.join("")),
+		);
 		fc.assert(
 			fc.property(fc.array(piece, { maxLength: 30 }), args, (pieces, values) => {
-				const text = pieces.join("");
-				expect(filledPlaceholderBytes(text, values)).toBe(Buffer.byteLength(fillPlaceholders(text, values)));
+				const note = pieces.join("");
+				expect(filledPlaceholderBytes(note, values)).toBe(Buffer.byteLength(JSON.stringify(fillPlaceholders(note, values))) - 2);
 			}),
 			{ numRuns: 500 },
 		);
