@@ -523,8 +523,10 @@ export const WORD_UNION_MEMO_WORDS = 16;
  * Phrases whose candidates (the notes holding every word, each with its bound, and the tables a
  * note's body is checked with) the index keeps for the next search of the same phrase, until a
  * note is added or removed: their words' unions and intersection were a quarter of a common
- * two-word phrase's CPU at 50,000 notes. Fewer than words: a phrase's tables are 6 bytes a
- * dictionary word (about 2 MB at 300,000 words).
+ * two-word phrase's CPU at 50,000 notes. Fewer than words: a phrase's shift-and masks are 4 bytes a
+ * dictionary word for each 32 of its words, and a last word that is a prefix of many words adds a
+ * byte a dictionary word (1.2–1.5 MB at 300,000 words; a 500-character query's longest phrase, 9.6 MB).
+ * Each distinct word's other ids are a set: as tables by id, a phrase of 165 two-letter words held 50 MB.
  */
 export const PHRASE_CANDIDATES_MEMO_PHRASES = 4;
 

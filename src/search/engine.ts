@@ -161,7 +161,7 @@ function isQueryWord(id: number, evidence: readonly TermEvidence[], optionalIds:
 		if (term.strongIds) {
 			if (term.strongIds.has(id)) return true;
 		} else if (term.any.phrase) {
-			for (const position of term.any.phrase) if (position[id] === 1) return true;
+			for (const position of term.any.phrase) if (position.has(id)) return true;
 		}
 	}
 	return false;

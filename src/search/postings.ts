@@ -17,7 +17,16 @@ import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
 import { PhraseLearnt } from "./phraseLearnt";
-import { countAnchoredPhrase, countLongPackedPhrase, countPackedPhrase, countPhrase, MAX_PHRASE_WORDS, packedAnchor } from "./phrases";
+import {
+	acceptedIds,
+	type AcceptedIds,
+	countAnchoredPhrase,
+	countLongPackedPhrase,
+	countPackedPhrase,
+	countPhrase,
+	MAX_PHRASE_WORDS,
+	packedAnchor,
+} from "./phrases";
 import {
 	BODY_COUNT,
 	emptyTerm,
@@ -1521,14 +1530,13 @@ export class PostingsIndex {
 				if (from > 0) yield;
 				this.tightenByPairs(slots, phraseBounds, from, Math.min(length, from + PAIR_BOUND_STEP), phrasePairs);
 			}
-		// One table a distinct word: a word the phrase repeats shares it (each is the dictionary's size).
-		const tables = new Map<string, Uint8Array>();
+		// One set a distinct word: a word the phrase repeats shares it.
+		const tables = new Map<string, AcceptedIds>();
 		const phrase = idsByPosition.map((ids, index) => {
 			const key = keyOf(index);
 			let accepted = tables.get(key);
 			if (!accepted) {
-				accepted = new Uint8Array(this.dictionary.size);
-				for (const id of ids) accepted[id] = 1;
+				accepted = acceptedIds(ids, this.dictionary.size);
 				tables.set(key, accepted);
 			}
 			return accepted;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { PackedIdWriter } from "../../../src/search/packedIds";
 import {
+	acceptedIds,
 	type CompiledPhrase,
 	countAnchoredPhrase,
 	countLongPackedPhrase,
@@ -61,21 +62,28 @@ const VOCABULARY = 6;
 
 /** A phrase compiled to one accepted id per position (what a quoted phrase of plain words becomes). */
 function compile(words: readonly number[]): CompiledPhrase {
-	return words.map((word) => {
-		const table = new Uint8Array(VOCABULARY);
-		table[word] = 1;
-		return table;
-	});
+	return words.map((word) => acceptedIds([word], 1_000));
 }
 
 /** The shift-and masks of the same phrase: bit i set for the ids position i accepts. */
 function masks(phrase: CompiledPhrase): Uint32Array {
 	const result = new Uint32Array(VOCABULARY);
-	phrase.forEach((table, position) => table.forEach((accepted, id) => (result[id] = (result[id] ?? 0) | (accepted << position))));
+	phrase.forEach((accepted, position) => {
+		for (let id = 0; id < VOCABULARY; id++) if (accepted.has(id)) result[id] = (result[id] as number) | (1 << position);
+	});
 	return result;
 }
 
 describe("phrases: words in a row", () => {
+	test("a position's accepted ids answer alike as a set (few ids) or a table by id (many, a prefix's)", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(fc.nat(199)), fc.integer({ min: 200, max: 20_000 }), (ids, dictionarySize) => {
+				const accepted = acceptedIds(ids, dictionarySize);
+				for (let id = 0; id < 200; id++) expect(accepted.has(id)).toBe(ids.includes(id));
+			}),
+		);
+	});
+
 	test("counts each place the words stand in a row, overlapping ones included", () => {
 		expect(countPhrase(Uint32Array.from([1, 2, 1, 2, 1, 2]), compile([1, 2]))).toBe(3);
 		expect(countPhrase(Uint32Array.from([1, 1, 1]), compile([1, 1]))).toBe(2);

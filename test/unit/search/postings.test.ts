@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
@@ -1316,5 +1318,35 @@ describe("a phrase searched again", () => {
 		const later = await engine.search(parseQuery('"garden project"'), null, 300, read);
 		expect(later.results.map((hit) => hit.path)).not.toContain("0.md");
 		expect(later.results.map((hit) => hit.path)).toContain("1.md");
+	});
+});
+
+describe("a phrase of many distinct words", () => {
+	test("is resolved without a table the dictionary's size for each word (kept for its next search), and found in the body and a heading", () => {
+		const index = new PostingsIndex(stemmerFor(DEFAULT_SEARCH_LANGUAGE));
+		// A dictionary of 100,000 words; the phrase: 160 distinct two-letter words, as a query of 500 characters may hold.
+		for (let note = 0; note < 10; note++)
+			index.add(`filler${note}.md`, `filler ${note}`, 0, Array.from({ length: 10_000 }, (_, word) => `w${note}x${word}`).join(" "), []);
+		const words = Array.from({ length: 160 }, (_, at) => `${String.fromCharCode(97 + Math.floor(at / 26))}${String.fromCharCode(97 + (at % 26))}`);
+		index.add("phrase.md", "phrase", 0, `zz ${words.join(" ")} zz`, [words.join(" ")]);
+		index.add("apart.md", "apart", 0, [...words].reverse().join(" "), []);
+		// Collected before and after: what the resolved phrase holds, not the garbage of the notes' adding.
+		setFlagsFromString("--expose-gc");
+		const collect = runInNewContext("gc") as () => void;
+		collect();
+		const before = process.memoryUsage().arrayBuffers;
+		const term = index.resolve(words) as ResolvedTerm;
+		collect();
+		const grown = process.memoryUsage().arrayBuffers - before;
+		// Before: 160 tables of 100,000 bytes (16 MB) besides its masks (2.4 MB: 4 bytes a dictionary word per 32 positions).
+		expect(grown).toBeLessThan(6_000_000);
+		const values = Array.from({ length: term.length }, (_, at) => [
+			index.documents[term.slots[at] as number]?.path,
+			index.matchValue(term, at, index.documents[term.slots[at] as number]),
+		]);
+		expect(values.filter(([, value]) => value !== 0).map(([path]) => path)).toEqual(["phrase.md"]);
+		const [, value] = values.find(([path]) => path === "phrase.md") as [string, number];
+		expect(value & BODY_COUNT).toBe(1);
+		expect((value & IN_HEADING) !== 0).toBe(true);
 	});
 });

@@ -10,6 +10,7 @@ import type { HostFile } from "../../../src/host/Host";
 import { TermDictionary } from "../../../src/search/dictionary";
 import { PostingsIndex } from "../../../src/search/postings";
 import { tokenize } from "../../../src/search/text";
+import { SliceClock } from "../../../src/markdown/steps";
 import { parseQuery } from "../../../src/search/query";
 import { IndexedNoteSearch, isHeadingDescription, isSearchableText, scanSearch } from "../../../src/vault/search";
 import { CallBudget } from "../../../src/vault/workBudget";
@@ -1146,6 +1147,9 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		let watching = false;
 		let last = 0;
 		let deleted: Promise<void> | null = null;
+		// Every step ends its slice: how many steps a slice of INDEX_UPDATE_SLICE_MS holds depends on the machine's speed and
+		// load (on a quiet one, two or three steps of 16,384 postings ran in one slice, and this test failed).
+		const sliceUsedUp = jest.spyOn(SliceClock.prototype, "due").mockImplementation(() => watching);
 		const index = new IndexedNoteSearch(vault.host, scope, async () => {
 			if (watching) {
 				const now = written(index, "v");
@@ -1182,6 +1186,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			expect(Math.max(...perPause)).toBeLessThanOrEqual(COMMIT_STEP_POSTINGS);
 		} finally {
 			watching = false;
+			sliceUsedUp.mockRestore();
 			await index.stop();
 			await vault.close();
 		}
