@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 
 /** The built CLI, as `npm run build` makes it and the package's bin points to it. */
@@ -81,4 +82,10 @@ export function startServe(args: string[], timeoutMs = 15_000, node: { flags?: s
 			reject(new Error(`serve exited with ${code}; stderr: ${stderr}`));
 		});
 	});
+}
+
+/** A running `serve`'s main-thread CPU time in ms, from Linux's schedstat (its main thread's id is its process id). */
+export function serveCpuMs(serving: ServingCli): number {
+	const pid = serving.child.pid ?? 0;
+	return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "latin1").split(" ")[0]) / 1e6;
 }

@@ -593,27 +593,35 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 		await removeDir(root);
 	});
 
-	test("the moved note is no row, and its properties are not given (they were, read after the move)", async () => {
+	/**
+	 * Once the first row's properties are read (the rows are being built, every note already matched),
+	 * the next pause renames `from` to `to`. `readAfter`: the paths whose properties were read after it.
+	 */
+	function renameWhileRowsBuilt(from: string, to: string): { renamed: () => boolean; readAfter: Set<string> } {
 		const cache = host.metadataCache;
 		const original = cache.getFileCache.bind(cache);
-		let moved = false;
-		let readAfterMove = false;
-		// The first row's properties are read: the rows are being built, every note already matched.
+		let renamed = false;
+		const readAfter = new Set<string>();
 		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
-			if (moved && file.path === "Private/C diary.md") readAfterMove = true;
-			if (file.path === "Notes/A first.md" && !moved && atNextPause === null)
+			if (renamed) readAfter.add(file.path);
+			if (file.path === "Notes/A first.md" && !renamed && atNextPause === null)
 				atNextPause = async () => {
-					const diary = host.vault.getFileByPath("Notes/C diary.md");
-					if (!diary) throw new Error("no Notes/C diary.md");
-					await host.vault.rename(diary, "Private/C diary.md");
-					moved = true;
+					const note = host.vault.getFileByPath(from);
+					if (!note) throw new Error(`no ${from}`);
+					await host.vault.rename(note, to);
+					renamed = true;
 				};
 			return original(file);
 		});
+		return { renamed: () => renamed, readAfter };
+	}
+
+	test("the moved note is no row, and its properties are not given (they were, read after the move)", async () => {
+		const move = renameWhileRowsBuilt("Notes/C diary.md", "Private/C diary.md");
 		const answer = await callTool(client, "query_base", { path: "Notes/Board.base" });
-		expect(moved).toBe(true);
+		expect(move.renamed()).toBe(true);
 		// Matched before the move, its row built after it: the case this is about.
-		expect(readAfterMove).toBe(true);
+		expect(move.readAfter.has("Private/C diary.md")).toBe(true);
 		expect(answer.ok).toBe(true);
 		if (!answer.ok) return;
 		expect(JSON.stringify(answer.value)).not.toMatch(/diary/u);
@@ -622,21 +630,9 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 	});
 
 	test("a note renamed in its own folder while the rows are built is no row at the path it has left; the next query gives it at its new one", async () => {
-		const cache = host.metadataCache;
-		const original = cache.getFileCache.bind(cache);
-		let renamed = false;
-		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
-			if (file.path === "Notes/A first.md" && !renamed && atNextPause === null)
-				atNextPause = async () => {
-					const diary = host.vault.getFileByPath("Notes/C diary.md");
-					if (!diary) throw new Error("no Notes/C diary.md");
-					await host.vault.rename(diary, "Notes/D renamed.md");
-					renamed = true;
-				};
-			return original(file);
-		});
+		const move = renameWhileRowsBuilt("Notes/C diary.md", "Notes/D renamed.md");
 		const answer = await callTool(client, "query_base", { path: "Notes/Board.base" });
-		expect(renamed).toBe(true);
+		expect(move.renamed()).toBe(true);
 		expect(answer.ok).toBe(true);
 		if (!answer.ok) return;
 		// Before: a row "Notes/C diary.md", a path that held no note any more.
@@ -652,19 +648,9 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 	});
 
 	test("a page whose only row was moved out still gives the cursor to the rows after it", async () => {
-		const cache = host.metadataCache;
-		const original = cache.getFileCache.bind(cache);
-		let moved = false;
-		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
-			if (file.path === "Notes/A first.md" && !moved && atNextPause === null)
-				atNextPause = async () => {
-					await host.vault.rename(file, "Private/A first.md");
-					moved = true;
-				};
-			return original(file);
-		});
+		const move = renameWhileRowsBuilt("Notes/A first.md", "Private/A first.md");
 		const first = await callTool(client, "query_base", { path: "Notes/Board.base", limit: 1 });
-		expect(moved).toBe(true);
+		expect(move.renamed()).toBe(true);
 		expect(first.ok && first.value).toMatchObject({ rows: [], total: 3, truncated: true });
 		const cursor = first.ok ? (first.value.next_cursor as string | undefined) : undefined;
 		expect(typeof cursor).toBe("string");

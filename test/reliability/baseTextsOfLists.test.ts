@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { BASES_MAX_PER_CHARACTER_INPUT_CHARS, BASES_MAX_VALUE_CHARS } from "../../src/config/limits";
-import { runCli, startServe, type ServingCli } from "../helpers/cli";
+import { runCli, startServe, serveCpuMs, type ServingCli } from "../helpers/cli";
 import { connectClient } from "../helpers/http";
 import { callOk, callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -32,12 +31,6 @@ function base(formula: string): string {
 		"    order: [formula.out]",
 		"",
 	].join("\n");
-}
-
-/** The serve process's main-thread CPU time in ms (its main thread's id is its process id). */
-function serveCpuMs(serving: ServingCli): number {
-	const pid = serving.child.pid ?? 0;
-	return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "latin1").split(" ")[0]) / 1e6;
 }
 
 /** A formula's cell as query_base answers it: its value, or the error it carries. */

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { runCli, startServe, type ServingCli } from "../helpers/cli";
+import { runCli, startServe, serveCpuMs, type ServingCli } from "../helpers/cli";
 import { connectClient } from "../helpers/http";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
@@ -20,12 +19,6 @@ const PHRASES = [alternating(32, "a"), alternating(32, "b"), alternating(31, "a"
 	.join(" ");
 /** A word, less twenty-six phrases neither note holds (`a a`, `b b`, `a a a` …): each is read in each note before the note is kept. */
 const EXCLUSIONS = `a ${Array.from({ length: 26 }, (_, index) => `-"${`${index % 2 === 0 ? "a" : "b"} `.repeat(2 + (index >> 1)).trim()}"`).join(" ")}`;
-
-/** The serve process's main-thread CPU time in ms (its main thread's id is its process id). */
-function serveCpuMs(serving: ServingCli): number {
-	const pid = serving.child.pid ?? 0;
-	return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "latin1").split(" ")[0]) / 1e6;
-}
 
 describe("a search for long phrases in notes that are the phrase's words over and over", () => {
 	let vault = "";
