@@ -674,6 +674,12 @@ async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: stri
 		journal.dropChange(call.id, change.path);
 		throw new WriteNoLongerAllowedError([]);
 	}
+	// Moved meanwhile (into an excluded folder, by the person: the same file object, renamed): not moved from where it is
+	// now, which nobody planned. It was moved from the excluded folder to the call's new path, back in every client's sight.
+	if (file.path !== movedFrom) {
+		journal.dropChange(call.id, change.path);
+		throw new NoteChangedSinceError(movedFrom, []);
+	}
 	try {
 		await host.vault.rename(file, change.path);
 	} catch (error) {

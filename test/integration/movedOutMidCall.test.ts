@@ -559,6 +559,17 @@ describe("a note moved into an excluded folder while its planned write is being 
 		});
 	});
 
+	test("rename_note does not move the note back out of the excluded folder to its new path", async () => {
+		await withMoveWhileRecorded("rename_note", { path: "Notes/A.md", new_path: "Notes/B.md" }, "", async (answer, running, vault) => {
+			expect(answer.ok).toBe(false);
+			expect(JSON.stringify(answer)).not.toMatch(/Private/u);
+			// On main: Private/A.md was moved to Notes/B.md, back in every client's sight, and the call answered that it had renamed it.
+			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe("# A\nsalary review\n");
+			expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual([]);
+			expect(running.journal.list()).toEqual([]);
+		});
+	});
+
 	test("a note also grown past the longest a tool edits is refused without naming the excluded path it has now", async () => {
 		// Over MAX_EDITED_NOTE_BYTES: refused unread, with the tool's reason.
 		const grow = "x".repeat(3 * 1024 * 1024 + 1);
