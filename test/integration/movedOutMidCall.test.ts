@@ -509,13 +509,16 @@ describe("a note moved into an excluded folder between a write call's plan and i
  * the planned path: the text the person had just moved out of every client's sight, back in view.
  */
 describe("a note moved into an excluded folder while its planned write is being recorded", () => {
+	/** An outline with a task, so that every tool that edits a note has something to edit. */
+	const MOVED_NOTE = "- salary review\n- [ ] pay rise\n";
+
 	async function withMoveWhileRecorded(
 		tool: string,
 		args: Record<string, unknown>,
 		grow: string,
 		check: (answer: Awaited<ReturnType<typeof callTool>>, running: Awaited<ReturnType<typeof startService>>, vault: string) => Promise<void>,
 	): Promise<void> {
-		const vault = await makeVault({ "Notes/A.md": "# A\nsalary review\n" });
+		const vault = await makeVault({ "Notes/A.md": MOVED_NOTE });
 		const running = await startService(vault, {
 			levels: ["write"],
 			settings: { writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Private"] },
@@ -549,10 +552,13 @@ describe("a note moved into an excluded folder while its planned write is being 
 	test.each([
 		["append_to_note", { path: "Notes/A.md", content: "more" }],
 		["set_property", { path: "Notes/A.md", name: "status", value: "done" }],
+		["add_task", { path: "Notes/A.md", text: "ask for more" }],
+		["complete_task", { path: "Notes/A.md", line: 1, text: "pay rise" }],
+		["insert_under_bullet", { path: "Notes/A.md", bullet: "salary review", content: "asked" }],
 	])("%s leaves no record of the write it did not make, so an undo has nothing to copy back into view", async (tool, args) => {
 		await withMoveWhileRecorded(tool, args, "", async (answer, running, vault) => {
 			expect(answer.ok).toBe(false);
-			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe("# A\nsalary review\n");
+			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe(MOVED_NOTE);
 			// On main: one entry, "Notes/A.md" changed by this call.
 			expect(running.journal.list()).toEqual([]);
 			expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual([]);
@@ -564,7 +570,7 @@ describe("a note moved into an excluded folder while its planned write is being 
 			expect(answer.ok).toBe(false);
 			expect(JSON.stringify(answer)).not.toMatch(/Private/u);
 			// On main: Private/A.md was moved to Notes/B.md, back in every client's sight, and the call answered that it had renamed it.
-			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe("# A\nsalary review\n");
+			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe(MOVED_NOTE);
 			expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual([]);
 			expect(running.journal.list()).toEqual([]);
 		});
