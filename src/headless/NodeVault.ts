@@ -322,10 +322,13 @@ export class NodeVault implements HostVault, WatchedVault {
 	 */
 	async rename(file: HostFile, newPath: string): Promise<void> {
 		const target = normalizeVaultPath(newPath);
-		await this.withWriteLock(file.path, () =>
+		// The file where it was asked to move from: one moved meanwhile (while the locks were waited for) is not moved from
+		// wherever it went, an excluded folder say, to `target`.
+		const from = file.path;
+		await this.withWriteLock(from, () =>
 			this.withWriteLock(target, async () => {
-				const known = this.files.get(file.path);
-				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
+				const known = file.path === from ? this.files.get(from) : undefined;
+				if (!known) throw Object.assign(new Error(`File does not exist: ${from}`), { code: "ENOENT" });
 				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase())
 					throw Object.assign(new Error(`File already exists: ${target}`), { code: "EEXIST" });
 				const diskTarget = this.toDiskPath(target);

@@ -548,12 +548,17 @@ async function editWithCompare(
 	movedFrom?: string,
 ): Promise<string | null> {
 	const { host, journal, call } = target;
+	// Every record, drop and error of this edit names the path it was planned at, which `file` held when it was looked up: a
+	// note the person moves meanwhile (into an excluded folder) is the same file object, renamed. Named by `file.path`, a
+	// record made before the move was left in the journal by the drop after it (undo then copied the moved note's text back
+	// out of the excluded folder), and the refusal of a note grown past the bound told the client its new, excluded path.
+	const path = change.path;
 	// The record this call's write of the note must match, or drop before recording what it really writes.
 	let recorded: { before: string; after: string } | null = null;
 	let conflict = false;
 	let changedText: string | null = null;
 	const forget = () => {
-		if (recorded !== null) journal.dropChange(call.id, file.path);
+		if (recorded !== null) journal.dropChange(call.id, path);
 		recorded = null;
 	};
 	// What the atomic edit expects to find and write: the plan, then the edit made again on newer text outside it.
@@ -561,7 +566,7 @@ async function editWithCompare(
 	// The planned change is recorded before the atomic edit, its texts hashed, escaped and written off the
 	// event loop; inside the edit, a note still holding the planned text only confirms it.
 	const recordAhead = async (before: string, after: string) => {
-		await journal.recordChangesAhead(call, [await recordInPieces(file.path, before, after, movedFrom)]);
+		await journal.recordChangesAhead(call, [await recordInPieces(path, before, after, movedFrom)]);
 		recorded = { before, after };
 		if (target.mayWrite?.() === false) {
 			forget();
@@ -615,16 +620,18 @@ async function editWithCompare(
 				}
 				if (recorded === null || recorded.before !== data || recorded.after !== next) {
 					forget();
-					journal.recordChange(call, record(file.path, data, next, movedFrom));
+					journal.recordChange(call, record(path, data, next, movedFrom));
 					recorded = { before: data, after: next };
 				}
 				changedText = next;
 				return next;
 			};
-			await processWhileAllowed(host, file, change.path, target.mayWrite, edit, change.redoRefusesOverBytes);
+			await processWhileAllowed(host, file, path, target.mayWrite, edit, change.redoRefusesOverBytes);
 		} catch (error) {
 			forget();
-			if (error instanceof FileOverBytesError) throw redoUsed ? new NoteTooLongError(file.path) : new NoteChangedSinceError(file.path, []);
+			// The tool's own refusal only for the note still at its path: one moved away meanwhile is answered as gone (planned
+			// again, it is not found), not as a note of that size.
+			if (error instanceof FileOverBytesError) throw redoUsed && file.path === path ? new NoteTooLongError(path) : new NoteChangedSinceError(path, []);
 			throw error;
 		}
 		if (newer === null) break;
@@ -633,19 +640,19 @@ async function editWithCompare(
 		const accepted = accepts(data, redone);
 		if (!(accepted === true || (accepted !== false && (await runStepsInSlices(accepted, NOTE_TEXT_SLICE_MS, yieldToEventLoop))))) {
 			forget();
-			throw new NoteChangedSinceError(file.path, []);
+			throw new NoteChangedSinceError(path, []);
 		}
 		if (redone === data && movedFrom === undefined) {
 			// As inside the edit: nothing to write, and the call's change lost unless the note was only relinked.
 			forget();
-			if (data !== change.before && change.after !== change.before && change.relink !== true) throw new NoteChangedSinceError(file.path, []);
+			if (data !== change.before && change.after !== change.before && change.relink !== true) throw new NoteChangedSinceError(path, []);
 			return null;
 		}
 		forget();
 		await recordAhead(data, redone);
 		expected = { before: data, after: redone };
 	}
-	if (conflict) throw new NoteChangedSinceError(file.path, []);
+	if (conflict) throw new NoteChangedSinceError(path, []);
 	return changedText;
 }
 
@@ -666,6 +673,12 @@ async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: stri
 	if (target.mayWrite?.() === false) {
 		journal.dropChange(call.id, change.path);
 		throw new WriteNoLongerAllowedError([]);
+	}
+	// Moved meanwhile (into an excluded folder, by the person: the same file object, renamed): not moved from where it is
+	// now, which nobody planned. It was moved from the excluded folder to the call's new path, back in every client's sight.
+	if (file.path !== movedFrom) {
+		journal.dropChange(call.id, change.path);
+		throw new NoteChangedSinceError(movedFrom, []);
 	}
 	try {
 		await host.vault.rename(file, change.path);

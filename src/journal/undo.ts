@@ -229,8 +229,9 @@ async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall,
 	// Hashed and recorded in slices (a 1 MiB note's record was one piece of 2.4 million characters on Obsidian's UI thread).
 	const beforeHash = await sha256HexInPieces(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 	await journal.recordChangesAhead(undo, [{ path, before: text, beforeHash, after: null, afterHash: null }]);
-	// Looked at again after those pauses: a note another program changed meanwhile is kept, its record dropped.
-	if (host.vault.getFileByPath(path) !== file || (await host.vault.read(file)) !== text) {
+	// Looked at again after those pauses: a note another program changed meanwhile is kept, its record dropped. Where it is
+	// after that read: one the person moved meanwhile (into an excluded folder, the same file object renamed) is kept there.
+	if ((await host.vault.read(file)) !== text || host.vault.getFileByPath(path) !== file) {
 		journal.dropChange(undo.id, path);
 		return { path, result: "kept" };
 	}

@@ -502,6 +502,93 @@ describe("a note moved into an excluded folder between a write call's plan and i
 });
 
 /**
+ * The same move, made while the planned change is being recorded in the write journal (the record
+ * is made under the planned path, the note then renamed in place): nothing is written, so nothing
+ * may stay in the journal either. A record left there showed in history as a write that never
+ * happened, and undoing it found the note gone and saved its earlier text as a conflict copy beside
+ * the planned path: the text the person had just moved out of every client's sight, back in view.
+ */
+describe("a note moved into an excluded folder while its planned write is being recorded", () => {
+	/** An outline with a task, so that every tool that edits a note has something to edit. */
+	const MOVED_NOTE = "- salary review\n- [ ] pay rise\n";
+
+	async function withMoveWhileRecorded(
+		tool: string,
+		args: Record<string, unknown>,
+		grow: string,
+		check: (answer: Awaited<ReturnType<typeof callTool>>, running: Awaited<ReturnType<typeof startService>>, vault: string) => Promise<void>,
+	): Promise<void> {
+		const vault = await makeVault({ "Notes/A.md": MOVED_NOTE });
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, excludedFolders: ["Private"] },
+			rights: { write: { [tool]: "allow" } },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the journal as `this`
+		const original = JournalFile.prototype.recordChangesAhead;
+		let moved = false;
+		jest.spyOn(JournalFile.prototype, "recordChangesAhead").mockImplementation(async function (this: JournalFile, call, changes) {
+			await original.call(this, call, changes);
+			const note = running.host.vault.getFileByPath("Notes/A.md");
+			if (!moved && note) {
+				moved = true;
+				await running.host.vault.rename(note, "Private/A.md");
+				if (grow !== "") await fs.appendFile(nodePath.join(vault, "Private/A.md"), grow);
+			}
+		});
+		try {
+			const answer = await callTool(client, tool, args);
+			expect(moved).toBe(true);
+			await check(answer, running, vault);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}
+
+	test.each([
+		["append_to_note", { path: "Notes/A.md", content: "more" }],
+		["set_property", { path: "Notes/A.md", name: "status", value: "done" }],
+		["add_task", { path: "Notes/A.md", text: "ask for more" }],
+		["complete_task", { path: "Notes/A.md", line: 1, text: "pay rise" }],
+		["insert_under_bullet", { path: "Notes/A.md", bullet: "salary review", content: "asked" }],
+	])("%s leaves no record of the write it did not make, so an undo has nothing to copy back into view", async (tool, args) => {
+		await withMoveWhileRecorded(tool, args, "", async (answer, running, vault) => {
+			expect(answer.ok).toBe(false);
+			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe(MOVED_NOTE);
+			// On main: one entry, "Notes/A.md" changed by this call.
+			expect(running.journal.list()).toEqual([]);
+			expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual([]);
+		});
+	});
+
+	test("rename_note does not move the note back out of the excluded folder to its new path", async () => {
+		await withMoveWhileRecorded("rename_note", { path: "Notes/A.md", new_path: "Notes/B.md" }, "", async (answer, running, vault) => {
+			expect(answer.ok).toBe(false);
+			expect(JSON.stringify(answer)).not.toMatch(/Private/u);
+			// On main: Private/A.md was moved to Notes/B.md, back in every client's sight, and the call answered that it had renamed it.
+			expect(await fs.readFile(nodePath.join(vault, "Private/A.md"), "utf8")).toBe(MOVED_NOTE);
+			expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual([]);
+			expect(running.journal.list()).toEqual([]);
+		});
+	});
+
+	test("a note also grown past the longest a tool edits is refused without naming the excluded path it has now", async () => {
+		// Over MAX_EDITED_NOTE_BYTES: refused unread, with the tool's reason.
+		const grow = "x".repeat(3 * 1024 * 1024 + 1);
+		await withMoveWhileRecorded("append_to_note", { path: "Notes/A.md", content: "more" }, grow, async (answer, running) => {
+			expect(answer.ok).toBe(false);
+			// On main: '"Private/A.md" is over 1048576 characters…'. Answered as a note gone meanwhile: not even its size is told.
+			expect(JSON.stringify(answer)).not.toMatch(/Private|characters/u);
+			expect(running.journal.list()).toEqual([]);
+		});
+	});
+});
+
+/**
  * A page's cursor is base64 JSON that names the last item's path: a client decodes it as easily as
  * it reads the page. list_bases sorts its bases in slices, and a base moved into an excluded folder
  * at one of those pauses was then named by the cursor at its new path (the page itself left it out).

@@ -72,3 +72,34 @@ test("undo of a create: a note another program makes in the folder at the instan
 		await removeDir(root);
 	}
 });
+
+/**
+ * Undo of a create moves the note to the trash once it has read it again and found it as the call
+ * left it. The person moves it into an excluded folder while that last read waits for the disk (the
+ * same file object, renamed in place): it is no longer the note the call created there, and stays.
+ */
+test("undo of a create: a note moved into an excluded folder while undo reads it a last time is not moved to the trash from there", async () => {
+	const root = await makeVault({ "Plain.md": "one\n" });
+	const host = await NodeHost.open(root);
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const made = { id: newCallId(), time: new Date().toISOString(), tokenName: "laptop", tool: "create_note" };
+	await applyChange({ host, journal, call: made }, { path: "Notes/New.md", before: null, after: "new\n" }, false);
+	const read = host.vault.read.bind(host.vault);
+	let reads = 0;
+	const spy = jest.spyOn(host.vault, "read").mockImplementation(async (file) => {
+		// The second read is undo's last look before the move to the trash.
+		if (++reads === 2) await host.vault.rename(file, "Private/New.md");
+		return read(file);
+	});
+	try {
+		const outcome = await undoCall(host, journal, made.id, "you", ["Private"]);
+		expect(reads).toBe(2);
+		// Before: the note was moved to the trash from the excluded folder, and undo said it had trashed "Notes/New.md".
+		expect(await fs.readFile(nodePath.join(root, "Private/New.md"), "utf8")).toBe("new\n");
+		expect(outcome.ok && outcome.notes).toEqual([{ path: "Notes/New.md", result: "kept" }]);
+	} finally {
+		spy.mockRestore();
+		await host.close();
+		await removeDir(root);
+	}
+});
