@@ -200,9 +200,16 @@ export class CandidateFinder {
 			let value = term.phraseLearnt?.value(at) ?? -1;
 			if (value < 0) {
 				if (this.phraseBytesRead >= PHRASE_READ_STEP_BYTES) return PAUSE_FIRST;
-				value = this.index.matchValue(term, at, doc);
+				if (this.readsInSteps(term, doc)) {
+					// A long phrase within the step's share, read on after the pause (the share is then spent).
+					const body = this.longPhraseBody(term, doc);
+					if (body === null) return PAUSE_FIRST;
+					value = this.index.matchValue(term, at, doc, IN_TITLE | IN_HEADING, body);
+				} else {
+					value = this.index.matchValue(term, at, doc);
+					this.phraseBytesRead += doc.bodyBytes * readsPerByte(term);
+				}
 				term.phraseLearnt?.learnValue(at, value);
-				this.phraseBytesRead += doc.bodyBytes * readsPerByte(term);
 			}
 			if (value !== 0) return true;
 		}
@@ -599,10 +606,14 @@ export class CandidateFinder {
 			const at = positionOf(term, slot);
 			const remembered = at >= 0 && term.phraseLearnt ? term.phraseLearnt.value(at) >= 0 : false;
 			if (!remembered && at >= 0 && term.phraseLearnt && this.phraseShareUsed()) return PAUSE_FIRST;
-			if (!remembered && at >= 0 && term.phraseLearnt && term.phraseChunkMasks && !(term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0)) {
+			if (!remembered && at >= 0 && term.phraseLearnt && this.readsInSteps(term, doc)) {
 				// A long phrase is read within the step's share and on after the pause, not a whole body at once.
 				const body = this.longPhraseBody(term, doc);
-				if (body === null) return PAUSE_FIRST;
+				if (body === null) {
+					// The pause the caller makes next begins the next share.
+					this.phraseShareUsed();
+					return PAUSE_FIRST;
+				}
 				values[row + termIndex] = this.readValue(term, slot, doc, bound, body);
 				continue;
 			}
@@ -612,10 +623,15 @@ export class CandidateFinder {
 		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
 	}
 
+	/** Whether a phrase's read of `doc` goes in steps (`longPhraseBody`): a long phrase, in a note its pair sketch does not rule out (then nothing is read). */
+	private readsInSteps(term: ResolvedTerm, doc: IndexedDocument): boolean {
+		return term.phraseChunkMasks !== undefined && !(term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0);
+	}
+
 	/**
 	 * A long phrase's count in `doc`'s body, read on from where the last call for it stopped, within
 	 * what is left of the step's share: null when that ran out first (the share is then spent: the
-	 * caller pauses and asks again).
+	 * caller pauses, then asks again).
 	 */
 	private longPhraseBody(term: ResolvedTerm, doc: IndexedDocument): number | null {
 		const masks = term.phraseChunkMasks ?? [];
@@ -627,7 +643,7 @@ export class CandidateFinder {
 		const done = readLongPackedPhrase(doc.packed, masks, term.phrase?.length ?? 0, doc.bodyBytes, reading.read, from + bytes);
 		this.phraseBytesRead += (reading.read.index - from) * words;
 		if (!done) {
-			this.phraseBytesRead = 0;
+			this.phraseBytesRead = PHRASE_READ_STEP_BYTES;
 			return null;
 		}
 		this.longReading = null;

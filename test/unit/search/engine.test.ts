@@ -448,32 +448,35 @@ describe("an excluded phrase ending in a two-letter prefix of a planted vocabula
 });
 
 describe("a long phrase read in a note of megabytes", () => {
-	test("is read a step's share at a time, each byte counted once per 32 words of the phrase, and counted as read whole", async () => {
-		// Notes of `a b`, a byte a word packed: the 250-word phrase's read of a 5 MB note was one piece of 84 ms.
-		const phrase = Array.from({ length: 250 }, (_, index) => (index % 2 === 0 ? "a" : "b")).join(" ");
-		const query = parseQuery(`"${phrase}"`);
-		const read = () => Promise.resolve("");
-		const made = (words: number) => {
-			const built = new SearchEngine();
-			built.index.add("Big.md", "Big", 0, "a b ".repeat(words / 2), []);
-			built.index.add("Small.md", "Small", 0, "a b a b", []);
-			return built;
-		};
-		/** The search's pauses over a note of `words` words, its answer checked against the same search in one piece. */
-		const pausesOver = async (words: number) => {
-			const whole = await made(words).search(query, null, 10, read);
-			expect(whole.results.map((hit) => hit.path)).toEqual(["Big.md"]);
-			let pauses = 0;
-			const paused = await made(words).search(query, null, 10, read, () => {
-				pauses++;
-				return Promise.resolve();
-			});
-			expect(paused).toEqual(whole);
-			return pauses;
-		};
-		// Half a million words more: read eight times (a state word a 32 words of the phrase), a step's share between pauses.
-		// It was one pause for each megabyte read once, and the read of one note was one piece whatever its size.
-		const more = (await pausesOver(1_000_000)) - (await pausesOver(500_000));
+	// Notes of `a b`, a byte a word packed: the 250-word phrase's read of a 5 MB note was one piece of 84 ms.
+	const phrase = Array.from({ length: 250 }, (_, index) => (index % 2 === 0 ? "a" : "b")).join(" ");
+	const read = () => Promise.resolve("");
+	const made = (words: number) => {
+		const built = new SearchEngine();
+		built.index.add("Big.md", "Big", 0, "a b ".repeat(words / 2), []);
+		built.index.add("Small.md", "Small", 0, "a b a b", []);
+		return built;
+	};
+	/** The search's pauses over a note of `words` words, its answer checked against the same search in one piece. */
+	const pausesOver = async (query: string, words: number, found: string[]) => {
+		const whole = await made(words).search(parseQuery(query), null, 10, read);
+		expect(whole.results.map((hit) => hit.path)).toEqual(found);
+		let pauses = 0;
+		const paused = await made(words).search(parseQuery(query), null, 10, read, () => {
+			pauses++;
+			return Promise.resolve();
+		});
+		expect(paused).toEqual(whole);
+		return pauses;
+	};
+
+	// Half a million words more are read eight times (a state word for each 32 words of the phrase), a step's
+	// share between pauses. It was one pause for each megabyte read once, and one note's read was one piece whatever its size.
+	test.each([
+		{ kind: "wanted", query: `"${phrase}"`, found: ["Big.md"] },
+		{ kind: "excluded", query: `b -"${phrase}"`, found: ["Small.md"] },
+	])("$kind: is read a step's share at a time, each byte counted once per 32 words of the phrase, and counted as read whole", async ({ query, found }) => {
+		const more = (await pausesOver(query, 1_000_000, found)) - (await pausesOver(query, 500_000, found));
 		expect(more).toBeGreaterThanOrEqual(Math.floor((8 * 500_000) / PHRASE_READ_STEP_BYTES));
 	});
 });
