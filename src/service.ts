@@ -344,7 +344,7 @@ export class McpService {
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
-		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take);
+		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger);
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);

@@ -59,6 +59,12 @@ export interface BaseQueryOptions {
 	budget?: EvaluationBudget;
 	/** Called between rows and cells (often: it should return at once unless a slice of time is used up); resolves when work may go on. */
 	pause: () => Promise<void>;
+	/**
+	 * Whether the slice is used up, so that `pause` now gives the host its turn: then alone is it
+	 * called, and the CPU clock read (`EvaluationBudget.endSlice`). Absent: `pause` is called
+	 * between all rows and cells, and the query's pieces are one slice.
+	 */
+	due?: () => boolean;
 	/** The answer's bound, when it has one: rows are built while they fit it (truncated past them). */
 	fit?: AnswerFit;
 	/** Where the page starts: after this place (absent: the first row). */
@@ -94,6 +100,14 @@ export async function runBaseQuery(
 		return fail(`The base has no view "${echoed(options.view ?? "")}". Its views: ${listed.join(", ") || "none"}${more}.`);
 	}
 	const budget = options.budget ?? new EvaluationBudget();
+	const due = options.due;
+	// The slice's work is counted (on the CPU clock, once) before a pause that gives the host its turn, not at every piece.
+	const pause = async (): Promise<void> => {
+		if (!due) return options.pause();
+		if (!due()) return;
+		budget.endSlice();
+		await options.pause();
+	};
 	const columns = view.order.length > 0 ? view.order : DEFAULT_VIEW.order;
 	const contextFor = (row: BaseFile): EvaluationContext => ({
 		vault,
@@ -112,10 +126,10 @@ export async function runBaseQuery(
 		// In path order, so the rows before sorting and the filter errors listed are the same on every host and file system.
 		const inPathOrder = await sortInSlices(files, (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0), {
 			due: () => true,
-			checkpoint: options.pause,
+			checkpoint: pause,
 		});
 		for (const file of inPathOrder) {
-			await options.pause();
+			await pause();
 			budget.spend();
 			const context = contextFor(file);
 			try {
@@ -129,7 +143,7 @@ export async function runBaseQuery(
 		const keys = [...(view.groupBy ? [view.groupBy] : []), ...view.sort];
 		const sortValues: Value[][] = [];
 		for (const { context } of matched) {
-			await options.pause();
+			await pause();
 			sortValues.push(budget.piece(() => keys.map((key) => cellValue(key.property, context).value)));
 		}
 		// A comparison walks the lists it compares (as text): each row's keys are walked about log n times.
@@ -140,7 +154,7 @@ export async function runBaseQuery(
 		const order = await sortInSlices(
 			matched.map((_, position) => position),
 			(a, b) => compareRows(sortValues[a] ?? [], sortValues[b] ?? [], keys) || ((matched[a]?.file.path ?? "") < (matched[b]?.file.path ?? "") ? -1 : 1),
-			{ due: () => true, checkpoint: options.pause },
+			{ due: () => true, checkpoint: pause },
 		);
 		const pathAt = (at: number) => matched[order[at] as number]?.file.path;
 		const viewEnd = Math.min(order.length, view.limit ?? Number.POSITIVE_INFINITY);
@@ -166,7 +180,7 @@ export async function runBaseQuery(
 			const entry = matched[position];
 			if (!entry) continue;
 			const group = view.groupBy ? (sortValues[position]?.[0] ?? null) : undefined;
-			const row = await makeRow(entry.file, entry.context, columns, group, room, options.pause);
+			const row = await makeRow(entry.file, entry.context, columns, group, room, pause);
 			if (row !== null) {
 				lastBuilt = entry.file.path;
 				built.push({ row, file: entry.file });

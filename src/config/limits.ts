@@ -585,6 +585,14 @@ export const INDEX_UPDATE_SLICE_MS = 10;
  * without end would keep a note out of the index.
  */
 export const INDEX_REPLAN_ATTEMPTS = 3;
+/**
+ * Times a note's install into the index that failed (a list that could not grow: out of memory) is
+ * tried again, in a later slice, before the note is left out of answers until its next change (and
+ * named in their notice). A failed install was left out silently, logged nowhere.
+ */
+export const INDEX_INSTALL_RETRIES = 1;
+/** Notes an answer's notice names as left out of the index (their install failed); the rest are counted. */
+export const INDEX_FAILED_NOTES_LISTED = 10;
 
 // Vault-wide calls (tasks, tags, graph counts, notes lists, search while the index builds): CPU per call.
 /**

@@ -1,6 +1,7 @@
 import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, PHRASE_READ_STEP_BYTES, RULED_OUT_MIN_NOTES } from "../config/limits";
 import { PAUSE_FIRST } from "./bestFirst";
-import type { IndexedDocument, PostingsIndex } from "./postings";
+import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
+import { longPhraseRead, readLongPackedPhrase, type LongPhraseRead } from "./phrases";
 import {
 	BODY_COUNT,
 	growUint32,
@@ -171,8 +172,13 @@ export class CandidateFinder {
 	private candidateSlots: Uint32Array = new Uint32Array(64);
 	private candidateValues: Uint32Array = new Uint32Array(64);
 
-	/** Bytes of bodies read for phrases since the last pause (PHRASE_READ_STEP_BYTES). */
+	/**
+	 * Bytes of bodies read for phrases since the last pause (PHRASE_READ_STEP_BYTES), each as many
+	 * times as a long phrase has state words (a 250-word phrase costs eight reads of each byte).
+	 */
 	private phraseBytesRead = 0;
+	/** A long phrase's read of a note that ran out of the step's share, resumed after the pause (`longPhraseBody`). */
+	private longReading: { readonly term: ResolvedTerm; readonly doc: IndexedDocument; readonly read: LongPhraseRead } | null = null;
 
 	constructor(private readonly index: PostingsIndex) {}
 
@@ -194,9 +200,16 @@ export class CandidateFinder {
 			let value = term.phraseLearnt?.value(at) ?? -1;
 			if (value < 0) {
 				if (this.phraseBytesRead >= PHRASE_READ_STEP_BYTES) return PAUSE_FIRST;
-				value = this.index.matchValue(term, at, doc);
+				if (this.readsInSteps(term, doc)) {
+					// A long phrase within the step's share, read on after the pause (the share is then spent).
+					const body = this.longPhraseBody(term, doc);
+					if (body === null) return PAUSE_FIRST;
+					value = this.index.matchValue(term, at, doc, IN_TITLE | IN_HEADING, body);
+				} else {
+					value = this.index.matchValue(term, at, doc);
+					this.phraseBytesRead += doc.bodyBytes * readsPerByte(term);
+				}
 				term.phraseLearnt?.learnValue(at, value);
-				this.phraseBytesRead += doc.bodyBytes;
 			}
 			if (value !== 0) return true;
 		}
@@ -563,11 +576,11 @@ export class CandidateFinder {
 	}
 
 	/** The phrase's value in `doc` (at `slot`) read from its body (PostingsIndex.matchValue, within `bound`), read once a phrase's memo (PhraseLearnt). */
-	private readValue(term: ResolvedTerm, slot: number, doc: IndexedDocument, bound: number): number {
+	private readValue(term: ResolvedTerm, slot: number, doc: IndexedDocument, bound: number, bodyCount?: number): number {
 		const at = positionOf(term, slot);
 		const learnt = at >= 0 ? (term.phraseLearnt?.value(at) ?? -1) : -1;
 		if (learnt >= 0) return learnt;
-		const value = this.index.matchValue(term, 0, doc, bound);
+		const value = this.index.matchValue(term, 0, doc, bound, bodyCount);
 		if (at >= 0) term.phraseLearnt?.learnValue(at, value);
 		return value;
 	}
@@ -593,10 +606,48 @@ export class CandidateFinder {
 			const at = positionOf(term, slot);
 			const remembered = at >= 0 && term.phraseLearnt ? term.phraseLearnt.value(at) >= 0 : false;
 			if (!remembered && at >= 0 && term.phraseLearnt && this.phraseShareUsed()) return PAUSE_FIRST;
+			if (!remembered && at >= 0 && term.phraseLearnt && this.readsInSteps(term, doc)) {
+				// A long phrase is read within the step's share and on after the pause, not a whole body at once.
+				const body = this.longPhraseBody(term, doc);
+				if (body === null) {
+					// The pause the caller makes next begins the next share.
+					this.phraseShareUsed();
+					return PAUSE_FIRST;
+				}
+				values[row + termIndex] = this.readValue(term, slot, doc, bound, body);
+				continue;
+			}
 			values[row + termIndex] = this.readValue(term, slot, doc, bound);
-			if (!remembered) this.phraseBytesRead += doc.bodyBytes;
+			if (!remembered) this.phraseBytesRead += doc.bodyBytes * readsPerByte(term);
 		}
 		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
+	}
+
+	/** Whether a phrase's read of `doc` goes in steps (`longPhraseBody`): a long phrase, in a note its pair sketch does not rule out (then nothing is read). */
+	private readsInSteps(term: ResolvedTerm, doc: IndexedDocument): boolean {
+		return term.phraseChunkMasks !== undefined && !(term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0);
+	}
+
+	/**
+	 * A long phrase's count in `doc`'s body, read on from where the last call for it stopped, within
+	 * what is left of the step's share: null when that ran out first (the share is then spent: the
+	 * caller pauses, then asks again).
+	 */
+	private longPhraseBody(term: ResolvedTerm, doc: IndexedDocument): number | null {
+		const masks = term.phraseChunkMasks ?? [];
+		const words = masks.length;
+		let reading = this.longReading;
+		if (reading?.term !== term || reading.doc !== doc) reading = this.longReading = { term, doc, read: longPhraseRead(words) };
+		const from = reading.read.index;
+		const bytes = Math.max(1, Math.floor((PHRASE_READ_STEP_BYTES - this.phraseBytesRead) / words));
+		const done = readLongPackedPhrase(doc.packed, masks, term.phrase?.length ?? 0, doc.bodyBytes, reading.read, from + bytes);
+		this.phraseBytesRead += (reading.read.index - from) * words;
+		if (!done) {
+			this.phraseBytesRead = PHRASE_READ_STEP_BYTES;
+			return null;
+		}
+		this.longReading = null;
+		return reading.read.count;
 	}
 
 	/**
@@ -622,6 +673,11 @@ export class CandidateFinder {
 		}
 		return { ...gathered, total: kept, unverified: [] };
 	}
+}
+
+/** How many times reading a phrase reads each byte of a body: once, or once per state word of a long phrase (countLongPackedPhrase). */
+function readsPerByte(term: ResolvedTerm): number {
+	return term.phraseChunkMasks?.length ?? 1;
 }
 
 /** Whether the note whose values start at `values[row]` holds every term (`minimum` null), or (a partial answer) enough of them (joinsPartialAnswer). */

@@ -52,6 +52,18 @@ export function countPackedPhrase(packed: Uint8Array, masks: Uint32Array, length
 	return count;
 }
 
+/** Where a read of a long phrase in a body stands (`readLongPackedPhrase`): the next byte, the state words, and the count so far. */
+export interface LongPhraseRead {
+	index: number;
+	readonly state: Uint32Array;
+	count: number;
+}
+
+/** A read of a phrase of `words` state words (of 32 positions each), at the body's start. */
+export function longPhraseRead(words: number): LongPhraseRead {
+	return { index: 0, state: new Uint32Array(words), count: 0 };
+}
+
 /**
  * `countPackedPhrase` for a phrase of any length: `masks[k]` holds, by token id, the bits of
  * positions 32k to 32k + 31, and the state is one 32-bit word per 32 positions, so each id costs
@@ -59,13 +71,32 @@ export function countPackedPhrase(packed: Uint8Array, masks: Uint32Array, length
  * `a b a b …` the phrase's length per word: a 60-word phrase held a 5 MB note's read 190 ms.
  */
 export function countLongPackedPhrase(packed: Uint8Array, masks: readonly Uint32Array[], length: number, end = packed.length): number {
+	const read = longPhraseRead(masks.length);
+	readLongPackedPhrase(packed, masks, length, end, read, end);
+	return read.count;
+}
+
+/**
+ * `countLongPackedPhrase` from where `read` stands up to byte `until` (at the end of the id there),
+ * `read` left where it stopped: true once the body's end is reached, `read.count` then its count. A
+ * 250-word phrase's read of a 5 MB note (eight state words an id) was one piece of 84 ms.
+ */
+export function readLongPackedPhrase(
+	packed: Uint8Array,
+	masks: readonly Uint32Array[],
+	length: number,
+	end: number,
+	read: LongPhraseRead,
+	until: number,
+): boolean {
 	const words = masks.length;
-	const state = new Uint32Array(words);
+	const state = read.state;
 	const lastWord = words - 1;
 	const last = 1 << ((length - 1) & 31);
-	let count = 0;
-	let index = 0;
-	while (index < end) {
+	const stop = Math.min(end, until);
+	let count = read.count;
+	let index = read.index;
+	while (index < stop) {
 		let byte = packed[index++] as number;
 		let id = byte & 0x7f;
 		for (let shift = 7; byte & 0x80; shift += 7) {
@@ -81,7 +112,9 @@ export function countLongPackedPhrase(packed: Uint8Array, masks: readonly Uint32
 		}
 		if ((state[lastWord] as number) & last) count++;
 	}
-	return count;
+	read.index = index;
+	read.count = count;
+	return index >= end;
 }
 
 /** A phrase's first word as its packed bytes (a phrase's first word is one whole word: one id). */

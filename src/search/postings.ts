@@ -1289,19 +1289,21 @@ export class PostingsIndex {
 	 * else 0. A heading alone is not a match: it ranks, it does not find. `bound`: a phrase's
 	 * bound in this note (phraseValueBound), when known: names it rules out are not read.
 	 */
-	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined, bound = IN_TITLE | IN_HEADING): number {
+	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined, bound = IN_TITLE | IN_HEADING, bodyCount?: number): number {
 		let value: number;
 		if (term.phrase && doc) {
 			// A note whose pair sketch rules the phrase out is not read. A phrase longer than the
-			// window is counted 32 positions a word of state.
+			// window is counted 32 positions a word of state (given as `bodyCount` when read in steps).
 			const body =
-				term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0
-					? 0
-					: term.phraseMasks
-						? term.phraseAnchor
-							? countAnchoredPhrase(doc.packed, term.phraseAnchor, term.phraseMasks, term.phrase.length, doc.bodyBytes)
-							: countPackedPhrase(doc.packed, term.phraseMasks, term.phrase.length, doc.bodyBytes)
-						: countLongPackedPhrase(doc.packed, term.phraseChunkMasks ?? [], term.phrase.length, doc.bodyBytes);
+				bodyCount !== undefined
+					? bodyCount
+					: term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0
+						? 0
+						: term.phraseMasks
+							? term.phraseAnchor
+								? countAnchoredPhrase(doc.packed, term.phraseAnchor, term.phraseMasks, term.phrase.length, doc.bodyBytes)
+								: countPackedPhrase(doc.packed, term.phraseMasks, term.phrase.length, doc.bodyBytes)
+							: countLongPackedPhrase(doc.packed, term.phraseChunkMasks ?? [], term.phrase.length, doc.bodyBytes);
 			if ((bound & (IN_TITLE | IN_HEADING)) === 0) value = packValue(body, 0, false);
 			else {
 				const names = this.namesOf(doc);

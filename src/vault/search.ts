@@ -5,6 +5,8 @@ import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import {
 	INDEX_BUILD_SLICE_MS,
+	INDEX_FAILED_NOTES_LISTED,
+	INDEX_INSTALL_RETRIES,
 	INDEX_REPLAN_ATTEMPTS,
 	INDEX_UPDATE_SLICE_MS,
 	MAX_READ_NOTE_BYTES,
@@ -20,6 +22,7 @@ import {
 import { runSteps, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
 import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
+import { errorKind, type Logger } from "../activity";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
@@ -307,6 +310,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly leaving = new Map<string, number>();
 	/** Paths whose indexing waits behind a big note's install in slices, or is one (see `Behind`), with how many such indexings of each are under way. */
 	private readonly behindInstall = new Map<string, number>();
+	/** Notes whose install failed again when tried once more (INDEX_INSTALL_RETRIES): out of the index until their next event, and named in answers' notices. */
+	private readonly failedInstalls = new Set<string>();
 	private readonly metadataRefs: EventRef[] = [];
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
@@ -331,6 +336,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		private readonly host: Host,
 		private scope: Scope,
 		private readonly yieldToHost: () => Promise<void>,
+		/** Told of a note the index could not take in: by the error's kind, never its text, nor the note's path or text. */
+		private readonly logger?: Pick<Logger, "warn">,
 	) {}
 
 	/** Follows changes and starts building. */
@@ -353,6 +360,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
+		this.failedInstalls.clear();
 	}
 
 	/** Resolves when the current build has finished. */
@@ -368,6 +376,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
+		this.failedInstalls.clear();
 		this.ready = false;
 		this.building = this.building.then(() => this.build());
 	}
@@ -432,16 +441,38 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	/**
 	 * What an answer says of the notes `scope` shows whose indexing waits behind a big note's install
-	 * in slices, or is one (`behindInstall`): null when none. A short note created or edited was in
-	 * the index before its event ended; behind such an install it waits for seconds, and answers said
-	 * nothing of it.
+	 * in slices, or is one (`behindInstall`), and of those whose install failed (`failedInstalls`,
+	 * named): null when none. A short note created or edited was in the index before its event ended;
+	 * behind such an install it waits for seconds, and answers said nothing of it.
 	 */
 	private updatingNotice(scope: Scope): string | null {
 		let count = 0;
 		for (const path of this.behindInstall.keys()) if (isNoteInScope(path, scope)) count++;
-		if (count === 0) return null;
-		const notes = count === 1 ? "1 note" : `${count} notes`;
-		return `index: updating, ${notes} created or changed lately not yet indexed: this answer may leave ${count === 1 ? "it" : "them"} out or show ${count === 1 ? "it" : "them"} as before; search again shortly for a complete one.`;
+		const failed: string[] = [];
+		let failedCount = 0;
+		for (const path of this.failedInstalls) {
+			if (!isNoteInScope(path, scope)) continue;
+			failedCount++;
+			if (failed.length < INDEX_FAILED_NOTES_LISTED) failed.push(path);
+		}
+		const parts: string[] = [];
+		if (count > 0) {
+			const notes = count === 1 ? "1 note" : `${count} notes`;
+			parts.push(
+				`index: updating, ${notes} created or changed lately not yet indexed: this answer may leave ${count === 1 ? "it" : "them"} out or show ${count === 1 ? "it" : "them"} as before; search again shortly for a complete one.`,
+			);
+		}
+		if (failedCount > 0) {
+			const more = failedCount > failed.length ? ` and ${failedCount - failed.length} more` : "";
+			const notes = failedCount === 1 ? "1 note" : `${failedCount} notes`;
+			parts.push(
+				`index: ${notes} could not be indexed (the server may be short of memory), left out of answers until changed: ${failed
+					.sort()
+					.map((path) => JSON.stringify(path))
+					.join(", ")}${more}.`,
+			);
+		}
+		return parts.length > 0 ? parts.join(" ") : null;
 	}
 
 	/**
@@ -645,6 +676,8 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	private touch(path: string): void {
 		this.versions.set(path, (this.versions.get(path) ?? 0) + 1);
+		// Its next change (or its removal) indexes it again, or takes it out for good.
+		this.failedInstalls.delete(path);
 	}
 
 	private upsert(file: HostFile, text: string): void {
@@ -731,28 +764,46 @@ export class IndexedNoteSearch implements NoteSearch {
 		let attempts = 0;
 		const behind = new Behind(this.behindInstall, path);
 		try {
-			while (!engine.index.isCurrent(plan) || engine.index.installing) {
-				// Behind a big note's install in slices, the note is missing from answers (or shown as it was): they say so.
-				if (engine.index.installing) behind.count();
-				// In a turn of its own: the last slice of the plan ran up to the end of its time.
-				await this.yieldToHost();
-				// Another note's install in slices ends first: installed now, this one would finish it at once. Not
-				// for an engine let go (stopped, or a new scope): its install is left unfinished (see below).
-				while (engine.index.installing && this.stillDue(engine, file, path, version)) await this.yieldToHost();
-				if (!this.stillDue(engine, file, path, version)) return;
-				if (engine.index.isCurrent(plan) || attempts++ >= INDEX_REPLAN_ATTEMPTS) break;
-				const replanned = await runStepsInSlicesWhile(engine.index.replanSteps(plan), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
-					this.stillDue(engine, file, path, version),
+			for (let retries = 0; ; retries++) {
+				while (!engine.index.isCurrent(plan) || engine.index.installing) {
+					// Behind a big note's install in slices, the note is missing from answers (or shown as it was): they say so.
+					if (engine.index.installing) behind.count();
+					// In a turn of its own: the last slice of the plan ran up to the end of its time.
+					await this.yieldToHost();
+					// Another note's install in slices ends first: installed now, this one would finish it at once. Not
+					// for an engine let go (stopped, or a new scope): its install is left unfinished (see below).
+					while (engine.index.installing && this.stillDue(engine, file, path, version)) await this.yieldToHost();
+					if (!this.stillDue(engine, file, path, version)) return;
+					if (engine.index.isCurrent(plan) || attempts++ >= INDEX_REPLAN_ATTEMPTS) break;
+					const replanned = await runStepsInSlicesWhile(engine.index.replanSteps(plan), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
+						this.stillDue(engine, file, path, version),
+					);
+					if (!replanned.done || !this.stillDue(engine, file, path, version)) return;
+					plan = replanned.value;
+				}
+				// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
+				if (file.path !== path || !isNoteInScope(path, this.scope)) return;
+				// A new note of many words in slices too, searches meanwhile answering without it; once begun it
+				// ends, whatever happens to the note meanwhile (a removal of the note helps it to its end first, see
+				// `removeSteps`), unless the engine is let go: its slices then only held up the stop (or the new scope's build).
+				const installed = await this.installInSlices(engine, plan, behind);
+				if (installed === true) break;
+				if (this.stopped || engine !== this.engine) return;
+				// Failed (a list that could not grow: out of memory): the index is as it was, the note out of it.
+				const again = retries < INDEX_INSTALL_RETRIES;
+				this.logger?.warn(
+					`search index: a note could not be indexed (${errorKind(installed.error)}); ${again ? "trying it once more" : "it is left out of search answers until it changes"}`,
 				);
-				if (!replanned.done || !this.stillDue(engine, file, path, version)) return;
-				plan = replanned.value;
+				if (!again) {
+					// Unless a newer event came meanwhile: that event's own indexing says how it went.
+					if (this.stillDue(engine, file, path, version)) this.failedInstalls.add(path);
+					return;
+				}
+				// In a later slice, counted as not yet indexed meanwhile (the memory may be back by then).
+				behind.count();
+				await this.yieldToHost();
+				if (!this.stillDue(engine, file, path, version)) return;
 			}
-			// Moved since it was listed or read (the same file object, renamed: into an excluded folder, say): the rename's own event indexes it where it is now, if it may be.
-			if (file.path !== path || !isNoteInScope(path, this.scope)) return;
-			// A new note of many words in slices too, searches meanwhile answering without it; once begun it
-			// ends, whatever happens to the note meanwhile (a removal of the note helps it to its end first, see
-			// `removeSteps`), unless the engine is let go: its slices then only held up the stop (or the new scope's build).
-			if (!(await this.installInSlices(engine, plan, behind))) return;
 			// Its tasks, tags and links below are for the note as read: a newer event does that work itself.
 			if (file.path !== path || !this.stillDue(engine, file, path, version)) return;
 		} finally {
@@ -773,22 +824,23 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	/**
 	 * Installs a plan (`installSteps`): its first step at once (a short note is in the index before this
-	 * returns), the rest in slices of INDEX_UPDATE_SLICE_MS, counted in `behind` meanwhile. False when
-	 * the note did not go in: the engine was let go, or a step failed (a list that could not grow, out
-	 * of memory). The index is then as it was, and the note's next change indexes it again; thrown
-	 * here, the failure ended the build, and every note after it was left out.
+	 * returns), the rest in slices of INDEX_UPDATE_SLICE_MS, counted in `behind` meanwhile. True when
+	 * the note went in; else what kept it out: the engine was let go (no error), or a step failed (a
+	 * list that could not grow, out of memory; its error, or none when another change ran that step).
+	 * The index is then as it was; thrown here, the failure ended the build, and every note after it
+	 * was left out.
 	 */
-	private async installInSlices(engine: SearchEngine, plan: CommitPlan, behind: Behind): Promise<boolean> {
+	private async installInSlices(engine: SearchEngine, plan: CommitPlan, behind: Behind): Promise<true | { error: unknown }> {
 		const installing = engine.index.installSteps(plan);
 		try {
 			const first = installing.next();
-			if (first.done) return first.value;
+			if (first.done) return first.value || { error: undefined };
 			behind.count();
 			await this.yieldToHost();
 			const rest = await runStepsInSlicesWhile(installing, INDEX_UPDATE_SLICE_MS, this.yieldToHost, () => !this.stopped && engine === this.engine);
-			return rest.done && rest.value;
-		} catch {
-			return false;
+			return (rest.done && rest.value) || { error: undefined };
+		} catch (error) {
+			return { error };
 		}
 	}
 

@@ -83,6 +83,7 @@ export const queryBaseTool = defineTool({
 			limit: args.limit,
 			now: Date.now(),
 			pause: () => clock.checkpoint(),
+			due: () => clock.due(),
 			fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows) - NEXT_CURSOR_BYTES, smallestBytes: smallestResultBytes },
 			...(after.value ? { after: { last: after.value[0] as string, next: after.value[1] as string, position: after.value[2] as number } } : {}),
 		});

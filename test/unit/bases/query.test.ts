@@ -250,6 +250,56 @@ views:
 		expect(pause.mock.calls.length).toBeGreaterThan(2 * files.length + 2);
 	});
 
+	test("the CPU clock is read at the pauses that give the host its turn, not at every file's piece: two readings a piece were a fifth of a query's CPU", async () => {
+		const files = Array.from({ length: 2000 }, (_, index) => baseFile(`n${String(index).padStart(4, "0")}.md`, { rank: (index * 7919) % 2000 }));
+		const base = 'filters: "rank >= 10"\nviews:\n  - name: V\n    order: [file.name, rank]\n    sort:\n      - property: rank\n        direction: ASC\n';
+		const unpaused = await query(base, files);
+		// The host's slice is used up at every 50th question: 2000 filter pieces and 1990 sort pieces make about 80 slices.
+		let asked = 0;
+		let turns = 0;
+		const due = () => ++asked % 50 === 0 && ++turns > 0;
+		const readings = jest.spyOn(process, "cpuUsage");
+		try {
+			const sliced = await query(base, files, { due });
+			expect(sliced).toEqual(unpaused);
+			// A reading where a slice starts and one where it ends (it was two for each of 4,000 pieces).
+			expect(readings.mock.calls.length).toBeLessThanOrEqual(2 * turns + 2);
+			expect(turns).toBeGreaterThan(70);
+		} finally {
+			readings.mockRestore();
+		}
+	});
+
+	test("a query's work adds up across its slices: pieces of little work each, many slices, refused once they pass the query's bound", async () => {
+		let now = 0;
+		const clock = () => {
+			const start = now;
+			return () => now - start;
+		};
+		// 4 ms of work a file, a turn every 2 files: 250 files are 1 s of work in 125 slices.
+		const files = Array.from({ length: 400 }, (_, index) => baseFile(`n${String(index).padStart(3, "0")}.md`, {}));
+		const test = jest.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
+			if (this.source !== "n") return RegExp.prototype.exec.call(this, text) !== null;
+			now += 4;
+			return true;
+		});
+		try {
+			const config = parseBaseFile("filters: '/n/.matches(file.name)'");
+			if (!config.ok) throw new Error(config.error);
+			let asked = 0;
+			const result = await runBaseQuery(config.value, baseVault(files), files, SELF, {
+				limit: 100,
+				now: 0,
+				pause: () => Promise.resolve(),
+				due: () => ++asked % 4 === 0,
+				budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, clock),
+			});
+			expect(result).toEqual({ ok: false, error: expect.stringMatching(/more than 1 s of evaluation/) as unknown });
+		} finally {
+			test.mockRestore();
+		}
+	});
+
 	test("the answer does not depend on the order the host lists files in", async () => {
 		const base = "views:\n  - name: V\n    order: [status]\n    sort:\n      - property: status\n";
 		const expected = await query(base);

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PROXIMITY_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
+import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PHRASE_READ_STEP_BYTES, PROXIMITY_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
 import { CandidateFinder } from "../../../src/search/candidates";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
@@ -444,6 +444,40 @@ describe("an excluded phrase ending in a two-letter prefix of a planted vocabula
 		expect(paused.results.map((hit) => hit.path)).toEqual(["Kept.md"]);
 		// 60,000 words walked and as many lists taken, 8,192 a step, then merged, 16,384 postings a step.
 		expect(pauses).toBeGreaterThanOrEqual(14);
+	});
+});
+
+describe("a long phrase read in a note of megabytes", () => {
+	// Notes of `a b`, a byte a word packed: the 250-word phrase's read of a 5 MB note was one piece of 84 ms.
+	const phrase = Array.from({ length: 250 }, (_, index) => (index % 2 === 0 ? "a" : "b")).join(" ");
+	const read = () => Promise.resolve("");
+	const made = (words: number) => {
+		const built = new SearchEngine();
+		built.index.add("Big.md", "Big", 0, "a b ".repeat(words / 2), []);
+		built.index.add("Small.md", "Small", 0, "a b a b", []);
+		return built;
+	};
+	/** The search's pauses over a note of `words` words, its answer checked against the same search in one piece. */
+	const pausesOver = async (query: string, words: number, found: string[]) => {
+		const whole = await made(words).search(parseQuery(query), null, 10, read);
+		expect(whole.results.map((hit) => hit.path)).toEqual(found);
+		let pauses = 0;
+		const paused = await made(words).search(parseQuery(query), null, 10, read, () => {
+			pauses++;
+			return Promise.resolve();
+		});
+		expect(paused).toEqual(whole);
+		return pauses;
+	};
+
+	// Half a million words more are read eight times (a state word for each 32 words of the phrase), a step's
+	// share between pauses. It was one pause for each megabyte read once, and one note's read was one piece whatever its size.
+	test.each([
+		{ kind: "wanted", query: `"${phrase}"`, found: ["Big.md"] },
+		{ kind: "excluded", query: `b -"${phrase}"`, found: ["Small.md"] },
+	])("$kind: is read a step's share at a time, each byte counted once per 32 words of the phrase, and counted as read whole", async ({ query, found }) => {
+		const more = (await pausesOver(query, 1_000_000, found)) - (await pausesOver(query, 500_000, found));
+		expect(more).toBeGreaterThanOrEqual(Math.floor((8 * 500_000) / PHRASE_READ_STEP_BYTES));
 	});
 });
 

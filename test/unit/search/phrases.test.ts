@@ -7,8 +7,10 @@ import {
 	countLongPackedPhrase,
 	countPackedPhrase,
 	countPhrase,
+	longPhraseRead,
 	MAX_PHRASE_WORDS,
 	packedAnchor,
+	readLongPackedPhrase,
 } from "../../../src/search/phrases";
 
 function pack(ids: readonly number[]): Uint8Array {
@@ -126,6 +128,33 @@ describe("phrases: words in a row", () => {
 					const phrase = compile(words);
 					const body = [...Array.from({ length: repeats }, () => words).flat(), ...noise, ...words];
 					expect(countLongPackedPhrase(pack(body), chunkMasks(phrase), phrase.length)).toBe(countPhrase(Uint32Array.from(body), phrase));
+				},
+			),
+		);
+	});
+
+	test("a long phrase's read stopped at any bytes and resumed has the count of one read (a 5 MB note's was one piece of 84 ms)", () => {
+		fc.assert(
+			fc.property(
+				// Ids past 127 take two bytes: a stop may fall inside one, and the read ends the id first.
+				fc.array(fc.constantFrom(1, 2, 300), { maxLength: 600 }),
+				fc.array(fc.constantFrom(1, 2, 300), { minLength: 33, maxLength: 90 }),
+				fc.integer({ min: 1, max: 50 }),
+				(noise, words, share) => {
+					const phrase = compile(words);
+					const chunks = Array.from({ length: Math.ceil(words.length / MAX_PHRASE_WORDS) }, (_, chunk) =>
+						masksOf(
+							words.slice(chunk * MAX_PHRASE_WORDS, (chunk + 1) * MAX_PHRASE_WORDS).map((word) => [word]),
+							301,
+						),
+					);
+					const packed = pack([...words, ...noise, ...words, ...words]);
+					const read = longPhraseRead(chunks.length);
+					let reads = 0;
+					while (!readLongPackedPhrase(packed, chunks, phrase.length, packed.length, read, read.index + share)) reads++;
+					expect(reads).toBeGreaterThanOrEqual(Math.floor((packed.length - 1) / (share + 1)));
+					expect(read.count).toBe(countLongPackedPhrase(packed, chunks, phrase.length));
+					expect(read.count).toBe(countPhrase(Uint32Array.from([...words, ...noise, ...words, ...words]), phrase));
 				},
 			),
 		);

@@ -1133,6 +1133,8 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 	const installing = (index: IndexedNoteSearch) => (index as unknown as Internals).engine.index.installing;
 	const foundBy = async (index: IndexedNoteSearch, scope: ReturnType<OpenVault["scope"]>, query: string) =>
 		(await index.search(scope, parseQuery(query), {}, 5)).results.map((hit) => hit.path).sort();
+	const noticeOf = async (index: IndexedNoteSearch, scope: ReturnType<OpenVault["scope"]>, query: string) =>
+		(await index.search(scope, parseQuery(query), {}, 5)).notice ?? "";
 	const write = async (vault: OpenVault, path: string, text: string) => {
 		const file = vault.host.vault.getFileByPath(path);
 		if (file) await vault.host.vault.process(file, () => text);
@@ -1233,6 +1235,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 	test("a step of it that fails (a list that cannot grow: out of memory) leaves searches and later edits working (the index waited for ever)", async () => {
 		const vault = await openVault({ "Small.md": "alpha\n" });
 		const scope = vault.scope();
+		// Every install of Big.md fails, and so does the try again.
 		const index = new IndexedNoteSearch(vault.host, scope, settle);
 		index.start();
 		await index.whenReady();
@@ -1240,12 +1243,13 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const place = proto.placePosting;
 		let placed = 0;
 		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
-			if (++placed === 2 * COMMIT_STEP_POSTINGS + 5) throw new RangeError("Array buffer allocation failed");
+			if (++placed >= 2 * COMMIT_STEP_POSTINGS + 5) throw new RangeError("Array buffer allocation failed");
 			place.apply(this, args);
 		});
 		try {
 			await write(vault, "Big.md", bigOf("v"));
-			for (let turn = 0; turn < 100_000 && placed <= 2 * COMMIT_STEP_POSTINGS + 5; turn++) await settle();
+			// Its install failed, and once more when tried again: the note is left out, and answers name it.
+			for (let turn = 0; turn < 100_000 && !(await noticeOf(index, scope, "alpha")).includes("could not be indexed"); turn++) await settle();
 			expect(placed).toBeGreaterThan(2 * COMMIT_STEP_POSTINGS);
 			placing.mockRestore();
 			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
@@ -1258,6 +1262,90 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, "gamma")).length === 0; turn++) await settle();
 			expect(await foundBy(index, scope, "v59999")).toEqual(["Big.md"]);
 			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
+			expect(await noticeOf(index, scope, "alpha")).toBe("");
+		} finally {
+			placing.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
+	test("a failed install is logged (by its error's kind, no path or text), tried once more in a later slice, and then found: it was out of every answer until the note changed, said nowhere", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n" });
+		const scope = vault.scope();
+		const warnings: string[] = [];
+		const index = new IndexedNoteSearch(vault.host, scope, settle, { warn: (message) => warnings.push(message) });
+		index.start();
+		await index.whenReady();
+		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
+		const place = proto.placePosting;
+		let placed = 0;
+		let turnsAfterFailure = -1;
+		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
+			// Once: the memory is back by the next try.
+			if (++placed === 2 * COMMIT_STEP_POSTINGS + 5) {
+				turnsAfterFailure = 0;
+				throw new RangeError("Array buffer allocation failed");
+			}
+			place.apply(this, args);
+		});
+		try {
+			await write(vault, "Big.md", bigOf("w"));
+			const notices = new Set<string>();
+			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, "w59999")).length === 0; turn++) {
+				notices.add(await noticeOf(index, scope, "alpha"));
+				if (turnsAfterFailure >= 0) turnsAfterFailure++;
+				await settle();
+			}
+			expect(await foundBy(index, scope, "w0")).toEqual(["Big.md"]);
+			// Tried again in a later turn, the note counted as not yet indexed meanwhile; never named as left out (it was not).
+			expect(turnsAfterFailure).toBeGreaterThan(0);
+			expect([...notices].some((notice) => notice.startsWith("index: updating, 1 note"))).toBe(true);
+			expect([...notices].some((notice) => notice.includes("could not be indexed"))).toBe(false);
+			expect(warnings).toEqual(["search index: a note could not be indexed (RangeError); trying it once more"]);
+			expect(await noticeOf(index, scope, "alpha")).toBe("");
+		} finally {
+			placing.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
+	test("a note whose install fails twice is named in answers' notices, where the scope shows it, and logged without its path; its next change indexes it", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n", "Inner/Other.md": "alpha\n" });
+		const scope = vault.scope();
+		const warnings: string[] = [];
+		const index = new IndexedNoteSearch(vault.host, scope, settle, { warn: (message) => warnings.push(message) });
+		index.start();
+		await index.whenReady();
+		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
+		const place = proto.placePosting;
+		let failing = true;
+		let placed = 0;
+		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
+			if (failing && ++placed % (2 * COMMIT_STEP_POSTINGS) === 5) throw new RangeError("Array buffer allocation failed");
+			place.apply(this, args);
+		});
+		try {
+			await write(vault, "Inner/Big.md", bigOf("x"));
+			for (let turn = 0; turn < 100_000 && warnings.length < 2; turn++) await settle();
+			await settle();
+			expect(warnings).toEqual([
+				"search index: a note could not be indexed (RangeError); trying it once more",
+				"search index: a note could not be indexed (RangeError); it is left out of search answers until it changes",
+			]);
+			expect(await foundBy(index, scope, "x0")).toEqual([]);
+			expect(await noticeOf(index, scope, "alpha")).toBe(
+				'index: 1 note could not be indexed (the server may be short of memory), left out of answers until changed: "Inner/Big.md".',
+			);
+			// A scope that does not show the folder is not told of it.
+			expect(await noticeOf(index, { ...scope, excludedFolders: ["Inner"] }, "alpha")).toBe("");
+			failing = false;
+			await write(vault, "Inner/Big.md", `${bigOf("x")}gamma\n`);
+			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, "gamma")).length === 0; turn++) await settle();
+			expect(await foundBy(index, scope, "x59999")).toEqual(["Inner/Big.md"]);
+			expect(await noticeOf(index, scope, "alpha")).toBe("");
+			expect(warnings).toHaveLength(2);
 		} finally {
 			placing.mockRestore();
 			await index.stop();
