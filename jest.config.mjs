@@ -33,6 +33,8 @@ const TIERS = ["unit", "golden", "integration", "e2e", "reliability"].filter((ti
 
 export default {
 	testTimeout: 30000,
+	// Jest's order, with the suites far slower than their size first when no time is recorded (a fresh clone).
+	testSequencer: "<rootDir>/scripts/jest-sequencer.cjs",
 	projects: TIERS.map((tier) => ({
 		...shared,
 		displayName: tier,

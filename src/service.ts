@@ -376,7 +376,7 @@ export class McpService {
 				this.tokenUse?.touch(token, now);
 			},
 		});
-		const server = new LoopbackHttpServer(endpoint, connections);
+		const server = new LoopbackHttpServer(endpoint, connections, deadlines.headersMs);
 		try {
 			const boundPort = await server.listen(port);
 			this.server = server;

@@ -1,6 +1,7 @@
 import {
 	BODY_READ_TIMEOUT_MS,
 	FIRST_REQUEST_TIMEOUT_MS,
+	HEADERS_TIMEOUT_MS,
 	MAX_RESPONSE_BODY_BYTES,
 	MAX_UNAUTHENTICATED_CONNECTIONS,
 	PLACE_WAIT_MS,
@@ -19,6 +20,8 @@ export interface HttpDeadlinesAndCaps {
 	responseWriteMs: number;
 	/** How long a new connection may take to send its first request head (closed after it). */
 	firstRequestMs: number;
+	/** How long any request head may take to arrive, a kept-alive connection's later ones included (closed after it). */
+	headersMs: number;
 	/** Largest answer body for one request, batch included. */
 	maxResponseBodyBytes: number;
 	/** Connections open at once that have not yet presented a valid token. */
@@ -33,6 +36,7 @@ export function httpDeadlinesAndCaps(overrides: Partial<HttpDeadlinesAndCaps> = 
 		bodyReadMs: BODY_READ_TIMEOUT_MS,
 		responseWriteMs: RESPONSE_WRITE_TIMEOUT_MS,
 		firstRequestMs: FIRST_REQUEST_TIMEOUT_MS,
+		headersMs: HEADERS_TIMEOUT_MS,
 		maxResponseBodyBytes: MAX_RESPONSE_BODY_BYTES,
 		maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
 		placeWaitMs: PLACE_WAIT_MS,

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS_CHECK_INTERVAL_MS } from "../config/limits";
+import { KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS_CHECK_INTERVAL_MS } from "../config/limits";
 import type { ConnectionPool } from "./connections";
 import { MCP_PATH } from "./guard";
 
@@ -27,16 +27,18 @@ export class PortInUseError extends Error {
 export class LoopbackHttpServer {
 	private server: Server | null = null;
 
+	/** `headersMs`: how long a request head may take to arrive (HEADERS_TIMEOUT_MS, or a test's shorter deadline). */
 	constructor(
 		private readonly listener: (req: IncomingMessage, res: ServerResponse) => void,
 		private readonly connections: ConnectionPool,
+		private readonly headersMs: number,
 	) {}
 
 	/** Starts listening; resolves with the port bound (useful with port 0). */
 	listen(port: number): Promise<number> {
 		if (this.server) return Promise.reject(new Error("The server is already listening."));
 		const server = createServer({
-			headersTimeout: HEADERS_TIMEOUT_MS,
+			headersTimeout: this.headersMs,
 			requestTimeout: REQUEST_TIMEOUT_MS,
 			keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
 			// Node enforces the two timeouts above only when it looks (every 30 s by default): a client

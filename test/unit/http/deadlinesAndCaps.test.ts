@@ -1,6 +1,7 @@
 import {
 	BODY_READ_TIMEOUT_MS,
 	FIRST_REQUEST_TIMEOUT_MS,
+	HEADERS_TIMEOUT_MS,
 	MAX_RESPONSE_BODY_BYTES,
 	MAX_UNAUTHENTICATED_CONNECTIONS,
 	PLACE_WAIT_MS,
@@ -14,6 +15,7 @@ describe("httpDeadlinesAndCaps: the per-connection deadlines and caps", () => {
 			bodyReadMs: BODY_READ_TIMEOUT_MS,
 			responseWriteMs: RESPONSE_WRITE_TIMEOUT_MS,
 			firstRequestMs: FIRST_REQUEST_TIMEOUT_MS,
+			headersMs: HEADERS_TIMEOUT_MS,
 			maxResponseBodyBytes: MAX_RESPONSE_BODY_BYTES,
 			maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
 			placeWaitMs: PLACE_WAIT_MS,
