@@ -23,12 +23,14 @@ import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../
 import { listedNoteTags } from "../../vault/tags";
 import { SliceClock, type Steps } from "../../markdown/steps";
 import { NoteHashes } from "../../vault/noteHashes";
+import { IsoTimes } from "../../isoTimes";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
 /** Notes read again unchanged are not hashed again (the hash is a function of the text alone, so one memo serves every vault). */
 const NOTE_HASHES = new NoteHashes(NOTE_HASH_MEMO_CHARS);
+const MODIFIED_TIMES = new IsoTimes();
 
 /**
  * The heading places (and their keys) of the notes last looked into by heading, by their metadata
@@ -132,7 +134,7 @@ export const readNoteTool = defineTool({
 		const frontmatterUnparsed = unparsedFrontmatter(text, cache?.frontmatter);
 		const frontmatter = frontmatterUnparsed === undefined ? (cache?.frontmatter ?? null) : null;
 		const tagsLeftOut = tags.leftOut > 0 ? tags.leftOut : undefined;
-		const modified = new Date(file.stat.mtime).toISOString();
+		const modified = MODIFIED_TIMES.of(file.stat.mtime);
 		const size = Buffer.byteLength(text, "utf8");
 		const rest = {
 			path,
