@@ -101,6 +101,11 @@ export const CUT_KEY_APART_BYTES = 64;
 /** Bytes of the result `cut_to_fit`'s list of the strings cut may take; the strings past it are counted, not named. */
 export const CUT_TO_FIT_LISTED_BYTES = 16 * 1024;
 /**
+ * Vault paths that passed `checkVaultPath` (pure) remembered, each at most MAX_PATH_LENGTH characters: the
+ * check of a short path was about 3% of a read_note call's CPU at 8 clients, and clients name the same notes again and again.
+ */
+export const CHECKED_PATHS_REMEMBERED = 256;
+/**
  * read_note (and resources/read, prompts, get_active_note's selection) returns at most this much of
  * a note's text, counted as JSON (and says `truncated`): counted as UTF-8, a note of line breaks or
  * NULs came out two to six times larger, twice in read_note's answer, and was refused as over

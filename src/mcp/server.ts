@@ -22,6 +22,10 @@ import { fixableMessageFor } from "./vaultErrors";
 import { scopeKey } from "../vault/scope";
 import type { TokenRecord } from "../auth/tokens";
 import { rememberJsonText } from "../jsonText";
+import { IsoTimes } from "../isoTimes";
+
+/** The times of the calls the activity log keeps. */
+const CALL_TIMES = new IsoTimes();
 
 /** What createMcpServer needs besides the per-request context. */
 export interface McpServerDeps {
@@ -584,7 +588,7 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		responseBytes = Buffer.byteLength(JSON.stringify(result));
 	}
 	deps.activity.add({
-		time: new Date().toISOString(),
+		time: CALL_TIMES.of(Date.now()),
 		tokenName: ctx.grant.token.name,
 		tool: tool.name,
 		durationMs: Math.round((performance.now() - started) * 10) / 10,

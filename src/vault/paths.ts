@@ -1,4 +1,4 @@
-import { MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
+import { CHECKED_PATHS_REMEMBERED, MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
 import { DRIVE_LETTER, OBSIDIAN_SPACES, pathMatchKey, trimTrailingSlashes, visibleForm } from "../paths/spelling";
 import { fail, ok, type Result } from "../result";
 import { isExcludedPath, type Scope } from "./scope";
@@ -22,6 +22,25 @@ export const NOT_ACCESSIBLE = "is in a folder this server does not give access t
  * (Windows drops them, so they alias other files), and over-long names. Pure.
  */
 export function checkVaultPath(input: string, scope: Scope): Result<string> {
+	// Pure in `input` and the config folder, so a path that passed is remembered: a client names the same notes call after call.
+	if (scope.configDir !== acceptedFor) {
+		acceptedFor = scope.configDir;
+		acceptedPaths.clear();
+	}
+	const known = acceptedPaths.get(input);
+	if (known !== undefined) return ok(known);
+	const checked = pathChecked(input, scope.configDir);
+	if (!checked.ok) return checked;
+	if (acceptedPaths.size >= CHECKED_PATHS_REMEMBERED) acceptedPaths.delete(acceptedPaths.keys().next().value!);
+	acceptedPaths.set(input, checked.value);
+	return checked;
+}
+
+/** The config folder the remembered paths were checked for, and those paths (as given → in their one spelling), oldest first. */
+let acceptedFor: string | null = null;
+const acceptedPaths = new Map<string, string>();
+
+function pathChecked(input: string, configDir: string): Result<string> {
 	if (input.trim() === "") return fail("The path is empty.");
 	if (input.length > MAX_PATH_LENGTH) return fail(`The path is longer than ${MAX_PATH_LENGTH} characters.`);
 	// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
@@ -38,8 +57,7 @@ export function checkVaultPath(input: string, scope: Scope): Result<string> {
 		if (/[.\s]$/.test(visibleForm(part))) return fail("A file or folder name may not end with a dot or a space (or a character that looks like one).");
 		if (Buffer.byteLength(part) > MAX_NAME_BYTES) return fail(`A file or folder name is longer than ${MAX_NAME_BYTES} bytes.`);
 	}
-	if (isExcludedPath(path, { configDir: scope.configDir, excludedFolders: [] }))
-		return fail("The vault's configuration folder is not readable through this server.");
+	if (isExcludedPath(path, { configDir, excludedFolders: [] })) return fail("The vault's configuration folder is not readable through this server.");
 	return ok(path);
 }
 

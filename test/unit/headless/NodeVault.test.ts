@@ -114,6 +114,24 @@ describe("NodeVault", () => {
 		expect(normalizeVaultPath("Cafe\u0301.md")).toBe("Café.md");
 	});
 
+	test("normalizeVaultPath spells every short mix of slashes, backslashes, dots, spaces and letters one way, the plain ones as they are", () => {
+		const alphabet = ["a", "/", "\\", " ", ".", "\u00a0", "e\u0301"];
+		const spellings = [""];
+		for (let length = 0; length < 4; length++)
+			for (const start of spellings.filter((spelling) => [...spelling].length === length)) for (const letter of alphabet) spellings.push(start + letter);
+		let plain = 0;
+		for (const spelling of spellings) {
+			const cleaned = spelling
+				.replace(/[\\/]+/g, "/")
+				.replace(/^\/+|\/+$/g, "")
+				.replace(/[\u00a0\u202f]/g, " ")
+				.normalize("NFC");
+			expect(normalizeVaultPath(spelling)).toBe(cleaned === "" ? "/" : cleaned);
+			if (cleaned === spelling) plain++;
+		}
+		expect(plain).toBeGreaterThan(100);
+	});
+
 	test("trash moves a note to the vault's .trash (a taken name gets a number), reports delete, and never writes through a linked .trash", async () => {
 		const deleted: string[] = [];
 		vault.on("delete", (file: HostAbstractFile) => deleted.push(file.path));

@@ -1,3 +1,4 @@
+import { CHECKED_PATHS_REMEMBERED } from "../../../src/config/limits";
 import { checkVaultPath } from "../../../src/vault/paths";
 
 const scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
@@ -52,5 +53,28 @@ describe("checkVaultPath", () => {
 			ok: false,
 			error: expect.stringContaining("configuration folder"),
 		});
+	});
+
+	// A path that passed is remembered; these show that the answer is still the check's, whatever was asked before.
+	test("a path that passed in one vault is refused as the config folder of another, asked right after", () => {
+		expect(checkVaultPath("_config/app.json", scope)).toEqual({ ok: true, value: "_config/app.json" });
+		expect(checkVaultPath("_config/app.json", customConfig)).toEqual({ ok: false, error: expect.stringContaining("configuration folder") });
+		expect(checkVaultPath("_config/app.json", scope)).toEqual({ ok: true, value: "_config/app.json" });
+	});
+
+	test("asked again, a path gets the same answer, in an object of its own", () => {
+		const first = checkVaultPath("Cafe\u0301.md", scope);
+		if (first.ok) first.value = "../outside.md";
+		expect(checkVaultPath("Cafe\u0301.md", scope)).toEqual({ ok: true, value: "Café.md" });
+		expect(checkVaultPath("Cafe\u0301.md", scope)).not.toBe(checkVaultPath("Cafe\u0301.md", scope));
+	});
+
+	test("past the paths it remembers, every path still gets its own answer", () => {
+		for (let round = 0; round < 2; round++) {
+			for (let index = 0; index < 3 * CHECKED_PATHS_REMEMBERED; index++) {
+				expect(checkVaultPath(`Folder ${index}/Note.md`, scope)).toEqual({ ok: true, value: `Folder ${index}/Note.md` });
+				expect(checkVaultPath(`Folder ${index}/../x.md`, scope)).toEqual({ ok: false, error: expect.stringContaining("'..'") });
+			}
+		}
 	});
 });
