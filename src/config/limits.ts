@@ -1023,6 +1023,8 @@ export const INLINE_PASS_STEP_CHARS = 64 * 1024;
 export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 /** Block tokens visited between two pause points. */
 export const TOKEN_VISIT_PAUSE_TOKENS = 256;
+/** Notes waiting behind a big note's install counted for a search's "index: updating" notice between two pause points. */
+export const UPDATING_NOTICE_PAUSE_COUNT = 1024;
 /** Lines gathered for the inline scan, or its findings stored, between two pause points. */
 export const INLINE_ITEMS_PAUSE_COUNT = 1024;
 /** Lines of one block read in steps (a paragraph, list, quote, code, HTML, `%%` or `$$` block) before the work may pause. */
