@@ -250,6 +250,11 @@ export const ASKERS_COMPARED_PER_LOOK = 1024;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;
+/**
+ * Bytes of JSON one completion's declared values hold at most: what a prompt note's whole frontmatter
+ * may be headless (MAX_FRONTMATTER_BYTES), also inside Obsidian, whose parsed frontmatter has no bound.
+ */
+export const COMPLETION_MAX_BYTES = 64 * 1024;
 /** Sorted note paths a completion looks at from the first candidate, at most: a keystroke never walks the whole vault. */
 export const COMPLETION_SCAN_LIMIT = 2000;
 /** Open subscriptions/listen streams of one token at once; one more is refused (429). */
