@@ -248,6 +248,12 @@ export const GRAPH_TOP_REFILL_CHANGES = 512;
  */
 export const ASKERS_COMPARED_PER_LOOK = 1024;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
+/**
+ * Milliseconds between two `notifications/progress` of a tool call whose request has a
+ * `progressToken`: well inside the 60 s an MCP SDK client waits by default, so one that resets its
+ * timeout on progress keeps waiting for a long rename, and few enough to cost nothing.
+ */
+export const PROGRESS_NOTIFICATION_INTERVAL_MS = 2000;
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;
 /**
