@@ -114,7 +114,9 @@ export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, liste
 	}
 	if (movedTo.size === 0) return links;
 	const wentOutOfSight = (target: string | null) => target !== null && movedTo.has(target) && movedTo.get(target) === null;
-	const outgoing = links.outgoing.map((link) => (link.target !== null && movedTo.has(link.target) ? { ...link, target: movedTo.get(link.target) ?? null } : link));
+	const outgoing = links.outgoing.map((link) =>
+		link.target !== null && movedTo.has(link.target) ? { ...link, target: movedTo.get(link.target) ?? null } : link,
+	);
 	const unresolved = [...links.unresolved];
 	let unresolvedTotal = links.unresolvedTotal;
 	for (const [linkpath, target] of links.linkpathTargets) {

@@ -68,7 +68,11 @@ export function isListed(path: string, filter: ListingFilter): boolean {
  * (into an excluded folder, out of a token's folders) while the listing was made or its page built
  * is not counted, as it is not shown. Counted in slices on `budget`: a listing may hold the whole vault.
  */
-export async function countStillVisible(notes: readonly ListedNote[], visible: (path: string) => boolean, budget: Pick<CallBudget, "due" | "checkpoint">): Promise<number> {
+export async function countStillVisible(
+	notes: readonly ListedNote[],
+	visible: (path: string) => boolean,
+	budget: Pick<CallBudget, "due" | "checkpoint">,
+): Promise<number> {
 	let count = 0;
 	for (let index = 0; index < notes.length; index++) {
 		const { file, path } = notes[index] as ListedNote;

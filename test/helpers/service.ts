@@ -63,7 +63,15 @@ export async function startService(
 	}
 	const logger = new RecordingLogger();
 	const journal = options.journal ?? JournalFile.forVault(vaultRoot, ".obsidian");
-	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlinesAndCaps: options.httpDeadlines, journal, approver: options.approver, callBudget: options.callBudget });
+	const service = new McpService({
+		host,
+		serverVersion: "test",
+		logger,
+		httpDeadlinesAndCaps: options.httpDeadlines,
+		journal,
+		approver: options.approver,
+		callBudget: options.callBudget,
+	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);
 	return {

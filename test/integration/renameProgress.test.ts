@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
-import { connectClient } from "../helpers/http";
+import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -53,13 +53,8 @@ describe("a long rename_note over real HTTP with the SDK's client asking for pro
 	});
 
 	test("a call that asks for no progress is answered as plain JSON, as before", async () => {
-		const response = await fetch(running.url, {
-			method: "POST",
-			headers: {
-				Authorization: `Bearer ${running.tokens.write as string}`,
-				"Content-Type": "application/json",
-				Accept: "application/json, text/event-stream",
-			},
+		const response = await rawRequest(running.port, {
+			headers: mcpHeaders(running.port, running.tokens.write as string),
 			body: JSON.stringify({
 				jsonrpc: "2.0",
 				id: 1,
@@ -67,8 +62,8 @@ describe("a long rename_note over real HTTP with the SDK's client asking for pro
 				params: { name: "rename_note", arguments: { path: "Moved/Goal.md", new_path: "Target.md" } },
 			}),
 		});
-		expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-		const answer = (await response.json()) as { result: { structuredContent: { notes_updated: number } } };
+		expect(response.headers["content-type"]).toMatch(/^application\/json/);
+		const answer = JSON.parse(response.body) as { result: { structuredContent: { notes_updated: number } } };
 		expect(answer.result.structuredContent.notes_updated).toBe(LINKING_NOTES);
 	});
 });

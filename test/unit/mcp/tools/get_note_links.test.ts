@@ -93,11 +93,7 @@ describe("get_note_links while a link target moves during the call", () => {
 
 	test("with NOTE_LINKS_MAX_ENTRIES unresolved link paths listed already, a target moved out of sight counts once however many links reach it", async () => {
 		const missing = Array.from({ length: NOTE_LINKS_MAX_ENTRIES }, (_, index) => `[[Missing ${index}]]`).join(" ");
-		const links = await linksWithMove(
-			{ "Plan.md": `[[Gone]] [[Gone]] ${missing}\n`, "Gone.md": "y\n" },
-			"Plan.md",
-			rename("Gone.md", "Private/Gone.md"),
-		);
+		const links = await linksWithMove({ "Plan.md": `[[Gone]] [[Gone]] ${missing}\n`, "Gone.md": "y\n" }, "Plan.md", rename("Gone.md", "Private/Gone.md"));
 		expect(links.unresolved.length).toBe(NOTE_LINKS_MAX_ENTRIES);
 		expect(links.unresolved_total).toBe(NOTE_LINKS_MAX_ENTRIES + 1);
 	});
