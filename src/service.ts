@@ -45,7 +45,7 @@ export interface McpServiceDeps {
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
 	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
-	callBudget?: { sliceMs?: number; callWorkMs?: number };
+	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number };
 	/** Overrides for the HTTP deadlines and caps in src/config/limits.ts (tests use short ones). */
 	httpDeadlinesAndCaps?: Partial<HttpDeadlinesAndCaps>;
 	/** Where every change a write tool makes is recorded before it is written. */
@@ -280,6 +280,7 @@ export class McpService {
 				pause: () => this.turns.takeFor(grant.token.hash),
 				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
+				...(this.deps.callBudget?.progressIntervalMs !== undefined ? { progressIntervalMs: this.deps.callBudget.progressIntervalMs } : {}),
 			},
 			rights: this.liveRightsOf(grant),
 		};

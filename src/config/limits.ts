@@ -253,8 +253,19 @@ export const GRAPH_TOP_REFILL_CHANGES = 512;
  */
 export const ASKERS_COMPARED_PER_LOOK = 1024;
 // Completions and subscriptions: a client asks on every keystroke, and a stream stays open for hours.
+/**
+ * Milliseconds between two `notifications/progress` of a tool call whose request has a
+ * `progressToken`: well inside the 60 s an MCP SDK client waits by default, so one that resets its
+ * timeout on progress keeps waiting for a long rename, and few enough to cost nothing.
+ */
+export const PROGRESS_NOTIFICATION_INTERVAL_MS = 2000;
 /** Values one completion/complete answer holds at most (MCP's own cap is 100). */
 export const COMPLETION_MAX_VALUES = 100;
+/**
+ * Bytes of JSON one completion's declared values hold at most: what a prompt note's whole frontmatter
+ * may be headless (MAX_FRONTMATTER_BYTES), also inside Obsidian, whose parsed frontmatter has no bound.
+ */
+export const COMPLETION_MAX_BYTES = 64 * 1024;
 /** Sorted note paths a completion looks at from the first candidate, at most: a keystroke never walks the whole vault. */
 export const COMPLETION_SCAN_LIMIT = 2000;
 /** Open subscriptions/listen streams of one token at once; one more is refused (429). */
@@ -1036,6 +1047,8 @@ export const INLINE_PASS_STEP_CHARS = 64 * 1024;
 export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 /** Block tokens visited between two pause points. */
 export const TOKEN_VISIT_PAUSE_TOKENS = 256;
+/** Notes waiting behind a big note's install counted for a search's "index: updating" notice between two pause points. */
+export const UPDATING_NOTICE_PAUSE_COUNT = 1024;
 /** Lines gathered for the inline scan, or its findings stored, between two pause points. */
 export const INLINE_ITEMS_PAUSE_COUNT = 1024;
 /** Lines of one block read in steps (a paragraph, list, quote, code, HTML, `%%` or `$$` block) before the work may pause. */

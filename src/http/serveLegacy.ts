@@ -3,6 +3,7 @@ import { directAnswer } from "./directAnswer";
 import { connectExchangeTransport, exchangeTransportOf } from "./exchangeTransports";
 import { jsonInPieces } from "./jsonPieces";
 import { failRequest, jsonRpcError, sendJson, sendJsonPieces, sentAtOnce, withoutWithdrawn } from "./replies";
+import { ProgressStream } from "./progressStream";
 import { answerLeftOut, checkMessages, type Answer, type CheckedMessages, type Exchange } from "./statelessTransport";
 
 /**
@@ -53,6 +54,7 @@ async function serveExchange<S extends EndpointPolicy>(
 	const { deadlinesAndCaps } = state;
 	let exchange: Exchange | null = null;
 	let written: Promise<void> = Promise.resolve();
+	const stream = new ProgressStream(res);
 	try {
 		// Only a server lent for the first time waits to be connected (an await costs a turn even when nothing is pending).
 		const transport = exchangeTransportOf(lent.server) ?? (await connectExchangeTransport(lent.server));
@@ -62,13 +64,18 @@ async function serveExchange<S extends EndpointPolicy>(
 			checked.requests,
 			deadlinesAndCaps.maxResponseBodyBytes,
 			(answers, body) => {
+				// A call that sent its progress is answered on that stream.
+				if (stream.streaming) {
+					written = stream.end(answers, deadlinesAndCaps.responseWriteMs, state.turns, answerable);
+					return;
+				}
 				// A client that does not read its answer would keep its place and the answer for as long
 				// as it liked, so it gets a deadline from the first piece on.
 				written = withoutWithdrawn(answers, body, answerable.withdrawn(), state.turns).then((sent) =>
 					sendJsonPieces(res, 200, sent, deadlinesAndCaps.responseWriteMs, state.turns, answerable),
 				);
 			},
-			{ turns: state.turns },
+			{ turns: state.turns, onNotification: (notification) => stream.notify(notification) },
 		);
 		const served = exchange;
 		res.once("close", () => served.abandon());

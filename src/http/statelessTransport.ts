@@ -129,10 +129,11 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 		requests: number,
 		maxBytes: number,
 		onAnswers: AnswersListener,
-		options: { classified?: MessageExtraInfo; turns?: Turns } = {},
+		options: { classified?: MessageExtraInfo; turns?: Turns; onNotification?: NotificationListener } = {},
 	): Exchange {
-		const { classified, turns } = options;
+		const { classified, turns, onNotification } = options;
 		const exchange = new Exchange(requests, maxBytes, onAnswers, (id) => this.cancel(id), classified, turns);
+		exchange.onNotification = onNotification ?? null;
 		this.exchange = exchange;
 		for (const message of messages) {
 			if (isParsedRequest(message)) exchange.waiting.push(message);
@@ -149,9 +150,16 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 		return new Promise((resolve) => (this.idle = resolve));
 	}
 
-	override send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-		// Notifications and requests to the client have no stream to go on in a plain JSON answer.
-		if (!isAnswer(message)) return Promise.resolve();
+	override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+		if (!isAnswer(message)) {
+			// A notification about the running call (its progress) goes to the POST's listener, which may answer as a stream;
+			// any other notification or request to the client has no stream to go on in a plain JSON answer.
+			const exchange = this.exchange;
+			const related = options?.relatedRequestId;
+			if (exchange && !exchange.abandoned && related !== undefined && related === exchange.running && !("id" in message))
+				exchange.onNotification?.(message);
+			return Promise.resolve();
+		}
 		this.outstanding -= 1;
 		const exchange = this.exchange;
 		if (exchange && !exchange.abandoned) {
@@ -211,6 +219,9 @@ export class ExchangeTransport extends PerRequestHTTPServerTransport implements 
 /** Takes one request, already checked to be a JSON-RPC request, with its classification (2026-07-28) if any. */
 export type RequestReceiver = (request: JSONRPCMessage & { id: RequestId; method: string }, extra?: MessageExtraInfo) => void;
 
+/** Told each notification the server sends about the POST's running call (`notifications/progress`). */
+export type NotificationListener = (notification: JSONRPCMessage) => void;
+
 /** Told the answers of one POST, in request order, and the body that carries them (one answer alone, else the array), serialised once, in pieces. */
 export type AnswersListener = (answers: Answer[], body: JsonPieces) => void;
 
@@ -227,6 +238,8 @@ export class Exchange {
 	 * the answer was withheld.
 	 */
 	answeredBeforeHandler = false;
+	/** Where notifications about the running call go; null: dropped, as a plain JSON answer has no stream. */
+	onNotification: NotificationListener | null = null;
 	private bytes = 0;
 	private readonly answers: Answer[] = [];
 	/** Each answer as JSON, kept so the body is not serialised a second time once every answer is in. */

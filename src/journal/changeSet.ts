@@ -349,6 +349,31 @@ async function applyRelinks(
 	if (failure !== null) throw failure;
 }
 
+/**
+ * Records edits of different notes (an undo's link changes) ahead with one journal write and one
+ * disk flush, as a rename's are (`applyRelinks`); each is then written with `writeRecordedEdit`,
+ * and any not written must have its record dropped (`journal.dropChange`).
+ */
+export async function recordEditsAhead({ journal, call }: ApplyTarget, changes: readonly NoteChange[]): Promise<void> {
+	const records: JournalChange[] = [];
+	for (const change of changes) records.push(await recordInPieces(change.path, change.before, change.after));
+	await journal.recordChangesAhead(call, records);
+}
+
+/**
+ * Writes one edit recorded by `recordEditsAhead`, in its own atomic edit; returns the text
+ * written, or null when the note is gone or no longer holds the change's `before` (nothing
+ * written, its record dropped). Other errors are thrown, the record dropped.
+ */
+export async function writeRecordedEdit(target: ApplyTarget, change: NoteChange): Promise<string | null> {
+	try {
+		return await writeRecordedRelink(target, { ...change, redo: undefined }, { mayWrite: () => true, redoEdits: false });
+	} catch (error) {
+		if (error instanceof NoteChangedSinceError) return null;
+		throw error;
+	}
+}
+
 /** What `Promise.allSettled` gives for one promise, handled from the moment it is made. */
 function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
 	return promise.then(

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MAX_NOTE_NAME_BYTES, NOTE_TEXT_SLICE_MS } from "../config/limits";
+import { MAX_NOTE_NAME_BYTES, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import type { Host } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { rewriteLinksSteps } from "../markdown/linkRewrite";
@@ -9,7 +9,7 @@ import { sha256HexInPieces } from "../sha256";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
 import { yieldToEventLoop } from "../vault/workBudget";
-import { applyChange, currentText, isPathFree, NoteChangedSinceError, withPathTurns, type NoteChange } from "./changeSet";
+import { applyChange, currentText, isPathFree, NoteChangedSinceError, recordEditsAhead, withPathTurns, writeRecordedEdit, type NoteChange } from "./changeSet";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 
 /** The name an undo made by a person is recorded under, in history. */
@@ -102,7 +102,14 @@ export async function undoCall(
 	const steps = await planUndo(host, entry);
 	const notes: UndoneNote[] = [];
 	try {
-		for (const step of steps) notes.push(await runStep(host, journal, undo, entry, step, scope));
+		for (let index = 0; index < steps.length;) {
+			const group = editGroupAt(steps, index);
+			if (group.length === 0) notes.push(await runStep(host, journal, undo, entry, steps[index++] as UndoStep, scope));
+			else {
+				await runEditGroup(host, journal, undo, entry, group, scope, notes);
+				index += group.length;
+			}
+		}
 	} catch (error) {
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
 		return {
@@ -189,6 +196,57 @@ function* stepFor(change: JournalChange, relinkedByRename: boolean, current: str
 			return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
 	}
 	return { kind: "conflict", original: change };
+}
+
+/** An edit step of an existing note (an undone rename's link changes, mostly): recorded a group at a time. */
+type EditStep = Extract<UndoStep, { kind: "apply" }>;
+
+function isGroupedEdit(step: UndoStep | undefined): step is EditStep {
+	return step?.kind === "apply" && step.change.movedFrom === undefined && step.change.before !== null && step.change.after !== step.change.before;
+}
+
+/** The edit steps from `start` on, at most RELINKS_APPLIED_AT_ONCE; none when the step there is another kind. */
+function editGroupAt(steps: readonly UndoStep[], start: number): EditStep[] {
+	const group: EditStep[] = [];
+	for (let index = start; index < steps.length && group.length < RELINKS_APPLIED_AT_ONCE; index++) {
+		const step = steps[index];
+		if (!isGroupedEdit(step)) break;
+		group.push(step);
+	}
+	return group;
+}
+
+/**
+ * Writes a group of edit steps: recorded with one journal write (one disk flush, not one a note:
+ * the undo of a rename 1,000 notes link to flushed 1,000 times), then each note in its own atomic
+ * edit; one that changed since the check gets a conflict copy, as `runStep` gives it. Each note
+ * done is added to `notes` as it is; a note left unwritten by an error has its record dropped.
+ */
+async function runEditGroup(
+	host: Host,
+	journal: WriteJournal,
+	undo: JournalCall,
+	entry: JournalEntry,
+	group: readonly EditStep[],
+	scope: Scope,
+	notes: UndoneNote[],
+): Promise<void> {
+	const target = { host, journal, call: undo };
+	await recordEditsAhead(
+		target,
+		group.map((step) => step.change),
+	);
+	let next = 0;
+	try {
+		for (; next < group.length; next++) {
+			const step = group[next] as EditStep;
+			const written = await writeRecordedEdit(target, step.change);
+			notes.push(written === null ? await conflict(host, journal, undo, entry, step.original, scope) : step.done);
+		}
+	} finally {
+		// An error stopped the group: the notes after it were recorded and never written.
+		for (let left = next + 1; left < group.length; left++) journal.dropChange(undo.id, (group[left] as EditStep).change.path);
+	}
 }
 
 /** Writes one step; a note that changed between the check and its write gets a conflict copy instead. */

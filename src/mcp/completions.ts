@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteRequest, type CompleteResult, type McpServer } from "@modelcontextprotocol/server";
-import { COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT } from "../config/limits";
+import { COMPLETION_MAX_BYTES, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT } from "../config/limits";
 import { completeNotePath, sortNotePathsInSlices, type PathCompletion } from "../vault/notePaths";
 import { isNoteInScope } from "../vault/scope";
 import { CallBudget, withinCallBudget } from "../vault/workBudget";
@@ -44,18 +44,53 @@ async function completeNotePathFor(ctx: ToolContext, typed: string): Promise<Pat
 	// A list sorted in slices while another program deleted or renamed a note still names it (the list is
 	// used, not kept): only a note that is there now, under that name, is offered.
 	const offered = (path: string) => visible(path) && ctx.host.vault.getFileByPath(path) !== null;
-	return completeNotePath(sorted.value, typed, offered, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT);
+	return withinBytes(completeNotePath(sorted.value, typed, offered, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT), COMPLETION_MAX_BYTES);
 }
 
-/** The values a typed prefix completes to among a fixed list (a prompt argument's declared values), letter case ignored. Pure. */
-export function completeFromList(values: readonly string[], typed: string, max: number): PathCompletion {
+/** The first values of `completion` that fit in `maxBytes` of JSON; the answer says there is more when any is left out. Pure. */
+export function withinBytes(completion: PathCompletion, maxBytes: number): PathCompletion {
+	let bytes = 0;
+	for (let index = 0; index < completion.values.length; index++) {
+		bytes += jsonStringBytes(completion.values[index] as string);
+		if (bytes > maxBytes) return { values: completion.values.slice(0, index), hasMore: true };
+	}
+	return completion;
+}
+
+/**
+ * The values a typed prefix completes to among a fixed list (a prompt argument's declared values),
+ * letter case ignored, at most `max` of them and `maxBytes` of JSON. Pure. Inside Obsidian the list
+ * is the frontmatter as Obsidian parsed it, with no bound on its size (headless parses at most
+ * MAX_FRONTMATTER_BYTES): 100 values of megabytes each were all sent. A value that does not fit is
+ * left out whole (a cut value is not one the prompt declares) and the answer says there is more.
+ */
+export function completeFromList(values: readonly string[], typed: string, max: number, maxBytes: number = COMPLETION_MAX_BYTES): PathCompletion {
 	const prefix = typed.toLowerCase();
-	const matching = values.filter((value) => value.toLowerCase().startsWith(prefix));
-	return { values: matching.slice(0, max), hasMore: matching.length > max };
+	const kept: string[] = [];
+	let bytes = 0;
+	let hasMore = false;
+	for (const value of values) {
+		// Longer than the whole answer may be, it is never offered: not lowercased either.
+		if (value.length > maxBytes) {
+			hasMore ||= value.slice(0, prefix.length).toLowerCase() === prefix;
+			continue;
+		}
+		if (!value.toLowerCase().startsWith(prefix)) continue;
+		const valueBytes = jsonStringBytes(value);
+		if (kept.length >= max || bytes + valueBytes > maxBytes) {
+			hasMore = true;
+			if (kept.length >= max) break;
+			continue;
+		}
+		kept.push(value);
+		bytes += valueBytes;
+	}
+	return { values: kept, hasMore };
 }
 
-function answer(completion: PathCompletion): CompleteResult {
-	return { completion: { values: completion.values, hasMore: completion.hasMore } };
+/** A string's bytes in the answer: as JSON, with the comma after it. */
+function jsonStringBytes(value: string): number {
+	return Buffer.byteLength(JSON.stringify(value)) + 1;
 }
 
 /**
@@ -77,6 +112,10 @@ async function completeFor(ctx: ToolContext, params: CompleteRequest["params"]):
 	const declared = promptArgumentSuggestions(ctx, file, argument.name);
 	if (declared === "notes") return answer(await completeNotePathFor(ctx, argument.value));
 	return declared === null ? NO_SUGGESTIONS : answer(completeFromList(declared, argument.value, COMPLETION_MAX_VALUES));
+}
+
+function answer(completion: PathCompletion): CompleteResult {
+	return { completion: { values: completion.values, hasMore: completion.hasMore } };
 }
 
 /** Offers completion/complete on a server that offers notes (the caller may read note text). */

@@ -196,16 +196,20 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 		});
 		const whole = { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) };
-		const prompt = [whole, { name }].find((form) => {
-			const formBytes = Buffer.byteLength(JSON.stringify(form)) + 1;
-			if (bytes + formBytes > MAX_RESPONSE_BYTES) return false;
-			bytes += formBytes;
-			return true;
-		});
-		if (prompt !== undefined) offered.push({ name, file, prompt });
+		const wholeBytes = listedBytes(whole);
+		const nameBytes = listedBytes({ name });
+		const prompt = bytes + wholeBytes <= MAX_RESPONSE_BYTES ? whole : bytes + nameBytes <= MAX_RESPONSE_BYTES ? { name } : null;
+		if (prompt === null) continue;
+		bytes += prompt === whole ? wholeBytes : nameBytes;
+		offered.push({ name, file, prompt });
 	}
 	// As the list leaves: a note moved away while a later body was read is not offered either.
 	return { prompts: offered.filter(({ name, file }) => promptNoteNamed(ctx, name) === file).map(({ prompt }) => prompt) };
+}
+
+/** A prompt's bytes in the list: its JSON and the comma before the next. */
+function listedBytes(prompt: ListPromptsResult["prompts"][number]): number {
+	return Buffer.byteLength(JSON.stringify(prompt)) + 1;
 }
 
 /**

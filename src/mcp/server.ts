@@ -18,6 +18,7 @@ import { toCallToolResult, type ToolDescriptor } from "./tool";
 import { ALL_TOOLS } from "./tools";
 import { effectiveRight, NOTE_TEXT_RIGHT } from "../auth/rights";
 import { runWriteCall } from "./writeCall";
+import { withProgress, type ProgressRequest } from "./progress";
 import { fixableMessageFor } from "./vaultErrors";
 import { scopeKey } from "../vault/scope";
 import type { TokenRecord } from "../auth/tokens";
@@ -270,7 +271,10 @@ function buildServer(
 				outputSchema: schemasOf(tool).output,
 				annotations: tool.annotations,
 			},
-			(args: unknown, call: { mcpReq: { signal: AbortSignal } }) => track(runTool(contextOf(), deps, tool, args, call.mcpReq.signal)),
+			(args: unknown, call: { mcpReq: ProgressRequest & { signal: AbortSignal } }) => {
+				const ctx = contextOf();
+				return track(withProgress(runTool(ctx, deps, tool, args, call.mcpReq.signal), call.mcpReq, tool.name, ctx.callBudget?.progressIntervalMs));
+			},
 		);
 	}
 	// tools/list is the same for every request with the same tools; converting the zod schemas to

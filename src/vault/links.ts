@@ -30,6 +30,10 @@ export interface NoteLinks {
 	 */
 	unresolved: string[];
 	unresolvedTotal: number;
+	/** Every link path met, once, in the order first met, and the path it reached (null: nowhere): the unresolved ones counted again as the answer leaves. */
+	linkpathTargets: ReadonlyMap<string, string | null>;
+	/** Each file reached, by the path it had then: a file renamed meanwhile is answered at its new path. */
+	reachedFiles: ReadonlyMap<string, HostFile>;
 }
 
 /**
@@ -39,8 +43,9 @@ export interface NoteLinks {
  */
 export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed: number, budget?: CallBudget): Promise<NoteLinks> {
 	const cache = host.metadataCache.getFileCache(file);
-	if (!cache) return { outgoing: [], outgoingTotal: 0, unresolved: [], unresolvedTotal: 0 };
+	if (!cache) return { outgoing: [], outgoingTotal: 0, unresolved: [], unresolvedTotal: 0, linkpathTargets: new Map(), reachedFiles: new Map() };
 	const targets = new Map<string, string | null>();
+	const reachedFiles = new Map<string, HostFile>();
 	const resolve = visibleLinkResolver(host, scope);
 	let total = 0;
 	// A link path met for the first time is compared with every file of the name it asks for: with a
@@ -49,8 +54,10 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
 	const targetOf = (linkpath: string): string | null => {
 		let target = targets.get(linkpath);
 		if (target === undefined) {
-			target = resolve(linkpath, file.path)?.path ?? null;
+			const reached = resolve(linkpath, file.path);
+			target = reached?.path ?? null;
 			targets.set(linkpath, target);
+			if (reached) reachedFiles.set(reached.path, reached);
 			resolvedSinceLook = true;
 		}
 		return target;
@@ -86,32 +93,38 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
 		if (unresolvedListed.length >= listed) break;
 		unresolvedListed.push(linkpath);
 	}
-	return { outgoing, outgoingTotal: total, unresolved: unresolvedListed, unresolvedTotal: unresolved.size };
+	return { outgoing, outgoingTotal: total, unresolved: unresolvedListed, unresolvedTotal: unresolved.size, linkpathTargets: targets, reachedFiles };
 }
 
 /**
- * The note's links as the vault stands after the call's last pause: a listed link whose target was
- * moved (into an excluded folder, say) or deleted meanwhile points nowhere now, and is counted with
- * the unresolved ones, after those found first. It was answered at the path it had left, which holds
- * nothing now. Only the listed links' targets are looked up (a map lookup each); a link past the
- * listed ones is not named, so its target is not looked at again.
+ * The note's links as the vault stands after the call's last pause. A target renamed meanwhile to
+ * a path the token sees is answered at its new path; one moved out of sight (into an excluded
+ * folder, say) or deleted points nowhere now, and its link paths count with the unresolved ones,
+ * after those found first: it was answered at the path it had left, which holds nothing now. Every
+ * link path counts, not only those of the listed links (past the first `listed`, the total missed
+ * them), each once. Nothing is looked at again unless a file reached has moved.
  */
 export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, listed: number): NoteLinks {
-	const gone = new Set<string>();
-	for (const { target } of links.outgoing) if (target !== null && !isVisibleFileAt(host, scope, target)) gone.add(target);
-	if (gone.size === 0) return links;
-	const unresolved = new Set(links.unresolved);
+	// Path when resolved → path now (null: out of sight), for the files that moved.
+	const movedTo = new Map<string, string | null>();
+	for (const [path, file] of links.reachedFiles) {
+		if (isVisibleFileAt(host, scope, path)) continue;
+		const renamedInSight = file.path !== path && host.vault.getFileByPath(file.path) === file && isPathVisible(file.path, scope);
+		movedTo.set(path, renamedInSight ? file.path : null);
+	}
+	if (movedTo.size === 0) return links;
+	const wentOutOfSight = (target: string | null) => target !== null && movedTo.has(target) && movedTo.get(target) === null;
+	const outgoing = links.outgoing.map((link) =>
+		link.target !== null && movedTo.has(link.target) ? { ...link, target: movedTo.get(link.target) ?? null } : link,
+	);
+	const unresolved = [...links.unresolved];
 	let unresolvedTotal = links.unresolvedTotal;
-	const outgoing = links.outgoing.map((link) => {
-		if (link.target === null || !gone.has(link.target)) return link;
-		const linkpath = linkpathOf(link.link);
-		if (!unresolved.has(linkpath)) {
-			unresolvedTotal++;
-			if (unresolved.size < listed) unresolved.add(linkpath);
-		}
-		return { ...link, target: null };
-	});
-	return { outgoing, outgoingTotal: links.outgoingTotal, unresolved: [...unresolved], unresolvedTotal };
+	for (const [linkpath, target] of links.linkpathTargets) {
+		if (!wentOutOfSight(target)) continue;
+		unresolvedTotal++;
+		if (unresolved.length < listed) unresolved.push(linkpath);
+	}
+	return { ...links, outgoing, unresolved, unresolvedTotal };
 }
 
 /** The backlinks whose linking file is still at its path and visible after the call's last pause: one moved into an excluded folder or deleted meanwhile is left out. */

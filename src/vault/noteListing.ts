@@ -63,6 +63,26 @@ export function isListed(path: string, filter: ListingFilter): boolean {
 	return recursive || !path.slice(folder.length + 1).includes("/");
 }
 
+/**
+ * How many of a listing's notes are still in sight of `visible` now: a note renamed out of sight
+ * (into an excluded folder, out of a token's folders) while the listing was made or its page built
+ * is not counted, as it is not shown. Counted in slices on `budget`: a listing may hold the whole vault.
+ */
+export async function countStillVisible(
+	notes: readonly ListedNote[],
+	visible: (path: string) => boolean,
+	budget: Pick<CallBudget, "due" | "checkpoint">,
+): Promise<number> {
+	let count = 0;
+	for (let index = 0; index < notes.length; index++) {
+		const { file, path } = notes[index] as ListedNote;
+		// Listed at its path after scope was applied: only a note renamed since can have gone out of sight.
+		if (file.path === path || visible(file.path)) count++;
+		if ((index & NOTE_LISTING_FILTER_CHECK_MASK) === NOTE_LISTING_FILTER_CHECK_MASK && budget.due()) await budget.checkpoint();
+	}
+	return count;
+}
+
 /** The vault's notes by path, and the lists sorted so far (each made when a listing first needs it). */
 interface ListingState {
 	byPath: Map<string, ListedNote>;

@@ -18,6 +18,7 @@ import {
 	SLICED_TOKENIZE_CHARS,
 	ONE_PIECE_INDEX_WORDS,
 	SEARCH_LISTING_CHECK_MASK,
+	UPDATING_NOTICE_PAUSE_COUNT,
 } from "../config/limits";
 import { runSteps, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
 import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
@@ -431,7 +432,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		);
 		this.answering.add(settled);
 		const answer = await answering;
-		const updating = this.updatingNotice(scope);
+		const updating = await this.updatingNotice(scope, budget);
 		if (this.ready) return updating === null ? answer : { ...answer, notice: answer.notice ? `${updating} ${answer.notice}` : updating };
 		const index = this.status(scope);
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
@@ -445,12 +446,24 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * named): null when none. A short note created or edited was in the index before its event ended;
 	 * behind such an install it waits for seconds, and answers said nothing of it.
 	 */
-	private updatingNotice(scope: Scope): string | null {
+	private async updatingNotice(scope: Scope, budget: CallBudget | undefined): Promise<string | null> {
 		let count = 0;
-		for (const path of this.behindInstall.keys()) if (isNoteInScope(path, scope)) count++;
+		let sincePause = 0;
+		// Pausing: every note changed during a big install waits behind it (thousands from a sync), and the walk ran in one piece.
+		const pauseNow = async (): Promise<void> => {
+			if (budget !== undefined && ++sincePause >= UPDATING_NOTICE_PAUSE_COUNT) {
+				sincePause = 0;
+				await budget.checkpoint();
+			}
+		};
+		for (const path of this.behindInstall.keys()) {
+			if (isNoteInScope(path, scope)) count++;
+			await pauseNow();
+		}
 		const failed: string[] = [];
 		let failedCount = 0;
 		for (const path of this.failedInstalls) {
+			await pauseNow();
 			if (!isNoteInScope(path, scope)) continue;
 			failedCount++;
 			if (failed.length < INDEX_FAILED_NOTES_LISTED) failed.push(path);

@@ -127,6 +127,8 @@ export interface CallBudgetSettings {
 	pause: () => Promise<void>;
 	sliceMs: number;
 	callWorkMs: number;
+	/** Milliseconds between a long call's progress notifications (mcp/progress.ts); default PROGRESS_NOTIFICATION_INTERVAL_MS. */
+	progressIntervalMs?: number;
 }
 
 /**

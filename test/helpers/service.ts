@@ -48,6 +48,8 @@ export async function startService(
 		approver?: Approver;
 		/** Rights for the tokens made, by level; absent: every tool of the level, allowed. */
 		rights?: Partial<Record<TokenLevel, ToolRights>>;
+		/** Slices, budget and progress interval of calls, when not the limits'. */
+		callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number };
 	} = {},
 ): Promise<RunningService> {
 	const host = await NodeHost.open(vaultRoot, options.host);
@@ -61,7 +63,15 @@ export async function startService(
 	}
 	const logger = new RecordingLogger();
 	const journal = options.journal ?? JournalFile.forVault(vaultRoot, ".obsidian");
-	const service = new McpService({ host, serverVersion: "test", logger, httpDeadlinesAndCaps: options.httpDeadlines, journal, approver: options.approver });
+	const service = new McpService({
+		host,
+		serverVersion: "test",
+		logger,
+		httpDeadlinesAndCaps: options.httpDeadlines,
+		journal,
+		approver: options.approver,
+		callBudget: options.callBudget,
+	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);
 	return {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT, LIST_NOTES_PAGE_CHECK_MASK } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
-import { NoteListing, type ListedNote, type ListingOrder } from "../../vault/noteListing";
+import { countStillVisible, NoteListing, type ListedNote, type ListingOrder } from "../../vault/noteListing";
 import { noteVisibility } from "../../vault/notes";
 import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { withinCallBudget } from "../../vault/workBudget";
@@ -58,7 +58,9 @@ export const listNotesTool = defineTool({
 					if ((index & LIST_NOTES_PAGE_CHECK_MASK) === LIST_NOTES_PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
 					if (visible(file.path)) answer.push({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size });
 				}
-				return { notes: answer, total: notes.length, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
+				// Counted again as the page leaves: a note moved out of sight meanwhile, on this page or another, is not in the total either.
+				const total = await countStillVisible(notes, visible, budget);
+				return { notes: answer, total, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
 			},
 			"Pass a folder to list part of the vault.",
 			ctx.callBudget,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { echoed } from "../../markdown/echo";
 import { LIST_TEMPLATES_DEFAULT_LIMIT, LIST_TEMPLATES_MAX_LIMIT } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
-import { NoteListing, type ListedNote } from "../../vault/noteListing";
+import { countStillVisible, NoteListing, type ListedNote } from "../../vault/noteListing";
 import { noteVisibility } from "../../vault/notes";
 import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { withinCallBudget } from "../../vault/workBudget";
@@ -47,22 +47,25 @@ export const listTemplatesTool = defineTool({
 		// list_notes' listing of the folder, in path order: kept between calls, and filtered and sorted in slices (the whole vault's notes were, in one piece).
 		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
 		const listed = await withinCallBudget(
-			(budget) => listing.list(ctx.scope, { folder, recursive: true }, "path", budget),
+			async (budget) => {
+				const templates = await listing.list(ctx.scope, { folder, recursive: true }, "path", budget);
+				// Scope again as the page is made and counted: a note renamed out of it while the listing was made is neither shown nor counted.
+				const visible = noteVisibility(ctx.scope);
+				return { templates, visible, total: await countStillVisible(templates, visible, budget) };
+			},
 			"Set a smaller template folder in Obsidian (Settings → Templates).",
 			ctx.callBudget,
 		);
 		if (!listed.ok) return listed;
-		const templates = listed.value;
+		const { templates, visible, total } = listed.value;
 		// A folder in an excluded folder, or outside this token's folders, is as if none were set: its path would name what is hidden.
 		if (templates.length === 0 && !isPathVisible(folder, ctx.scope)) return fail(noFolder);
 		const { items, nextCursor } = pageAfter(templates, after.value, args.limit, KEYED);
-		// Scope again as the page is made: a note renamed out of it while the listing was made is left out, and not counted in the total either.
-		const visible = noteVisibility(ctx.scope);
 		const shown = items.filter(({ file }) => visible(file.path));
 		return ok({
 			folder,
 			templates: shown.map(({ file }) => ({ path: file.path })),
-			total: templates.length - (items.length - shown.length),
+			total,
 			...(nextCursor ? { next_cursor: nextCursor } : {}),
 		});
 	},

@@ -1,7 +1,7 @@
 import { createHash, type BinaryLike, type Encoding, type Hash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { NOTE_TEXT_PIECE_CHARS, RELINKS_APPLIED_AT_ONCE } from "../../../src/config/limits";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { JournalFile } from "../../../src/journal/JournalFile";
 import { conflictCopyName, describeUndo, undoCall, type UndoOutcome } from "../../../src/journal/undo";
@@ -291,4 +291,102 @@ describe("undoCall", () => {
 		);
 		expect(conflictCopyName("Plan.md", "a\\b\u0000c", when)).toBe("Plan (before a_b_c 2026-12-01 09-05).md");
 	});
+});
+
+describe("undo of a rename many notes link to", () => {
+	const LINKING = 3 * RELINKS_APPLIED_AT_ONCE + 10;
+	const name = (index: number) => `Notes/N${String(index).padStart(3, "0")}.md`;
+	const before = (index: number) => `Note ${index} links [[Hub]].\n`;
+	const after = (index: number) => `Note ${index} links [[Centre]].\n`;
+	/** A linking note's path, not its conflict copy's. */
+	const LINKING_NOTE = /^Notes\/N\d{3}\.md$/u;
+	let root: string;
+	let host: NodeHost;
+	let journal: JournalFile;
+
+	/** The rename Hub → Centre done and journalled as rename_note journals it: the move, then each linking note's link change. */
+	beforeEach(async () => {
+		const files: Record<string, string> = { "Centre.md": "hub\n" };
+		for (let index = 0; index < LINKING; index++) files[name(index)] = after(index);
+		root = await makeVault(files);
+		host = await NodeHost.open(root);
+		journal = JournalFile.forVault(root, ".obsidian");
+		const rename = { id: "r1", time: "2026-12-05T00:00:00.000Z", tokenName: "laptop", tool: "rename_note" };
+		journal.recordChanges(rename, [
+			{ path: "Centre.md", movedFrom: "Hub.md", before: "hub\n", beforeHash: hashText("hub\n"), after: "hub\n", afterHash: hashText("hub\n") },
+			...Array.from({ length: LINKING }, (_, index) => ({
+				path: name(index),
+				before: before(index),
+				beforeHash: hashText(before(index)),
+				after: after(index),
+				afterHash: hashText(after(index)),
+			})),
+		]);
+	});
+	afterEach(async () => {
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("records its link changes a group at a time (one journal write and flush a group, not a note), every note restored, and its own undo redoes it", async () => {
+		// A note a person rewrote since, its link gone: kept, and a copy of what the rename had made put beside it.
+		await fs.writeFile(nodePath.join(root, name(5)), "rewritten by a person\n");
+		const writes = jest.spyOn(journal, "recordChangesAhead");
+		let outcome: UndoOutcome;
+		let journalWrites: number;
+		try {
+			outcome = await undoCall(host, journal, "r1");
+			journalWrites = writes.mock.calls.length;
+		} finally {
+			writes.mockRestore();
+		}
+		const undone = succeeded(outcome);
+		expect(undone.notes[0]).toEqual({ path: "Hub.md", result: "moved back", from: "Centre.md" });
+		expect(undone.notes.filter((note) => note.result === "restored")).toHaveLength(LINKING - 1);
+		for (const index of [0, 1, RELINKS_APPLIED_AT_ONCE, LINKING - 1]) expect((await disk(name(index))).toString()).toBe(before(index));
+		expect((await disk(name(5))).toString()).toBe("rewritten by a person\n");
+		// Before: one journal write (and disk flush) for each note, 204. Now a group's, the move's, the conflict copy's, and the group the kept note splits in two.
+		expect(journalWrites).toBeLessThanOrEqual(Math.ceil(LINKING / RELINKS_APPLIED_AT_ONCE) + 4);
+		expect(journal.get(undone.undoId)?.changes.filter((change) => LINKING_NOTE.test(change.path))).toHaveLength(LINKING - 1);
+		// The undo's records are what it wrote: undoing it makes the rename's links again.
+		succeeded(await undoCall(host, journal, undone.undoId));
+		expect((await disk(name(7))).toString()).toBe(after(7));
+	});
+
+	test("stopped by an error half-way through a group, it names what it did, its journal records only that, and undoing it gives back the renamed vault", async () => {
+		const process = host.vault.process.bind(host.vault);
+		let edits = 0;
+		const failing = jest.spyOn(host.vault, "process").mockImplementation((file, edit) => {
+			// The disk fails on the 70th link change (the move back is the first edit).
+			if (++edits === RELINKS_APPLIED_AT_ONCE + 7) return Promise.reject(new Error("EIO: disk failed"));
+			return process(file, edit);
+		});
+		let first: UndoOutcome;
+		try {
+			first = await undoCall(host, journal, "r1");
+		} finally {
+			failing.mockRestore();
+		}
+		expect(first.ok).toBe(false);
+		if (first.ok) return;
+		expect(first.reason).toMatch(/Running it again carries on\.$/);
+		// Every note the journal says the stopped undo wrote holds the text it says, and no other note was recorded.
+		const stopped = journal.list(10).find((entry) => entry.id !== "r1");
+		const recorded = stopped?.changes.filter((change) => LINKING_NOTE.test(change.path)) ?? [];
+		expect(recorded.length).toBe(RELINKS_APPLIED_AT_ONCE + 5);
+		for (const change of recorded) expect((await disk(change.path)).toString()).toBe(change.after);
+		// The notes after the failure were recorded ahead with their group and never written: their records are gone.
+		for (let index = 0; index < LINKING; index++) {
+			const path = name(index);
+			if (!recorded.some((change) => change.path === path)) expect((await disk(path)).toString()).toBe(after(index));
+		}
+		// Its records undo it: the vault is as the rename left it.
+		succeeded(await undoCall(host, journal, stopped?.id ?? ""));
+		for (let index = 0; index < LINKING; index++) expect((await disk(name(index))).toString()).toBe(after(index));
+		expect((await disk("Centre.md")).toString()).toBe("hub\n");
+	});
+
+	function disk(path: string): Promise<Buffer> {
+		return fs.readFile(nodePath.join(root, path));
+	}
 });

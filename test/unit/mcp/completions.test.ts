@@ -1,4 +1,5 @@
-import { completeFromList } from "../../../src/mcp/completions";
+import { completeFromList, withinBytes } from "../../../src/mcp/completions";
+import { COMPLETION_MAX_BYTES, COMPLETION_MAX_VALUES } from "../../../src/config/limits";
 import { NOTE_URI_TEMPLATE } from "../../../src/mcp/resources";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
@@ -52,5 +53,28 @@ describe("completion/complete over a real client", () => {
 		await expect(complete({ type: "ref/resource", uri: "file:///{path}" }, "path", "x")).rejects.toThrow(
 			/The one template is vault-mcp:\/\/note\/\{\+path\}/,
 		);
+	});
+});
+
+describe("completion values within COMPLETION_MAX_BYTES (inside Obsidian a prompt note's frontmatter has no size bound)", () => {
+	test("declared values past the bound are left out whole, a too-long one skipped for a shorter after it, and the answer says there is more", () => {
+		const long = (letter: string) => `${letter}${"x".repeat(10 * 1024)}`;
+		const declared = [...Array.from({ length: 20 }, (_, index) => long(`a${index}`)), "a".repeat(2 * COMPLETION_MAX_BYTES), "ab"];
+		const answer = completeFromList(declared, "A", COMPLETION_MAX_VALUES);
+		expect(Buffer.byteLength(JSON.stringify(answer.values))).toBeLessThanOrEqual(COMPLETION_MAX_BYTES);
+		expect(answer.values.length).toBeGreaterThan(0);
+		expect(answer.values).toContain("ab");
+		expect(answer.values.every((value) => declared.includes(value))).toBe(true);
+		expect(answer.hasMore).toBe(true);
+	});
+
+	test("note paths past the bound: the first that fit, and more", () => {
+		const paths = Array.from({ length: COMPLETION_MAX_VALUES }, (_, index) => `${"Deep/".repeat(400)}Note ${index}.md`);
+		const answer = withinBytes({ values: paths, hasMore: false }, COMPLETION_MAX_BYTES);
+		expect(Buffer.byteLength(JSON.stringify(answer.values))).toBeLessThanOrEqual(COMPLETION_MAX_BYTES);
+		expect(answer.values).toEqual(paths.slice(0, answer.values.length));
+		expect(answer.values.length).toBeGreaterThan(0);
+		expect(answer.hasMore).toBe(true);
+		expect(withinBytes({ values: ["a.md"], hasMore: false }, COMPLETION_MAX_BYTES)).toEqual({ values: ["a.md"], hasMore: false });
 	});
 });

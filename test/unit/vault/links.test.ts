@@ -41,7 +41,8 @@ describe("links and the graph", () => {
 	});
 
 	test("at most the number asked for of each list, with the totals of both", async () => {
-		expect(await noteLinks(vault.host, vault.scope(), file("Hub.md"), 2)).toEqual({
+		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = await noteLinks(vault.host, vault.scope(), file("Hub.md"), 2);
+		expect({ outgoing, outgoingTotal, unresolved, unresolvedTotal }).toEqual({
 			outgoing: [
 				{ link: "Leaf", target: "Leaf.md", line: null },
 				{ link: "Leaf", target: "Leaf.md", line: 3 },

@@ -5,6 +5,7 @@ import {
 	ONE_PIECE_INDEX_WORDS,
 	SLICED_TOKENIZE_CHARS,
 	TOKENIZE_CHUNK_CHARS,
+	UPDATING_NOTICE_PAUSE_COUNT,
 } from "../../../src/config/limits";
 import type { HostFile } from "../../../src/host/Host";
 import { TermDictionary } from "../../../src/search/dictionary";
@@ -174,6 +175,43 @@ describe("a search while the index builds", () => {
 			expect(new Set(atPauses).size).toBeLessThanOrEqual(2);
 			await index.whenReady();
 			expect(index.status()).toEqual({ state: "ready", indexed_notes: 3_000, total_notes: 3_000 });
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
+});
+
+describe("the index: updating notice", () => {
+	test("counting thousands of notes waiting behind an install pauses the search, and the count is all of them", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n" });
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+		try {
+			const pausesOf = async () => {
+				let pauses = 0;
+				const budget = new CallBudget(
+					async () => {
+						pauses++;
+						await new Promise((resolve) => setImmediate(resolve));
+					},
+					0,
+					60_000,
+				);
+				const answer = await index.search(vault.scope(), parseQuery("alpha"), {}, 5, budget);
+				return { pauses, notice: answer.notice };
+			};
+			const alone = await pausesOf();
+			expect(alone.notice).toBeUndefined();
+			// Notes written during a big install (a sync of thousands) wait behind it: set here as the install's bookkeeping does.
+			const waiting = (index as unknown as { behindInstall: Map<string, number> }).behindInstall;
+			const behind = 10 * UPDATING_NOTICE_PAUSE_COUNT;
+			for (let note = 0; note < behind; note++) waiting.set(`Synced/Note ${note}.md`, 1);
+			const counted = await pausesOf();
+			expect(counted.notice).toMatch(new RegExp(`^index: updating, ${behind} notes created or changed lately`));
+			expect(counted.pauses - alone.pauses).toBeGreaterThanOrEqual(behind / UPDATING_NOTICE_PAUSE_COUNT - 1);
+			waiting.clear();
 		} finally {
 			await index.stop();
 			await vault.close();

@@ -44,6 +44,31 @@ describe("list_templates", () => {
 		expect(answer.value.total).toBe(names.length - 1);
 	});
 
+	test("a template on a later page moved out of sight while the listing was made is not in the total", async () => {
+		const names = Array.from({ length: 1100 }, (_, index) => `Templates/t${String(index).padStart(4, "0")}.md`);
+		tv = await openToolVault(
+			{ ...Object.fromEntries(names.map((name) => [name, "x\n"])), ".obsidian/templates.json": JSON.stringify({ folder: "Templates" }) },
+			{ excluded: ["Private"] },
+		);
+		const { ctx } = pausingContext(tv.vault, "Private");
+		let moved = false;
+		const pause = ctx.callBudget?.pause;
+		if (!ctx.callBudget || !pause) throw new Error("no call budget");
+		const last = names.at(-1) as string;
+		ctx.callBudget.pause = async () => {
+			if (!moved) {
+				moved = true;
+				await tv.vault.host.vault.rename(tv.vault.host.vault.getFileByPath(last) as HostFile, "Private/last.md");
+			}
+			await pause();
+		};
+		const answer = await listTemplatesTool.handler(ctx, { limit: 10 });
+		expect(moved).toBe(true);
+		if (!answer.ok) throw new Error(answer.error);
+		expect(answer.value.templates.map((template) => template.path)).toEqual(names.slice(0, 10));
+		expect(answer.value.total).toBe(names.length - 1);
+	});
+
 	test("no templates folder set: an answer that says so, not an error", async () => {
 		tv = await openToolVault({ "Other.md": "" });
 		const answer = await tv.call("list_templates");
