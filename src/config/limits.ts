@@ -1121,6 +1121,14 @@ export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;
 export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
 
 /**
+ * Characters of title one template may fill (each `{{title}}` counts the title's characters and two
+ * more); a template over it is refused. A template of 500,000 `{{title}}` (4.5 MB) filled with a
+ * 200-character title made 96 MiB of text, with pieces of 100–160 ms and 0.8 s of the server's CPU
+ * before the journal's bound refused it; a 900 KB one filled to 10 MB was written.
+ */
+export const TEMPLATE_MAX_TITLE_CHARS = 100_000;
+
+/**
  * Entries one hash table of a `SplitStringSet` holds before the set splits into SPLIT_SET_PARTS
  * tables. V8 grows a Set by copying every entry into a table twice the size, in one step: a note's
  * 800,000 distinct tags, gathered in one Set, paid that copy at 524,288 entries, one piece of

@@ -1,7 +1,7 @@
 import { dailyNotePath } from "../../../src/vault/dailyNotes";
 import { fillTemplate, noteFromTemplate } from "../../../src/vault/templates";
 import { dayjs } from "../../../src/vault/moment";
-import { TEMPLATE_MAX_DATE_FORMAT_CHARS } from "../../../src/config/limits";
+import { TEMPLATE_MAX_DATE_FORMAT_CHARS, TEMPLATE_MAX_TITLE_CHARS } from "../../../src/config/limits";
 
 // 2026-12-01 09:05:07 local time: templates fill in local time, as Obsidian does.
 const WHEN = new Date(2026, 11, 1, 9, 5, 7);
@@ -48,6 +48,18 @@ describe("hostile templates are filled in linear time, or refused", () => {
 		} finally {
 			formatted.mockRestore();
 		}
+	});
+
+	test(`titles weighing more than ${TEMPLATE_MAX_TITLE_CHARS} characters are refused before any is copied; an empty title counts too`, () => {
+		const title = "t".repeat(198);
+		// Each {{title}} counts the title and two more: 500 copies of 198 characters weigh exactly the bound.
+		const copies = TEMPLATE_MAX_TITLE_CHARS / (title.length + 2);
+		expect(fillTemplate("{{title}}".repeat(copies), DEFAULTS, WHEN, title)).toEqual({ ok: true, value: title.repeat(copies) });
+		const refusal = { ok: false, error: expect.stringContaining(`over ${TEMPLATE_MAX_TITLE_CHARS} characters of titles`) as unknown };
+		expect(fillTemplate(`${"{{title}}".repeat(copies)}{{ TITLE }}`, DEFAULTS, WHEN, title)).toEqual(refusal);
+		// 500,000 copies of a 200-character title made 96 MiB of text; with no title they are still a million callbacks.
+		expect(fillTemplate("{{title}}".repeat(500_000), DEFAULTS, WHEN, `${title}tt`)).toEqual(refusal);
+		expect(fillTemplate("{{title}}".repeat(TEMPLATE_MAX_TITLE_CHARS), DEFAULTS, WHEN, "")).toEqual(refusal);
 	});
 });
 
