@@ -1131,6 +1131,14 @@ export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
 export const TEMPLATE_MAX_TITLE_CHARS = 100_000;
 
 /**
+ * The longest settings file of Obsidian's or its plugins' (app.json, templates.json,
+ * daily-notes.json, the Tasks plugin's data.json) that is read; a longer one is taken as missing and
+ * each setting has its default. Real ones are a few kilobytes: a planted app.json of 19 MB was
+ * parsed on every write and list_templates, in pieces of 280–340 ms.
+ */
+export const OBSIDIAN_SETTINGS_MAX_CHARS = 256 * 1024;
+
+/**
  * Entries one hash table of a `SplitStringSet` holds before the set splits into SPLIT_SET_PARTS
  * tables. V8 grows a Set by copying every entry into a table twice the size, in one step: a note's
  * 800,000 distinct tags, gathered in one Set, paid that copy at 524,288 entries, one piece of
