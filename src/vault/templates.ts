@@ -9,6 +9,7 @@ import { fail, ok, type Result } from "../result";
 import { TEMPLATE_MAX_DATE_FORMAT_CHARS, TEMPLATE_MAX_TITLE_CHARS } from "../config/limits";
 import { isInFolder, isPathVisible, mayNameHidden, type Scope } from "./scope";
 import { echoed } from "../markdown/echo";
+import { overEditedSize } from "./writes";
 
 /** The formats `{{date}}` and `{{time}}` take when they name none. */
 export type TemplateFormats = Pick<TemplateSettings, "dateFormat" | "timeFormat">;
@@ -33,9 +34,13 @@ const VARIABLE_WEIGHT = 2;
  * variables weigh more than TEMPLATE_MAX_DATE_FORMAT_CHARS is refused before any is filled: each
  * costs microseconds per character in one piece, and 100,000 `{{date}}` held the server 0.8 s. So
  * is one whose titles weigh more than TEMPLATE_MAX_TITLE_CHARS: each `{{title}}` copies the title,
- * and 500,000 of them made 96 MiB of text in pieces of 100–160 ms.
+ * and 500,000 of them made 96 MiB of text in pieces of 100–160 ms. A template longer than a note
+ * the write tools change (overEditedSize) is refused too.
  */
 export function fillTemplate(template: string, formats: TemplateFormats, date: Date, title: string): Result<string> {
+	// The new note is no longer than a note the write tools change: one of 200,000 bullets (4.6 MB) was made into a note in a piece of 130 ms.
+	const tooLong = overEditedSize(template);
+	if (tooLong !== null) return fail(`The template is ${tooLong}`);
 	// A format holds no brace: with `[^}]+`, a template of many unclosed `{{date:` scanned to its end from each (quadratic).
 	const withFormat = /\{\{\s*(?:date|time)\s*:([^{}]+)\}\}/gi;
 	const bareDate = /\{\{\s*date\s*\}\}/gi;
