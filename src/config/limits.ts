@@ -358,16 +358,18 @@ export const BASES_FILTER_ERRORS_LISTED = 20;
  * that works longer ends the query, so a base whose formulas work on megabyte texts cannot hold
  * other clients (steps alone do not bound it: one step may copy a whole text). Counted in CPU time
  * where the runtime reports it, never wall time: at a load of 19 a piece of a few ms of work passed
- * 100 ms of wall time and the same query on the same vault was refused.
+ * 100 ms of wall time and the same query on the same vault was refused. At 100 ms, a formula of six
+ * `title()` on 96,000 characters answered in pieces of 57–83 ms, and twelve were refused after a
+ * piece of 86–157 ms: other clients waited that long each time.
  */
-export const BASES_MAX_PIECE_MS = 100;
+export const BASES_MAX_PIECE_MS = 40;
 /**
  * The wall time one piece may hold the thread whatever its work: BASES_MAX_PIECE_MS counts work, so on
- * a core shared ten ways a piece of 100 ms of work would hold the thread (in Obsidian, the app's UI)
- * for a second or more. Ten times the work bound: a piece ends here only on a machine so busy that
- * everything on it is that much slower.
+ * a core shared ten ways a piece of 40 ms of work would hold the thread (in Obsidian, the app's UI)
+ * for half a second or more. A piece ends here only on a machine so busy that everything on it is
+ * that much slower.
  */
-export const BASES_MAX_PIECE_WALL_MS = 10 * BASES_MAX_PIECE_MS;
+export const BASES_MAX_PIECE_WALL_MS = 1_000;
 /**
  * The longest text that methods doing work per character or per piece (`title`, `reverse`,
  * `replace`, `split`, `escapeHTML`) take: on a megabyte text each took a third of a second to
@@ -1145,6 +1147,22 @@ export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;
  * 0.8 s, and one format of 60,000 `[` 5 s before dayjs's brackets were made linear.
  */
 export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
+
+/**
+ * Characters of title one template may fill (each `{{title}}` counts the title's characters and two
+ * more); a template over it is refused. A template of 500,000 `{{title}}` (4.5 MB) filled with a
+ * 200-character title made 96 MiB of text, with pieces of 100–160 ms and 0.8 s of the server's CPU
+ * before the journal's bound refused it; a 900 KB one filled to 10 MB was written.
+ */
+export const TEMPLATE_MAX_TITLE_CHARS = 100_000;
+
+/**
+ * The longest settings file of Obsidian's or its plugins' (app.json, templates.json,
+ * daily-notes.json, the Tasks plugin's data.json) that is read; a longer one is taken as missing and
+ * each setting has its default. Real ones are a few kilobytes: a planted app.json of 19 MB was
+ * parsed on every write and list_templates, in pieces of 280–340 ms.
+ */
+export const OBSIDIAN_SETTINGS_MAX_CHARS = 256 * 1024;
 
 /**
  * Entries one hash table of a `SplitStringSet` holds before the set splits into SPLIT_SET_PARTS

@@ -7,13 +7,20 @@ import type { Host } from "../host/Host";
 import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig, type StatusType } from "../markdown/taskCompletion";
 import type { NewLinkFormat } from "../markdown/linkRewrite";
 import { trimSlashes } from "../paths/spelling";
+import { OBSIDIAN_SETTINGS_MAX_CHARS } from "../config/limits";
 
-/** Reads a JSON file from the vault's config folder; null when it is missing or not JSON. */
+/**
+ * Reads a JSON file from the vault's config folder; null when it is missing, not JSON, or longer than
+ * OBSIDIAN_SETTINGS_MAX_CHARS (no settings file of Obsidian's is near it; parsing one of 19 MB held
+ * the server 280–340 ms in one piece, on every write).
+ */
 async function readConfigJson(host: Host, relativePath: string): Promise<Record<string, unknown> | null> {
 	const path = `${host.vault.configDir}/${relativePath}`;
 	try {
 		if (!(await host.vault.adapter.exists(path))) return null;
-		const value: unknown = JSON.parse(await host.vault.adapter.read(path));
+		const text = await host.vault.adapter.read(path);
+		if (text.length > OBSIDIAN_SETTINGS_MAX_CHARS) return null;
+		const value: unknown = JSON.parse(text);
 		return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 	} catch {
 		return null;

@@ -6,9 +6,10 @@ import { appendToEnd, detectFormat, isOutline, type EditMode, type FormatDefault
 import type { TemplateSettings } from "./obsidianSettings";
 import { findNote } from "./notes";
 import { fail, ok, type Result } from "../result";
-import { TEMPLATE_MAX_DATE_FORMAT_CHARS } from "../config/limits";
+import { TEMPLATE_MAX_DATE_FORMAT_CHARS, TEMPLATE_MAX_TITLE_CHARS } from "../config/limits";
 import { isInFolder, isPathVisible, mayNameHidden, type Scope } from "./scope";
 import { echoed } from "../markdown/echo";
+import { overEditedSize } from "./writes";
 
 /** The formats `{{date}}` and `{{time}}` take when they name none. */
 export type TemplateFormats = Pick<TemplateSettings, "dateFormat" | "timeFormat">;
@@ -23,31 +24,45 @@ function formatInBraces(written: string): string {
 	return trimmed === "" ? written.slice(-1) : trimmed;
 }
 
-/** What one `{{date…}}` or `{{time…}}` counts against TEMPLATE_MAX_DATE_FORMAT_CHARS besides its format's characters. */
-const DATE_VARIABLE_WEIGHT = 2;
+/** What one `{{date…}}` or `{{time…}}` counts against TEMPLATE_MAX_DATE_FORMAT_CHARS besides its format's characters (and one `{{title}}` against TEMPLATE_MAX_TITLE_CHARS besides the title's). */
+const VARIABLE_WEIGHT = 2;
 
 /**
  * Fills a template's variables as Obsidian's core Templates and Daily Notes plugins do:
  * `{{title}}`, `{{date}}` and `{{time}}` in the given formats, and `{{date:FORMAT}}` /
  * `{{time:FORMAT}}` with a moment-style format of their own. Pure. A template whose date and time
  * variables weigh more than TEMPLATE_MAX_DATE_FORMAT_CHARS is refused before any is filled: each
- * costs microseconds per character in one piece, and 100,000 `{{date}}` held the server 0.8 s.
+ * costs microseconds per character in one piece, and 100,000 `{{date}}` held the server 0.8 s. So
+ * is one whose titles weigh more than TEMPLATE_MAX_TITLE_CHARS: each `{{title}}` copies the title,
+ * and 500,000 of them made 96 MiB of text in pieces of 100–160 ms. A template longer than a note
+ * the write tools change (overEditedSize) is refused too.
  */
 export function fillTemplate(template: string, formats: TemplateFormats, date: Date, title: string): Result<string> {
+	// The new note is no longer than a note the write tools change: one of 200,000 bullets (4.6 MB) was made into a note in a piece of 130 ms.
+	const tooLong = overEditedSize(template);
+	if (tooLong !== null) return fail(`The template is ${tooLong}`);
 	// A format holds no brace: with `[^}]+`, a template of many unclosed `{{date:` scanned to its end from each (quadratic).
 	const withFormat = /\{\{\s*(?:date|time)\s*:([^{}]+)\}\}/gi;
 	const bareDate = /\{\{\s*date\s*\}\}/gi;
 	const bareTime = /\{\{\s*time\s*\}\}/gi;
+	const titleVariable = /\{\{\s*title\s*\}\}/gi;
 	let weight = 0;
-	const weigh = (pattern: RegExp, formatOf: (found: RegExpExecArray) => string): void => {
-		for (const found of template.matchAll(pattern)) if ((weight += DATE_VARIABLE_WEIGHT + formatOf(found).length) > TEMPLATE_MAX_DATE_FORMAT_CHARS) return;
+	// Counted until past the bound only: the count of a template of a million variables stops early too.
+	const weigh = (pattern: RegExp, charsOf: (found: RegExpExecArray) => number, bound: number): void => {
+		for (const found of template.matchAll(pattern)) if ((weight += VARIABLE_WEIGHT + charsOf(found)) > bound) return;
 	};
-	weigh(withFormat, (found) => formatInBraces(found[1] ?? ""));
-	weigh(bareDate, () => formats.dateFormat);
-	weigh(bareTime, () => formats.timeFormat);
+	weigh(withFormat, (found) => formatInBraces(found[1] ?? "").length, TEMPLATE_MAX_DATE_FORMAT_CHARS);
+	weigh(bareDate, () => formats.dateFormat.length, TEMPLATE_MAX_DATE_FORMAT_CHARS);
+	weigh(bareTime, () => formats.timeFormat.length, TEMPLATE_MAX_DATE_FORMAT_CHARS);
 	if (weight > TEMPLATE_MAX_DATE_FORMAT_CHARS)
 		return fail(
 			`The template's date and time variables are too many or too long to fill (over ${TEMPLATE_MAX_DATE_FORMAT_CHARS} characters of formats). Shorten them in the template, or create the note without it.`,
+		);
+	weight = 0;
+	weigh(titleVariable, () => title.length, TEMPLATE_MAX_TITLE_CHARS);
+	if (weight > TEMPLATE_MAX_TITLE_CHARS)
+		return fail(
+			`The template's {{title}} variables are too many to fill with this title (over ${TEMPLATE_MAX_TITLE_CHARS} characters of titles). Use fewer in the template, or create the note without it.`,
 		);
 	const day = dayjs(date);
 	return ok(
@@ -55,7 +70,7 @@ export function fillTemplate(template: string, formats: TemplateFormats, date: D
 			.replace(withFormat, (_match, format: string) => day.format(formatInBraces(format)))
 			.replace(bareDate, () => day.format(formats.dateFormat))
 			.replace(bareTime, () => day.format(formats.timeFormat))
-			.replace(/\{\{\s*title\s*\}\}/gi, () => title),
+			.replace(titleVariable, () => title),
 	);
 }
 

@@ -68,10 +68,11 @@ describe("list_templates reads the core Templates plugin's folder", () => {
 		);
 	});
 
-	test("a folder setting of 400,000 NULs (2.4 MB as JSON) is an error that says what is wrong (it said 'ask for less', over 2 MiB)", async () => {
-		const error = (await listTemplates("\0".repeat(400_000), "error")) as string;
+	// 400,000 NULs (2.4 MB as JSON) said 'ask for less', over 2 MiB; a settings file that long is now taken as missing (OBSIDIAN_SETTINGS_MAX_CHARS).
+	test("a folder setting of 40,000 NULs (240 KB as JSON) is an error that says what is wrong", async () => {
+		const error = (await listTemplates("\0".repeat(40_000), "error")) as string;
 		expect(error).toMatch(
-			/^The template folder set in this vault \("\0{200}… \(400000 characters\)"\) cannot be used: The path is longer than \d+ characters\.$/,
+			/^The template folder set in this vault \("\0{200}… \(40000 characters\)"\) cannot be used: The path is longer than \d+ characters\.$/,
 		);
 	});
 

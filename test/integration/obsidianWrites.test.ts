@@ -2,7 +2,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import dayjs from "dayjs";
-import { MAX_FRONTMATTER_ENTRIES } from "../../src/config/limits";
+import { MAX_EDITED_NOTE_LINES, MAX_FRONTMATTER_ENTRIES, TEMPLATE_MAX_TITLE_CHARS } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -31,6 +31,9 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			".obsidian/templates.json": JSON.stringify({ folder: "Templates", dateFormat: "D MMMM YYYY", timeFormat: "h:mm A" }),
 			"Templates/Meeting.md": '---\ncreated: "{{date:YYYY-MM-DD}}"\n---\n# {{title}}\n\n{{date}}, {{time}}\n\n## Notes\n',
 			"Templates/Outline.md": "- {{title}}\n\t- Agenda\n",
+			"Templates/Titles.md": "{{title}}".repeat(100_000),
+			"Templates/Few titles.md": "{{title}}\n".repeat(10),
+			"Templates/Long outline.md": "- b\n".repeat(MAX_EDITED_NOTE_LINES + 1),
 			"Private/Secret template.md": "secret",
 		});
 		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] } });
@@ -195,6 +198,23 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			await fs.rm(nodePath.join(vault, ".obsidian/templates.json"));
 			expect(await callError(client, "create_note", { path: "X3", content: "", template: "Meeting" })).toContain("No templates folder is set");
 			for (const name of ["X1.md", "X2.md", "X3.md", "X4.md"]) await expect(fs.access(nodePath.join(vault, name))).rejects.toThrow();
+		});
+
+		test("a template whose {{title}} copies would make megabytes is refused, nothing created; a few copies are filled", async () => {
+			// 900 KB of `{{title}}` filled with a 100-character title was a 10 MB note, made in pieces of up to 160 ms (96 MiB and 0.8 s of CPU at 500,000 copies).
+			await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Templates" }));
+			const title = "t".repeat(100);
+			const refused = await callError(client, "create_note", { path: `Titled/${title}`, content: "", template: "Titles" });
+			expect(refused).toContain(`over ${TEMPLATE_MAX_TITLE_CHARS} characters of titles`);
+			await expect(fs.access(nodePath.join(vault, `Titled/${title}.md`))).rejects.toThrow();
+			await callOk(client, "create_note", { path: `Titled/${title}`, content: "", template: "Few titles" });
+			expect(read(`Titled/${title}.md`)).toBe(`${title}\n`.repeat(10));
+			// A template longer than a note the write tools change makes no note: one of 200,000 bullets (4.6 MB) was made in a piece of 130 ms.
+			expect(await callError(client, "create_note", { path: "Outlined", content: "more", template: "Long outline" })).toContain(
+				`The template is over ${MAX_EDITED_NOTE_LINES} lines`,
+			);
+			await expect(fs.access(nodePath.join(vault, "Outlined.md"))).rejects.toThrow();
+			await fs.rm(nodePath.join(vault, ".obsidian/templates.json"));
 		});
 	});
 

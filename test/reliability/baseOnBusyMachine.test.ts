@@ -7,7 +7,7 @@ import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
- * A base's piece (one file's filters and cells, run without a pause) is bounded at 100 ms. That
+ * A base's piece (one file's filters and cells, run without a pause) is bounded in work (BASES_MAX_PIECE_MS). That
  * bound was read on the wall clock, so on a busy machine a piece of a few ms of work was stopped
  * with "took more than 100 ms" when other programs had the cores, and the same query on the same
  * vault answered differently at load 1 and load 20. The bound now counts the piece's work.

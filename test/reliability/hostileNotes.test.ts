@@ -688,7 +688,7 @@ describe("a template of 100,000 {{date}}, one whose format is 60,000 `[`, and a 
 	const served = servedForBlock(
 		() => ({
 			".obsidian/templates.json": JSON.stringify({ folder: "Templates" }),
-			"Templates/Many.md": "{{date}}\n".repeat(100_000),
+			"Templates/Many.md": "{{date}} ".repeat(100_000),
 			"Templates/Brackets.md": `{{date:${"[".repeat(60_000)}}}\n`,
 			"Templates/Plain.md": "# {{title}}\n{{date:YYYY}} [\n",
 			"Hostile.base": `filters: '/a{0,16}a{0,16}a{0,16}a{0,16}a*b/.matches("a".repeat(1999))'\n`,

@@ -1,7 +1,7 @@
 import { dailyNotePath } from "../../../src/vault/dailyNotes";
 import { fillTemplate, noteFromTemplate } from "../../../src/vault/templates";
 import { dayjs } from "../../../src/vault/moment";
-import { TEMPLATE_MAX_DATE_FORMAT_CHARS } from "../../../src/config/limits";
+import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, TEMPLATE_MAX_DATE_FORMAT_CHARS, TEMPLATE_MAX_TITLE_CHARS } from "../../../src/config/limits";
 
 // 2026-12-01 09:05:07 local time: templates fill in local time, as Obsidian does.
 const WHEN = new Date(2026, 11, 1, 9, 5, 7);
@@ -37,7 +37,7 @@ describe("hostile templates are filled in linear time, or refused", () => {
 		const formatted = jest.spyOn(dayjs.prototype, "format");
 		try {
 			// 100,000 {{date}} held the server 0.8 s in one piece.
-			const many = fillTemplate("{{date}}\n".repeat(100_000), DEFAULTS, WHEN, "");
+			const many = fillTemplate("{{date}} ".repeat(100_000), DEFAULTS, WHEN, "");
 			expect(many).toEqual({ ok: false, error: expect.stringContaining(`over ${TEMPLATE_MAX_DATE_FORMAT_CHARS} characters of formats`) as unknown });
 			const long = fillTemplate(`{{date:${"[".repeat(TEMPLATE_MAX_DATE_FORMAT_CHARS)}}}`, DEFAULTS, WHEN, "");
 			expect(long.ok).toBe(false);
@@ -48,6 +48,33 @@ describe("hostile templates are filled in linear time, or refused", () => {
 		} finally {
 			formatted.mockRestore();
 		}
+	});
+
+	test(`titles weighing more than ${TEMPLATE_MAX_TITLE_CHARS} characters are refused before any is copied; an empty title counts too`, () => {
+		const title = "t".repeat(198);
+		// Each {{title}} counts the title and two more: 500 copies of 198 characters weigh exactly the bound.
+		const copies = TEMPLATE_MAX_TITLE_CHARS / (title.length + 2);
+		expect(fillTemplate("{{title}}".repeat(copies), DEFAULTS, WHEN, title)).toEqual({ ok: true, value: title.repeat(copies) });
+		const refusal = { ok: false, error: expect.stringContaining(`over ${TEMPLATE_MAX_TITLE_CHARS} characters of titles`) as unknown };
+		expect(fillTemplate(`${"{{title}}".repeat(copies)}{{ TITLE }}`, DEFAULTS, WHEN, title)).toEqual(refusal);
+		// 500,000 copies of a 200-character title made 96 MiB of text; with no title they are still as many callbacks.
+		expect(fillTemplate("{{title}}".repeat(100_000), DEFAULTS, WHEN, `${title}tt`)).toEqual(refusal);
+		expect(fillTemplate("{{title}}".repeat(TEMPLATE_MAX_TITLE_CHARS), DEFAULTS, WHEN, "")).toEqual(refusal);
+	});
+
+	test("a template longer than a note the write tools change is refused, by characters or by lines", () => {
+		expect(fillTemplate("x".repeat(MAX_EDITED_NOTE_CHARS + 1), DEFAULTS, WHEN, "")).toEqual({
+			ok: false,
+			error: expect.stringContaining(`The template is over ${MAX_EDITED_NOTE_CHARS} characters`) as unknown,
+		});
+		expect(fillTemplate("- b\n".repeat(MAX_EDITED_NOTE_LINES + 1), DEFAULTS, WHEN, "")).toEqual({
+			ok: false,
+			error: expect.stringContaining(`The template is over ${MAX_EDITED_NOTE_LINES} lines`) as unknown,
+		});
+		expect(fillTemplate("- b\n".repeat(MAX_EDITED_NOTE_LINES - 1), DEFAULTS, WHEN, "")).toEqual({
+			ok: true,
+			value: "- b\n".repeat(MAX_EDITED_NOTE_LINES - 1),
+		});
 	});
 });
 

@@ -1,0 +1,63 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { runCli, startServe, serveCpuMs, type ServingCli } from "../helpers/cli";
+import { connectClient } from "../helpers/http";
+import { callOk, callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/**
+ * Obsidian's settings files in the vault's config folder (app.json, templates.json, daily-notes.json)
+ * are read on every write and by list_templates, and anyone who syncs the vault can plant them. One
+ * of 19 MB was parsed each time, in one piece of 280–340 ms: another token's read waited that long.
+ * A settings file that long is now taken as missing (each setting its default), without parsing it.
+ */
+const HUGE_SETTINGS = JSON.stringify({ useTab: true, folder: "Templates", junk: Array.from({ length: 1_200_000 }, (_, index) => ({ a: index % 1000 })) });
+
+describe("settings files of many megabytes in the config folder", () => {
+	let vault = "";
+	let serving: ServingCli;
+	let writer: Client;
+	let reader: Client;
+	beforeAll(async () => {
+		vault = await makeVault({
+			".obsidian/app.json": HUGE_SETTINGS,
+			".obsidian/templates.json": HUGE_SETTINGS,
+			".obsidian/daily-notes.json": HUGE_SETTINGS,
+			"Inbox.md": "# Inbox\n",
+			"Plain.md": "plain text\n",
+		});
+		const token = async (...flags: string[]) => (JSON.parse((await runCli(["token", "new", vault, ...flags, "--json"])).stdout) as { token: string }).token;
+		const [writeToken, readToken] = [await token("--name", "writer", "--level", "write", "--allow-all-writes"), await token("--name", "reader")];
+		serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		writer = await connectClient(serving.url, writeToken);
+		reader = await connectClient(serving.url, readToken);
+	}, 60_000);
+	afterAll(async () => {
+		await writer.close();
+		await reader.close();
+		await serving.stop();
+		await removeDir(vault);
+	});
+
+	test("writes and list_templates answer with the defaults, and another token's reads wait for no long piece", async () => {
+		let working = true;
+		const calls = (async () => {
+			await callOk(writer, "append_to_note", { path: "Inbox.md", content: "one" });
+			await callOk(writer, "add_task", { path: "Inbox.md", text: "two" });
+			return callTool(writer, "list_templates", {});
+		})().finally(() => (working = false));
+		const waits: number[] = [];
+		while (working) {
+			const before = serveCpuMs(serving);
+			expect((await callOk<{ content: string }>(reader, "read_note", { path: "Plain.md" })).content).toContain("plain text");
+			waits.push(serveCpuMs(serving) - before);
+		}
+		// It was 280–340 ms of serve's CPU.
+		expect(Math.max(...waits)).toBeLessThan(100);
+		// No templates folder is set: the huge templates.json names none that counts.
+		expect(JSON.stringify(await calls)).toContain("No template folder is set");
+		// Written as with no settings at all.
+		expect(await fs.readFile(nodePath.join(vault, "Inbox.md"), "utf8")).toBe("# Inbox\n\none\n\n- [ ] two\n");
+	}, 60_000);
+});
