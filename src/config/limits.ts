@@ -358,18 +358,16 @@ export const BASES_FILTER_ERRORS_LISTED = 20;
  * that works longer ends the query, so a base whose formulas work on megabyte texts cannot hold
  * other clients (steps alone do not bound it: one step may copy a whole text). Counted in CPU time
  * where the runtime reports it, never wall time: at a load of 19 a piece of a few ms of work passed
- * 100 ms of wall time and the same query on the same vault was refused. At 100 ms, a formula of six
- * `title()` on 96,000 characters answered in pieces of 57–83 ms, and twelve were refused after a
- * piece of 86–157 ms: other clients waited that long each time.
+ * 100 ms of wall time and the same query on the same vault was refused.
  */
-export const BASES_MAX_PIECE_MS = 40;
+export const BASES_MAX_PIECE_MS = 100;
 /**
  * The wall time one piece may hold the thread whatever its work: BASES_MAX_PIECE_MS counts work, so on
- * a core shared ten ways a piece of 40 ms of work would hold the thread (in Obsidian, the app's UI)
- * for half a second or more. A piece ends here only on a machine so busy that everything on it is
- * that much slower.
+ * a core shared ten ways a piece of 100 ms of work would hold the thread (in Obsidian, the app's UI)
+ * for a second or more. Ten times the work bound: a piece ends here only on a machine so busy that
+ * everything on it is that much slower.
  */
-export const BASES_MAX_PIECE_WALL_MS = 1_000;
+export const BASES_MAX_PIECE_WALL_MS = 10 * BASES_MAX_PIECE_MS;
 /**
  * The longest text that methods doing work per character or per piece (`title`, `reverse`,
  * `replace`, `split`, `escapeHTML`) take: on a megabyte text each took a third of a second to
