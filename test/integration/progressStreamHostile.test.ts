@@ -107,4 +107,20 @@ describe("a rename asking for progress over real HTTP, from a hostile client", (
 		expect(bytes).toBeLessThan(16 * HUGE_TOKEN_BYTES);
 		expect(events).toBeLessThan(16);
 	});
+
+	test("that reads its stream as it comes, with the same token, gets its notifications and the answer", async () => {
+		const hugeToken = "t".repeat(HUGE_TOKEN_BYTES);
+		const res = await post(running.port, running.tokens.write as string, renameBody("Target.md", "Moved/Goal.md", hugeToken));
+		const chunks: Buffer[] = [];
+		res.on("data", (chunk: Buffer) => chunks.push(chunk));
+		await new Promise<void>((resolve) => res.on("end", resolve));
+		const events = Buffer.concat(chunks)
+			.toString("utf8")
+			.split("\n\n")
+			.filter((event) => event.startsWith("event: message\ndata: "))
+			.map((event) => JSON.parse(event.slice("event: message\ndata: ".length)) as { method?: string; result?: { structuredContent?: unknown } });
+		// Each one taken before the next is sent: more than one over a call this long (its notifications are 5 ms apart, its deadline 500 ms).
+		expect(events.filter((event) => event.method === "notifications/progress").length).toBeGreaterThan(1);
+		expect(events.at(-1)?.result?.structuredContent).toMatchObject({ path: "Target.md", new_path: "Moved/Goal.md", notes_updated: LINKING_NOTES });
+	});
 });
