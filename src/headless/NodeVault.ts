@@ -307,9 +307,12 @@ export class NodeVault implements HostVault, WatchedVault {
 	 * ever replaced. Jailed like every write.
 	 */
 	async trash(file: HostFile): Promise<void> {
-		await this.withWriteLock(file.path, async () => {
-			const known = this.files.get(file.path);
-			if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
+		// From where it was asked to go, as `rename`: one moved while its turn was waited for (into an excluded folder, the
+		// same file object renamed in place) is not moved to the trash from wherever it went.
+		const from = file.path;
+		await this.withWriteLock(from, async () => {
+			const known = file.path === from ? this.files.get(from) : undefined;
+			if (!known) throw Object.assign(new Error(`File does not exist: ${from}`), { code: "ENOENT" });
 			const { basename, extension } = nameParts(known.path);
 			await this.writer.trash(known.diskPath, nodePath.join(this.root, TRASH_FOLDER), basename, extension);
 			this.drop(known.path, known);

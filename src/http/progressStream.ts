@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import * as nodeTimers from "node:timers";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { Answerable } from "./endpointState";
 import { jsonInPieces, type Turns } from "./jsonPieces";
@@ -10,11 +11,23 @@ import { dropIfUnreadWithin, mustCutOff, withoutWithdrawn, writePieces } from ".
  * with a `progressToken`. A client's request timeout (60 s in the SDK's client) then starts again
  * at each one when it asks so (`resetTimeoutOnProgress`); a rename of a note 2,000 notes link to
  * took 10–31 s on a loaded machine. A POST with no notification is answered as plain JSON, as before.
+ *
+ * A notification is small, but it echoes the client's token, which may be as big as a request
+ * body: one is sent only once the client has taken the last (the rest are skipped, as a later
+ * one says as much), and a client that takes none within `responseWriteMs` is let go, as one
+ * that does not read a plain answer is. Once the token is revoked the stream is cut at once:
+ * its 401 can no longer be sent, and the client is sent nothing more.
  */
 export class ProgressStream {
 	private open = false;
+	/** The last notification is still waiting for the client to take it. */
+	private unread = false;
 
-	constructor(private readonly res: ServerResponse) {}
+	constructor(
+		private readonly res: ServerResponse,
+		private readonly answerable: Answerable,
+		private readonly responseWriteMs: number,
+	) {}
 
 	/** Whether the answer goes as events: a notification was sent. */
 	get streaming(): boolean {
@@ -24,13 +37,32 @@ export class ProgressStream {
 	/** Sends `notification` as an event, opening the stream first; nothing once the client went away or a plain answer began. */
 	notify(notification: JSONRPCMessage): void {
 		const { res } = this;
-		if (res.destroyed) return;
+		if (res.destroyed || this.unread) return;
 		if (!this.open) {
 			if (res.headersSent) return;
+			if (!this.answerable.tokenValid()) return;
 			res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
 			this.open = true;
+		} else if (!this.answerable.tokenValid()) {
+			res.destroy();
+			return;
 		}
-		res.write(eventOf(JSON.stringify(notification)));
+		if (!res.write(eventOf(JSON.stringify(notification)))) this.waitUntilTaken();
+	}
+
+	/** Skips notifications until the client took what was written; lets it go if it takes nothing within the write deadline. */
+	private waitUntilTaken(): void {
+		const { res } = this;
+		this.unread = true;
+		const timer = nodeTimers.setTimeout(() => res.destroy(), this.responseWriteMs);
+		const taken = () => {
+			nodeTimers.clearTimeout(timer);
+			res.off("close", taken);
+			res.off("drain", taken);
+			this.unread = false;
+		};
+		res.once("drain", taken);
+		res.once("close", taken);
 	}
 
 	/**
@@ -39,8 +71,8 @@ export class ProgressStream {
 	 * the token is revoked (its 401 cannot be sent once the stream began), a deadline for a client
 	 * that does not read.
 	 */
-	async end(answers: ReadonlyArray<{ id: unknown }>, responseWriteMs: number, turns: Turns, answerable: Answerable): Promise<void> {
-		const { res } = this;
+	async end(answers: ReadonlyArray<{ id: unknown }>, turns: Turns): Promise<void> {
+		const { res, answerable, responseWriteMs } = this;
 		if (res.destroyed) return;
 		if (!answerable.tokenValid()) {
 			res.destroy();

@@ -297,6 +297,8 @@ async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall,
 		await host.fileManager.trashFile(file);
 	} catch (error) {
 		journal.dropChange(undo.id, path);
+		// Moved while the trash waited for the note's turn (a move holds it): kept where it went, as above.
+		if (file.path !== path) return { path, result: "kept" };
 		throw error;
 	}
 	return { path, result: "trashed" };

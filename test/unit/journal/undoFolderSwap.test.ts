@@ -103,3 +103,39 @@ test("undo of a create: a note moved into an excluded folder while undo reads it
 		await removeDir(root);
 	}
 });
+
+/**
+ * The same move a moment later: undo's last look found the note as the call left it, and the trash
+ * waits for the note's write turn, which the person's move holds. It ran from wherever the note was
+ * once its turn came (the file object, renamed in place): from the excluded folder.
+ */
+test("undo of a create: a note whose move into an excluded folder holds its turn as undo sends it to the trash is not moved to the trash from there", async () => {
+	const root = await makeVault({ "Plain.md": "one\n" });
+	const host = await NodeHost.open(root);
+	const journal = JournalFile.forVault(root, ".obsidian");
+	const made = { id: newCallId(), time: new Date().toISOString(), tokenName: "laptop", tool: "create_note" };
+	await applyChange({ host, journal, call: made }, { path: "Notes/New.md", before: null, after: "new\n" }, false);
+	const read = host.vault.read.bind(host.vault);
+	let reads = 0;
+	let moved: Promise<void> = Promise.resolve();
+	const spy = jest.spyOn(host.vault, "read").mockImplementation(async (file) => {
+		const text = await read(file);
+		// Undo's last look is answered; the person's move begins right then, and undo's trash waits for its turn.
+		if (++reads === 2) moved = host.vault.rename(file, "Private/New.md");
+		return text;
+	});
+	try {
+		const outcome = await undoCall(host, journal, made.id, "you", ["Private"]);
+		await moved;
+		expect(reads).toBe(2);
+		// Before: "Private/New.md" was in the trash, and undo said it had trashed "Notes/New.md".
+		expect(await fs.readFile(nodePath.join(root, "Private/New.md"), "utf8")).toBe("new\n");
+		expect(outcome.ok && outcome.notes).toEqual([{ path: "Notes/New.md", result: "kept" }]);
+		// History names no trashing that was not made.
+		expect(journal.get(outcome.ok ? outcome.undoId : "")?.changes ?? []).toEqual([]);
+	} finally {
+		spy.mockRestore();
+		await host.close();
+		await removeDir(root);
+	}
+});

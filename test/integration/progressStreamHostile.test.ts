@@ -1,0 +1,130 @@
+import { promises as fs } from "node:fs";
+import { request, type IncomingMessage } from "node:http";
+import * as nodePath from "node:path";
+import { revokeToken } from "../../src/auth/tokenList";
+import { mcpHeaders } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** Notes linking to the renamed one: the rename then runs long enough (1–6 s here) for many progress intervals. */
+const LINKING_NOTES = 300;
+/** The server's interval between progress notifications in these tests. */
+const PROGRESS_INTERVAL_MS = 5;
+/** A progressToken as big as a request body allows, about: each notification echoes it. */
+const HUGE_TOKEN_BYTES = 768 * 1024;
+
+function renameBody(from: string, to: string, progressToken: string | number): string {
+	return JSON.stringify({
+		jsonrpc: "2.0",
+		id: 1,
+		method: "tools/call",
+		params: { name: "rename_note", arguments: { path: from, new_path: to }, _meta: { progressToken } },
+	});
+}
+
+/** A POST whose answer is read as it comes; `res` once its head arrived. */
+function post(port: number, token: string, body: string): Promise<IncomingMessage> {
+	return new Promise((resolve, reject) => {
+		const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", headers: mcpHeaders(port, token).flat(), setHost: false }, resolve);
+		req.on("error", reject);
+		req.end(body);
+	});
+}
+
+/** Resolves once every linking note names `name`: the rename wrote them all, so its answer is made. */
+async function linksRewritten(root: string, name: string): Promise<void> {
+	for (;;) {
+		const last = await fs.readFile(nodePath.join(root, `Notes/Linking ${LINKING_NOTES - 1}.md`), "utf8");
+		if (last.includes(`[[${name}]]`)) return;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+describe("a rename asking for progress over real HTTP, from a hostile client", () => {
+	let root: string;
+	let running: RunningService;
+
+	beforeEach(async () => {
+		const notes: Record<string, string> = { "Target.md": "# Target\n" };
+		for (let index = 0; index < LINKING_NOTES; index++) notes[`Notes/Linking ${index}.md`] = `Points at [[Target]] from ${index}.\n`;
+		root = await makeVault(notes);
+		running = await startService(root, {
+			levels: ["write"],
+			settings: { writeEnabled: true },
+			callBudget: { progressIntervalMs: PROGRESS_INTERVAL_MS },
+			httpDeadlines: { responseWriteMs: 500 },
+		});
+		await running.host.metadataCache.settled();
+	});
+
+	afterEach(async () => {
+		await running.stop();
+		await removeDir(root);
+	});
+
+	test("whose token is revoked mid-stream is sent no progress after the revocation", async () => {
+		const res = await post(running.port, running.tokens.write as string, renameBody("Target.md", "Moved/Goal.md", "p"));
+		expect(res.headers["content-type"]).toMatch(/^text\/event-stream/);
+		let text = "";
+		let atRevocation = -1;
+		let revoked: Promise<number> | null = null;
+		const received = () => (text.match(/notifications\/progress/g) ?? []).length;
+		const closed = new Promise<void>((resolve) => res.on("close", resolve));
+		res.setEncoding("utf8");
+		res.on("data", (chunk: string) => {
+			text += chunk;
+			// Revoked in the same process as the server, at once, once the first notification arrived.
+			if (atRevocation < 0 && received() >= 1) {
+				atRevocation = received();
+				const changed = revokeToken(running.settings, "write");
+				if ("error" in changed) throw new Error(changed.error);
+				// What had arrived once the revocation took effect.
+				revoked = running.service.apply(changed.settings).then(received);
+			}
+		});
+		await closed;
+		expect(atRevocation).toBeGreaterThanOrEqual(1);
+		const atRevoked = await (revoked as Promise<number> | null);
+		// At most those already on their way when it was revoked (before: one every 5 ms until the rename ended, 6 to 17 here);
+		// the answer itself is not sent.
+		expect(received() - (atRevoked ?? 0)).toBeLessThanOrEqual(2);
+		expect(text).not.toContain('"result"');
+	});
+
+	test("that reads nothing of its stream: the server does not keep a notification for every interval", async () => {
+		const hugeToken = "t".repeat(HUGE_TOKEN_BYTES);
+		const res = await post(running.port, running.tokens.write as string, renameBody("Target.md", "Moved/Goal.md", hugeToken));
+		res.pause();
+		await linksRewritten(root, "Goal");
+		let bytes = 0;
+		let events = 0;
+		res.on("data", (chunk: Buffer) => {
+			bytes += chunk.length;
+			events += chunk.toString("latin1").split("notifications/progress").length - 1;
+		});
+		res.on("error", () => undefined);
+		const closed = new Promise<void>((resolve) => res.on("close", resolve));
+		res.resume();
+		await closed;
+		// What the sockets' buffers hold (a few MB on loopback) and one notification the server had waiting; before, one every 5 ms
+		// (tens to hundreds, hundreds of MB) was kept for the client in the server's memory.
+		expect(bytes).toBeLessThan(16 * HUGE_TOKEN_BYTES);
+		expect(events).toBeLessThan(16);
+	});
+
+	test("that reads its stream as it comes, with the same token, gets its notifications and the answer", async () => {
+		const hugeToken = "t".repeat(HUGE_TOKEN_BYTES);
+		const res = await post(running.port, running.tokens.write as string, renameBody("Target.md", "Moved/Goal.md", hugeToken));
+		const chunks: Buffer[] = [];
+		res.on("data", (chunk: Buffer) => chunks.push(chunk));
+		await new Promise<void>((resolve) => res.on("end", resolve));
+		const events = Buffer.concat(chunks)
+			.toString("utf8")
+			.split("\n\n")
+			.filter((event) => event.startsWith("event: message\ndata: "))
+			.map((event) => JSON.parse(event.slice("event: message\ndata: ".length)) as { method?: string; result?: { structuredContent?: unknown } });
+		// Each one taken before the next is sent: more than one over a call this long (its notifications are 5 ms apart, its deadline 500 ms).
+		expect(events.filter((event) => event.method === "notifications/progress").length).toBeGreaterThan(1);
+		expect(events.at(-1)?.result?.structuredContent).toMatchObject({ path: "Target.md", new_path: "Moved/Goal.md", notes_updated: LINKING_NOTES });
+	});
+});
