@@ -43,7 +43,7 @@ describe("ProgressStream: a POST whose call sent progress is answered as server-
 		let streaming: boolean | undefined;
 		await withServer(
 			(_req, res) => {
-				streaming = new ProgressStream(res).streaming;
+				streaming = new ProgressStream(res, answerable(), RESPONSE_WRITE_TIMEOUT_MS).streaming;
 				res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
 			},
 			async (port) => {
@@ -58,11 +58,11 @@ describe("ProgressStream: a POST whose call sent progress is answered as server-
 	test("the notifications, then the answer, each one event, in the order sent", async () => {
 		await withServer(
 			async (_req, res) => {
-				const stream = new ProgressStream(res);
+				const stream = new ProgressStream(res, answerable(), RESPONSE_WRITE_TIMEOUT_MS);
 				stream.notify(progress(1));
 				stream.notify(progress(2));
 				expect(stream.streaming).toBe(true);
-				await stream.end([answer], RESPONSE_WRITE_TIMEOUT_MS, OWN_TURNS, answerable());
+				await stream.end([answer], OWN_TURNS);
 			},
 			async (port) => {
 				const response = await get(port);
@@ -77,15 +77,14 @@ describe("ProgressStream: a POST whose call sent progress is answered as server-
 		let valid = true;
 		await withServer(
 			async (_req, res) => {
-				const stream = new ProgressStream(res);
+				const stream = new ProgressStream(
+					res,
+					answerable(() => valid),
+					RESPONSE_WRITE_TIMEOUT_MS,
+				);
 				stream.notify(progress(1));
 				valid = false;
-				await stream.end(
-					[answer],
-					RESPONSE_WRITE_TIMEOUT_MS,
-					OWN_TURNS,
-					answerable(() => valid),
-				);
+				await stream.end([answer], OWN_TURNS);
 			},
 			async (port) => {
 				const response = await get(port).catch((error: unknown) => ({ cut: error }));
@@ -97,7 +96,7 @@ describe("ProgressStream: a POST whose call sent progress is answered as server-
 	test("a notification once a plain answer began is dropped, and the plain answer is left whole", async () => {
 		await withServer(
 			(_req, res) => {
-				const stream = new ProgressStream(res);
+				const stream = new ProgressStream(res, answerable(), RESPONSE_WRITE_TIMEOUT_MS);
 				res.writeHead(200, { "Content-Type": "application/json" });
 				stream.notify(progress(1));
 				expect(stream.streaming).toBe(false);
