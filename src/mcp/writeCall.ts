@@ -36,6 +36,8 @@ const NOTHING_WRITTEN = "Nothing was written.";
 interface PlannedCall {
 	outcome: ToolOutcome<Record<string, unknown>>;
 	changes: NoteChange[];
+	/** Whether a note the plan read holds other text now (see planningHost). */
+	readTextChanged: () => Promise<boolean>;
 }
 
 /** Runs the tool's handler once on a host that plans instead of writing. */
@@ -52,9 +54,13 @@ async function planCall<Args>(
 		outcome = await tool.handler(onHost(ctx, planning.host), args as Parameters<typeof tool.handler>[1]);
 	} catch (error) {
 		if (!(error instanceof CallTooLargeError)) throw error;
-		return { outcome: fail(`${error.message} ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`), changes: [] };
+		return {
+			outcome: fail(`${error.message} ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`),
+			changes: [],
+			readTextChanged: () => Promise.resolve(false),
+		};
 	}
-	return { outcome, changes: outcome.ok ? planning.changes() : [] };
+	return { outcome, changes: outcome.ok ? planning.changes() : [], readTextChanged: planning.readTextChanged };
 }
 
 /**
@@ -175,6 +181,8 @@ export async function runWriteCall<Args>(
 		// the tool, or whose folders changed, while the plan read it is told only that (nothing is
 		// written before a plan succeeds, in any attempt).
 		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart)) return noLongerAllowed(tool, [], id);
+		// Refused on text another program was writing as it was read (a note caught half rewritten): planned again on the text it settled to.
+		if (!planned.outcome.ok && attempt < MAX_WRITE_ATTEMPTS && (await planned.readTextChanged())) continue;
 		if (!planned.outcome.ok) return planned.outcome;
 		// Planning (parsing a note, editing it) and writing (the journal, the disk, the note parsed
 		// again) are each one piece of work: other clients get a turn between the two, not after both.
