@@ -11,7 +11,7 @@ import { isRelinkEdit, moveWithRelinks, planRename } from "../vault/rename";
 import { isPathVisible, type Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
 import type { NoteChange } from "./changeSet";
-import { MAX_JOURNAL_CALL_BYTES, REPLAN_RECENT_CHANGE_MS, REPLAN_REFUSED_MAX_NOTES, REPLAN_SETTLE_MS } from "../config/limits";
+import { MAX_JOURNAL_CALL_BYTES, REPLAN_RECENT_CHANGE_MS, REPLAN_REFUSED_MAX_NOTES } from "../config/limits";
 
 /** A change a tool call would make: the note's text before (null: a new note) and after. */
 export type PlannedChange = NoteChange;
@@ -109,7 +109,7 @@ export function planningHost(
 	scope: Scope,
 	expectedHash?: string,
 	takenOnDisk: ReadonlySet<string> = new Set(),
-): { host: Host; changes: () => PlannedChange[]; readTextChanged: () => Promise<boolean> } {
+): { host: Host; changes: () => PlannedChange[]; readTextChanged: (settle: () => Promise<void>) => Promise<boolean> } {
 	const expected = new ExpectedHash(expectedHash);
 	const planned = new Map<string, PlannedChange>();
 	const files = new Map<string, HostFile>();
@@ -215,18 +215,18 @@ export function planningHost(
 		},
 	});
 	/**
-	 * Whether a note the plan read holds other text once it has been left alone a moment: a plan
+	 * Whether a note the plan read holds other text after `settle` (a moment left alone): a plan
 	 * refused on text another program was writing at that moment (a note rewritten in place reads
 	 * empty between its truncation and its write, which on a busy machine lasted tens of
 	 * milliseconds) is worth making again. Only a note changed in the last REPLAN_RECENT_CHANGE_MS
 	 * is waited for, so a refusal on a quiet note is answered at once; not known for a plan that
 	 * read more notes than it recorded.
 	 */
-	const readTextChanged = async (): Promise<boolean> => {
+	const readTextChanged = async (settle: () => Promise<void>): Promise<boolean> => {
 		if (readMoreNotes) return false;
 		const changedLately = (file: HostFile) => Date.now() - (host.vault.getFileByPath(file.path)?.stat.mtime ?? 0) < REPLAN_RECENT_CHANGE_MS;
 		if (![...readFromHost.keys()].some(changedLately)) return false;
-		await new Promise((resolve) => setTimeout(resolve, REPLAN_SETTLE_MS));
+		await settle();
 		for (const [file, text] of readFromHost) {
 			try {
 				if ((await host.vault.cachedRead(file)) !== text) return true;

@@ -11,6 +11,7 @@ import {
 	MAX_JOURNAL_CALL_BYTES,
 	MAX_WAITING_APPROVALS_PER_TOKEN,
 	MAX_WRITE_ATTEMPTS,
+	REPLAN_SETTLE_MS,
 	NOTE_TEXT_SLICE_MS,
 	WRITE_RETRY_BUDGET_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
@@ -37,7 +38,7 @@ interface PlannedCall {
 	outcome: ToolOutcome<Record<string, unknown>>;
 	changes: NoteChange[];
 	/** Whether a note the plan read holds other text now (see planningHost). */
-	readTextChanged: () => Promise<boolean>;
+	readTextChanged: (settle: () => Promise<void>) => Promise<boolean>;
 }
 
 /** Runs the tool's handler once on a host that plans instead of writing. */
@@ -182,7 +183,7 @@ export async function runWriteCall<Args>(
 		// written before a plan succeeds, in any attempt).
 		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart)) return noLongerAllowed(tool, [], id);
 		// Refused on text another program was writing as it was read (a note caught half rewritten): planned again on the text it settled to.
-		if (!planned.outcome.ok && attempt < MAX_WRITE_ATTEMPTS && (await planned.readTextChanged())) continue;
+		if (!planned.outcome.ok && attempt < MAX_WRITE_ATTEMPTS && (await planned.readTextChanged(settleBeforeReplan))) continue;
 		if (!planned.outcome.ok) return planned.outcome;
 		// Planning (parsing a note, editing it) and writing (the journal, the disk, the note parsed
 		// again) are each one piece of work: other clients get a turn between the two, not after both.
@@ -283,6 +284,11 @@ export async function runWriteCall<Args>(
 	return fail(
 		`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`,
 	);
+}
+
+/** The pause before a refused plan's notes are looked at again (see planningHost's readTextChanged). */
+function settleBeforeReplan(): Promise<void> {
+	return new Promise((resolve) => nodeTimers.setTimeout(resolve, REPLAN_SETTLE_MS));
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */
