@@ -484,6 +484,12 @@ export const EMPTY_READ_RECENT_CHANGE_MS = 1_000;
  */
 export const EMPTY_READ_RETRIES = 6;
 export const EMPTY_READ_PAUSE_MS = 5;
+/**
+ * A note last changed within this long of its creation (made empty, never written since) is read
+ * once: it is new, not being rewritten. Short: a note the server saved (a new file renamed over it)
+ * and another program truncated 2 ms later is being rewritten (at 50 ms, 13 of 50 completions went in).
+ */
+export const EMPTY_READ_NEW_FILE_MS = 1;
 /** The first pause between two such attempts; each later pause doubles, up to WRITE_RETRY_MAX_PAUSE_MS, with random jitter so the two writers fall out of step. */
 export const WRITE_RETRY_FIRST_PAUSE_MS = 1;
 /** The longest pause between two attempts of one edit. */

@@ -7,6 +7,7 @@ import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
 import { SliceClock } from "../markdown/steps";
 import {
+	EMPTY_READ_NEW_FILE_MS,
 	EMPTY_READ_PAUSE_MS,
 	EMPTY_READ_RECENT_CHANGE_MS,
 	EMPTY_READ_RETRIES,
@@ -229,8 +230,10 @@ export class NodeVault implements HostVault, WatchedVault {
 	private async readPastRewrite(file: HostFile, text: string): Promise<string> {
 		for (let attempt = 0; text === "" && attempt < EMPTY_READ_RETRIES; attempt++) {
 			const known = this.files.get(file.path);
-			const changed = known && lstatSync(known.diskPath, { throwIfNoEntry: false })?.mtimeMs;
-			if (!changed || Date.now() - changed > EMPTY_READ_RECENT_CHANGE_MS) return text;
+			const now = known && lstatSync(known.diskPath, { throwIfNoEntry: false });
+			// Not a note made empty and left so (a vault of new empty notes would wait for each as it is indexed).
+			const madeEmpty = now !== undefined && now.birthtimeMs > 0 && now.mtimeMs - now.birthtimeMs < EMPTY_READ_NEW_FILE_MS;
+			if (!now || madeEmpty || Date.now() - now.mtimeMs > EMPTY_READ_RECENT_CHANGE_MS) return text;
 			await sleep(EMPTY_READ_PAUSE_MS << attempt);
 			text = await this.read(file);
 		}
