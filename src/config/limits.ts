@@ -458,38 +458,6 @@ export const MAX_WRITE_ATTEMPTS = 5;
  * appending every 2 ms. Past it, the edit fails and nothing is written.
  */
 export const WRITE_RETRY_BUDGET_MS = 3_000;
-/**
- * Notes a write call's plan may have read for a refusal of it to be checked against the notes' text
- * now, and the call planned again when one changed (at most MAX_WRITE_ATTEMPTS plans): a plan made
- * on a note another program was rewriting in place (read empty between its truncation and its
- * write) refused 91 of 100 complete_task calls as "not the task". The tools that edit one note read
- * one or two; a refused plan of more is answered as it is.
- */
-export const REPLAN_REFUSED_MAX_NOTES = 16;
-/** How recently a note a refused plan read must have changed for the refusal to wait and look again (another program is writing it now). */
-export const REPLAN_RECENT_CHANGE_MS = 1_000;
-/**
- * How long a refused plan waits before it looks at its notes again: long enough for a program that
- * rewrites a note in place to finish its write (its truncation and its write were tens of
- * milliseconds apart at a load of 10-20), short beside the refusal's own round trip.
- */
-export const REPLAN_SETTLE_MS = 25;
-/** How recently a note read empty must have changed on disk to be read again (see EMPTY_READ_RETRIES). */
-export const EMPTY_READ_RECENT_CHANGE_MS = 1_000;
-/**
- * Reads again of a note read empty that changed in the last EMPTY_READ_RECENT_CHANGE_MS (another
- * program truncated it and has not yet written its new text), after pauses of EMPTY_READ_PAUSE_MS,
- * doubling: 315 ms at most before the note is taken as empty (with four, 75 ms, 38 of 50 completions
- * went in beside a program rewriting the note every 2 ms at a load of 14; with six, 45-50 of 50).
- */
-export const EMPTY_READ_RETRIES = 6;
-export const EMPTY_READ_PAUSE_MS = 5;
-/**
- * A note last changed within this long of its creation (made empty, never written since) is read
- * once: it is new, not being rewritten. Short: a note the server saved (a new file renamed over it)
- * and another program truncated 2 ms later is being rewritten (at 50 ms, 13 of 50 completions went in).
- */
-export const EMPTY_READ_NEW_FILE_MS = 1;
 /** The first pause between two such attempts; each later pause doubles, up to WRITE_RETRY_MAX_PAUSE_MS, with random jitter so the two writers fall out of step. */
 export const WRITE_RETRY_FIRST_PAUSE_MS = 1;
 /** The longest pause between two attempts of one edit. */

@@ -7,10 +7,6 @@ import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
 import { SliceClock } from "../markdown/steps";
 import {
-	EMPTY_READ_NEW_FILE_MS,
-	EMPTY_READ_PAUSE_MS,
-	EMPTY_READ_RECENT_CHANGE_MS,
-	EMPTY_READ_RETRIES,
 	MAX_CACHED_TEXT_CHARS,
 	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
@@ -212,32 +208,12 @@ export class NodeVault implements HostVault, WatchedVault {
 			try {
 				// Bounded when opened too: the size known is the one last seen, and a note another program grew since
 				// (megabytes, past MAX_READ_NOTE_BYTES) was read whole on the event loop, then answered.
-				const text = this.readSync(file, MAX_SYNC_READ_BYTES);
-				return text === "" ? await this.readPastRewrite(file, text) : text;
+				return this.readSync(file, MAX_SYNC_READ_BYTES);
 			} catch {
 				// The asynchronous read reports it (past MAX_READ_NOTE_BYTES, refused), and drops a file the jail refuses for good.
 			}
 		}
-		return this.readPastRewrite(file, await this.read(file));
-	}
-
-	/**
-	 * A note read empty just after it changed is most likely being rewritten in place by another
-	 * program (truncated, its new text not yet written: at a load of 10-20 that lasted tens of
-	 * milliseconds, and nine of ten complete_task calls beside a program rewriting its note every
-	 * 2 ms read it empty). It is read again after a few short pauses before it is taken as empty.
-	 */
-	private async readPastRewrite(file: HostFile, text: string): Promise<string> {
-		for (let attempt = 0; text === "" && attempt < EMPTY_READ_RETRIES; attempt++) {
-			const known = this.files.get(file.path);
-			const now = known && lstatSync(known.diskPath, { throwIfNoEntry: false });
-			// Not a note made empty and left so (a vault of new empty notes would wait for each as it is indexed).
-			const madeEmpty = now !== undefined && now.birthtimeMs > 0 && now.mtimeMs - now.birthtimeMs < EMPTY_READ_NEW_FILE_MS;
-			if (!now || madeEmpty || Date.now() - now.mtimeMs > EMPTY_READ_RECENT_CHANGE_MS) return text;
-			await sleep(EMPTY_READ_PAUSE_MS << attempt);
-			text = await this.read(file);
-		}
-		return text;
+		return this.read(file);
 	}
 
 	/**

@@ -11,7 +11,7 @@ import { isRelinkEdit, moveWithRelinks, planRename } from "../vault/rename";
 import { isPathVisible, type Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
 import type { NoteChange } from "./changeSet";
-import { MAX_JOURNAL_CALL_BYTES, REPLAN_RECENT_CHANGE_MS, REPLAN_REFUSED_MAX_NOTES } from "../config/limits";
+import { MAX_JOURNAL_CALL_BYTES } from "../config/limits";
 
 /** A change a tool call would make: the note's text before (null: a new note) and after. */
 export type PlannedChange = NoteChange;
@@ -109,15 +109,12 @@ export function planningHost(
 	scope: Scope,
 	expectedHash?: string,
 	takenOnDisk: ReadonlySet<string> = new Set(),
-): { host: Host; changes: () => PlannedChange[]; readTextChanged: (settle: () => Promise<void>) => Promise<boolean> } {
+): { host: Host; changes: () => PlannedChange[] } {
 	const expected = new ExpectedHash(expectedHash);
 	const planned = new Map<string, PlannedChange>();
 	const files = new Map<string, HostFile>();
 	const movedAway = new Set<string>();
 	let charsRead = 0;
-	/** The text each note had when the plan read it from the host (the first REPLAN_REFUSED_MAX_NOTES notes). */
-	const readFromHost = new Map<HostFile, string>();
-	let readMoreNotes = false;
 	// The host's cached read (checked against the disk): a plan made on stale text is caught when each note is written.
 	const textOf = async (file: HostFile) => {
 		const earlier = planned.get(file.path)?.after;
@@ -126,8 +123,6 @@ export function planningHost(
 		// before the rest is read: a rename linked from 20 MB of notes is refused after reading the bound, not the 20 MB.
 		if (charsRead + file.stat.size > MAX_JOURNAL_CALL_BYTES) throw new CallTooLargeError();
 		const text = await host.vault.cachedRead(file);
-		if (readFromHost.size < REPLAN_REFUSED_MAX_NOTES) readFromHost.set(file, text);
-		else readMoreNotes = true;
 		// Moved out of sight while it was read (into an excluded folder, by the person: the same file object,
 		// renamed): as if deleted then. Its text would otherwise be planned on, and a plan's error quotes it (its headings).
 		if (!isPathVisible(file.path, scope)) throw Object.assign(new Error("The note was moved out of sight while it was read."), { code: "ENOENT" });
@@ -214,27 +209,5 @@ export function planningHost(
 			await moveWithRelinks(planning, file, renamePlan);
 		},
 	});
-	/**
-	 * Whether a note the plan read holds other text after `settle` (a moment left alone): a plan
-	 * refused on text another program was writing at that moment (a note rewritten in place reads
-	 * empty between its truncation and its write, which on a busy machine lasted tens of
-	 * milliseconds) is worth making again. Only a note changed in the last REPLAN_RECENT_CHANGE_MS
-	 * is waited for, so a refusal on a quiet note is answered at once; not known for a plan that
-	 * read more notes than it recorded.
-	 */
-	const readTextChanged = async (settle: () => Promise<void>): Promise<boolean> => {
-		if (readMoreNotes) return false;
-		const changedLately = (file: HostFile) => Date.now() - (host.vault.getFileByPath(file.path)?.stat.mtime ?? 0) < REPLAN_RECENT_CHANGE_MS;
-		if (![...readFromHost.keys()].some(changedLately)) return false;
-		await settle();
-		for (const [file, text] of readFromHost) {
-			try {
-				if ((await host.vault.cachedRead(file)) !== text) return true;
-			} catch {
-				return true;
-			}
-		}
-		return false;
-	};
-	return { host: planning, changes: () => [...planned.values()], readTextChanged };
+	return { host: planning, changes: () => [...planned.values()] };
 }

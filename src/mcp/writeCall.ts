@@ -11,7 +11,6 @@ import {
 	MAX_JOURNAL_CALL_BYTES,
 	MAX_WAITING_APPROVALS_PER_TOKEN,
 	MAX_WRITE_ATTEMPTS,
-	REPLAN_SETTLE_MS,
 	NOTE_TEXT_SLICE_MS,
 	WRITE_RETRY_BUDGET_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
@@ -37,8 +36,6 @@ const NOTHING_WRITTEN = "Nothing was written.";
 interface PlannedCall {
 	outcome: ToolOutcome<Record<string, unknown>>;
 	changes: NoteChange[];
-	/** Whether a note the plan read holds other text now (see planningHost). */
-	readTextChanged: (settle: () => Promise<void>) => Promise<boolean>;
 }
 
 /** Runs the tool's handler once on a host that plans instead of writing. */
@@ -55,13 +52,9 @@ async function planCall<Args>(
 		outcome = await tool.handler(onHost(ctx, planning.host), args as Parameters<typeof tool.handler>[1]);
 	} catch (error) {
 		if (!(error instanceof CallTooLargeError)) throw error;
-		return {
-			outcome: fail(`${error.message} ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`),
-			changes: [],
-			readTextChanged: () => Promise.resolve(false),
-		};
+		return { outcome: fail(`${error.message} ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`), changes: [] };
 	}
-	return { outcome, changes: outcome.ok ? planning.changes() : [], readTextChanged: planning.readTextChanged };
+	return { outcome, changes: outcome.ok ? planning.changes() : [] };
 }
 
 /**
@@ -182,8 +175,6 @@ export async function runWriteCall<Args>(
 		// the tool, or whose folders changed, while the plan read it is told only that (nothing is
 		// written before a plan succeeds, in any attempt).
 		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart)) return noLongerAllowed(tool, [], id);
-		// Refused on text another program was writing as it was read (a note caught half rewritten): planned again on the text it settled to.
-		if (!planned.outcome.ok && attempt < MAX_WRITE_ATTEMPTS && (await planned.readTextChanged(settleBeforeReplan))) continue;
 		if (!planned.outcome.ok) return planned.outcome;
 		// Planning (parsing a note, editing it) and writing (the journal, the disk, the note parsed
 		// again) are each one piece of work: other clients get a turn between the two, not after both.
@@ -284,11 +275,6 @@ export async function runWriteCall<Args>(
 	return fail(
 		`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`,
 	);
-}
-
-/** The pause before a refused plan's notes are looked at again (see planningHost's readTextChanged). */
-function settleBeforeReplan(): Promise<void> {
-	return new Promise((resolve) => nodeTimers.setTimeout(resolve, REPLAN_SETTLE_MS));
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */

@@ -1,9 +1,6 @@
 /** add_task's edit: today's daily note found or made, and one task line added in the note's own style. */
 import dayjs from "dayjs";
-import { COMPLETE_TASK_OPEN_TASKS_LISTED, PROPERTY_EDIT_SLICE_MS } from "../config/limits";
-import { metadataSteps } from "../markdown/metadata";
-import { runStepsInSlices } from "../markdown/steps";
-import { yieldToEventLoop } from "./workBudget";
+import { COMPLETE_TASK_OPEN_TASKS_LISTED } from "../config/limits";
 import type { Host, HostFile } from "../host/Host";
 import { appendToEnd, appendUnderHeading } from "../markdown/outline";
 import { changeTaskInNote } from "../markdown/taskCompletion";
@@ -124,16 +121,7 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	const file = found.value;
 	const [settings, vaultFormat] = await Promise.all([taskCompletionSettings(host), taskDateFormat(host)]);
 	const cache = host.metadataCache.getFileCache(file);
-	const cachedTasks = cache ? taskItemsOf(cache) : [];
-	// The cache's tasks are of the text it last parsed: a note another program rewrites every few
-	// milliseconds may be cached as it was for an instant (empty, between its truncation and its
-	// write), and no task of it then counted as one (98 of 100 completions refused). When the cache
-	// has no task on the line asked for, the text as it is now is parsed (in slices) and its tasks used.
-	const current = cachedTasks.some((task) => task.line === options.line) ? undefined : await host.vault.cachedRead(file);
-	const parsed =
-		current === undefined
-			? undefined
-			: { text: current, tasks: taskItemsOf(await runStepsInSlices(metadataSteps(current), PROPERTY_EDIT_SLICE_MS, yieldToEventLoop)) };
+	const tasks = cache ? taskItemsOf(cache) : [];
 	const today = options.today ?? dayjs().format("YYYY-MM-DD");
 	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;
 	const result = await editNote(host, file, (text) => {
@@ -144,7 +132,7 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 			today,
 			vaultFormat,
 			settings,
-			tasks: text === parsed?.text ? parsed.tasks : cachedTasks,
+			tasks,
 			listLimit: COMPLETE_TASK_OPEN_TASKS_LISTED,
 		});
 		if (!changed.ok) return changed;
