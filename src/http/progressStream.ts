@@ -7,9 +7,8 @@ import { dropIfUnreadWithin, mustCutOff, withoutWithdrawn, writePieces } from ".
 /**
  * A 2025-era POST answered as a stream of server-sent events, as the Streamable HTTP transport
  * allows, once the server sends a notification about its running call: its progress, asked for
- * with a `progressToken`. A client's request timeout (60 s in the SDK's client) then starts again
- * at each one when it asks so (`resetTimeoutOnProgress`); a rename of a note 2,000 notes link to
- * took 10–31 s on a loaded machine. A POST with no notification is answered as plain JSON, as before.
+ * with a `progressToken` (`withProgress`, which says why). A POST with no notification is answered
+ * as plain JSON, as before.
  */
 export class ProgressStream {
 	private open = false;
