@@ -18,12 +18,7 @@ export interface ProgressRequest {
  * work's size, which only the work knows. Nothing is sent when the call ends first: a short call
  * costs a timer.
  */
-export async function withProgress<T>(
-	work: Promise<T>,
-	request: ProgressRequest,
-	toolName: string,
-	intervalMs = PROGRESS_NOTIFICATION_INTERVAL_MS,
-): Promise<T> {
+export function withProgress<T>(work: Promise<T>, request: ProgressRequest, toolName: string, intervalMs = PROGRESS_NOTIFICATION_INTERVAL_MS): Promise<T> {
 	const progressToken = request._meta?.progressToken;
 	if (progressToken === undefined) return work;
 	let sent = 0;
@@ -36,9 +31,5 @@ export async function withProgress<T>(
 			.catch(() => undefined);
 	}, intervalMs);
 	timer.unref?.();
-	try {
-		return await work;
-	} finally {
-		nodeTimers.clearInterval(timer);
-	}
+	return work.finally(() => nodeTimers.clearInterval(timer));
 }
