@@ -4,6 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { request } from "node:http";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
+import type { Approver } from "../../src/mcp/approval";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -101,5 +102,44 @@ describe("a long rename_note over real HTTP with the SDK's client asking for pro
 		expect(complete).toBe(false);
 		expect(events.some((event) => event.includes('"result"'))).toBe(false);
 		expect(events.length - eventsWhenRevoked).toBeLessThanOrEqual(1);
+	});
+});
+
+describe("a call waiting for the person's approval longer than the client's timeout", () => {
+	test("is told its progress while it waits, so a client resetting its timeout on progress gets the answer", async () => {
+		/** The person answers after three of the client's timeouts: without progress the client gives up first. */
+		const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
+		const root = await makeVault({ "Plan.md": "# Plan\n", "Linker.md": "See [[Plan]].\n" });
+		const approver: Approver = {
+			decide: (_request, _signal, shown) => {
+				shown();
+				return new Promise((resolve) => setTimeout(() => resolve("approve"), PERSON_ANSWERS_AFTER_MS));
+			},
+		};
+		const asking = await startService(root, {
+			levels: ["write"],
+			settings: { writeEnabled: true },
+			approver,
+			rights: { write: { rename_note: "ask" } },
+			callBudget: { progressIntervalMs: PROGRESS_INTERVAL_MS },
+		});
+		const asker = await connectClient(asking.url, asking.tokens.write as string);
+		try {
+			const progress: Progress[] = [];
+			const started = performance.now();
+			const result = await asker.callTool({ name: "rename_note", arguments: { path: "Plan.md", new_path: "Done.md" } }, undefined, {
+				timeout: CLIENT_TIMEOUT_MS,
+				resetTimeoutOnProgress: true,
+				onprogress: (told) => progress.push(told),
+			});
+			expect(performance.now() - started).toBeGreaterThanOrEqual(PERSON_ANSWERS_AFTER_MS);
+			expect(result.isError).toBeFalsy();
+			expect(await fs.readFile(nodePath.join(root, "Linker.md"), "utf8")).toBe("See [[Done]].\n");
+			expect(progress.length).toBeGreaterThan(1);
+		} finally {
+			await asker.close();
+			await asking.stop();
+			await removeDir(root);
+		}
 	});
 });
