@@ -1,9 +1,9 @@
 /**
- * Jest's own order (failed suites first, then the longest recorded), except that the suites below
- * start first wherever jest has no time recorded for them. Without times (a fresh clone: every CI
- * run) jest orders by file size, largest first, and each of these is a short file with a long run:
- * started among the last suites of the two-worker tiers, it ran on while the other worker, its
- * queue empty, waited.
+ * Jest's own order (failed suites first, then those with no time recorded, largest file first, then
+ * the rest, longest recorded first), except that the suites below start first wherever jest has no
+ * time recorded for them. Without times (a fresh clone: every CI run) file size is all jest goes
+ * by, and each of these is a short file with a long run: started among the last suites of the
+ * two-worker tiers, it ran on while the other worker, its queue empty, waited.
  */
 const Sequencer = require("@jest/test-sequencer").default;
 

@@ -4,7 +4,14 @@ import type { Grant } from "./auth/grant";
 import type { TokenRecord } from "./auth/tokens";
 import { TokenUseRecorder } from "./auth/TokenUseRecorder";
 import type { Host } from "./host/Host";
-import { MAX_IN_FLIGHT_REQUESTS, RECENT_CLIENT_WINDOW_MS, STOP_DRAIN_TIMEOUT_MS, VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS } from "./config/limits";
+import {
+	MAX_IN_FLIGHT_REQUESTS,
+	PROGRESS_NOTIFICATION_INTERVAL_MS,
+	RECENT_CLIENT_WINDOW_MS,
+	STOP_DRAIN_TIMEOUT_MS,
+	VAULT_WIDE_CALL_WORK_MS,
+	VAULT_WIDE_SLICE_MS,
+} from "./config/limits";
 import { ConnectionPool } from "./http/connections";
 import { httpDeadlinesAndCaps, type HttpDeadlinesAndCaps } from "./http/deadlinesAndCaps";
 import type { ProtocolEra } from "@modelcontextprotocol/server";
@@ -280,7 +287,7 @@ export class McpService {
 				pause: () => this.turns.takeFor(grant.token.hash),
 				sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS,
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
-				...(this.deps.callBudget?.progressIntervalMs !== undefined ? { progressIntervalMs: this.deps.callBudget.progressIntervalMs } : {}),
+				progressIntervalMs: this.deps.callBudget?.progressIntervalMs ?? PROGRESS_NOTIFICATION_INTERVAL_MS,
 			},
 			rights: this.liveRightsOf(grant),
 		};

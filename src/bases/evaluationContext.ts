@@ -32,7 +32,9 @@ export class BudgetExceededError extends Error {}
  * One stopwatch a slice (the pieces between two pauses that give the host its turn, `endSlice`),
  * not one a piece: the CPU clock costs 2.7 µs a reading, and two a piece made a query over 10,000
  * notes cost 1.25 times its CPU. A piece's work is the slice's reading since the piece began,
- * measured from the slice's wall time then (cheap, and never below the CPU used).
+ * measured from the slice's wall time then (no CPU reading): that start is never below the CPU the
+ * slice had used, so a piece may work up to the slice's wall time before it (under a slice, 10 ms
+ * in `query_base`, whose pauses end slices) past BASES_MAX_PIECE_MS before it is stopped.
  */
 export class EvaluationBudget {
 	private steps = 0;

@@ -57,14 +57,14 @@ export interface BaseQueryOptions {
 	limit: number;
 	now: number;
 	budget?: EvaluationBudget;
-	/** Called between rows and cells (often: it should return at once unless a slice of time is used up); resolves when work may go on. */
+	/** Gives the host its turn (the query's slice is used up, `due`); resolves when work may go on. */
 	pause: () => Promise<void>;
 	/**
-	 * Whether the slice is used up, so that `pause` now gives the host its turn: then alone is it
-	 * called, and the CPU clock read (`EvaluationBudget.endSlice`). Absent: `pause` is called
-	 * between all rows and cells, and the query's pieces are one slice.
+	 * Asked between rows and cells (often: it should answer at once): whether the slice is used up,
+	 * so that `pause` now gives the host its turn. Then alone is `pause` called, and the slice's work
+	 * read on the CPU clock (`EvaluationBudget.endSlice`): a slice never spans another's turn.
 	 */
-	due?: () => boolean;
+	due: () => boolean;
 	/** The answer's bound, when it has one: rows are built while they fit it (truncated past them). */
 	fit?: AnswerFit;
 	/** Where the page starts: after this place (absent: the first row). */
@@ -100,11 +100,9 @@ export async function runBaseQuery(
 		return fail(`The base has no view "${echoed(options.view ?? "")}". Its views: ${listed.join(", ") || "none"}${more}.`);
 	}
 	const budget = options.budget ?? new EvaluationBudget();
-	const due = options.due;
 	// The slice's work is counted (on the CPU clock, once) before a pause that gives the host its turn, not at every piece.
 	const pause = async (): Promise<void> => {
-		if (!due) return options.pause();
-		if (!due()) return;
+		if (!options.due()) return;
 		budget.endSlice();
 		await options.pause();
 	};

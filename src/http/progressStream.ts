@@ -2,15 +2,14 @@ import type { ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { Answerable } from "./endpointState";
-import { jsonInPieces, type Turns } from "./jsonPieces";
+import type { JsonPieces, Turns } from "./jsonPieces";
 import { dropIfUnreadWithin, mustCutOff, withoutWithdrawn, writePieces } from "./replies";
 
 /**
  * A 2025-era POST answered as a stream of server-sent events, as the Streamable HTTP transport
  * allows, once the server sends a notification about its running call: its progress, asked for
- * with a `progressToken`. A client's request timeout (60 s in the SDK's client) then starts again
- * at each one when it asks so (`resetTimeoutOnProgress`); a rename of a note 2,000 notes link to
- * took 10–31 s on a loaded machine. A POST with no notification is answered as plain JSON, as before.
+ * with a `progressToken` (`withProgress`, which says why). A POST with no notification is answered
+ * as plain JSON, as before.
  *
  * A notification is small, but it echoes the client's token, which may be as big as a request
  * body: one is sent only once the client has taken the last (the rest are skipped, as a later
@@ -34,7 +33,11 @@ export class ProgressStream {
 		return this.open;
 	}
 
-	/** Sends `notification` as an event, opening the stream first; nothing once the client went away or a plain answer began. */
+	/**
+	 * Sends `notification` as an event, opening the stream first; nothing once the client went away
+	 * or a plain answer began. A token revoked since has its stream closed instead, as its
+	 * subscription streams are: it is sent nothing more, and its 401 cannot be sent once the stream began.
+	 */
 	notify(notification: JSONRPCMessage): void {
 		const { res } = this;
 		if (res.destroyed || this.unread) return;
@@ -66,21 +69,21 @@ export class ProgressStream {
 	}
 
 	/**
-	 * Ends the stream with the POST's answers, an event each, as a plain answer sends them: an answer
-	 * whose request may no longer be answered replaced (`withoutWithdrawn`), the rest cut off once
-	 * the token is revoked (its 401 cannot be sent once the stream began), a deadline for a client
-	 * that does not read.
+	 * Ends the stream with the POST's answers (`texts`, each as the exchange serialised it), an event
+	 * each, as a plain answer sends them: an answer whose request may no longer be answered replaced
+	 * (`withoutWithdrawn`), the rest cut off once the token is revoked, a deadline for a client that does not read.
 	 */
-	async end(answers: ReadonlyArray<{ id: unknown }>, turns: Turns): Promise<void> {
+	async end(answers: ReadonlyArray<{ id: unknown }>, texts: readonly JsonPieces[], turns: Turns): Promise<void> {
 		const { res, answerable, responseWriteMs } = this;
 		if (res.destroyed) return;
 		if (!answerable.tokenValid()) {
 			res.destroy();
 			return;
 		}
+		const withdrawn = answerable.withdrawn();
 		const pieces: string[] = [];
-		for (const answer of answers) {
-			const sent = await withoutWithdrawn([answer], await jsonInPieces(answer, turns), answerable.withdrawn(), turns);
+		for (const [index, answer] of answers.entries()) {
+			const sent = await withoutWithdrawn([answer], texts[index] as JsonPieces, withdrawn, turns);
 			pieces.push(EVENT_START, ...sent.pieces, EVENT_END);
 		}
 		dropIfUnreadWithin(res, responseWriteMs);

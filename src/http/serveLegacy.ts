@@ -63,10 +63,10 @@ async function serveExchange<S extends EndpointPolicy>(
 			checked.messages,
 			checked.requests,
 			deadlinesAndCaps.maxResponseBodyBytes,
-			(answers, body) => {
+			(answers, body, texts) => {
 				// A call that sent its progress is answered on that stream.
 				if (stream.streaming) {
-					written = stream.end(answers, state.turns);
+					written = stream.end(answers, texts, state.turns);
 					return;
 				}
 				// A client that does not read its answer would keep its place and the answer for as long

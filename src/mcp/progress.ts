@@ -11,17 +11,14 @@ export interface ProgressRequest {
 /**
  * `work`, with a `notifications/progress` every `intervalMs` while it runs when the request asked
  * for progress (a `progressToken`): the MCP client's request timeout (60 s in the SDK's) starts
- * again at each when it asks so (`resetTimeoutOnProgress`), and a rename of a note 2,000 notes link
- * to took 10–31 s on a loaded machine. The count is of the notifications, each one more than the
- * last as MCP asks; nothing is said of the work's size, which only the work knows. Nothing is sent
- * when the call ends first: a short call costs a timer.
+ * again at each when it asks so (`resetTimeoutOnProgress`). A rename's time grows with the notes
+ * that link to it (1,000: 1.2–3.4 s of wall time at a load of 17–21, bench/README.md), and a call
+ * set to Ask waits for the person up to 120 s by default (DEFAULT_APPROVAL_TIMEOUT_SECONDS). The
+ * count is of the notifications, each one more than the last as MCP asks; nothing is said of the
+ * work's size, which only the work knows. Nothing is sent when the call ends first: a short call
+ * costs a timer.
  */
-export async function withProgress<T>(
-	work: Promise<T>,
-	request: ProgressRequest,
-	toolName: string,
-	intervalMs = PROGRESS_NOTIFICATION_INTERVAL_MS,
-): Promise<T> {
+export function withProgress<T>(work: Promise<T>, request: ProgressRequest, toolName: string, intervalMs = PROGRESS_NOTIFICATION_INTERVAL_MS): Promise<T> {
 	const progressToken = request._meta?.progressToken;
 	if (progressToken === undefined) return work;
 	let sent = 0;
@@ -34,9 +31,5 @@ export async function withProgress<T>(
 			.catch(() => undefined);
 	}, intervalMs);
 	timer.unref?.();
-	try {
-		return await work;
-	} finally {
-		nodeTimers.clearInterval(timer);
-	}
+	return work.finally(() => nodeTimers.clearInterval(timer));
 }

@@ -7,7 +7,7 @@ import { addToken } from "../../src/auth/tokenList";
 import type { TokenLevel } from "../../src/auth/tokens";
 import { NodeHost, type NodeHostOptions } from "../../src/headless/NodeHost";
 import type { HttpDeadlinesAndCaps } from "../../src/http/deadlinesAndCaps";
-import { McpService } from "../../src/service";
+import { McpService, type McpServiceDeps } from "../../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 
 /** Collects log lines so tests can check nothing secret was logged. */
@@ -49,7 +49,7 @@ export async function startService(
 		/** Rights for the tokens made, by level; absent: every tool of the level, allowed. */
 		rights?: Partial<Record<TokenLevel, ToolRights>>;
 		/** Slices, budget and progress interval of calls, when not the limits'. */
-		callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number };
+		callBudget?: McpServiceDeps["callBudget"];
 	} = {},
 ): Promise<RunningService> {
 	const host = await NodeHost.open(vaultRoot, options.host);

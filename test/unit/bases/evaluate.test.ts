@@ -27,6 +27,7 @@ async function rows(base: string): Promise<BaseQueryResult> {
 		limit: 100,
 		now: Date.UTC(2025, 5, 1),
 		pause: () => Promise.resolve(),
+		due: () => true,
 	});
 	if (!result.ok) throw new Error(result.error);
 	return result.value;

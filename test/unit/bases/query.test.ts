@@ -22,6 +22,7 @@ async function query(base: string, files: readonly BaseFile[] = BOOKS, options: 
 		limit: 100,
 		now: Date.UTC(2026, 11, 2),
 		pause: () => Promise.resolve(),
+		due: () => true,
 		...options,
 	});
 	if (!result.ok) throw new Error(result.error);
@@ -31,7 +32,13 @@ async function query(base: string, files: readonly BaseFile[] = BOOKS, options: 
 async function refusal(base: string, options: Partial<BaseQueryOptions> = {}): Promise<string> {
 	const config = parseBaseFile(base);
 	if (!config.ok) throw new Error(config.error);
-	const result = await runBaseQuery(config.value, baseVault(BOOKS), BOOKS, SELF, { limit: 100, now: 0, pause: () => Promise.resolve(), ...options });
+	const result = await runBaseQuery(config.value, baseVault(BOOKS), BOOKS, SELF, {
+		limit: 100,
+		now: 0,
+		pause: () => Promise.resolve(),
+		due: () => true,
+		...options,
+	});
 	if (result.ok) throw new Error("answered");
 	return result.error;
 }

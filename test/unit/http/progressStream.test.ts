@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { RESPONSE_WRITE_TIMEOUT_MS } from "../../../src/config/limits";
 import type { Answerable } from "../../../src/http/endpointState";
-import { OWN_TURNS } from "../../../src/http/jsonPieces";
+import { jsonInPieces, OWN_TURNS } from "../../../src/http/jsonPieces";
 import { ProgressStream } from "../../../src/http/progressStream";
 import { rawRequest } from "../../helpers/http";
 
@@ -62,7 +62,7 @@ describe("ProgressStream: a POST whose call sent progress is answered as server-
 				stream.notify(progress(1));
 				stream.notify(progress(2));
 				expect(stream.streaming).toBe(true);
-				await stream.end([answer], OWN_TURNS);
+				await stream.end([answer], [await jsonInPieces(answer)], OWN_TURNS);
 			},
 			async (port) => {
 				const response = await get(port);
@@ -84,7 +84,7 @@ describe("ProgressStream: a POST whose call sent progress is answered as server-
 				);
 				stream.notify(progress(1));
 				valid = false;
-				await stream.end([answer], OWN_TURNS);
+				await stream.end([answer], [await jsonInPieces(answer)], OWN_TURNS);
 			},
 			async (port) => {
 				const response = await get(port).catch((error: unknown) => ({ cut: error }));
