@@ -449,20 +449,23 @@ export class IndexedNoteSearch implements NoteSearch {
 	private async updatingNotice(scope: Scope, budget: CallBudget | undefined): Promise<string | null> {
 		let count = 0;
 		let sincePause = 0;
-		// Pausing: every note changed during a big install waits behind it (thousands from a sync), and the walk ran in one piece.
+		// Walked as they stand now, the walk pausing: every note changed during a big install waits behind it (thousands from a
+		// sync), and the walk ran in one piece. Walked live, a note whose wait ended and began again during a pause was met twice.
+		const behind = [...this.behindInstall.keys()];
+		const failedNotes = [...this.failedInstalls];
 		const pauseNow = async (): Promise<void> => {
 			if (budget !== undefined && ++sincePause >= UPDATING_NOTICE_PAUSE_COUNT) {
 				sincePause = 0;
 				await budget.checkpoint();
 			}
 		};
-		for (const path of this.behindInstall.keys()) {
+		for (const path of behind) {
 			if (isNoteInScope(path, scope)) count++;
 			await pauseNow();
 		}
 		const failed: string[] = [];
 		let failedCount = 0;
-		for (const path of this.failedInstalls) {
+		for (const path of failedNotes) {
 			await pauseNow();
 			if (!isNoteInScope(path, scope)) continue;
 			failedCount++;

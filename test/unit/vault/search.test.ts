@@ -217,6 +217,35 @@ describe("the index: updating notice", () => {
 			await vault.close();
 		}
 	});
+
+	test("a note whose wait ends and begins again while the count pauses is counted once", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n" });
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+		try {
+			const waiting = (index as unknown as { behindInstall: Map<string, number> }).behindInstall;
+			const behind = 3 * UPDATING_NOTICE_PAUSE_COUNT;
+			for (let note = 0; note < behind; note++) waiting.set(`Synced/Note ${note}.md`, 1);
+			// During each pause, the first note's indexing ends and a newer event of it waits again (Behind.done, then Behind.count):
+			// the Map's entry goes and comes back at its end, past where the walk stands.
+			const budget = new CallBudget(
+				async () => {
+					waiting.delete("Synced/Note 0.md");
+					await new Promise((resolve) => setImmediate(resolve));
+					waiting.set("Synced/Note 0.md", 1);
+				},
+				0,
+				60_000,
+			);
+			const answer = await index.search(vault.scope(), parseQuery("alpha"), {}, 5, budget);
+			expect(answer.notice).toMatch(new RegExp(`^index: updating, ${behind} notes created or changed lately`));
+			waiting.clear();
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
 });
 
 describe("a frontmatter description that is a heading of its note", () => {
