@@ -1207,6 +1207,17 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		if (file) await vault.host.vault.process(file, () => text);
 		else await vault.host.vault.create(path, text);
 	};
+	/** Makes each placing of a posting that `fails` picks (by its count) throw, as a list that cannot grow does (out of memory). */
+	const failPlacing = (fails: (placed: number) => boolean) => {
+		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
+		const place = proto.placePosting;
+		let placed = 0;
+		const spy = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
+			if (fails(++placed)) throw new RangeError("Array buffer allocation failed");
+			place.apply(this, args);
+		});
+		return { placed: () => placed, restore: () => spy.mockRestore() };
+	};
 
 	test("at most COMMIT_STEP_POSTINGS postings of a new note go in between two pauses, a delete meanwhile too (it finished the install in one piece), and searches between find the note by all its words or none", async () => {
 		const vault = await openVault({ "Small.md": "alpha\n", "Other.md": "alpha beta\n" });
@@ -1306,19 +1317,13 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const index = new IndexedNoteSearch(vault.host, scope, settle);
 		index.start();
 		await index.whenReady();
-		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
-		const place = proto.placePosting;
-		let placed = 0;
-		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
-			if (++placed >= 2 * COMMIT_STEP_POSTINGS + 5) throw new RangeError("Array buffer allocation failed");
-			place.apply(this, args);
-		});
+		const placing = failPlacing((placed) => placed >= 2 * COMMIT_STEP_POSTINGS + 5);
 		try {
 			await write(vault, "Big.md", bigOf("v"));
 			// Its install failed, and once more when tried again: the note is left out, and answers name it.
 			for (let turn = 0; turn < 100_000 && !(await noticeOf(index, scope, "alpha")).includes("could not be indexed"); turn++) await settle();
-			expect(placed).toBeGreaterThan(2 * COMMIT_STEP_POSTINGS);
-			placing.mockRestore();
+			expect(placing.placed()).toBeGreaterThan(2 * COMMIT_STEP_POSTINGS);
+			placing.restore();
 			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
 			expect(await foundBy(index, scope, "v0")).toEqual([]);
 			await write(vault, "Small.md", "alpha beta\n");
@@ -1331,7 +1336,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
 			expect(await noticeOf(index, scope, "alpha")).toBe("");
 		} finally {
-			placing.mockRestore();
+			placing.restore();
 			await index.stop();
 			await vault.close();
 		}
@@ -1344,17 +1349,12 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const index = new IndexedNoteSearch(vault.host, scope, settle, { warn: (message) => warnings.push(message) });
 		index.start();
 		await index.whenReady();
-		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
-		const place = proto.placePosting;
-		let placed = 0;
 		let turnsAfterFailure = -1;
-		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
-			// Once: the memory is back by the next try.
-			if (++placed === 2 * COMMIT_STEP_POSTINGS + 5) {
-				turnsAfterFailure = 0;
-				throw new RangeError("Array buffer allocation failed");
-			}
-			place.apply(this, args);
+		// Once: the memory is back by the next try.
+		const placing = failPlacing((placed) => {
+			if (placed !== 2 * COMMIT_STEP_POSTINGS + 5) return false;
+			turnsAfterFailure = 0;
+			return true;
 		});
 		try {
 			await write(vault, "Big.md", bigOf("w"));
@@ -1372,7 +1372,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			expect(warnings).toEqual(["search index: a note could not be indexed (RangeError); trying it once more"]);
 			expect(await noticeOf(index, scope, "alpha")).toBe("");
 		} finally {
-			placing.mockRestore();
+			placing.restore();
 			await index.stop();
 			await vault.close();
 		}
@@ -1385,14 +1385,8 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const index = new IndexedNoteSearch(vault.host, scope, settle, { warn: (message) => warnings.push(message) });
 		index.start();
 		await index.whenReady();
-		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
-		const place = proto.placePosting;
 		let failing = true;
-		let placed = 0;
-		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
-			if (failing && ++placed % (2 * COMMIT_STEP_POSTINGS) === 5) throw new RangeError("Array buffer allocation failed");
-			place.apply(this, args);
-		});
+		const placing = failPlacing((placed) => failing && placed % (2 * COMMIT_STEP_POSTINGS) === 5);
 		try {
 			await write(vault, "Inner/Big.md", bigOf("x"));
 			for (let turn = 0; turn < 100_000 && warnings.length < 2; turn++) await settle();
@@ -1414,7 +1408,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			expect(await noticeOf(index, scope, "alpha")).toBe("");
 			expect(warnings).toHaveLength(2);
 		} finally {
-			placing.mockRestore();
+			placing.restore();
 			await index.stop();
 			await vault.close();
 		}
