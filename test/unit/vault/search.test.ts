@@ -248,6 +248,46 @@ describe("the index: updating notice", () => {
 	});
 });
 
+describe("a hit moved out of sight after its snippets were read", () => {
+	test("is not in the answer, nor in its total: the answer is as the vault stands after the search's last pause", async () => {
+		const vault = await openVault({ "Notes/Alpha.md": "# Alpha\n\nalpha alpha alpha\n", "Notes/Other.md": "alpha\n", "Private/Diary.md": "beta\n" });
+		const scope = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+		const cachedRead = vault.host.vault.cachedRead.bind(vault.host.vault);
+		let alphaRead = false;
+		const reading = jest.spyOn(vault.host.vault, "cachedRead").mockImplementation(async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Notes/Alpha.md") alphaRead = true;
+			return text;
+		});
+		try {
+			let moved = false;
+			// At the first pause after the first hit's snippets were read, the person moves it into the excluded folder.
+			const budget = new CallBudget(
+				async () => {
+					if (alphaRead && !moved) {
+						moved = true;
+						await vault.host.vault.rename(vault.host.vault.getFileByPath("Notes/Alpha.md") as HostFile, "Private/Alpha.md");
+					}
+					await new Promise((resolve) => setImmediate(resolve));
+				},
+				0,
+				60_000,
+			);
+			const answer = await index.search(scope, parseQuery("alpha"), {}, 5, budget);
+			expect(moved).toBe(true);
+			expect(answer.results.map((hit) => hit.path)).toEqual(["Notes/Other.md"]);
+			expect(answer.total).toBe(1);
+		} finally {
+			reading.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	});
+});
+
 describe("a frontmatter description that is a heading of its note", () => {
 	test("one sentence is, however many words up to a long sentence's; several sentences or a paragraph are prose", () => {
 		expect(isHeadingDescription("Create a tarball from a package")).toBe(true);
