@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { Answerable } from "./endpointState";
-import type { JsonPieces, Turns } from "./jsonPieces";
+import { jsonInPieces, type Turns } from "./jsonPieces";
 import { dropIfUnreadWithin, mustCutOff, withoutWithdrawn, writePieces } from "./replies";
 
 /**
@@ -14,28 +14,17 @@ import { dropIfUnreadWithin, mustCutOff, withoutWithdrawn, writePieces } from ".
 export class ProgressStream {
 	private open = false;
 
-	constructor(
-		private readonly res: ServerResponse,
-		private readonly answerable: Answerable,
-	) {}
+	constructor(private readonly res: ServerResponse) {}
 
 	/** Whether the answer goes as events: a notification was sent. */
 	get streaming(): boolean {
 		return this.open;
 	}
 
-	/**
-	 * Sends `notification` as an event, opening the stream first; nothing once the client went away
-	 * or a plain answer began. A token revoked since has its stream closed instead, as its
-	 * subscription streams are: it is sent nothing more, and its 401 cannot be sent once the stream began.
-	 */
+	/** Sends `notification` as an event, opening the stream first; nothing once the client went away or a plain answer began. */
 	notify(notification: JSONRPCMessage): void {
 		const { res } = this;
 		if (res.destroyed) return;
-		if (!this.answerable.tokenValid()) {
-			if (this.open) res.destroy();
-			return;
-		}
 		if (!this.open) {
 			if (res.headersSent) return;
 			res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
@@ -45,21 +34,21 @@ export class ProgressStream {
 	}
 
 	/**
-	 * Ends the stream with the POST's answers (`texts`, each as the exchange serialised it), an event
-	 * each, as a plain answer sends them: an answer whose request may no longer be answered replaced
-	 * (`withoutWithdrawn`), the rest cut off once the token is revoked, a deadline for a client that does not read.
+	 * Ends the stream with the POST's answers, an event each, as a plain answer sends them: an answer
+	 * whose request may no longer be answered replaced (`withoutWithdrawn`), the rest cut off once
+	 * the token is revoked (its 401 cannot be sent once the stream began), a deadline for a client
+	 * that does not read.
 	 */
-	async end(answers: ReadonlyArray<{ id: unknown }>, texts: readonly JsonPieces[], responseWriteMs: number, turns: Turns): Promise<void> {
-		const { res, answerable } = this;
+	async end(answers: ReadonlyArray<{ id: unknown }>, responseWriteMs: number, turns: Turns, answerable: Answerable): Promise<void> {
+		const { res } = this;
 		if (res.destroyed) return;
 		if (!answerable.tokenValid()) {
 			res.destroy();
 			return;
 		}
-		const withdrawn = answerable.withdrawn();
 		const pieces: string[] = [];
-		for (const [index, answer] of answers.entries()) {
-			const sent = await withoutWithdrawn([answer], texts[index] as JsonPieces, withdrawn, turns);
+		for (const answer of answers) {
+			const sent = await withoutWithdrawn([answer], await jsonInPieces(answer, turns), answerable.withdrawn(), turns);
 			pieces.push(EVENT_START, ...sent.pieces, EVENT_END);
 		}
 		dropIfUnreadWithin(res, responseWriteMs);

@@ -54,7 +54,7 @@ async function serveExchange<S extends EndpointPolicy>(
 	const { deadlinesAndCaps } = state;
 	let exchange: Exchange | null = null;
 	let written: Promise<void> = Promise.resolve();
-	const stream = new ProgressStream(res, answerable);
+	const stream = new ProgressStream(res);
 	try {
 		// Only a server lent for the first time waits to be connected (an await costs a turn even when nothing is pending).
 		const transport = exchangeTransportOf(lent.server) ?? (await connectExchangeTransport(lent.server));
@@ -63,10 +63,10 @@ async function serveExchange<S extends EndpointPolicy>(
 			checked.messages,
 			checked.requests,
 			deadlinesAndCaps.maxResponseBodyBytes,
-			(answers, body, texts) => {
+			(answers, body) => {
 				// A call that sent its progress is answered on that stream.
 				if (stream.streaming) {
-					written = stream.end(answers, texts, deadlinesAndCaps.responseWriteMs, state.turns);
+					written = stream.end(answers, deadlinesAndCaps.responseWriteMs, state.turns, answerable);
 					return;
 				}
 				// A client that does not read its answer would keep its place and the answer for as long

@@ -222,11 +222,8 @@ export type RequestReceiver = (request: JSONRPCMessage & { id: RequestId; method
 /** Told each notification the server sends about the POST's running call (`notifications/progress`). */
 export type NotificationListener = (notification: JSONRPCMessage) => void;
 
-/**
- * Told the answers of one POST, in request order, and the body that carries them (one answer alone,
- * else the array), serialised once, in pieces; `texts` are the answers' own, the body's parts.
- */
-export type AnswersListener = (answers: Answer[], body: JsonPieces, texts: readonly JsonPieces[]) => void;
+/** Told the answers of one POST, in request order, and the body that carries them (one answer alone, else the array), serialised once, in pieces. */
+export type AnswersListener = (answers: Answer[], body: JsonPieces) => void;
 
 /** One POST's requests and answers. */
 export class Exchange {
@@ -292,7 +289,7 @@ export class Exchange {
 		this.answers.push(answer);
 		this.texts.push(text);
 		if (this.answers.length === this.expectedAnswers) {
-			this.onAnswers(this.answers, joinedAsArray(this.texts), this.texts);
+			this.onAnswers(this.answers, joinedAsArray(this.texts));
 			this.settle();
 		}
 	}
