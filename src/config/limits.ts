@@ -891,6 +891,7 @@ export const ANSWER_AT_ONCE_CHARS = 16 * 1024;
 /**
  * A rename's link changes applied as one group: recorded in the journal with one write and one disk
  * flush, then written at once (each its own atomic edit of a different note, compared at its write).
+ * The undo of such a rename records its link changes back in groups of this size too, written one after another.
  */
 export const RELINKS_APPLIED_AT_ONCE = 64;
 /**

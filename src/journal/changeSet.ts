@@ -318,9 +318,7 @@ async function applyRelinks(
 	clock: SliceClock,
 ): Promise<void> {
 	if (!options.mayWrite()) throw new WriteNoLongerAllowedError(done);
-	const records: JournalChange[] = [];
-	for (const change of group) records.push(await recordInPieces(change.path, change.before, change.after));
-	await target.journal.recordChangesAhead(target.call, records);
+	await recordEditsAhead(target, group);
 	// Checked again: the right may have been taken while the records were written.
 	if (!options.mayWrite()) {
 		for (const change of group) target.journal.dropChange(target.call.id, change.path);
@@ -350,9 +348,9 @@ async function applyRelinks(
 }
 
 /**
- * Records edits of different notes (an undo's link changes) ahead with one journal write and one
- * disk flush, as a rename's are (`applyRelinks`); each is then written with `writeRecordedEdit`,
- * and any not written must have its record dropped (`journal.dropChange`).
+ * Records edits of different notes (a rename's link changes, an undo's) ahead with one journal
+ * write and one disk flush; each is then written (`writeRecordedRelink`, `writeRecordedEdit`), and
+ * any not written must have its record dropped (`journal.dropChange`).
  */
 export async function recordEditsAhead({ journal, call }: ApplyTarget, changes: readonly NoteChange[]): Promise<void> {
 	const records: JournalChange[] = [];

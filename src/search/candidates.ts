@@ -207,7 +207,8 @@ export class CandidateFinder {
 					value = this.index.matchValue(term, at, doc, IN_TITLE | IN_HEADING, body);
 				} else {
 					value = this.index.matchValue(term, at, doc);
-					this.phraseBytesRead += doc.bodyBytes * readsPerByte(term);
+					// Once, not once per state word: a long phrase comes here only when its pair sketch rules it out, nothing read.
+					this.phraseBytesRead += doc.bodyBytes;
 				}
 				term.phraseLearnt?.learnValue(at, value);
 			}

@@ -195,6 +195,18 @@ function phrasePairsOf(hashesByPosition: readonly number[][]): PhrasePair[] {
 }
 
 /**
+ * How many times a note's body holds a phrase of `length` words, read in one piece. A note whose pair sketch rules
+ * the phrase out is not read; a phrase longer than the window is counted 32 positions a word of state.
+ */
+function phraseBodyCount(term: ResolvedTerm, length: number, doc: IndexedDocument): number {
+	if (term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0) return 0;
+	if (!term.phraseMasks) return countLongPackedPhrase(doc.packed, term.phraseChunkMasks ?? [], length, doc.bodyBytes);
+	return term.phraseAnchor
+		? countAnchoredPhrase(doc.packed, term.phraseAnchor, term.phraseMasks, length, doc.bodyBytes)
+		: countPackedPhrase(doc.packed, term.phraseMasks, length, doc.bodyBytes);
+}
+
+/**
  * How often a phrase's pairs allow it to stand in a row in the note's body, from the note's pair
  * sketch: at most as often as its scarcest pair, which is at most as often as the sketch counts
  * it; BODY_COUNT when the sketch counts every pair three times or more, or the body is too long to
@@ -1292,18 +1304,8 @@ export class PostingsIndex {
 	matchValue(term: ResolvedTerm, at: number, doc: IndexedDocument | undefined, bound = IN_TITLE | IN_HEADING, bodyCount?: number): number {
 		let value: number;
 		if (term.phrase && doc) {
-			// A note whose pair sketch rules the phrase out is not read. A phrase longer than the
-			// window is counted 32 positions a word of state (given as `bodyCount` when read in steps).
-			const body =
-				bodyCount !== undefined
-					? bodyCount
-					: term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0
-						? 0
-						: term.phraseMasks
-							? term.phraseAnchor
-								? countAnchoredPhrase(doc.packed, term.phraseAnchor, term.phraseMasks, term.phrase.length, doc.bodyBytes)
-								: countPackedPhrase(doc.packed, term.phraseMasks, term.phrase.length, doc.bodyBytes)
-							: countLongPackedPhrase(doc.packed, term.phraseChunkMasks ?? [], term.phrase.length, doc.bodyBytes);
+			// A long phrase read in steps (CandidateFinder) gives its count as `bodyCount`.
+			const body = bodyCount ?? phraseBodyCount(term, term.phrase.length, doc);
 			if ((bound & (IN_TITLE | IN_HEADING)) === 0) value = packValue(body, 0, false);
 			else {
 				const names = this.namesOf(doc);

@@ -102,7 +102,8 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
  * folder, say) or deleted points nowhere now, and its link paths count with the unresolved ones,
  * after those found first: it was answered at the path it had left, which holds nothing now. Every
  * link path counts, not only those of the listed links (past the first `listed`, the total missed
- * them), each once. Nothing is looked at again unless a file reached has moved.
+ * them), each once. Each file reached is looked up once (a map lookup); the links are gone over
+ * again only when one has moved. In one piece: a pause here would reopen the window it closes.
  */
 export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, listed: number): NoteLinks {
 	// Path when resolved → path now (null: out of sight), for the files that moved.
@@ -113,14 +114,14 @@ export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, liste
 		movedTo.set(path, renamedInSight ? file.path : null);
 	}
 	if (movedTo.size === 0) return links;
-	const wentOutOfSight = (target: string | null) => target !== null && movedTo.has(target) && movedTo.get(target) === null;
 	const outgoing = links.outgoing.map((link) =>
 		link.target !== null && movedTo.has(link.target) ? { ...link, target: movedTo.get(link.target) ?? null } : link,
 	);
 	const unresolved = [...links.unresolved];
 	let unresolvedTotal = links.unresolvedTotal;
 	for (const [linkpath, target] of links.linkpathTargets) {
-		if (!wentOutOfSight(target)) continue;
+		// Out of sight now (`movedTo` holds null; a target that stayed is absent, undefined).
+		if (target === null || movedTo.get(target) !== null) continue;
 		unresolvedTotal++;
 		if (unresolved.length < listed) unresolved.push(linkpath);
 	}

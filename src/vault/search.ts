@@ -203,6 +203,13 @@ async function readUnlessGone(host: Host, file: HostFile): Promise<string | null
 	}
 }
 
+/** The answer without the hits no longer at their paths (the path, hence its visibility, unchanged for those kept), its total less them. */
+function hitsAsNow(host: Host, answer: SearchAnswer): SearchAnswer {
+	const results = answer.results.filter((hit) => host.vault.getFileByPath(hit.path)?.path === hit.path);
+	const gone = answer.results.length - results.length;
+	return gone === 0 ? answer : { ...answer, results, total: answer.total - gone };
+}
+
 /** A note's text as search sees it: none for a note the host does not read (over MAX_READ_NOTE_BYTES), which is still found by its title. */
 async function textForSearch(host: Host, file: HostFile): Promise<string> {
 	try {
@@ -431,8 +438,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			() => void this.answering.delete(settled),
 		);
 		this.answering.add(settled);
-		const answer = await answering;
+		const found = await answering;
 		const updating = await this.updatingNotice(scope, budget);
+		// After the answer's last pause (before a later hit's text was read, or in the notice's count): a hit moved out of
+		// sight (the same file object renamed) or deleted meanwhile is not named, with its snippets, at the path it left.
+		const answer = hitsAsNow(this.host, found);
 		if (this.ready) return updating === null ? answer : { ...answer, notice: answer.notice ? `${updating} ${answer.notice}` : updating };
 		const index = this.status(scope);
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
@@ -449,20 +459,23 @@ export class IndexedNoteSearch implements NoteSearch {
 	private async updatingNotice(scope: Scope, budget: CallBudget | undefined): Promise<string | null> {
 		let count = 0;
 		let sincePause = 0;
-		// Pausing: every note changed during a big install waits behind it (thousands from a sync), and the walk ran in one piece.
+		// Walked as they stand now, the walk pausing: every note changed during a big install waits behind it (thousands from a
+		// sync), and the walk ran in one piece. Walked live, a note whose wait ended and began again during a pause was met twice.
+		const behind = [...this.behindInstall.keys()];
+		const failedNotes = [...this.failedInstalls];
 		const pauseNow = async (): Promise<void> => {
 			if (budget !== undefined && ++sincePause >= UPDATING_NOTICE_PAUSE_COUNT) {
 				sincePause = 0;
 				await budget.checkpoint();
 			}
 		};
-		for (const path of this.behindInstall.keys()) {
+		for (const path of behind) {
 			if (isNoteInScope(path, scope)) count++;
 			await pauseNow();
 		}
 		const failed: string[] = [];
 		let failedCount = 0;
-		for (const path of this.failedInstalls) {
+		for (const path of failedNotes) {
 			await pauseNow();
 			if (!isNoteInScope(path, scope)) continue;
 			failedCount++;

@@ -479,6 +479,24 @@ describe("a long phrase read in a note of megabytes", () => {
 		const more = (await pausesOver(query, 1_000_000, found)) - (await pausesOver(query, 500_000, found));
 		expect(more).toBeGreaterThanOrEqual(Math.floor((8 * 500_000) / PHRASE_READ_STEP_BYTES));
 	});
+
+	test("excluded: notes whose pair sketch rules it out are not read, and are not counted as read once per 32 words", async () => {
+		// 30 notes of `a x b x …` (720 KB in all): `a` and `b` are never side by side, so the sketch rules the phrase out of each.
+		const built = new SearchEngine();
+		for (let note = 0; note < 30; note++) built.index.add(`N${note}.md`, `N${note}`, 0, "a x b x ".repeat(6_000), []);
+		const pausesOf = async (query: string) => {
+			let pauses = 0;
+			const answer = await built.search(parseQuery(query), null, 50, read, () => {
+				pauses++;
+				return Promise.resolve();
+			});
+			expect(answer.results).toHaveLength(30);
+			return pauses;
+		};
+		const without = await pausesOf("x");
+		// Charged as a read of each body once (as a phrase of up to 32 words is): a pause more at most. Eight times over, four more.
+		expect((await pausesOf(`x -"${phrase}"`)) - without).toBeLessThanOrEqual(2);
+	});
 });
 
 describe("a template's word kept between searches", () => {

@@ -217,6 +217,75 @@ describe("the index: updating notice", () => {
 			await vault.close();
 		}
 	});
+
+	test("a note whose wait ends and begins again while the count pauses is counted once", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n" });
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+		try {
+			const waiting = (index as unknown as { behindInstall: Map<string, number> }).behindInstall;
+			const behind = 3 * UPDATING_NOTICE_PAUSE_COUNT;
+			for (let note = 0; note < behind; note++) waiting.set(`Synced/Note ${note}.md`, 1);
+			// During each pause, the first note's indexing ends and a newer event of it waits again (Behind.done, then Behind.count):
+			// the Map's entry goes and comes back at its end, past where the walk stands.
+			const budget = new CallBudget(
+				async () => {
+					waiting.delete("Synced/Note 0.md");
+					await new Promise((resolve) => setImmediate(resolve));
+					waiting.set("Synced/Note 0.md", 1);
+				},
+				0,
+				60_000,
+			);
+			const answer = await index.search(vault.scope(), parseQuery("alpha"), {}, 5, budget);
+			expect(answer.notice).toMatch(new RegExp(`^index: updating, ${behind} notes created or changed lately`));
+			waiting.clear();
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
+});
+
+describe("a hit moved out of sight after its snippets were read", () => {
+	test("is not in the answer, nor in its total: the answer is as the vault stands after the search's last pause", async () => {
+		const vault = await openVault({ "Notes/Alpha.md": "# Alpha\n\nalpha alpha alpha\n", "Notes/Other.md": "alpha\n", "Private/Diary.md": "beta\n" });
+		const scope = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+		const cachedRead = vault.host.vault.cachedRead.bind(vault.host.vault);
+		let alphaRead = false;
+		const reading = jest.spyOn(vault.host.vault, "cachedRead").mockImplementation(async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Notes/Alpha.md") alphaRead = true;
+			return text;
+		});
+		try {
+			let moved = false;
+			// At the first pause after the first hit's snippets were read, the person moves it into the excluded folder.
+			const budget = new CallBudget(
+				async () => {
+					if (alphaRead && !moved) {
+						moved = true;
+						await vault.host.vault.rename(vault.host.vault.getFileByPath("Notes/Alpha.md") as HostFile, "Private/Alpha.md");
+					}
+					await new Promise((resolve) => setImmediate(resolve));
+				},
+				0,
+				60_000,
+			);
+			const answer = await index.search(scope, parseQuery("alpha"), {}, 5, budget);
+			expect(moved).toBe(true);
+			expect(answer.results.map((hit) => hit.path)).toEqual(["Notes/Other.md"]);
+			expect(answer.total).toBe(1);
+		} finally {
+			reading.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	});
 });
 
 describe("a frontmatter description that is a heading of its note", () => {
@@ -1178,6 +1247,17 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		if (file) await vault.host.vault.process(file, () => text);
 		else await vault.host.vault.create(path, text);
 	};
+	/** Makes each placing of a posting that `fails` picks (by its count) throw, as a list that cannot grow does (out of memory). */
+	const failPlacing = (fails: (placed: number) => boolean) => {
+		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
+		const place = proto.placePosting;
+		let placed = 0;
+		const spy = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
+			if (fails(++placed)) throw new RangeError("Array buffer allocation failed");
+			place.apply(this, args);
+		});
+		return { placed: () => placed, restore: () => spy.mockRestore() };
+	};
 
 	test("at most COMMIT_STEP_POSTINGS postings of a new note go in between two pauses, a delete meanwhile too (it finished the install in one piece), and searches between find the note by all its words or none", async () => {
 		const vault = await openVault({ "Small.md": "alpha\n", "Other.md": "alpha beta\n" });
@@ -1277,19 +1357,13 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const index = new IndexedNoteSearch(vault.host, scope, settle);
 		index.start();
 		await index.whenReady();
-		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
-		const place = proto.placePosting;
-		let placed = 0;
-		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
-			if (++placed >= 2 * COMMIT_STEP_POSTINGS + 5) throw new RangeError("Array buffer allocation failed");
-			place.apply(this, args);
-		});
+		const placing = failPlacing((placed) => placed >= 2 * COMMIT_STEP_POSTINGS + 5);
 		try {
 			await write(vault, "Big.md", bigOf("v"));
 			// Its install failed, and once more when tried again: the note is left out, and answers name it.
 			for (let turn = 0; turn < 100_000 && !(await noticeOf(index, scope, "alpha")).includes("could not be indexed"); turn++) await settle();
-			expect(placed).toBeGreaterThan(2 * COMMIT_STEP_POSTINGS);
-			placing.mockRestore();
+			expect(placing.placed()).toBeGreaterThan(2 * COMMIT_STEP_POSTINGS);
+			placing.restore();
 			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
 			expect(await foundBy(index, scope, "v0")).toEqual([]);
 			await write(vault, "Small.md", "alpha beta\n");
@@ -1302,7 +1376,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			expect(await foundBy(index, scope, "alpha")).toEqual(["Small.md"]);
 			expect(await noticeOf(index, scope, "alpha")).toBe("");
 		} finally {
-			placing.mockRestore();
+			placing.restore();
 			await index.stop();
 			await vault.close();
 		}
@@ -1315,17 +1389,12 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const index = new IndexedNoteSearch(vault.host, scope, settle, { warn: (message) => warnings.push(message) });
 		index.start();
 		await index.whenReady();
-		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
-		const place = proto.placePosting;
-		let placed = 0;
 		let turnsAfterFailure = -1;
-		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
-			// Once: the memory is back by the next try.
-			if (++placed === 2 * COMMIT_STEP_POSTINGS + 5) {
-				turnsAfterFailure = 0;
-				throw new RangeError("Array buffer allocation failed");
-			}
-			place.apply(this, args);
+		// Once: the memory is back by the next try.
+		const placing = failPlacing((placed) => {
+			if (placed !== 2 * COMMIT_STEP_POSTINGS + 5) return false;
+			turnsAfterFailure = 0;
+			return true;
 		});
 		try {
 			await write(vault, "Big.md", bigOf("w"));
@@ -1343,7 +1412,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			expect(warnings).toEqual(["search index: a note could not be indexed (RangeError); trying it once more"]);
 			expect(await noticeOf(index, scope, "alpha")).toBe("");
 		} finally {
-			placing.mockRestore();
+			placing.restore();
 			await index.stop();
 			await vault.close();
 		}
@@ -1356,14 +1425,8 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const index = new IndexedNoteSearch(vault.host, scope, settle, { warn: (message) => warnings.push(message) });
 		index.start();
 		await index.whenReady();
-		const proto = PostingsIndex.prototype as unknown as { placePosting: (...args: unknown[]) => void };
-		const place = proto.placePosting;
 		let failing = true;
-		let placed = 0;
-		const placing = jest.spyOn(proto, "placePosting").mockImplementation(function (this: PostingsIndex, ...args: unknown[]) {
-			if (failing && ++placed % (2 * COMMIT_STEP_POSTINGS) === 5) throw new RangeError("Array buffer allocation failed");
-			place.apply(this, args);
-		});
+		const placing = failPlacing((placed) => failing && placed % (2 * COMMIT_STEP_POSTINGS) === 5);
 		try {
 			await write(vault, "Inner/Big.md", bigOf("x"));
 			for (let turn = 0; turn < 100_000 && warnings.length < 2; turn++) await settle();
@@ -1385,7 +1448,7 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			expect(await noticeOf(index, scope, "alpha")).toBe("");
 			expect(warnings).toHaveLength(2);
 		} finally {
-			placing.mockRestore();
+			placing.restore();
 			await index.stop();
 			await vault.close();
 		}
