@@ -9,17 +9,24 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, C
 /** The keys of a JSON-RPC request: the SDK's request schema is strict, so a body with any other key is not one. */
 const REQUEST_KEYS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
 
+/** The `_meta` key of a request's progress token (a string or an integer in the SDK's schema). */
+const PROGRESS_TOKEN_KEY = "progressToken";
+
 /**
  * True only for a body the SDK's `isJSONRPCRequest` accepts and its two response checks refuse
  * (the first rung of its classification, and what its message parse finds), tested without its schemas: each of those schemas
  * parses the whole message, the failing ones building an error, about 30 µs of a call here. The
  * rules: only the four request keys, `jsonrpc` "2.0", an id that is a string or a safe integer
  * (zod's `int()`), a string method, params absent or an object whose `_meta`, if any, is an object
- * holding only envelope keys (whose values the request schema does not look at). A request has
- * `method`, which the strict response schemas do not allow. test/unit/http/jsonRpcRequest.test.ts
- * checks it against the SDK's own functions. Pure.
+ * holding only envelope keys (whose values the request schema does not look at) and, with
+ * `withProgressToken`, a `progressToken` that is a string or a safe integer (which the request
+ * schema does check). A request has `method`, which the strict response schemas do not allow.
+ * test/unit/http/jsonRpcRequest.test.ts checks it against the SDK's own functions. Pure.
  */
-export function certainlyRequest(json: unknown): json is { jsonrpc: "2.0"; id: string | number; method: string; params?: Record<string, unknown> } {
+export function certainlyRequest(
+	json: unknown,
+	withProgressToken = false,
+): json is { jsonrpc: "2.0"; id: string | number; method: string; params?: Record<string, unknown> } {
 	if (!isPlainObject(json)) return false;
 	for (const key of Object.keys(json)) if (!REQUEST_KEYS.has(key)) return false;
 	const { jsonrpc, id, method, params } = json;
@@ -27,13 +34,18 @@ export function certainlyRequest(json: unknown): json is { jsonrpc: "2.0"; id: s
 		jsonrpc === "2.0" &&
 		(typeof id === "string" || Number.isSafeInteger(id)) &&
 		typeof method === "string" &&
-		(params === undefined || (isPlainObject(params) && (params._meta === undefined || holdsOnlyEnvelope(params._meta))))
+		(params === undefined || (isPlainObject(params) && (params._meta === undefined || holdsOnlyEnvelope(params._meta, withProgressToken))))
 	);
 }
 
-function holdsOnlyEnvelope(meta: unknown): boolean {
+function holdsOnlyEnvelope(meta: unknown, withProgressToken: boolean): boolean {
 	if (!isPlainObject(meta)) return false;
-	for (const key of Object.keys(meta)) if (!ENVELOPE_KEYS.has(key)) return false;
+	for (const key of Object.keys(meta)) {
+		if (ENVELOPE_KEYS.has(key)) continue;
+		if (!withProgressToken || key !== PROGRESS_TOKEN_KEY) return false;
+		const token = meta[key];
+		if (typeof token !== "string" && !Number.isSafeInteger(token)) return false;
+	}
 	return true;
 }
 

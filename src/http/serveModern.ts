@@ -3,6 +3,7 @@ import {
 	CLIENT_CAPABILITIES_META_KEY,
 	classifyInboundRequest,
 	PROTOCOL_VERSION_META_KEY,
+	type JSONRPCMessage,
 	type JSONRPCRequest,
 	type McpServer,
 	type MessageClassification,
@@ -28,6 +29,7 @@ import {
 	writePieces,
 } from "./replies";
 import { jsonInPieces, textInPieces, type JsonPieces } from "./jsonPieces";
+import { ProgressStream } from "./progressStream";
 
 /**
  * Answers a 2026-07-28 request. The SDK's handler checks the request's `_meta` envelope and
@@ -125,7 +127,8 @@ interface DirectRoute {
  * handler answers it, pass or refuse). Narrower rules than the SDK's own checks: Content-Type
  * exactly `application/json`, both headers present and equal to the body, Mcp-Name equal to the
  * body's name or URI as sent (no Base64), one of the methods above, and a body that is certainly a
- * JSON-RPC request (`certainlyRequest`) whose `_meta` holds only the envelope, naming 2026-07-28.
+ * JSON-RPC request (`certainlyRequest`) whose `_meta` holds only the envelope, naming 2026-07-28,
+ * and for a `tools/call` a progress token (its progress is then sent as `serveDirectly` says).
  * The envelope's values (client info, capabilities, log level) are the dispatch's to check: it
  * parses them with the same schema the SDK's handler does. Not checked here because this server
  * never has them: tools whose input schema declares `x-mcp-header` parameters (`serveDirectly`
@@ -134,8 +137,10 @@ interface DirectRoute {
 export function directRoute(req: IncomingMessage, json: unknown): DirectRoute | null {
 	const { headers } = req;
 	if (req.method !== "POST" || headers["content-type"] !== "application/json") return null;
-	if (!certainlyRequest(json)) return null;
+	if (!certainlyRequest(json, true)) return null;
 	const { method, params } = json;
+	const meta = params?._meta as Record<string, unknown> | undefined;
+	if (meta !== undefined && "progressToken" in meta && method !== "tools/call") return null;
 	const versionHeader = headers["mcp-protocol-version"];
 	const methodHeader = headers["mcp-method"];
 	const nameHeader = headers["mcp-name"];
@@ -146,7 +151,6 @@ export function directRoute(req: IncomingMessage, json: unknown): DirectRoute | 
 		const named = params?.[nameSource];
 		if (typeof named !== "string" || nameHeader !== named || named.startsWith(BASE64_NAME_PREFIX)) return null;
 	}
-	const meta = params?._meta as Record<string, unknown> | undefined;
 	if (meta?.[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !(CLIENT_CAPABILITIES_META_KEY in meta)) return null;
 	return { message: json, classification: modernClassification() };
 }
@@ -241,6 +245,12 @@ async function answerDirectly<S extends EndpointPolicy>(
  * still being written. Null when nothing was answered and the SDK's handler is to answer instead: the server
  * does not bind to the revision, a tool takes Mcp-Param headers, or the SDK's checks before a
  * handler answered (an unknown method, a refused envelope).
+ *
+ * A call that asks for progress (a `progressToken`) is told it as 2026-07-28 allows, as the SDK's
+ * own handler does by default (its `auto` response mode): once a notification about the call is
+ * sent, the answer goes as a stream of server-sent events, the notifications first and the answer
+ * last, with the 2025 path's guards (`ProgressStream`). A call that ends first, or asks for none,
+ * is answered as plain JSON.
  */
 async function serveDirectly<S extends EndpointPolicy>(
 	res: ServerResponse,
@@ -253,16 +263,26 @@ async function serveDirectly<S extends EndpointPolicy>(
 	const transport = exchangeTransportOf(server) ?? (await connectExchangeTransport(server, route.classification));
 	if (transport === null) return null;
 	let written: Promise<void> = Promise.resolve();
+	const { id, params } = route.message;
+	const stream = params?._meta?.progressToken === undefined ? null : new ProgressStream(res, answerable, state.deadlinesAndCaps.responseWriteMs);
 	// The cap is the 2026-07-28 one (answerTooLarge), applied to the answer below.
 	const exchange = transport.serve(
 		[route.message],
 		1,
 		Infinity,
 		([answer], body) => {
+			if (stream?.streaming) {
+				written = stream.end([{ id }], [cappedAnswer(body, id, state.deadlinesAndCaps.maxResponseBodyBytes)], state.turns);
+				return;
+			}
 			const refused = answer !== undefined && "error" in answer && answer.error.code === MISSING_CLIENT_CAPABILITY;
-			written = writeAnswer(res, refused ? 400 : 200, { "content-type": "application/json" }, body, route.message.id, state, answerable);
+			written = writeAnswer(res, refused ? 400 : 200, { "content-type": "application/json" }, body, id, state, answerable);
 		},
-		{ classified: { classification: route.classification }, turns: state.turns },
+		{
+			classified: { classification: route.classification },
+			turns: state.turns,
+			...(stream !== null && { onNotification: (notification: JSONRPCMessage) => stream.notify(notification) }),
+		},
 	);
 	res.once("close", () => exchange.abandon());
 	await exchange.finished;
@@ -322,12 +342,8 @@ async function writeAnswer<S extends EndpointPolicy>(
 	answerable: Answerable,
 ): Promise<void> {
 	if (refusedAsRevoked(res, answerable)) return;
-	let { pieces, bytes } = await withoutWithdrawn([{ id }], body, answerable.withdrawn(), turns);
-	if (bytes > deadlinesAndCaps.maxResponseBodyBytes) {
-		const text = JSON.stringify(answerTooLarge(id, deadlinesAndCaps.maxResponseBodyBytes));
-		pieces = [text];
-		bytes = Buffer.byteLength(text);
-	}
+	const sent = await withoutWithdrawn([{ id }], body, answerable.withdrawn(), turns);
+	const { pieces, bytes } = cappedAnswer(sent, id, deadlinesAndCaps.maxResponseBodyBytes);
 	if (res.destroyed) return;
 	if (bytes === 0) {
 		res.writeHead(status, headers).end();
@@ -344,6 +360,13 @@ async function writeAnswer<S extends EndpointPolicy>(
 	// A client that does not read its answer gets a deadline from the first piece on.
 	dropIfUnreadWithin(res, deadlinesAndCaps.responseWriteMs);
 	await writePieces(res, pieces, turns, () => mustCutOff(answerable));
+}
+
+/** `body`, or the answer saying it was too large (`answerTooLarge`) when it is over `maxBytes`. */
+function cappedAnswer(body: JsonPieces, id: unknown, maxBytes: number): JsonPieces {
+	if (body.bytes <= maxBytes) return body;
+	const text = JSON.stringify(answerTooLarge(id, maxBytes));
+	return { pieces: [text], bytes: Buffer.byteLength(text) };
 }
 
 function isListenRequest(json: unknown): boolean {

@@ -65,6 +65,26 @@ describe("certainlyRequest: a JSON-RPC request without the SDK's schemas", () =>
 		}
 	});
 
+	const tokens: unknown[] = ["t", "", 0, -3, 2 ** 53 - 1, 2 ** 53, 1.5, 1e300, null, true, {}, [1]];
+	test.each(tokens.map((token) => [JSON.stringify(token), token]))(
+		"a progress token %s beside the envelope: only if the SDK's checks take it for a request",
+		(_label, progressToken) => {
+			const body = { ...base, params: { _meta: { ...ENVELOPE, progressToken } } };
+			if (certainlyRequest(body, true)) {
+				expect(isJSONRPCRequest(body)).toBe(true);
+				expect(parseJSONRPCMessage(body)).toEqual(body);
+			}
+			// Only when asked for.
+			expect(certainlyRequest(body)).toBe(false);
+		},
+	);
+
+	test("takes a progress token that is a string or an integer when asked for", () => {
+		for (const progressToken of ["rename", 7]) expect(certainlyRequest({ ...base, params: { _meta: { ...ENVELOPE, progressToken } } }, true)).toBe(true);
+		expect(certainlyRequest({ ...base, params: { _meta: { ...ENVELOPE, progressToken: 1.5 } } }, true)).toBe(false);
+		expect(certainlyRequest({ ...base, params: { _meta: { progressToken: "x", other: 1 } } }, true)).toBe(false);
+	});
+
 	test("takes the forms clients send", () => {
 		expect(certainlyRequest({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "A" } } })).toBe(true);
 		expect(certainlyRequest({ jsonrpc: "2.0", id: "x", method: "tools/list", params: { _meta: ENVELOPE } })).toBe(true);

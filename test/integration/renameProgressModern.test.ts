@@ -1,0 +1,70 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
+import type { Approver } from "../../src/mcp/approval";
+import { startService, type RunningService } from "../helpers/service";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const MODERN = "2026-07-28";
+/** Notes linking to the renamed one: enough for the rename to outlast the client's timeout below on a loaded machine. */
+const LINKING_NOTES = 300;
+/** The client's request timeout, reset at each progress notification; and the server's interval between them. */
+const CLIENT_TIMEOUT_MS = 1000;
+const PROGRESS_INTERVAL_MS = 50;
+
+interface Told {
+	progress: number;
+	message?: string;
+}
+
+async function connectModern(running: RunningService): Promise<ClientV2> {
+	const client = new ClientV2({ name: "v2-client", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
+	const headers = { Authorization: `Bearer ${running.tokens.write as string}` };
+	await client.connect(new HttpTransportV2(new URL(running.url), { requestInit: { headers } }));
+	return client;
+}
+
+describe("2026-07-28: a long rename_note with the SDK v2 client asking for progress", () => {
+	test("a call waiting for the person's approval longer than the client's timeout is told its progress, so the client gets the answer", async () => {
+		/** The person answers after three of the client's timeouts: without progress the client gives up first. */
+		const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
+		const root = await makeVault({ "Plan.md": "# Plan\n", "Linker.md": "See [[Plan]].\n" });
+		const approver: Approver = {
+			decide: (_request, _signal, shown) => {
+				shown();
+				return new Promise((resolve) => setTimeout(() => resolve("approve"), PERSON_ANSWERS_AFTER_MS));
+			},
+		};
+		const asking = await startService(root, {
+			levels: ["write"],
+			settings: { writeEnabled: true },
+			approver,
+			rights: { write: { rename_note: "ask" } },
+			callBudget: { progressIntervalMs: PROGRESS_INTERVAL_MS },
+		});
+		const client = await connectModern(asking);
+		try {
+			expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+			const progress: Told[] = [];
+			const started = performance.now();
+			const result = await client.callTool(
+				{ name: "rename_note", arguments: { path: "Plan.md", new_path: "Done.md" } },
+				{
+					timeout: CLIENT_TIMEOUT_MS,
+					resetTimeoutOnProgress: true,
+					onprogress: (told: Told) => progress.push(told),
+				},
+			);
+			expect(performance.now() - started).toBeGreaterThanOrEqual(PERSON_ANSWERS_AFTER_MS);
+			expect(result.isError).toBeFalsy();
+			expect(await fs.readFile(nodePath.join(root, "Linker.md"), "utf8")).toBe("See [[Done]].\n");
+			expect(progress.length).toBeGreaterThan(1);
+			expect(progress.every((told, index) => index === 0 || told.progress > (progress[index - 1] as Told).progress)).toBe(true);
+			expect(progress[0]?.message).toMatch(/^rename_note still working/);
+		} finally {
+			await client.close();
+			await asking.stop();
+			await removeDir(root);
+		}
+	});
+});
