@@ -13,34 +13,54 @@ const PROGRESS_INTERVAL_MS = 5;
 /** A progressToken as big as a request body allows, about: each notification echoes it. */
 const HUGE_TOKEN_BYTES = 768 * 1024;
 
-function renameBody(from: string, to: string, progressToken: string | number): string {
-	return JSON.stringify({
-		jsonrpc: "2.0",
-		id: 1,
-		method: "tools/call",
-		params: { name: "rename_note", arguments: { path: from, new_path: to }, _meta: { progressToken } },
-	});
-}
+const MODERN = "2026-07-28";
+/** The `_meta` envelope a 2026-07-28 request carries, and the headers that repeat its body. */
+const ENVELOPE = {
+	"io.modelcontextprotocol/protocolVersion": MODERN,
+	"io.modelcontextprotocol/clientInfo": { name: "hostile", version: "1" },
+	"io.modelcontextprotocol/clientCapabilities": {},
+};
+const MODERN_HEADERS: Array<[string, string]> = [
+	["MCP-Protocol-Version", MODERN],
+	["Mcp-Method", "tools/call"],
+	["Mcp-Name", "rename_note"],
+];
 
-/** A POST whose answer is read as it comes; `res` once its head arrived. */
-function post(port: number, token: string, body: string): Promise<IncomingMessage> {
-	return new Promise((resolve, reject) => {
-		const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", headers: mcpHeaders(port, token).flat(), setHost: false }, resolve);
-		req.on("error", reject);
-		req.end(body);
-	});
-}
+/** The revisions whose POST streams a call's progress: a 2025-era one (no envelope) and 2026-07-28. */
+const REVISIONS: Array<[string, boolean]> = [
+	["2025-06-18", false],
+	[MODERN, true],
+];
 
-/** Resolves once every linking note names `name`: the rename wrote them all, so its answer is made. */
-async function linksRewritten(root: string, name: string): Promise<void> {
-	for (;;) {
-		const last = await fs.readFile(nodePath.join(root, `Notes/Linking ${LINKING_NOTES - 1}.md`), "utf8");
-		if (last.includes(`[[${name}]]`)) return;
-		await new Promise((resolve) => setTimeout(resolve, 50));
+describe.each(REVISIONS)("a rename asking for progress over real HTTP (%s), from a hostile client", (_revision, modern) => {
+	function renameBody(from: string, to: string, progressToken: string | number): string {
+		return JSON.stringify({
+			jsonrpc: "2.0",
+			id: 1,
+			method: "tools/call",
+			params: { name: "rename_note", arguments: { path: from, new_path: to }, _meta: modern ? { ...ENVELOPE, progressToken } : { progressToken } },
+		});
 	}
-}
 
-describe("a rename asking for progress over real HTTP, from a hostile client", () => {
+	/** A POST whose answer is read as it comes; `res` once its head arrived. */
+	function post(port: number, token: string, body: string): Promise<IncomingMessage> {
+		const headers = mcpHeaders(port, token, modern ? MODERN_HEADERS : []).flat();
+		return new Promise((resolve, reject) => {
+			const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", headers, setHost: false }, resolve);
+			req.on("error", reject);
+			req.end(body);
+		});
+	}
+
+	/** Resolves once every linking note names `name`: the rename wrote them all, so its answer is made. */
+	async function linksRewritten(root: string, name: string): Promise<void> {
+		for (;;) {
+			const last = await fs.readFile(nodePath.join(root, `Notes/Linking ${LINKING_NOTES - 1}.md`), "utf8");
+			if (last.includes(`[[${name}]]`)) return;
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+	}
+
 	let root: string;
 	let running: RunningService;
 
