@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
 import type { Approver } from "../../src/mcp/approval";
+import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -66,5 +67,57 @@ describe("2026-07-28: a long rename_note with the SDK v2 client asking for progr
 			await asking.stop();
 			await removeDir(root);
 		}
+	});
+});
+
+describe("2026-07-28: a call asking for progress that ends before its first notification, or sent with an Origin", () => {
+	let root: string;
+	let running: RunningService;
+	const ENVELOPE = {
+		"io.modelcontextprotocol/protocolVersion": MODERN,
+		"io.modelcontextprotocol/clientInfo": { name: "raw-2026", version: "1" },
+		"io.modelcontextprotocol/clientCapabilities": {},
+	};
+
+	beforeAll(async () => {
+		root = await makeVault({ "Plan.md": "# Plan\n\nThe plan.\n", "Linker.md": "See [[Plan]].\n" });
+		// The default interval (2 s): a read_note ends long before it.
+		running = await startService(root, { levels: ["write"], settings: { writeEnabled: true } });
+	});
+
+	afterAll(async () => {
+		await running.stop();
+		await removeDir(root);
+	});
+
+	function call(name: string, args: Record<string, unknown>, progressToken?: string, extra: Array<[string, string]> = []): Promise<RawResponse> {
+		const _meta = progressToken === undefined ? ENVELOPE : { ...ENVELOPE, progressToken };
+		const headers = mcpHeaders(running.port, running.tokens.write as string, [
+			["MCP-Protocol-Version", MODERN],
+			["Mcp-Method", "tools/call"],
+			["Mcp-Name", name],
+			...extra,
+		]);
+		return rawRequest(running.port, {
+			headers,
+			body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args, _meta } }),
+		});
+	}
+
+	test("is answered as plain JSON, the same bytes as the call without a progress token", async () => {
+		const plain = await call("read_note", { path: "Plan.md" });
+		const asked = await call("read_note", { path: "Plan.md" }, "p");
+		expect(plain.status).toBe(200);
+		expect(asked.status).toBe(200);
+		expect(asked.headers["content-type"]).toBe("application/json");
+		expect(asked.body).toBe(plain.body);
+		expect(asked.body).toContain("The plan.");
+	});
+
+	test("with an Origin header is refused with 403 and nothing is renamed", async () => {
+		const refused = await call("rename_note", { path: "Plan.md", new_path: "Done.md" }, "p", [["Origin", "http://127.0.0.1"]]);
+		expect(refused.status).toBe(403);
+		expect(refused.body).not.toContain("notifications/progress");
+		expect(await fs.readFile(nodePath.join(root, "Linker.md"), "utf8")).toBe("See [[Plan]].\n");
 	});
 });
