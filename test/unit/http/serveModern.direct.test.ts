@@ -27,6 +27,24 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 		expect(directRoute(requestWith(HEADERS), CALL)).toMatchObject({ message: { id: 1, method: "tools/call" }, classification: { revision: MODERN } });
 	});
 
+	test("a call asking for progress goes directly too, its token kept (its progress is sent on the answer's stream)", () => {
+		for (const progressToken of [1, "rename"]) {
+			const call = { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, progressToken } } };
+			const outcome = classifyInboundRequest({
+				httpMethod: "POST",
+				protocolVersionHeader: MODERN,
+				mcpMethodHeader: "tools/call",
+				mcpNameHeader: "read_note",
+				body: call,
+			});
+			expect(outcome).toMatchObject({ kind: "modern", messageKind: "request" });
+			expect(directRoute(requestWith(HEADERS), call)).toMatchObject({
+				message: { params: { _meta: { progressToken } } },
+				classification: { revision: MODERN },
+			});
+		}
+	});
+
 	// Each of these the SDK's handler refuses, or might, or serves in a way only it knows: it answers them.
 	test.each([
 		["no MCP-Protocol-Version", { ...HEADERS, "mcp-protocol-version": undefined }, CALL],
@@ -50,7 +68,12 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 			{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: ENVELOPE } },
 		],
 		["a batch", HEADERS, [CALL]],
-		["a progress token beside the envelope", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, progressToken: 1 } } }],
+		["a fractional progress token", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, progressToken: 1.5 } } }],
+		[
+			"a progress token on a method that is not a tool call",
+			{ ...HEADERS, "mcp-method": "tools/list", "mcp-name": undefined },
+			{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...ENVELOPE, progressToken: 1 } } },
+		],
 		[
 			"an envelope without client capabilities",
 			HEADERS,
