@@ -6,10 +6,11 @@ import type { JsonPieces, Turns } from "./jsonPieces";
 import { dropIfUnreadWithin, mustCutOff, withoutWithdrawn, writePieces } from "./replies";
 
 /**
- * A 2025-era POST answered as a stream of server-sent events, as the Streamable HTTP transport
- * allows, once the server sends a notification about its running call: its progress, asked for
- * with a `progressToken` (`withProgress`, which says why). A POST with no notification is answered
- * as plain JSON, as before.
+ * A POST answered as a stream of server-sent events, as the Streamable HTTP transport allows (a
+ * 2025-era one, `serveLegacy`, and a 2026-07-28 tool call, `serveModern`'s `serveDirectly`), once
+ * the server sends a notification about its running call: its progress, asked for with a
+ * `progressToken` (`withProgress`, which says why). A POST with no notification is answered as
+ * plain JSON, as before.
  *
  * A notification is small, but it echoes the client's token, which may be as big as a request
  * body: one is sent only once the client has taken the last (the rest are skipped, as a later
