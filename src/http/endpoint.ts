@@ -56,7 +56,10 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 				if (!lend) throw new Error("A 2026-07-28 request reached the SDK handler without a server to lend.");
 				return lend();
 			},
-			{ legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
+			// A call's progress goes on an event stream only where it is written as it comes (serveModern's serveDirectly):
+			// this handler's answer is read whole before it is written, so every notification (each echoing the
+			// client's token) would be held to the end, and sent too late to reset the client's timeout.
+			{ legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES, responseMode: "json" },
 		),
 		modernServers,
 		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger) : null,

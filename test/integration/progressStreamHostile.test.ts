@@ -148,3 +148,53 @@ describe.each(REVISIONS)("a rename asking for progress over real HTTP (%s), from
 		expect(events.at(-1)?.result?.structuredContent).toMatchObject({ path: "Target.md", new_path: "Moved/Goal.md", notes_updated: LINKING_NOTES });
 	});
 });
+
+describe("a 2026-07-28 rename asking for progress that the SDK's handler serves (a Content-Type with parameters)", () => {
+	test("is answered as plain JSON: no notification, each echoing its 768 KiB token, is held until the answer", async () => {
+		const notes: Record<string, string> = { "Target.md": "# Target\n" };
+		for (let index = 0; index < LINKING_NOTES; index++) notes[`Notes/Linking ${index}.md`] = `Points at [[Target]] from ${index}.\n`;
+		const root = await makeVault(notes);
+		const running = await startService(root, {
+			levels: ["write"],
+			settings: { writeEnabled: true },
+			callBudget: { progressIntervalMs: PROGRESS_INTERVAL_MS },
+		});
+		try {
+			await running.host.metadataCache.settled();
+			const headers = mcpHeaders(running.port, running.tokens.write as string, MODERN_HEADERS)
+				.map(([name, value]): [string, string] => (name === "Content-Type" ? [name, "application/json; charset=utf-8"] : [name, value]))
+				.flat();
+			const body = JSON.stringify({
+				jsonrpc: "2.0",
+				id: 1,
+				method: "tools/call",
+				params: {
+					name: "rename_note",
+					arguments: { path: "Target.md", new_path: "Goal.md" },
+					_meta: { ...ENVELOPE, progressToken: "t".repeat(HUGE_TOKEN_BYTES) },
+				},
+			});
+			const answer = await new Promise<{ type: string; bytes: number; text: string }>((resolve, reject) => {
+				const req = request({ host: "127.0.0.1", port: running.port, method: "POST", path: "/mcp", headers, setHost: false }, (res) => {
+					const chunks: Buffer[] = [];
+					res.on("data", (chunk: Buffer) => chunks.push(chunk));
+					res.on("end", () => {
+						const all = Buffer.concat(chunks);
+						resolve({ type: String(res.headers["content-type"]), bytes: all.length, text: all.toString("utf8") });
+					});
+				});
+				req.on("error", reject);
+				req.end(body);
+			});
+			// Before: an event stream of every notification (one each 5 ms of a 1–6 s rename, 37 in one run: 28 MB) sent at the end.
+			expect(answer.type).toMatch(/^application\/json/);
+			expect(answer.bytes).toBeLessThan(HUGE_TOKEN_BYTES);
+			expect((JSON.parse(answer.text) as { result: { structuredContent: unknown } }).result.structuredContent).toMatchObject({
+				notes_updated: LINKING_NOTES,
+			});
+		} finally {
+			await running.stop();
+			await removeDir(root);
+		}
+	});
+});
