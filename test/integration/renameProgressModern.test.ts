@@ -7,8 +7,6 @@ import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const MODERN = "2026-07-28";
-/** Notes linking to the renamed one: enough for the rename to outlast the client's timeout below on a loaded machine. */
-const LINKING_NOTES = 300;
 /** The client's request timeout, reset at each progress notification; and the server's interval between them. */
 const CLIENT_TIMEOUT_MS = 1000;
 const PROGRESS_INTERVAL_MS = 50;
@@ -25,7 +23,7 @@ async function connectModern(running: RunningService): Promise<ClientV2> {
 	return client;
 }
 
-describe("2026-07-28: a long rename_note with the SDK v2 client asking for progress", () => {
+describe("2026-07-28: a rename_note set to Ask, with the SDK v2 client asking for progress", () => {
 	test("a call waiting for the person's approval longer than the client's timeout is told its progress, so the client gets the answer", async () => {
 		/** The person answers after three of the client's timeouts: without progress the client gives up first. */
 		const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
