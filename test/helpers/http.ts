@@ -1,4 +1,5 @@
-import { request } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -105,4 +106,23 @@ export function isPortClosed(port: number): Promise<boolean> {
 		req.on("error", () => resolve(true));
 		req.end();
 	});
+}
+
+/** A loopback server answering every request with `reply`, once its body has arrived (unless `early`), for the time `run` takes. */
+export async function withServer(
+	reply: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
+	run: (port: number) => Promise<void>,
+	options: { early?: boolean } = {},
+): Promise<void> {
+	const server: Server = createServer((req, res) => {
+		if (options.early) void reply(req, res);
+		else req.resume().once("end", () => void reply(req, res));
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	try {
+		await run((server.address() as AddressInfo).port);
+	} finally {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	}
 }

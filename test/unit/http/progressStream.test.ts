@@ -1,22 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { RESPONSE_WRITE_TIMEOUT_MS } from "../../../src/config/limits";
 import type { Answerable } from "../../../src/http/endpointState";
 import { jsonInPieces, OWN_TURNS } from "../../../src/http/jsonPieces";
 import { ProgressStream } from "../../../src/http/progressStream";
-import { rawRequest } from "../../helpers/http";
-
-/** A loopback server whose every request is handed to `reply` once its body has arrived. */
-async function withServer(reply: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void, run: (port: number) => Promise<void>): Promise<void> {
-	const server: Server = createServer((req, res) => req.resume().once("end", () => void reply(req, res)));
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	try {
-		await run((server.address() as AddressInfo).port);
-	} finally {
-		server.closeAllConnections();
-		await new Promise((resolve) => server.close(resolve));
-	}
-}
+import { rawRequest, withServer } from "../../helpers/http";
 
 function answerable(tokenValid: () => boolean = () => true): Answerable {
 	return { tokenValid, withdrawn: () => new Map(), wrote: () => false };

@@ -1,5 +1,5 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { request, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { MAX_RESPONSE_BODY_BYTES, RESPONSE_WRITE_TIMEOUT_MS } from "../../../src/config/limits";
 import { UNAUTHORIZED, type Refusal } from "../../../src/http/guard";
 import { jsonInPieces, OWN_TURNS, PIECE_CHARS } from "../../../src/http/jsonPieces";
@@ -15,28 +15,9 @@ import {
 	sendRefusal,
 	withoutWithdrawn,
 } from "../../../src/http/replies";
-import { rawRequest, requestPausedAfterFirstBytes } from "../../helpers/http";
+import { rawRequest, requestPausedAfterFirstBytes, withServer } from "../../helpers/http";
 import { RecordingLogger } from "../../helpers/service";
 import { openSocket } from "../../helpers/sockets";
-
-/** A loopback server answering every request with `reply`, once its body has arrived (unless `early`). */
-async function withServer(
-	reply: (req: IncomingMessage, res: ServerResponse) => void,
-	run: (port: number) => Promise<void>,
-	options: { early?: boolean } = {},
-): Promise<void> {
-	const server: Server = createServer((req, res) => {
-		if (options.early) reply(req, res);
-		else req.resume().once("end", () => reply(req, res));
-	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	try {
-		await run((server.address() as AddressInfo).port);
-	} finally {
-		server.closeAllConnections();
-		await new Promise((resolve) => server.close(resolve));
-	}
-}
 
 const get = (port: number) => rawRequest(port, { method: "GET", headers: [["Host", `127.0.0.1:${port}`]] });
 
