@@ -9,6 +9,7 @@ import { NodeHost, type NodeHostOptions } from "../../src/headless/NodeHost";
 import type { HttpDeadlinesAndCaps } from "../../src/http/deadlinesAndCaps";
 import { McpService, type McpServiceDeps } from "../../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
+import { makeVault } from "./vault";
 
 /** Collects log lines so tests can check nothing secret was logged. */
 export class RecordingLogger implements Logger {
@@ -108,4 +109,26 @@ export function settingsWithWriteTokens(names: readonly string[]): { settings: V
 		tokens.push(made.token);
 	}
 	return { settings, tokens };
+}
+
+/**
+ * `Plan.md` and a note linking to it, served to a write token whose `rename_note` asks the person,
+ * who approves after `approvesAfterMs`; progress every `progressIntervalMs` to a call that asks for it.
+ */
+export async function startRenameApprovedAfter(approvesAfterMs: number, progressIntervalMs: number): Promise<{ root: string; running: RunningService }> {
+	const root = await makeVault({ "Plan.md": "# Plan\n", "Linker.md": "See [[Plan]].\n" });
+	const approver: Approver = {
+		decide: (_request, _signal, shown) => {
+			shown();
+			return new Promise((resolve) => setTimeout(() => resolve("approve"), approvesAfterMs));
+		},
+	};
+	const running = await startService(root, {
+		levels: ["write"],
+		settings: { writeEnabled: true },
+		approver,
+		rights: { write: { rename_note: "ask" } },
+		callBudget: { progressIntervalMs },
+	});
+	return { root, running };
 }

@@ -4,8 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { request } from "node:http";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
-import type { Approver } from "../../src/mcp/approval";
-import { startService, type RunningService } from "../helpers/service";
+import { startRenameApprovedAfter, startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** Notes linking to the renamed one: enough for the rename to take well over the client's timeout below, one journal record and atomic replace each. */
@@ -109,20 +108,7 @@ describe("a call waiting for the person's approval longer than the client's time
 	test("is told its progress while it waits, so a client resetting its timeout on progress gets the answer", async () => {
 		/** The person answers after three of the client's timeouts: without progress the client gives up first. */
 		const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
-		const root = await makeVault({ "Plan.md": "# Plan\n", "Linker.md": "See [[Plan]].\n" });
-		const approver: Approver = {
-			decide: (_request, _signal, shown) => {
-				shown();
-				return new Promise((resolve) => setTimeout(() => resolve("approve"), PERSON_ANSWERS_AFTER_MS));
-			},
-		};
-		const asking = await startService(root, {
-			levels: ["write"],
-			settings: { writeEnabled: true },
-			approver,
-			rights: { write: { rename_note: "ask" } },
-			callBudget: { progressIntervalMs: PROGRESS_INTERVAL_MS },
-		});
+		const { root, running: asking } = await startRenameApprovedAfter(PERSON_ANSWERS_AFTER_MS, PROGRESS_INTERVAL_MS);
 		const asker = await connectClient(asking.url, asking.tokens.write as string);
 		try {
 			const progress: Progress[] = [];

@@ -1,9 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
-import type { Approver } from "../../src/mcp/approval";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { startRenameApprovedAfter, startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const MODERN = "2026-07-28";
@@ -27,20 +26,7 @@ describe("2026-07-28: a rename_note set to Ask, with the SDK v2 client asking fo
 	test("a call waiting for the person's approval longer than the client's timeout is told its progress, so the client gets the answer", async () => {
 		/** The person answers after three of the client's timeouts: without progress the client gives up first. */
 		const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
-		const root = await makeVault({ "Plan.md": "# Plan\n", "Linker.md": "See [[Plan]].\n" });
-		const approver: Approver = {
-			decide: (_request, _signal, shown) => {
-				shown();
-				return new Promise((resolve) => setTimeout(() => resolve("approve"), PERSON_ANSWERS_AFTER_MS));
-			},
-		};
-		const asking = await startService(root, {
-			levels: ["write"],
-			settings: { writeEnabled: true },
-			approver,
-			rights: { write: { rename_note: "ask" } },
-			callBudget: { progressIntervalMs: PROGRESS_INTERVAL_MS },
-		});
+		const { root, running: asking } = await startRenameApprovedAfter(PERSON_ANSWERS_AFTER_MS, PROGRESS_INTERVAL_MS);
 		const client = await connectModern(asking);
 		try {
 			expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
