@@ -62,7 +62,7 @@ describe("settings files of many megabytes in the config folder", () => {
 		// It was 280–340 ms of serve's CPU.
 		expect(Math.max(...waits)).toBeLessThan(100);
 		// Each settings file is refused by its size, unread: they were read whole, every time (12 MB each, 36 MB on 45c7f59b;
-		// a 1.9 GB one was as many copies in memory). The rest is the notes, the requests and the journal, some kilobytes.
+		// one append_to_note beside a 1.5 GB one took 1.56 GB of memory). The rest is the notes, the requests and the journal.
 		expect(serveReadBytes(serving) - readBefore).toBeLessThan(HUGE_SETTINGS.length);
 		// No templates folder is set: the huge templates.json names none that counts.
 		expect(JSON.stringify(await calls)).toContain("No template folder is set");
