@@ -1164,6 +1164,14 @@ export const TEMPLATE_MAX_TITLE_CHARS = 100_000;
 export const OBSIDIAN_SETTINGS_MAX_CHARS = 256 * 1024;
 
 /**
+ * The bytes a settings file may have on disk to be read at all: OBSIDIAN_SETTINGS_MAX_CHARS characters
+ * take at most 3 bytes each in UTF-8, so a longer file is over the characters too and is refused by its
+ * size, unread. The character bound alone came after the read: a 19 MB app.json was read whole and
+ * decoded on every write, and one append_to_note beside a 1.5 GB (sparse) app.json took 4.6 s and 1.56 GB of memory.
+ */
+export const OBSIDIAN_SETTINGS_MAX_BYTES = 3 * OBSIDIAN_SETTINGS_MAX_CHARS;
+
+/**
  * Entries one hash table of a `SplitStringSet` holds before the set splits into SPLIT_SET_PARTS
  * tables. V8 grows a Set by copying every entry into a table twice the size, in one step: a note's
  * 800,000 distinct tags, gathered in one Set, paid that copy at 524,288 entries, one piece of

@@ -33,7 +33,11 @@ export interface ProcessOptions {
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
 	readonly configDir: string;
-	/** `rmdir` is only ever asked to remove an empty folder (`recursive` false): undo removes the folders a create made. */
+	/**
+	 * `read` reads only the config folder's settings files, and refuses one over OBSIDIAN_SETTINGS_MAX_BYTES by its size,
+	 * unread (FileOverBytesError). `rmdir` is only ever asked to remove an empty folder (`recursive` false): undo removes
+	 * the folders a create made.
+	 */
 	readonly adapter: Pick<DataAdapter, "read" | "exists" | "copy" | "rmdir">;
 	getName(): string;
 	getMarkdownFiles(): HostFile[];

@@ -1,4 +1,4 @@
-import { LINK_SEARCH_DELAY_MS } from "../config/limits";
+import { LINK_SEARCH_DELAY_MS, OBSIDIAN_SETTINGS_MAX_BYTES } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
 import { FileOverBytesError } from "./FileOverBytesError";
@@ -84,7 +84,13 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 			return vault.configDir;
 		},
 		adapter: {
-			read: (path) => checked(path, () => vault.adapter.read(path)),
+			// Obsidian's adapter reads a file whole: one over the bound is refused by its size first (a settings file, Host's adapter).
+			read: (path) =>
+				checked(path, async () => {
+					const size = (await vault.adapter.stat(path))?.size ?? 0;
+					if (size > OBSIDIAN_SETTINGS_MAX_BYTES) throw new FileOverBytesError(size);
+					return vault.adapter.read(path);
+				}),
 			exists: (path) =>
 				jail.check(path).then(
 					() => vault.adapter.exists(path),

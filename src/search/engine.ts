@@ -212,6 +212,24 @@ export interface SearchAnswer {
 	notice?: string;
 }
 
+/**
+ * The phrase checks an answer's notice counts, beside the answer rather than in it (the answer is
+ * what the client is sent): a caller that leaves out hits afterwards says the counts again without
+ * them (`noticeWithout`).
+ */
+const phraseChecksOf = new WeakMap<SearchAnswer, PhraseChecks>();
+
+/**
+ * `answer`'s notice once `gone` of its hits are left out (moved out of sight or deleted after it was
+ * made): each was a note holding the phrase's words, looked in and found, so each count is less
+ * them. Its notice unchanged when it has no phrase checks.
+ */
+export function noticeWithout(answer: SearchAnswer, gone: number): string | undefined {
+	const checks = phraseChecksOf.get(answer);
+	if (checks === undefined) return answer.notice;
+	return phraseChecksNotice({ checked: checks.checked - gone, candidates: checks.candidates - gone }, answer.total - gone);
+}
+
 export class SearchEngine {
 	/** The notes searched: add, replace and remove them here; a search that paused sees the change and starts again. */
 	readonly index: PostingsIndex;
@@ -285,7 +303,9 @@ export class SearchEngine {
 			}
 			const total = ranked.total - gone;
 			if (!ranked.checks) return { total, results };
-			return { total, results, total_is_lower_bound: true, notice: phraseChecksNotice(ranked.checks, total) };
+			const answer: SearchAnswer = { total, results, total_is_lower_bound: true, notice: phraseChecksNotice(ranked.checks, total) };
+			phraseChecksOf.set(answer, ranked.checks);
+			return answer;
 		}
 	}
 

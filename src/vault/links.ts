@@ -104,11 +104,16 @@ export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed
  * link path counts, not only those of the listed links (past the first `listed`, the total missed
  * them), each once. Each file reached is looked up once (a map lookup); the links are gone over
  * again only when one has moved. In one piece: a pause here would reopen the window it closes.
+ * `scope` shows what it showed when the links were resolved (a read call whose folders change is
+ * stopped, at its pauses and as its answer leaves), so a file still at its path is still visible:
+ * only a moved one's visibility is asked (for 100,000 files reached, asking each took 50–57 ms with
+ * 3 excluded folders, 230 ms with 30, in this one piece; backlinksAsNow as much again).
  */
 export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, listed: number): NoteLinks {
 	// Path when resolved → path now (null: out of sight), for the files that moved.
 	const movedTo = new Map<string, string | null>();
 	for (const [path, file] of links.reachedFiles) {
+		if (file.path === path && host.vault.getFileByPath(path) === file) continue;
 		if (isVisibleFileAt(host, scope, path)) continue;
 		const renamedInSight = file.path !== path && host.vault.getFileByPath(file.path) === file && isPathVisible(file.path, scope);
 		movedTo.set(path, renamedInSight ? file.path : null);
@@ -128,9 +133,13 @@ export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, liste
 	return { ...links, outgoing, unresolved, unresolvedTotal };
 }
 
-/** The backlinks whose linking file is still at its path and visible after the call's last pause: one moved into an excluded folder or deleted meanwhile is left out. */
-export function backlinksAsNow(host: Host, scope: Scope, found: ReadonlyArray<{ path: string; count: number }>): Array<{ path: string; count: number }> {
-	return found.filter(({ path }) => isVisibleFileAt(host, scope, path));
+/**
+ * The backlinks whose linking file is still at its path after the call's last pause: one moved into an excluded folder or
+ * deleted meanwhile is left out. A path found visible is visible still (`scope` unchanged, as for noteLinksAsNow): only
+ * whether a file is there is asked, in this one piece.
+ */
+export function backlinksAsNow(host: Host, found: ReadonlyArray<{ path: string; count: number }>): Array<{ path: string; count: number }> {
+	return found.filter(({ path }) => host.vault.getFileByPath(path)?.path === path);
 }
 
 /** Whether a file the token may see is at `path` now. */
@@ -260,7 +269,13 @@ async function visibleTargets(
  */
 async function visibleLinkCount(host: Host, scope: Scope, source: string, target: string, budget?: CallBudget): Promise<number> {
 	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
-	for (const other in resolved) if (!isPathVisible(other, scope)) return (await visibleTargets(host, scope, source, budget)).targets[target] ?? 0;
+	// Pausing on `budget`: a hub note linking 6,000 notes, each target's path checked against 300 excluded folders,
+	// was one piece of 135 ms on every backlinks call, for any note (100,000 targets and 3 folders: about 50 ms).
+	let checked = 0;
+	for (const other in resolved) {
+		if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+		if (!isPathVisible(other, scope)) return (await visibleTargets(host, scope, source, budget)).targets[target] ?? 0;
+	}
 	return resolved[target] ?? 0;
 }
 

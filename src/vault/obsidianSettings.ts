@@ -12,7 +12,8 @@ import { OBSIDIAN_SETTINGS_MAX_CHARS } from "../config/limits";
 /**
  * Reads a JSON file from the vault's config folder; null when it is missing, not JSON, or longer than
  * OBSIDIAN_SETTINGS_MAX_CHARS (no settings file of Obsidian's is near it; parsing one of 19 MB held
- * the server 280–340 ms in one piece, on every write).
+ * the server 280–340 ms in one piece, on every write). One over OBSIDIAN_SETTINGS_MAX_BYTES the
+ * adapter refuses unread.
  */
 async function readConfigJson(host: Host, relativePath: string): Promise<Record<string, unknown> | null> {
 	const path = `${host.vault.configDir}/${relativePath}`;

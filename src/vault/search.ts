@@ -21,7 +21,7 @@ import {
 	UPDATING_NOTICE_PAUSE_COUNT,
 } from "../config/limits";
 import { runSteps, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
-import { SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
+import { noticeWithout, SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
 import { workClockMs, type CallBudget } from "./workBudget";
 import { errorKind, type Logger } from "../activity";
 import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
@@ -203,11 +203,16 @@ async function readUnlessGone(host: Host, file: HostFile): Promise<string | null
 	}
 }
 
-/** The answer without the hits no longer at their paths (the path, hence its visibility, unchanged for those kept), its total less them. */
+/**
+ * The answer without the hits no longer at their paths (the path, hence its visibility, unchanged for those kept), its total
+ * less them, and its phrase notice's counts (it said found in one more than the total: a note of an excluded folder counted).
+ */
 function hitsAsNow(host: Host, answer: SearchAnswer): SearchAnswer {
 	const results = answer.results.filter((hit) => host.vault.getFileByPath(hit.path)?.path === hit.path);
 	const gone = answer.results.length - results.length;
-	return gone === 0 ? answer : { ...answer, results, total: answer.total - gone };
+	if (gone === 0) return answer;
+	const notice = noticeWithout(answer, gone);
+	return { ...answer, results, total: answer.total - gone, ...(notice === undefined ? {} : { notice }) };
 }
 
 /** A note's text as search sees it: none for a note the host does not read (over MAX_READ_NOTE_BYTES), which is still found by its title. */

@@ -58,7 +58,7 @@ export const getNoteLinksTool = defineTool({
 		if (!answered.ok) return answered;
 		// Likewise a link target or a linking note moved or deleted meanwhile is not named at the path it left.
 		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = noteLinksAsNow(ctx.host, ctx.scope, links.value.own, NOTE_LINKS_MAX_ENTRIES);
-		const incoming = backlinksAsNow(ctx.host, ctx.scope, links.value.incoming);
+		const incoming = backlinksAsNow(ctx.host, links.value.incoming);
 		const { items, nextCursor } = pageAfter(incoming, after.value, args.limit, KEYED);
 		return ok({
 			path: answered.value.path,

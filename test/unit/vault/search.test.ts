@@ -288,6 +288,54 @@ describe("a hit moved out of sight after its snippets were read", () => {
 	});
 });
 
+describe("a phrase hit moved out of sight after its snippets were read", () => {
+	test("the phrase notice counts the notes the answer's total counts: the moved one in neither", async () => {
+		// Over PHRASE_READ_ALL_MAX_NOTES hold both words: the phrase is looked for best first, and the answer says in how many it was found.
+		const files: Record<string, string> = {};
+		for (let note = 0; note < 2_100; note++)
+			files[`Notes/${note}.md`] =
+				note % 5 === 0 ? `the ${"garden project ".repeat(1 + (note % 4))}went well ${note}\n` : `a project about the garden ${note}\n`;
+		const vault = await openVault(files);
+		const scope = vault.scope("Private");
+		const index = new IndexedNoteSearch(vault.host, scope, () => new Promise((resolve) => setImmediate(resolve)));
+		index.start();
+		await index.whenReady();
+		const cachedRead = vault.host.vault.cachedRead.bind(vault.host.vault);
+		let firstHit: string | null = null;
+		const reading = jest.spyOn(vault.host.vault, "cachedRead").mockImplementation(async (file) => {
+			const text = await cachedRead(file);
+			if (firstHit === null && text.includes("garden project")) firstHit = file.path;
+			return text;
+		});
+		try {
+			let moved = false;
+			// At the first pause after the first hit's snippets were read, the person moves it into the excluded folder.
+			const budget = new CallBudget(
+				async () => {
+					if (firstHit !== null && !moved) {
+						moved = true;
+						await vault.host.vault.rename(vault.host.vault.getFileByPath(firstHit) as HostFile, `Private/${firstHit.slice("Notes/".length)}`);
+					}
+					await new Promise((resolve) => setImmediate(resolve));
+				},
+				0,
+				60_000,
+			);
+			const answer = await index.search(scope, parseQuery('"garden project"'), {}, 5, budget);
+			expect(moved).toBe(true);
+			expect(answer.results.map((hit) => hit.path)).not.toContain(firstHit);
+			expect(answer.total_is_lower_bound).toBe(true);
+			// It said "found in" one more than the total (105 and 104 on 45c7f59b): a note of the excluded folder counted.
+			expect(answer.notice).toMatch(/^phrase: looked for in \d+ of the 2099 notes holding all its words, /);
+			expect(answer.notice).toContain(`and found in ${answer.total};`);
+		} finally {
+			reading.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	});
+});
+
 describe("a frontmatter description that is a heading of its note", () => {
 	test("one sentence is, however many words up to a long sentence's; several sentences or a paragraph are prose", () => {
 		expect(isHeadingDescription("Create a tarball from a package")).toBe(true);
