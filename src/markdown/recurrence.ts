@@ -200,6 +200,9 @@ function intervalReaches(options: Partial<Options>, dtstart: Date, day: Date): b
 	}
 }
 
+/** The last day (its UTC midnight, in ms) searched for an occurrence after `after`. */
+const searchEnd = (after: Date) => Math.floor(after.getTime() / DAY_MS) * DAY_MS + Math.ceil(MAX_RECURRENCE_SEARCH_YEARS * 365.25) * DAY_MS;
+
 /**
  * Whether a rule has an occurrence on some day after `after` within MAX_RECURRENCE_SEARCH_YEARS,
  * checked day by day before rrule is asked: rrule looks for the next occurrence up to the year
@@ -209,7 +212,7 @@ function intervalReaches(options: Partial<Options>, dtstart: Date, day: Date): b
  */
 function hasOccurrenceWithin(options: Partial<Options>, dtstart: Date, after: Date, search: SearchWork): boolean | typeof SEARCH_TOO_LONG {
 	const first = Math.floor(after.getTime() / DAY_MS) * DAY_MS;
-	const last = first + Math.ceil(MAX_RECURRENCE_SEARCH_YEARS * 365.25) * DAY_MS;
+	const last = searchEnd(after);
 	for (let time = first; time <= last; time += DAY_MS) {
 		if (search.daysChecked >= MAX_RECURRENCE_DAYS_CHECKED) return SEARCH_TOO_LONG;
 		search.daysChecked++;
@@ -228,6 +231,11 @@ export interface SearchWork {
 export const BEYOND_SEARCH = "beyond search";
 /** What nextOccurrence answers for a rule whose search checked MAX_RECURRENCE_DAYS_CHECKED days without an answer (stepping back, each step finding an occurrence years away). */
 export const SEARCH_TOO_LONG = "search too long";
+
+/** Whether a rule names the days it falls on (a day of the month, of the year, a weekday, a week), rather than taking its start date's. */
+function namesItsDays(options: Partial<Options>): boolean {
+	return [options.bymonthday, options.byweekday, options.byweekno, options.byyearday, options.bysetpos].some((each) => asList(each).length > 0);
+}
 
 /**
  * The first occurrence after `after` (exclusive). A monthly rule without a fixed day (`every
@@ -248,6 +256,14 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date, search: Sea
 	const endless = !rule.options.count && !rule.options.until;
 	let next = build(dtstart).after(after);
 	if (!next) return endless ? BEYOND_SEARCH : null;
+	// rrule reads a year before 100 as 19xx (`every 2 days` from 0010-01-01 answered 1910-01-01): a
+	// date past the searched days is not one the check above found, so it is not written.
+	if (next.getTime() > searchEnd(after) + DAY_MS) return BEYOND_SEARCH;
+	// The step back gives a rule that names no day the day its month or year lacks (the 31st, 29
+	// February). A rule that names its days already falls on days that exist, so stepping back only
+	// moves its interval off the reference date: `every 3 years on the 29th in February on Monday`
+	// stepped back 366 times and answered "search too long", though 2044-02-29 is a Monday 18 years on.
+	if (namesItsDays(rule.options)) return next;
 	const interval = rule.options.interval ?? 1;
 	const monthly = /every( \d+)? months?/.test(rule.text) && !rule.text.includes(" on ");
 	const yearly = /every( \d+)? years?/.test(rule.text);
