@@ -85,9 +85,13 @@ function percentile(samples: readonly number[], fraction: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 }
 
-/** One tools/call over HTTP; the answer's body. */
+/** One tools/call over HTTP, or a request of another method when `name` is one (`resources/list`); the answer's body. */
 export function call(port: number, token: string, name: string, args: Record<string, unknown>, agent: Agent): Promise<string> {
-	const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+	const body = JSON.stringify({
+		jsonrpc: "2.0",
+		id: 1,
+		...(name.includes("/") ? { method: name, params: args } : { method: "tools/call", params: { name, arguments: args } }),
+	});
 	return new Promise((resolve, reject) => {
 		const req = request(
 			{
@@ -532,6 +536,12 @@ async function benchFloods(
 		{ tool: "list_notes", args: { sort: "path", limit: 1000 }, part: "flood", variant: "sort path" },
 		{ tool: "search_notes", args: { query: `tag:${tag} ${searchQueries[0] ?? "garden"}`, limit: 50 }, part: "flood", variant: "tag:" },
 		{ tool: "search_notes", args: { query: `path:Bench -${searchQueries[0] ?? "garden"}`, limit: 50 }, part: "flood", variant: "path: and a negation" },
+		{ tool: "resources/list", args: {}, part: "flood" },
+		{
+			tool: "completion/complete",
+			args: { ref: { type: "ref/resource", uri: "vault-mcp://note/{+path}" }, argument: { name: "path", value: "B" } },
+			part: "flood",
+		},
 		{ tool: "query_base", args: { path: "Bench/All.base", limit: 1000 }, part: "heavy" },
 		{ tool: "read_canvas", args: { path: "Bench/Board.canvas", limit: CANVAS_CARDS }, part: "heavy" },
 		{
