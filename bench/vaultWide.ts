@@ -60,6 +60,8 @@ interface FloodedTool {
 	tool: string;
 	args: Record<string, unknown>;
 	part: "flood" | "heavy";
+	/** How the table names a second flood of the same tool (its filters). */
+	variant?: string;
 }
 
 /** What the flooding thread is told: whom to call, with what, for how long. */
@@ -83,9 +85,13 @@ function percentile(samples: readonly number[], fraction: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 }
 
-/** One tools/call over HTTP; the answer's body. */
+/** One tools/call over HTTP, or a request of another method when `name` is one (`resources/list`); the answer's body. */
 export function call(port: number, token: string, name: string, args: Record<string, unknown>, agent: Agent): Promise<string> {
-	const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+	const body = JSON.stringify({
+		jsonrpc: "2.0",
+		id: 1,
+		...(name.includes("/") ? { method: name, params: args } : { method: "tools/call", params: { name, arguments: args } }),
+	});
 	return new Promise((resolve, reject) => {
 		const req = request(
 			{
@@ -524,6 +530,18 @@ async function benchFloods(
 		{ tool: "find_notes_by_tag", args: { tag, limit: 1000 }, part: "flood" },
 		{ tool: "list_notes", args: { sort: "modified", limit: 1000 }, part: "flood" },
 		{ tool: "search_notes", args: { query: searchQueries[0] ?? "garden", limit: 50 }, part: "flood" },
+		// Filters on the same tools (issue 24's case 4 variants): each answer still needs every note looked at.
+		{ tool: "list_tasks", args: { status: "open", due_before: "2026-06-01", limit: 1000 }, part: "flood", variant: "open, due_before" },
+		{ tool: "list_tasks", args: { status: "done", folder: "Bench", limit: 1000 }, part: "flood", variant: "done, folder" },
+		{ tool: "list_notes", args: { sort: "path", limit: 1000 }, part: "flood", variant: "sort path" },
+		{ tool: "search_notes", args: { query: `tag:${tag} ${searchQueries[0] ?? "garden"}`, limit: 50 }, part: "flood", variant: "tag:" },
+		{ tool: "search_notes", args: { query: `path:Bench -${searchQueries[0] ?? "garden"}`, limit: 50 }, part: "flood", variant: "path: and a negation" },
+		{ tool: "resources/list", args: {}, part: "flood" },
+		{
+			tool: "completion/complete",
+			args: { ref: { type: "ref/resource", uri: "vault-mcp://note/{+path}" }, argument: { name: "path", value: "B" } },
+			part: "flood",
+		},
 		{ tool: "query_base", args: { path: "Bench/All.base", limit: 1000 }, part: "heavy" },
 		{ tool: "read_canvas", args: { path: "Bench/Board.canvas", limit: CANVAS_CARDS }, part: "heavy" },
 		{
@@ -536,7 +554,7 @@ async function benchFloods(
 	if (tools.some((flooded) => flooded.part === "heavy")) await writeHeavyFiles(host);
 	for (const flooded of tools) {
 		const result = await flood(running, flooded, notePath);
-		const name = `flood ${flooded.tool} ×${FLOOD_CONCURRENCY}`;
+		const name = `flood ${flooded.tool}${flooded.variant ? ` (${flooded.variant})` : ""} ×${FLOOD_CONCURRENCY}`;
 		row(`${name}: other token p50 (target ≤ 50)`, percentile(result.other, 0.5), "ms");
 		row(`${name}: other token p99 (target ≤ 250)`, percentile(result.other, 0.99), "ms");
 		row(`${name}: other token max`, percentile(result.other, 1), "ms");

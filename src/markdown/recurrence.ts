@@ -200,23 +200,68 @@ function intervalReaches(options: Partial<Options>, dtstart: Date, day: Date): b
 	}
 }
 
+/** Days of a rule's own periods one search checks: rrule's work to reach a date follows them. */
+const SEARCH_DAYS = Math.ceil(MAX_RECURRENCE_SEARCH_YEARS * 365.25);
+/** The last day rrule can answer (it stops at the year 9999). */
+const LAST_DAY = Date.UTC(9999, 11, 31);
+
+/** The UTC midnight (in ms) of the first of a month; unlike Date.UTC, a year before 100 is not read as 19xx. */
+function firstOfMonth(year: number, month: number): number {
+	const day = new Date(0);
+	day.setUTCFullYear(year, month, 1);
+	return day.getTime();
+}
+
 /**
- * Whether a rule has an occurrence on some day after `after` within MAX_RECURRENCE_SEARCH_YEARS,
- * checked day by day before rrule is asked: rrule looks for the next occurrence up to the year
- * 9999 and cannot be stopped, so a rule with none (`every hour on the 31st in February`) held
- * the server for seconds. The check may say yes to a rule rrule then finds nothing for nearby
- * (a count or an end date): rrule stops at those by itself.
+ * The start of the next period of a yearly, monthly or weekly rule that its interval reaches, when
+ * the period of `day` is one it skips; null when `day`'s period is reached or the rule has no such
+ * periods. rrule steps from one reached period to the next, so the skipped ones cost it nothing.
  */
-function hasOccurrenceWithin(options: Partial<Options>, dtstart: Date, after: Date, search: SearchWork): boolean | typeof SEARCH_TOO_LONG {
-	const first = Math.floor(after.getTime() / DAY_MS) * DAY_MS;
-	const last = first + Math.ceil(MAX_RECURRENCE_SEARCH_YEARS * 365.25) * DAY_MS;
-	for (let time = first; time <= last; time += DAY_MS) {
+function nextReachedPeriod(options: Partial<Options>, dtstart: Date, day: Date): number | null {
+	const interval = Math.max(1, options.interval ?? 1);
+	const skipped = (passed: number) => (interval - (passed % interval)) % interval;
+	const year = day.getUTCFullYear();
+	switch (options.freq) {
+		case Frequency.YEARLY: {
+			const ahead = skipped(year - dtstart.getUTCFullYear());
+			return ahead === 0 ? null : firstOfMonth(year + ahead, 0);
+		}
+		case Frequency.MONTHLY: {
+			const ahead = skipped((year - dtstart.getUTCFullYear()) * 12 + day.getUTCMonth() - dtstart.getUTCMonth());
+			return ahead === 0 ? null : firstOfMonth(year, day.getUTCMonth() + ahead);
+		}
+		case Frequency.WEEKLY: {
+			const weeks = Math.floor((Math.round((day.getTime() - dtstart.getTime()) / DAY_MS) + weekdayOf(dtstart)) / 7);
+			const ahead = skipped(weeks);
+			return ahead === 0 ? null : day.getTime() + (ahead * 7 - weekdayOf(day)) * DAY_MS;
+		}
+		default:
+			return null;
+	}
+}
+
+/**
+ * The first day (its UTC midnight, in ms) after `after` on which a rule has an occurrence, checked
+ * day by day before rrule is asked: rrule looks for the next occurrence up to the year 9999 and
+ * cannot be stopped, so a rule with none (`every hour on the 31st in February`) held the server for
+ * seconds. The search is bounded by work, SEARCH_DAYS days of the periods the rule's interval
+ * reaches (30 years of an `every hour` rule, 90 of an `every 3 years` one), not by a span of
+ * years: `every 3 years on the 29th in February on Monday` from 2073 falls in 2112. The check may
+ * say yes to a rule rrule then finds nothing for nearby (a count or an end date): rrule stops at
+ * those by itself.
+ */
+function firstOccurrenceDay(options: Partial<Options>, dtstart: Date, after: Date, search: SearchWork): number | null | typeof SEARCH_TOO_LONG {
+	let time = Math.floor(after.getTime() / DAY_MS) * DAY_MS;
+	for (let checked = 0; checked < SEARCH_DAYS && time <= LAST_DAY; checked++) {
 		if (search.daysChecked >= MAX_RECURRENCE_DAYS_CHECKED) return SEARCH_TOO_LONG;
 		search.daysChecked++;
 		const day = new Date(time);
-		if (dayPasses(options, dtstart, day) && intervalReaches(options, dtstart, day)) return true;
+		const skipTo = nextReachedPeriod(options, dtstart, day);
+		if (skipTo !== null) time = skipTo;
+		else if (dayPasses(options, dtstart, day) && intervalReaches(options, dtstart, day)) return time;
+		else time += DAY_MS;
 	}
-	return false;
+	return null;
 }
 
 /** Days one completion's search has checked, against MAX_RECURRENCE_DAYS_CHECKED. */
@@ -224,10 +269,15 @@ export interface SearchWork {
 	daysChecked: number;
 }
 
-/** What nextOccurrence answers for a rule with no occurrence within MAX_RECURRENCE_SEARCH_YEARS. */
+/** What nextOccurrence answers for a rule with no occurrence within its bounded search (at least MAX_RECURRENCE_SEARCH_YEARS). */
 export const BEYOND_SEARCH = "beyond search";
 /** What nextOccurrence answers for a rule whose search checked MAX_RECURRENCE_DAYS_CHECKED days without an answer (stepping back, each step finding an occurrence years away). */
 export const SEARCH_TOO_LONG = "search too long";
+
+/** Whether a rule names the days it falls on (a day of the month, of the year, a weekday, a week), rather than taking its start date's. */
+function namesItsDays(options: Partial<Options>): boolean {
+	return [options.bymonthday, options.byweekday, options.byweekno, options.byyearday, options.bysetpos].some((each) => asList(each).length > 0);
+}
 
 /**
  * The first occurrence after `after` (exclusive). A monthly rule without a fixed day (`every
@@ -237,17 +287,26 @@ export const SEARCH_TOO_LONG = "search too long";
  */
 function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date, search: SearchWork): Date | null | typeof BEYOND_SEARCH | typeof SEARCH_TOO_LONG {
 	const build = (start: Date) => new RRule({ ...rule.options, dtstart: start });
-	const within = hasOccurrenceWithin(rule.options, dtstart, after, search);
-	if (within !== true) return within === SEARCH_TOO_LONG ? within : BEYOND_SEARCH;
+	const within = firstOccurrenceDay(rule.options, dtstart, after, search);
+	if (within === null || within === SEARCH_TOO_LONG) return within ?? BEYOND_SEARCH;
 	const nextFrom = (start: Date, from: Date) => {
-		const found = hasOccurrenceWithin(rule.options, start, from, search);
-		return found === true ? build(start).after(from) : found;
+		const found = firstOccurrenceDay(rule.options, start, from, search);
+		return found === null ? false : found === SEARCH_TOO_LONG ? found : build(start).after(from);
 	};
 	// A rule without a count or an end date never ends: rrule finding nothing means nothing before
 	// the year 9999 (`every 999999999 days`), not that the recurrence is over.
 	const endless = !rule.options.count && !rule.options.until;
 	let next = build(dtstart).after(after);
 	if (!next) return endless ? BEYOND_SEARCH : null;
+	// rrule reads a year before 100 as 19xx (`every 2 days` from 0010-01-01 answered 1910-01-01): a
+	// date past both the day the check found and 30 years is not one it vouches for, so not written.
+	const vouchedUntil = Math.max(within, Math.floor(after.getTime() / DAY_MS) * DAY_MS + SEARCH_DAYS * DAY_MS);
+	if (next.getTime() > vouchedUntil + DAY_MS) return BEYOND_SEARCH;
+	// The step back gives a rule that names no day the day its month or year lacks (the 31st, 29
+	// February). A rule that names its days already falls on days that exist, so stepping back only
+	// moves its interval off the reference date: `every 3 years on the 29th in February on Monday`
+	// stepped back 366 times and answered "search too long", though 2044-02-29 is a Monday 18 years on.
+	if (namesItsDays(rule.options)) return next;
 	const interval = rule.options.interval ?? 1;
 	const monthly = /every( \d+)? months?/.test(rule.text) && !rule.text.includes(" on ");
 	const yearly = /every( \d+)? years?/.test(rule.text);
