@@ -67,6 +67,7 @@ describe("the golden test data outside the repository", () => {
 			const clone = nodePath.join(temp, "clone");
 			for (const file of [
 				"jest.config.mjs",
+				"scripts/jest-sequencer.cjs",
 				"scripts/jest-bundle-source-map.mjs",
 				"scripts/jest-esbuild-transform.mjs",
 				"tsconfig.json",
