@@ -2,7 +2,13 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import dayjs from "dayjs";
-import { MAX_EDITED_NOTE_LINES, MAX_FRONTMATTER_ENTRIES, TEMPLATE_MAX_TITLE_CHARS } from "../../src/config/limits";
+import {
+	MAX_EDITED_NOTE_CHARS,
+	MAX_EDITED_NOTE_LINES,
+	MAX_FRONTMATTER_ENTRIES,
+	MAX_JOURNAL_CALL_BYTES,
+	TEMPLATE_MAX_TITLE_CHARS,
+} from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -215,6 +221,22 @@ describe("complete_task, set_property and templates over HTTP", () => {
 			);
 			await expect(fs.access(nodePath.join(vault, "Outlined.md"))).rejects.toThrow();
 			await fs.rm(nodePath.join(vault, ".obsidian/templates.json"));
+		});
+
+		test("a template over the 12 MiB one call's undo journal keeps is refused by its own bound, unread; no note is made", async () => {
+			await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Templates" }));
+			// Made through the host, which sees it at once (the served vault has no watcher).
+			await running.host.vault.create("Templates/Huge.md", "a".repeat(MAX_JOURNAL_CALL_BYTES + 1));
+			try {
+				const refused = await callError(client, "create_note", { path: "From huge", content: "", template: "Huge" });
+				// On c9445824: "This call would change notes holding more than the 12 MiB of text one call may keep in the undo journal."
+				expect(refused).toBe(
+					`The template "Templates/Huge.md" is over ${MAX_EDITED_NOTE_CHARS} characters, the longest note the write tools change (edit it in Obsidian, or split it).`,
+				);
+				await expect(fs.access(nodePath.join(vault, "From huge.md"))).rejects.toThrow();
+			} finally {
+				await fs.rm(nodePath.join(vault, ".obsidian/templates.json"));
+			}
 		});
 	});
 

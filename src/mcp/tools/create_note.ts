@@ -1,11 +1,19 @@
 import { z } from "zod";
-import { MAX_REQUEST_BODY_BYTES } from "../../config/limits";
+import { MAX_EDITED_NOTE_BYTES, MAX_REQUEST_BODY_BYTES } from "../../config/limits";
 import { splitFrontmatter } from "../../markdown/frontmatter";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/obsidianSettings";
 import { isDailyNotePath } from "../../vault/dailyNotes";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
-import { checkNewNotePath, createNoteFile, folderAt, hashTextInPieces, linkSyntaxNameError, overwriteWithBackup } from "../../vault/writes";
+import {
+	checkNewNotePath,
+	createNoteFile,
+	folderAt,
+	hashTextInPieces,
+	linkSyntaxNameError,
+	overEditedBytesMessage,
+	overwriteWithBackup,
+} from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -56,6 +64,9 @@ export const createNoteTool = defineTool({
 			const template = findTemplate(host, ctx.scope, settings, args.template);
 			if (!template.ok) return fail(template.error);
 			const title = path.slice(path.lastIndexOf("/") + 1, -".md".length);
+			// Refused unread by its size, as any note the write tools change: read, a template over the 12 MiB one call's journal keeps
+			// was refused with the journal's words (that the call would change notes holding too much text) though it is only read.
+			if (template.value.stat.size > MAX_EDITED_NOTE_BYTES) return fail(`The template ${overEditedBytesMessage(template.value.path)}`);
 			const filled = fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title);
 			if (!filled.ok) return fail(filled.error);
 			text = noteFromTemplate(filled.value, args.content, defaults, args.mode);
