@@ -36,6 +36,28 @@ export interface McpEndpoint {
 	entriesKept(): { rateWindows: number; writeWindows: number; places: number; servedCopies: number };
 }
 
+/** The start of the warning the SDK writes to the console whenever a handler is made in json response mode. */
+const JSON_MODE_WARNING_START = "responseMode: 'json' drops mid-call notifications";
+
+/**
+ * `make`'s handler without the SDK's console warning that json mode drops a call's notifications:
+ * that is why it is chosen (see its use), and the warning went to the CLI's stderr and Obsidian's
+ * console on every start of the server, telling the person of a loss they cannot act on. Any other
+ * warning is written. Synchronous: nothing else runs while the console is wrapped.
+ */
+function withoutJsonModeWarning<T>(make: () => T): T {
+	const warn = console.warn;
+	console.warn = (...args: unknown[]) => {
+		if (typeof args[0] === "string" && args[0].startsWith(JSON_MODE_WARNING_START)) return;
+		warn(...args);
+	};
+	try {
+		return make();
+	} finally {
+		console.warn = warn;
+	}
+}
+
 /** The node:http request listener for the whole server: refusals first, then one stateless MCP exchange. */
 export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S>): McpEndpoint {
 	// The SDK builds its wire schemas on the first message that needs them: 25-60 ms of CPU in one
@@ -50,16 +72,18 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		writeBudget: new WriteBudget(),
 		places: new InFlightPlaces(MAX_IN_FLIGHT_REQUESTS, MAX_IN_FLIGHT_PER_TOKEN),
 		// 2025-era traffic never reaches this handler (it goes to our own transport below), so it is strict.
-		modern: createMcpHandler(
-			({ requestInfo }) => {
-				const lend = requestInfo === undefined ? undefined : modernServers.get(requestInfo);
-				if (!lend) throw new Error("A 2026-07-28 request reached the SDK handler without a server to lend.");
-				return lend();
-			},
-			// A call's progress goes on an event stream only where it is written as it comes (serveModern's serveDirectly):
-			// this handler's answer is read whole before it is written, so every notification (each echoing the
-			// client's token) would be held to the end, and sent too late to reset the client's timeout.
-			{ legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES, responseMode: "json" },
+		modern: withoutJsonModeWarning(() =>
+			createMcpHandler(
+				({ requestInfo }) => {
+					const lend = requestInfo === undefined ? undefined : modernServers.get(requestInfo);
+					if (!lend) throw new Error("A 2026-07-28 request reached the SDK handler without a server to lend.");
+					return lend();
+				},
+				// A call's progress goes on an event stream only where it is written as it comes (serveModern's serveDirectly):
+				// this handler's answer is read whole before it is written, so every notification (each echoing the
+				// client's token) would be held to the end, and sent too late to reset the client's timeout.
+				{ legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES, responseMode: "json" },
+			),
 		),
 		modernServers,
 		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger) : null,
