@@ -296,11 +296,10 @@ export class FolderJail {
 	async readFile(diskPath: string, maxBytes = Infinity): Promise<Buffer> {
 		const { handle, stats } = await this.open(diskPath, fsConstants.O_RDONLY);
 		try {
-			// Known from its size when opened; a file that grew past it while read is refused too.
+			// Known from its size when opened; a file that grew past it while read is refused too, once one byte past it is
+			// read (read whole, a settings file grown to 1.5 GB after the size was known was read into memory first).
 			if (stats.size > maxBytes) throw new NoteTooLargeError(stats.size);
-			const bytes = await handle.readFile();
-			if (bytes.length > maxBytes) throw new NoteTooLargeError(bytes.length);
-			return bytes;
+			return await handleBytesToEnd(handle, stats.size, maxBytes);
 		} finally {
 			await handle.close();
 		}
@@ -468,6 +467,23 @@ function bytesToEnd(fd: number, size: number, maxBytes: number): Buffer {
 		length += read;
 		if (length > maxBytes) throw new NoteTooLargeError(length);
 		if (read === 0 || (read < asked && length >= size)) return bytes.subarray(0, length);
+		if (length < bytes.length) continue;
+		const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, length * 2));
+		bytes.copy(grown, 0, 0, length);
+		bytes = grown;
+	}
+}
+
+/** `bytesToEnd` through a file handle, each read awaited (`readFile`'s, where the whole file was read before its size was compared). */
+async function handleBytesToEnd(handle: FileHandle, size: number, maxBytes: number): Promise<Buffer> {
+	let bytes = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+	let length = 0;
+	for (;;) {
+		const asked = bytes.length - length;
+		const { bytesRead } = await handle.read(bytes, length, asked, null);
+		length += bytesRead;
+		if (length > maxBytes) throw new NoteTooLargeError(length);
+		if (bytesRead === 0 || (bytesRead < asked && length >= size)) return bytes.subarray(0, length);
 		if (length < bytes.length) continue;
 		const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, length * 2));
 		bytes.copy(grown, 0, 0, length);

@@ -36,18 +36,19 @@ export interface McpEndpoint {
 	entriesKept(): { rateWindows: number; writeWindows: number; places: number; servedCopies: number };
 }
 
-/** The start of what the SDK prints on the console each time a handler is made in json mode. */
-const JSON_MODE_WARNING = "responseMode: 'json' drops mid-call notifications";
+/** The start of the warning the SDK writes to the console whenever a handler is made in json response mode. */
+const JSON_MODE_WARNING_START = "responseMode: 'json' drops mid-call notifications";
 
 /**
- * `make()`, without the SDK's console warning that a json-mode handler drops mid-call notifications:
- * dropping them is why the mode is chosen (in createMcpEndpoint), and the warning went to the CLI's stderr at every
- * start, and to Obsidian's console at every server start. Any other warning is printed as before.
+ * `make`'s handler without the SDK's console warning that json mode drops a call's notifications:
+ * that is why it is chosen (see its use), and the warning went to the CLI's stderr and Obsidian's
+ * console on every start of the server, telling the person of a loss they cannot act on. Any other
+ * warning is written. Synchronous: nothing else runs while the console is wrapped.
  */
 function withoutJsonModeWarning<T>(make: () => T): T {
 	const warn = console.warn;
 	console.warn = (...args: unknown[]) => {
-		if (typeof args[0] === "string" && args[0].startsWith(JSON_MODE_WARNING)) return;
+		if (typeof args[0] === "string" && args[0].startsWith(JSON_MODE_WARNING_START)) return;
 		warn(...args);
 	};
 	try {

@@ -41,15 +41,17 @@ export class ProgressStream {
 	 */
 	notify(notification: JSONRPCMessage): void {
 		const { res } = this;
-		if (res.destroyed || this.unread) return;
+		if (res.destroyed) return;
+		if (!this.answerable.tokenValid()) {
+			// Before the client took the last notification too: what it has not taken is not sent.
+			if (this.open) res.destroy();
+			return;
+		}
+		if (this.unread) return;
 		if (!this.open) {
 			if (res.headersSent) return;
-			if (!this.answerable.tokenValid()) return;
 			res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
 			this.open = true;
-		} else if (!this.answerable.tokenValid()) {
-			res.destroy();
-			return;
 		}
 		if (!res.write(eventOf(JSON.stringify(notification)))) this.waitUntilTaken();
 	}

@@ -227,7 +227,12 @@ const phraseChecksOf = new WeakMap<SearchAnswer, PhraseChecks>();
 export function noticeWithout(answer: SearchAnswer, gone: number): string | undefined {
 	const checks = phraseChecksOf.get(answer);
 	if (checks === undefined) return answer.notice;
-	return phraseChecksNotice({ checked: checks.checked - gone, candidates: checks.candidates - gone }, answer.total - gone);
+	return phraseChecksNotice(checksWithout(checks, gone), answer.total - gone);
+}
+
+/** `checks` less `gone` hits: each was a note holding the phrase's words, looked in and found. */
+function checksWithout(checks: PhraseChecks, gone: number): PhraseChecks {
+	return gone === 0 ? checks : { checked: checks.checked - gone, candidates: checks.candidates - gone };
 }
 
 export class SearchEngine {
@@ -303,8 +308,10 @@ export class SearchEngine {
 			}
 			const total = ranked.total - gone;
 			if (!ranked.checks) return { total, results };
-			const answer: SearchAnswer = { total, results, total_is_lower_bound: true, notice: phraseChecksNotice(ranked.checks, total) };
-			phraseChecksOf.set(answer, ranked.checks);
+			// A hit gone while the snippets were read (deleted, or moved into an excluded folder) is in no count, as noticeWithout says.
+			const checks = checksWithout(ranked.checks, gone);
+			const answer: SearchAnswer = { total, results, total_is_lower_bound: true, notice: phraseChecksNotice(checks, total) };
+			phraseChecksOf.set(answer, checks);
 			return answer;
 		}
 	}

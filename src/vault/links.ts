@@ -140,12 +140,17 @@ export function noteLinksAsNow(host: Host, scope: Scope, links: NoteLinks, liste
  * whether a file is there is asked, in this one piece.
  */
 export function backlinksAsNow(host: Host, found: ReadonlyArray<{ path: string; count: number }>): Array<{ path: string; count: number }> {
-	return found.filter(({ path }) => host.vault.getFileByPath(path)?.path === path);
+	return found.filter(({ path }) => isFileAt(host, path));
+}
+
+/** Whether a file is at `path` now (not moved from it, as the same file object renamed in place, nor deleted). */
+export function isFileAt(host: Host, path: string): boolean {
+	return host.vault.getFileByPath(path)?.path === path;
 }
 
 /** Whether a file the token may see is at `path` now. */
 function isVisibleFileAt(host: Host, scope: Scope, path: string): boolean {
-	return host.vault.getFileByPath(path)?.path === path && isPathVisible(path, scope);
+	return isFileAt(host, path) && isPathVisible(path, scope);
 }
 
 /** One of a note's two lists of references (links, embeds), read entry by entry. */

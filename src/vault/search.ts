@@ -36,7 +36,7 @@ import { headingTextChunksInSteps, soleLevelOneHeadingInSteps, tagTextReaderOf }
 import { sharedNoteMemo } from "./noteMemo";
 import { NotesByTag } from "./notesByTag";
 import { rememberTasks } from "./tasks";
-import { rememberLinksSteps } from "./links";
+import { isFileAt, rememberLinksSteps } from "./links";
 
 export type { SearchAnswer };
 
@@ -208,7 +208,7 @@ async function readUnlessGone(host: Host, file: HostFile): Promise<string | null
  * less them, and its phrase notice's counts (it said found in one more than the total: a note of an excluded folder counted).
  */
 function hitsAsNow(host: Host, answer: SearchAnswer): SearchAnswer {
-	const results = answer.results.filter((hit) => host.vault.getFileByPath(hit.path)?.path === hit.path);
+	const results = answer.results.filter((hit) => isFileAt(host, hit.path));
 	const gone = answer.results.length - results.length;
 	if (gone === 0) return answer;
 	const notice = noticeWithout(answer, gone);

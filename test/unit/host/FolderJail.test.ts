@@ -266,3 +266,59 @@ describe("FolderJail", () => {
 		});
 	});
 });
+
+describe("FolderJail.readFile with a bound", () => {
+	/**
+	 * Another program makes the file 64 MiB (sparse) just after the jail opened it and read its size: a settings file (read
+	 * under OBSIDIAN_SETTINGS_MAX_BYTES) or a note (MAX_READ_NOTE_BYTES) that a size check alone let through.
+	 */
+	test("a file grown past the bound after it was opened is refused once a byte past the bound is read, not read whole first", async () => {
+		const root = await makeVault({ "app.json": "{}" });
+		const diskPath = nodePath.join(root, "app.json");
+		const jail = await FolderJail.open(root);
+		const open = jail.open.bind(jail);
+		let bytesRead = 0;
+		const opening = jest.spyOn(jail, "open").mockImplementation(async (...args) => {
+			const opened = await open(...args);
+			await fs.truncate(diskPath, 64 * 1024 * 1024);
+			const { handle } = opened;
+			const read = handle.read.bind(handle) as (...rest: unknown[]) => Promise<{ bytesRead: number; buffer: Buffer }>;
+			const readFile = handle.readFile.bind(handle) as (...rest: unknown[]) => Promise<Buffer>;
+			Object.assign(handle, {
+				read: async (...rest: unknown[]) => {
+					const result = await read(...rest);
+					bytesRead += result.bytesRead;
+					return result;
+				},
+				readFile: async (...rest: unknown[]) => {
+					const bytes = await readFile(...rest);
+					bytesRead += bytes.length;
+					return bytes;
+				},
+			});
+			return opened;
+		});
+		try {
+			await expect(jail.readFile(diskPath, 1024)).rejects.toBeInstanceOf(NoteTooLargeError);
+			// 64 MiB read into memory on c9445824 before the length was compared.
+			expect(bytesRead).toBeLessThanOrEqual(1025);
+		} finally {
+			opening.mockRestore();
+			await removeDir(root);
+		}
+	});
+
+	test("a file within the bound, or with none, is read whole, the same bytes", async () => {
+		const text = "é".repeat(5000);
+		const root = await makeVault({ "Note.md": text });
+		try {
+			const jail = await FolderJail.open(root);
+			const diskPath = nodePath.join(root, "Note.md");
+			expect((await jail.readFile(diskPath, 10_000)).toString("utf8")).toBe(text);
+			expect((await jail.readFile(diskPath)).toString("utf8")).toBe(text);
+			await expect(jail.readFile(diskPath, 9_999)).rejects.toBeInstanceOf(NoteTooLargeError);
+		} finally {
+			await removeDir(root);
+		}
+	});
+});

@@ -3,6 +3,8 @@ import * as nodePath from "node:path";
 import type { App } from "obsidian";
 import type { HostFile } from "../../../src/host/Host";
 import { obsidianHost } from "../../../src/host/ObsidianHost";
+import { FileOverBytesError } from "../../../src/host/FileOverBytesError";
+import { OBSIDIAN_SETTINGS_MAX_BYTES } from "../../../src/config/limits";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
 /**
@@ -29,12 +31,24 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 		files.set(to, file);
 	};
 	const written: string[] = [];
+	/** What the adapter was asked, in order. */
+	const adapterCalls: string[] = [];
 
 	async function host() {
 		const onDisk = (file: HostFile) => nodePath.join(vaultDir, file.path);
 		const app = {
 			vault: {
-				adapter: { getBasePath: () => vaultDir },
+				adapter: {
+					getBasePath: () => vaultDir,
+					stat: async (path: string) => {
+						adapterCalls.push(`stat ${path}`);
+						return { size: (await fs.stat(nodePath.join(vaultDir, path))).size };
+					},
+					read: (path: string) => {
+						adapterCalls.push(`read ${path}`);
+						return fs.readFile(nodePath.join(vaultDir, path), "utf8");
+					},
+				},
 				configDir: ".obsidian",
 				on: () => ({}),
 				offref: () => undefined,
@@ -65,6 +79,7 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 		await fs.symlink(nodePath.join(root, "outside"), nodePath.join(vaultDir, "Link"));
 		files.clear();
 		written.length = 0;
+		adapterCalls.length = 0;
 		fileAt("Notes/a.md");
 		fileAt("Link/secret.md");
 	});
@@ -105,5 +120,17 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 		await jailed.vault.process(note, (text) => `${text}appended\n`);
 		expect(written).toEqual(["Notes/a.md"]);
 		expect(await fs.readFile(nodePath.join(vaultDir, "Notes", "a.md"), "utf8")).toBe("in the vault\nappended\n");
+	});
+
+	test("a settings file over OBSIDIAN_SETTINGS_MAX_BYTES is refused by its size, never read (Obsidian's adapter reads a file whole); one within it is read", async () => {
+		const jailed = await host();
+		await fs.mkdir(nodePath.join(vaultDir, ".obsidian"));
+		await fs.writeFile(nodePath.join(vaultDir, ".obsidian", "app.json"), "{}");
+		// One byte over, sparse: no settings file of Obsidian's is near it.
+		await fs.writeFile(nodePath.join(vaultDir, ".obsidian", "templates.json"), "");
+		await fs.truncate(nodePath.join(vaultDir, ".obsidian", "templates.json"), OBSIDIAN_SETTINGS_MAX_BYTES + 1);
+		await expect(jailed.vault.adapter.read(".obsidian/templates.json")).rejects.toBeInstanceOf(FileOverBytesError);
+		expect(adapterCalls).toEqual(["stat .obsidian/templates.json"]);
+		expect(await jailed.vault.adapter.read(".obsidian/app.json")).toBe("{}");
 	});
 });

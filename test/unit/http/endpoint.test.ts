@@ -11,6 +11,19 @@ const MODERN_META = {
 	"io.modelcontextprotocol/clientCapabilities": {},
 };
 
+describe("starting the endpoint", () => {
+	test("writes nothing to the console: the SDK's warning that its json response mode drops mid-call notifications is not shown", async () => {
+		const warned = jest.spyOn(console, "warn");
+		try {
+			const running = await startEndpoint();
+			await running.close();
+			expect(warned).not.toHaveBeenCalled();
+		} finally {
+			warned.mockRestore();
+		}
+	});
+});
+
 /** The endpoint's admission of a request: refusals, their status codes and headers, budgets, and which protocol path serves it. */
 describe("the MCP endpoint", () => {
 	let running: RunningEndpoint;

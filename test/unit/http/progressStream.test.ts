@@ -79,6 +79,31 @@ describe("ProgressStream: a POST whose call sent progress is answered as server-
 		);
 	});
 
+	test("a token revoked while the client has not yet taken the last notification has its stream cut at the next one", async () => {
+		let valid = true;
+		let cut: boolean | undefined;
+		await withServer(
+			(_req, res) => {
+				const stream = new ProgressStream(
+					res,
+					answerable(() => valid),
+					RESPONSE_WRITE_TIMEOUT_MS,
+				);
+				// A token as big as a request body: the event is more than the socket takes at once, and waits for the client.
+				stream.notify({ ...progress(1), params: { progressToken: "p".repeat(4 * 1024 * 1024), progress: 1 } });
+				valid = false;
+				stream.notify(progress(2));
+				// On c9445824 the stream stayed open, sending on, until the client took the first event and another came.
+				cut = res.destroyed;
+				res.destroy();
+			},
+			async (port) => {
+				await get(port).catch(() => undefined);
+			},
+		);
+		expect(cut).toBe(true);
+	});
+
 	test("a notification once a plain answer began is dropped, and the plain answer is left whole", async () => {
 		await withServer(
 			(_req, res) => {
