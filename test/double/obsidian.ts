@@ -131,9 +131,19 @@ function obsidianVault(vault: NodeHost["vault"], unchangedSaves: string[]): Node
 		if (same) unchangedSaves.push(file.path);
 		return written;
 	};
+	// Obsidian's DataAdapter also answers `stat` (null for nothing there), which the plugin reads before a settings file.
+	const adapter = {
+		...vault.adapter,
+		stat: async (path: string): Promise<{ type: "file" | "folder"; ctime: number; mtime: number; size: number } | null> => {
+			const stats = await fs.stat(nodePath.join(vault.adapter.getBasePath(), path)).catch(() => null);
+			if (stats === null) return null;
+			return { type: stats.isDirectory() ? "folder" : "file", ctime: stats.birthtimeMs, mtime: stats.mtimeMs, size: stats.size };
+		},
+	};
 	return new Proxy(vault, {
 		get(target, key) {
 			if (key === "process") return process;
+			if (key === "adapter") return adapter;
 			const value: unknown = Reflect.get(target, key, target);
 			return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
 		},
