@@ -13,8 +13,11 @@ import { makeVault, removeDir } from "../helpers/vault";
  * vault answered differently at load 1 and load 20. The bound now counts the piece's work.
  */
 const ROWS = 4;
-// Per-character work on texts within the bounds, a few tens of ms of CPU for each row's cell.
-const FORMULA = `"ab cd ".repeat(16000).title().length`;
+/** Texts title-cased for each row's cell: each is within BASES_MAX_PER_CHARACTER_INPUT_CHARS, about 7 ms of CPU here. */
+const TITLED_TEXTS = 5;
+// Per-character work on texts within the bounds, a few tens of ms of CPU for each row's cell: enough that a busy
+// machine holds a piece past BASES_MAX_PIECE_MS of wall time (with one text it took 140-180 ms for all four rows).
+const FORMULA = `(${Array.from({ length: TITLED_TEXTS }, () => `"ab cd ".repeat(16000).title()`).join(" + ")}).length`;
 
 const BASE = [
 	`filters: 'file.inFolder("Rows")'`,
@@ -64,7 +67,7 @@ describe("a base queried while the machine is busy", () => {
 
 	test("answers what it answers on a quiet machine: the work of each piece is bounded, not the time others had the cores", async () => {
 		const quiet = await query();
-		expect(quiet.said).toContain(`"formula.work":${"ab cd ".length * 16000}`);
+		expect(quiet.said).toContain(`"formula.work":${TITLED_TEXTS * "ab cd ".length * 16000}`);
 		// Busier each round until the call's wall time passes one piece's bound per row (else the machine was
 		// not busy enough to show anything); at most 24 spinners a core, where a 25 ms piece waits well
 		// under BASES_MAX_PIECE_WALL_MS.
