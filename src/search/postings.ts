@@ -105,6 +105,13 @@ interface AcceptedMemo {
 	readonly accepted: { slots: Uint8Array; count: number; totalLength: number };
 }
 
+/** An install under way in steps (`installSteps`): whichever change runs a step, a failure is kept for the install's own caller. */
+interface PendingInstall {
+	readonly path: string;
+	readonly steps: Generator<void, void, void>;
+	failure: { readonly error: unknown } | null;
+}
+
 export interface IndexedDocument {
 	path: string;
 	modified: number;
@@ -397,8 +404,11 @@ export class PostingsIndex {
 	 * compact: a paused search keeps the old lists, whose contents are the same.
 	 */
 	generation = 0;
-	/** The install under way in steps (`installSteps`), if any: its note's path, and its steps (any other change runs them to the end first). */
-	private pending: { readonly path: string; readonly steps: Generator<void, void, void> } | null = null;
+	/**
+	 * The install under way in steps (`installSteps`), if any: its note's path, its steps (any other
+	 * change runs them to the end first), and the error of a step another change ran (`stepPending`).
+	 */
+	private pending: PendingInstall | null = null;
 	/** The accepted slots of the filters last used, by key, newest last (see NoteFilter's key): read-only once kept. */
 	private readonly acceptedMemos = new Map<string, AcceptedMemo>();
 	/** The merged postings of the query words last resolved over every note, by word, newest last (WORD_UNION_MEMO_WORDS): read-only once kept. */
@@ -667,7 +677,7 @@ export class PostingsIndex {
 	 * Until the last step, no other change may come first: a second note would take the same slot.
 	 * Callers that can pause wait for it (`installing`) or help it along (`removeSteps`); the one-piece
 	 * `install` and `remove` finish it at once. A step that fails takes out what it wrote: the index
-	 * is then as it was, and the last step returns false (the error is thrown to whoever ran that step).
+	 * is then as it was, and its error is thrown to the install's own caller, whoever ran that step.
 	 */
 	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, boolean, void> {
 		this.finishPending();
@@ -678,9 +688,11 @@ export class PostingsIndex {
 		}
 		const slot = this.nextSlot;
 		// Kept where any change can finish it: this generator then finds it done.
-		const steps = this.pendingSteps(plan, slot, stepPostings);
-		this.pending = { path: plan.prepared.doc.path, steps };
-		yield* steps;
+		const pending: PendingInstall = { path: plan.prepared.doc.path, steps: this.pendingSteps(plan, slot, stepPostings), failure: null };
+		this.pending = pending;
+		yield* pending.steps;
+		// Failed in a step another change ran: its log line named no error kind ("undefined").
+		if (pending.failure) throw pending.failure.error;
 		return this.documents[slot] === plan.prepared.doc;
 	}
 
@@ -724,12 +736,14 @@ export class PostingsIndex {
 		while (this.pending) this.stepPending();
 	}
 
-	/** Runs a step of the install under way in steps. One that fails is that install's failure, not the change's that ran it: it took out what it wrote, and its caller learns so. */
+	/** Runs a step of the install under way in steps. One that fails is that install's failure, not the change's that ran it: it took out what it wrote, and its caller is thrown the error. */
 	private stepPending(): void {
+		const pending = this.pending;
+		if (!pending) return;
 		try {
-			this.pending?.steps.next();
-		} catch {
-			// (Told to the install's caller by its result.)
+			pending.steps.next();
+		} catch (error) {
+			pending.failure = { error };
 		}
 	}
 

@@ -863,7 +863,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * Installs a plan (`installSteps`): its first step at once (a short note is in the index before this
 	 * returns), the rest in slices of INDEX_UPDATE_SLICE_MS, counted in `behind` meanwhile. True when
 	 * the note went in; else what kept it out: the engine was let go (no error), or a step failed (a
-	 * list that could not grow, out of memory; its error, or none when another change ran that step).
+	 * list that could not grow, out of memory; its error, whichever change ran that step).
 	 * The index is then as it was; thrown here, the failure ended the build, and every note after it
 	 * was left out.
 	 */

@@ -1513,6 +1513,48 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		}
 	}, 120_000);
 
+	test("a step of it that fails while a delete of another note helps it along is logged by its error's kind, not as undefined", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n", "Other.md": "alpha beta\n" });
+		const scope = vault.scope();
+		const warnings: string[] = [];
+		let deleted: Promise<void> | null = null;
+		let failNext = false;
+		const placing = failPlacing(() => {
+			if (!failNext) return false;
+			failNext = false;
+			return true;
+		});
+		const index = new IndexedNoteSearch(
+			vault.host,
+			scope,
+			async () => {
+				// A delete while the install waits here: the delete's own steps run the install's next one, which fails.
+				if (!deleted && installing(index)) {
+					failNext = true;
+					deleted = vault.host.vault.trash(vault.host.vault.getFileByPath("Other.md") as HostFile);
+					await deleted;
+				}
+				await settle();
+			},
+			{ warn: (message) => warnings.push(message) },
+		);
+		index.start();
+		await index.whenReady();
+		try {
+			await write(vault, "Big.md", bigOf("v"));
+			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, `v${DISTINCT - 1}`)).length === 0; turn++) await settle();
+			expect(deleted).not.toBeNull();
+			expect(failNext).toBe(false);
+			expect(warnings).toEqual(["search index: a note could not be indexed (RangeError); trying it once more"]);
+			expect(await foundBy(index, scope, "v0")).toEqual(["Big.md"]);
+			expect(await foundBy(index, scope, "beta")).toEqual([]);
+		} finally {
+			placing.restore();
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
 	test("a note whose install fails twice is named in answers' notices, where the scope shows it, and logged without its path; its next change indexes it", async () => {
 		const vault = await openVault({ "Small.md": "alpha\n", "Inner/Other.md": "alpha\n" });
 		const scope = vault.scope();
