@@ -46,21 +46,23 @@ export function fillTemplate(template: string, formats: TemplateFormats, date: D
 	const bareDate = /\{\{\s*date\s*\}\}/gi;
 	const bareTime = /\{\{\s*time\s*\}\}/gi;
 	const titleVariable = /\{\{\s*title\s*\}\}/gi;
-	let weight = 0;
 	// Counted until past the bound only: the count of a template of a million variables stops early too.
-	const weigh = (pattern: RegExp, charsOf: (found: RegExpExecArray) => number, bound: number): void => {
-		for (const found of template.matchAll(pattern)) if ((weight += VARIABLE_WEIGHT + charsOf(found)) > bound) return;
+	const weightOf = (bound: number, kinds: ReadonlyArray<readonly [RegExp, (found: RegExpExecArray) => number]>): number => {
+		let weight = 0;
+		for (const [pattern, charsOf] of kinds)
+			for (const found of template.matchAll(pattern)) if ((weight += VARIABLE_WEIGHT + charsOf(found)) > bound) return weight;
+		return weight;
 	};
-	weigh(withFormat, (found) => formatInBraces(found[1] ?? "").length, TEMPLATE_MAX_DATE_FORMAT_CHARS);
-	weigh(bareDate, () => formats.dateFormat.length, TEMPLATE_MAX_DATE_FORMAT_CHARS);
-	weigh(bareTime, () => formats.timeFormat.length, TEMPLATE_MAX_DATE_FORMAT_CHARS);
-	if (weight > TEMPLATE_MAX_DATE_FORMAT_CHARS)
+	const dateWeight = weightOf(TEMPLATE_MAX_DATE_FORMAT_CHARS, [
+		[withFormat, (found) => formatInBraces(found[1] ?? "").length],
+		[bareDate, () => formats.dateFormat.length],
+		[bareTime, () => formats.timeFormat.length],
+	]);
+	if (dateWeight > TEMPLATE_MAX_DATE_FORMAT_CHARS)
 		return fail(
 			`The template's date and time variables are too many or too long to fill (over ${TEMPLATE_MAX_DATE_FORMAT_CHARS} characters of formats). Shorten them in the template, or create the note without it.`,
 		);
-	weight = 0;
-	weigh(titleVariable, () => title.length, TEMPLATE_MAX_TITLE_CHARS);
-	if (weight > TEMPLATE_MAX_TITLE_CHARS)
+	if (weightOf(TEMPLATE_MAX_TITLE_CHARS, [[titleVariable, () => title.length]]) > TEMPLATE_MAX_TITLE_CHARS)
 		return fail(
 			`The template's {{title}} variables are too many to fill with this title (over ${TEMPLATE_MAX_TITLE_CHARS} characters of titles). Use fewer in the template, or create the note without it.`,
 		);

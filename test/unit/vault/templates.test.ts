@@ -62,6 +62,16 @@ describe("hostile templates are filled in linear time, or refused", () => {
 		expect(fillTemplate("{{title}}".repeat(TEMPLATE_MAX_TITLE_CHARS), DEFAULTS, WHEN, "")).toEqual(refusal);
 	});
 
+	test("the dates' bound and the titles' are each their own: a template near both is filled", () => {
+		const title = "t".repeat(198);
+		const dates = Math.floor(TEMPLATE_MAX_DATE_FORMAT_CHARS / 12);
+		const titles = TEMPLATE_MAX_TITLE_CHARS / (title.length + 2);
+		expect(fillTemplate(`${"{{date}}".repeat(dates)}${"{{title}}".repeat(titles)}`, DEFAULTS, WHEN, title)).toEqual({
+			ok: true,
+			value: `${"2026-12-01".repeat(dates)}${title.repeat(titles)}`,
+		});
+	});
+
 	test("a template longer than a note the write tools change is refused, by characters or by lines", () => {
 		expect(fillTemplate("x".repeat(MAX_EDITED_NOTE_CHARS + 1), DEFAULTS, WHEN, "")).toEqual({
 			ok: false,
