@@ -29,6 +29,7 @@ import { TagNotes } from "./vault/tagNotes";
 import { NotesWithTasks } from "./vault/notesWithTasks";
 import { KeptGraphStats } from "./vault/keptGraphStats";
 import { NotePathIndex } from "./vault/notePaths";
+import { logUnusedSettings } from "./vault/obsidianSettings";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
 import type { SettingsStore } from "./config/store";
@@ -113,6 +114,7 @@ export class McpService {
 		this.servers = new McpServerPool({ activity: this.activity, logger: deps.logger }, MAX_IN_FLIGHT_REQUESTS, true);
 		this.turns = deps.yieldToHost ? new TurnLane(deps.yieldToHost) : eventLoopTurns;
 		this.tokenUse = deps.settingsStore ? new TokenUseRecorder(deps.settingsStore, (message) => deps.logger.warn(message)) : null;
+		logUnusedSettings(deps.host, deps.logger);
 	}
 
 	/** The running server's search index, for status and tests; null while stopped. */

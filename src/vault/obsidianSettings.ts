@@ -7,42 +7,96 @@ import type { Host } from "../host/Host";
 import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig, type StatusType } from "../markdown/taskCompletion";
 import type { NewLinkFormat } from "../markdown/linkRewrite";
 import { trimSlashes } from "../paths/spelling";
-import { OBSIDIAN_SETTINGS_MAX_CHARS } from "../config/limits";
+import { OBSIDIAN_SETTINGS_MAX_BYTES, OBSIDIAN_SETTINGS_MAX_CHARS } from "../config/limits";
+import { FileOverBytesError } from "../host/FileOverBytesError";
+import { errorKind, type Logger } from "../activity";
 
-/**
- * Reads a JSON file from the vault's config folder; null when it is missing, not JSON, or longer than
- * OBSIDIAN_SETTINGS_MAX_CHARS (no settings file of Obsidian's is near it; parsing one of 19 MB held
- * the server 280–340 ms in one piece, on every write). One over OBSIDIAN_SETTINGS_MAX_BYTES the
- * adapter refuses unread.
- */
-async function readConfigJson(host: Host, relativePath: string): Promise<Record<string, unknown> | null> {
-	const path = `${host.vault.configDir}/${relativePath}`;
-	try {
-		if (!(await host.vault.adapter.exists(path))) return null;
-		const text = await host.vault.adapter.read(path);
-		if (text.length > OBSIDIAN_SETTINGS_MAX_CHARS) return null;
-		const value: unknown = JSON.parse(text);
-		return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-	} catch {
-		return null;
-	}
+/** A settings file's object, or null when it is missing or cannot be used; `unused` says why one that is there is not used. */
+interface ConfigJson {
+	value: Record<string, unknown> | null;
+	unused?: string;
 }
 
-/** A core plugin's text settings, each trimmed, and its default where it is missing or empty. */
-async function textSettings<K extends string>(host: Host, relativePath: string, defaults: Record<K, string>): Promise<Record<K, string>> {
-	const settings = await readConfigJson(host, relativePath);
+/** Where each host's unusable settings files are logged, and what was last logged of each file (why, and its size then). */
+const settingsLogs = new WeakMap<Host, { logger: Logger; told: Map<string, string> }>();
+
+/**
+ * Logs, for this host, each settings file that is there but not used (over its bound, not JSON), once per file and
+ * change: a person whose templates or daily notes settings were ignored could not learn why. The file's name only, never its text.
+ */
+export function logUnusedSettings(host: Host, logger: Logger): void {
+	settingsLogs.set(host, { logger, told: new Map() });
+}
+
+/** Why a settings file was not used, told once per file per change (the same reason and size again is the same file). */
+function told(host: Host, relativePath: string, why: string | undefined, size: number): void {
+	const log = settingsLogs.get(host);
+	if (!log) return;
+	if (why === undefined) {
+		log.told.delete(relativePath);
+		return;
+	}
+	const key = `${why} ${size}`;
+	if (log.told.get(relativePath) === key) return;
+	log.told.set(relativePath, key);
+	log.logger.warn(`obsidian settings: ${relativePath} is ${why}; its settings are not used`);
+}
+
+/**
+ * Reads a JSON file from the vault's config folder; null when it is missing, and null with the reason
+ * (`unused`, logged too) when it is not JSON or longer than OBSIDIAN_SETTINGS_MAX_CHARS (no settings
+ * file of Obsidian's is near it; parsing one of 19 MB held the server 280–340 ms in one piece, on every
+ * write). One over OBSIDIAN_SETTINGS_MAX_BYTES the adapter refuses unread.
+ */
+async function readConfigJson(host: Host, relativePath: string): Promise<ConfigJson> {
+	const path = `${host.vault.configDir}/${relativePath}`;
+	let why: string;
+	let size = 0;
+	try {
+		if (!(await host.vault.adapter.exists(path))) {
+			told(host, relativePath, undefined, 0);
+			return { value: null };
+		}
+		const text = await host.vault.adapter.read(path);
+		size = text.length;
+		if (text.length > OBSIDIAN_SETTINGS_MAX_CHARS) why = `over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters`;
+		else {
+			const value: unknown = JSON.parse(text);
+			if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+				told(host, relativePath, undefined, 0);
+				return { value: value as Record<string, unknown> };
+			}
+			why = "not a JSON object";
+		}
+	} catch (error) {
+		if (error instanceof FileOverBytesError) {
+			why = `over ${OBSIDIAN_SETTINGS_MAX_BYTES} bytes`;
+			size = error.bytes;
+		} else why = error instanceof SyntaxError ? "not valid JSON" : `unreadable (${errorKind(error)})`;
+	}
+	told(host, relativePath, why, size);
+	return { value: null, unused: `Obsidian's ${relativePath} settings file is ${why}, so it is not used: its defaults apply.` };
+}
+
+/** A core plugin's text settings, each trimmed, and its default where it is missing or empty; `unused` as readConfigJson's. */
+async function textSettings<K extends string>(
+	host: Host,
+	relativePath: string,
+	defaults: Record<K, string>,
+): Promise<{ values: Record<K, string>; unused?: string }> {
+	const { value: settings, unused } = await readConfigJson(host, relativePath);
 	const values = { ...defaults };
 	for (const name of Object.keys(defaults) as K[]) {
 		const value = settings?.[name];
 		const text = typeof value === "string" ? value.trim() : "";
 		if (text !== "") values[name] = text;
 	}
-	return values;
+	return unused === undefined ? { values } : { values, unused };
 }
 
 /** The editor's indentation settings (`app.json`), used when a note has no indentation to copy. */
 export async function indentationSettings(host: Host): Promise<{ useTab?: boolean; tabSize?: number }> {
-	const app = await readConfigJson(host, "app.json");
+	const app = (await readConfigJson(host, "app.json")).value;
 	return {
 		useTab: typeof app?.useTab === "boolean" ? app.useTab : undefined,
 		tabSize: typeof app?.tabSize === "number" && app.tabSize > 0 ? app.tabSize : undefined,
@@ -53,6 +107,8 @@ export interface DailyNoteSettings {
 	folder: string;
 	format: string;
 	template: string;
+	/** Why `daily-notes.json` is there but not used (these are then Obsidian's defaults), for the answer of the tool that read it. */
+	unused?: string;
 }
 
 /** Obsidian's own defaults for the Daily Notes core plugin. */
@@ -60,8 +116,8 @@ const DAILY_NOTE_DEFAULT_FORMAT = "YYYY-MM-DD";
 
 /** The Daily Notes core plugin's settings (`daily-notes.json`), with Obsidian's defaults filled in. */
 export async function dailyNoteSettings(host: Host): Promise<DailyNoteSettings> {
-	const settings = await textSettings(host, "daily-notes.json", { folder: "", format: DAILY_NOTE_DEFAULT_FORMAT, template: "" });
-	return { ...settings, folder: trimSlashes(settings.folder) };
+	const { values, unused } = await textSettings(host, "daily-notes.json", { folder: "", format: DAILY_NOTE_DEFAULT_FORMAT, template: "" });
+	return { ...values, folder: trimSlashes(values.folder), ...(unused === undefined ? {} : { unused }) };
 }
 
 export interface TemplateSettings {
@@ -69,6 +125,8 @@ export interface TemplateSettings {
 	folder: string;
 	dateFormat: string;
 	timeFormat: string;
+	/** Why `templates.json` is there but not used (these are then Obsidian's defaults), for the answer of the tool that read it. */
+	unused?: string;
 }
 
 /** Obsidian's defaults for the Templates core plugin's {{date}} and {{time}}. */
@@ -77,19 +135,19 @@ const TEMPLATE_DEFAULT_TIME_FORMAT = "HH:mm";
 
 /** The Templates core plugin's settings (`templates.json`), with Obsidian's defaults filled in. */
 export async function templateSettings(host: Host): Promise<TemplateSettings> {
-	const settings = await textSettings(host, "templates.json", {
+	const { values, unused } = await textSettings(host, "templates.json", {
 		folder: "",
 		dateFormat: TEMPLATE_DEFAULT_DATE_FORMAT,
 		timeFormat: TEMPLATE_DEFAULT_TIME_FORMAT,
 	});
-	return { ...settings, folder: trimSlashes(settings.folder) };
+	return { ...values, folder: trimSlashes(values.folder), ...(unused === undefined ? {} : { unused }) };
 }
 
 const TASKS_SETTINGS = "plugins/obsidian-tasks-plugin/data.json";
 
 /** How the Tasks plugin writes dates on this vault: its emoji format (the default) or Dataview fields. */
 export async function taskDateFormat(host: Host): Promise<"emoji" | "dataview"> {
-	const tasks = await readConfigJson(host, TASKS_SETTINGS);
+	const tasks = (await readConfigJson(host, TASKS_SETTINGS)).value;
 	return tasks?.taskFormat === "dataview" ? "dataview" : "emoji";
 }
 
@@ -97,7 +155,7 @@ const STATUS_TYPES: readonly StatusType[] = ["TODO", "DONE", "IN_PROGRESS", "ON_
 
 /** The Tasks plugin's settings for changing a task's status (its data.json), with Tasks' defaults for what is missing. */
 export async function taskCompletionSettings(host: Host): Promise<CompletionSettings> {
-	const tasks = await readConfigJson(host, TASKS_SETTINGS);
+	const tasks = (await readConfigJson(host, TASKS_SETTINGS)).value;
 	const flag = (name: Exclude<keyof CompletionSettings, "statuses">): boolean => {
 		const value = tasks?.[name];
 		return typeof value === "boolean" ? value : DEFAULT_COMPLETION_SETTINGS[name];
@@ -128,7 +186,7 @@ const DEFAULT_LINK_FORMAT: NewLinkFormat = "shortest";
 
 /** The vault's "New link format" (`app.json`'s `newLinkFormat`): how a rename writes the links it updates. */
 export async function newLinkFormat(host: Host): Promise<NewLinkFormat> {
-	const app = await readConfigJson(host, "app.json");
+	const app = (await readConfigJson(host, "app.json")).value;
 	const format = app?.newLinkFormat;
 	return format === "relative" || format === "absolute" || format === "shortest" ? format : DEFAULT_LINK_FORMAT;
 }
@@ -139,6 +197,6 @@ export async function newLinkFormat(host: Host): Promise<NewLinkFormat> {
  * asks the person), so a rename inside Obsidian rewrites them itself, as headless.
  */
 export async function obsidianUpdatesLinks(host: Host): Promise<boolean> {
-	const app = await readConfigJson(host, "app.json");
+	const app = (await readConfigJson(host, "app.json")).value;
 	return app?.alwaysUpdateLinks === true;
 }

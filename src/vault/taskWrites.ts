@@ -20,8 +20,13 @@ import { taskItemsOf } from "../headless/compactMetadata";
  * Today's daily note (local time), created from the Daily Notes settings and template when missing.
  * `created` says whether this call made it.
  */
-export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()): Promise<Result<{ file: HostFile; created: boolean }>> {
+export async function todaysDailyNote(
+	host: Host,
+	scope: Scope,
+	now = new Date(),
+): Promise<Result<{ file: HostFile; created: boolean; unused?: string | undefined }>> {
 	const settings = await dailyNoteSettings(host);
+	const { unused } = settings;
 	const path = dailyNotePath(settings, now);
 	const checked = checkNewNotePath(path, scope);
 	// Not named when it is where this token may not look: the path would tell the name of an excluded folder.
@@ -30,7 +35,7 @@ export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()
 		return fail(`Today's daily note cannot be written: it ${NOT_ACCESSIBLE}.`);
 	if (!checked.ok) return fail(`Today's daily note cannot be written: ${checked.error}`);
 	const existing = host.vault.getFileByPath(checked.value);
-	if (existing) return ok({ file: existing, created: false });
+	if (existing) return ok({ file: existing, created: false, unused });
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
 	const filled = fillTemplate(
 		await readDailyTemplate(host, scope, settings),
@@ -40,12 +45,12 @@ export async function todaysDailyNote(host: Host, scope: Scope, now = new Date()
 	);
 	if (!filled.ok) return fail(`Today's daily note cannot be written: ${filled.error}`);
 	try {
-		return ok({ file: await createNoteFile(host, checked.value, filled.value), created: true });
+		return ok({ file: await createNoteFile(host, checked.value, filled.value), created: true, unused });
 	} catch (error) {
 		// Another call made today's note a moment ago: add the task to that one.
 		const made = error instanceof NoteExistsError ? host.vault.getFileByPath(checked.value) : null;
 		if (!made) throw error;
-		return ok({ file: made, created: false });
+		return ok({ file: made, created: false, unused });
 	}
 }
 
@@ -63,9 +68,15 @@ export interface AddTaskOptions {
 }
 
 /** Adds one open task to the note `options.path` names, or to today's daily note; returns where it went. */
-export async function addTask(host: Host, scope: Scope, options: AddTaskOptions): Promise<Result<{ path: string; line: number; createdNote: boolean }>> {
+export async function addTask(
+	host: Host,
+	scope: Scope,
+	options: AddTaskOptions,
+): Promise<Result<{ path: string; line: number; createdNote: boolean; notice?: string | undefined }>> {
 	let file: HostFile;
 	let createdNote = false;
+	// Today's daily note found by Obsidian's defaults, its settings file there but not used: the answer says why.
+	let notice: string | undefined;
 	if (options.path !== undefined) {
 		const found = findNote(host, scope, options.path);
 		if (!found.ok) return found;
@@ -73,7 +84,7 @@ export async function addTask(host: Host, scope: Scope, options: AddTaskOptions)
 	} else {
 		const daily = await todaysDailyNote(host, scope);
 		if (!daily.ok) return daily;
-		({ file, created: createdNote } = daily.value);
+		({ file, created: createdNote, unused: notice } = daily.value);
 	}
 	const dateFormat = options.due === undefined ? "emoji" : await taskDateFormat(host);
 	const { heading } = options;
@@ -86,7 +97,7 @@ export async function addTask(host: Host, scope: Scope, options: AddTaskOptions)
 		},
 		options.emptyNoteMode,
 	);
-	return result.ok ? ok({ path: file.path, line: result.value.line, createdNote }) : result;
+	return result.ok ? ok({ path: file.path, line: result.value.line, createdNote, notice }) : result;
 }
 
 export interface CompleteTaskOptions {

@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
+import { OBSIDIAN_SETTINGS_MAX_CHARS } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -103,6 +104,35 @@ describe("a templates or daily notes folder inside an excluded folder", () => {
 			expect(answers[1]).toBe('No template "Session" in the templates folder. Call list_templates for the templates there.');
 			expect(answers[2]).toBe("Today's daily note cannot be written: it is in a folder this server does not give access to.");
 			expect(answers.join("\n")).not.toMatch(/Therapy/);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});
+
+describe("a templates or daily notes settings file that is there but not used (over its bound, not JSON)", () => {
+	test("the answers of list_templates, create_note and add_task say why its settings are not used, naming the bound (they were taken as missing, said nowhere)", async () => {
+		const vault = await makeVault({ "Templates/Session.md": "# {{title}}\n", "Notes/Other.md": "y\n" });
+		const settings = JSON.stringify({ folder: "Templates" });
+		await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), `${settings}${" ".repeat(OBSIDIAN_SETTINGS_MAX_CHARS)}`);
+		await fs.writeFile(nodePath.join(vault, ".obsidian/daily-notes.json"), '{"folder": "Journal"');
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			const overBound = `Obsidian's templates.json settings file is over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters, so it is not used: its defaults apply.`;
+			expect(await callError(client, "list_templates")).toBe(overBound);
+			expect(await callError(client, "create_note", { path: "Notes/New", content: "z", template: "Session" })).toBe(
+				`No templates folder is set: choose one in Settings → Templates (the core Templates plugin), or create the note without a template. ${overBound}`,
+			);
+			const added = await callOk<{ path: string; notice?: string }>(client, "add_task", { text: "call back" });
+			expect(added.path).not.toMatch(/^Journal\//);
+			expect(added.notice).toBe("Obsidian's daily-notes.json settings file is not valid JSON, so it is not used: its defaults apply.");
+			// Mended: used, and nothing said.
+			await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), settings);
+			expect(await callOk(client, "create_note", { path: "Notes/New", content: "z", template: "Session" })).not.toHaveProperty("notice");
+			expect(await fs.readFile(nodePath.join(vault, "Notes/New.md"), "utf8")).toMatch(/^# New\n/);
 		} finally {
 			await client.close();
 			await running.stop();

@@ -22,6 +22,7 @@ export const addTaskTool = defineTool({
 		path: z.string(),
 		line: z.number().int(),
 		created_note: z.boolean(),
+		notice: z.string().optional(),
 	},
 	examples: [{ text: "Water the herbs", due: "2026-12-01", path: "Projects/Garden", heading: "Tasks" }],
 	handler: async (ctx, args) => {
@@ -40,6 +41,6 @@ export const addTaskTool = defineTool({
 		});
 		if (!result.ok) return fail(result.error);
 		const added = result.value;
-		return ok({ path: added.path, line: added.line, created_note: added.createdNote });
+		return ok({ path: added.path, line: added.line, created_note: added.createdNote, ...(added.notice === undefined ? {} : { notice: added.notice }) });
 	},
 });

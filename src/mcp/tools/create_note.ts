@@ -47,6 +47,7 @@ export const createNoteTool = defineTool({
 		created: z.boolean(),
 		backup: z.string().optional(),
 		hash: z.string(),
+		notice: z.string().optional(),
 	},
 	examples: [
 		{ path: "Inbox/Created by example.md", content: "# Hello\n\nWritten by the registry test.", overwrite: false },
@@ -59,10 +60,13 @@ export const createNoteTool = defineTool({
 		const { host } = ctx;
 		const defaults = await indentationSettings(host);
 		let text: string;
+		// A settings file the answer depended on that is there but not used (over its bound, not JSON): the person learns why.
+		let notice: string | undefined;
 		if (args.template !== undefined) {
 			const settings = await templateSettings(host);
+			notice = settings.unused;
 			const template = findTemplate(host, ctx.scope, settings, args.template);
-			if (!template.ok) return fail(template.error);
+			if (!template.ok) return fail(notice === undefined ? template.error : `${template.error} ${notice}`);
 			const title = path.slice(path.lastIndexOf("/") + 1, -".md".length);
 			// Refused unread by its size, as any note the write tools change: read, a template over the 12 MiB one call's journal keeps
 			// was refused with the journal's words (that the call would change notes holding too much text) though it is only read.
@@ -71,8 +75,10 @@ export const createNoteTool = defineTool({
 			if (!filled.ok) return fail(filled.error);
 			text = noteFromTemplate(filled.value, args.content, defaults, args.mode);
 		} else {
-			const daily = isDailyNotePath(await dailyNoteSettings(host), path);
+			const dailySettings = await dailyNoteSettings(host);
+			const daily = isDailyNotePath(dailySettings, path);
 			const mode: EditMode = args.mode ?? (daily && ctx.dailyNotesAreOutlines ? "outliner" : "freeform");
+			if (args.mode === undefined && ctx.dailyNotesAreOutlines) notice = dailySettings.unused;
 			text = noteText(args.content, mode, defaults);
 		}
 		const existing = host.vault.getFileByPath(path);
@@ -81,13 +87,13 @@ export const createNoteTool = defineTool({
 			if (badName) return fail(badName);
 			if (await folderAt(host, path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);
-			return ok({ path, created: true, hash: await hashTextInPieces(text) });
+			return ok({ path, created: true, hash: await hashTextInPieces(text), ...(notice === undefined ? {} : { notice }) });
 		}
 		if (!args.overwrite)
 			return fail(
 				`A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).`,
 			);
 		const { backup, text: written } = await overwriteWithBackup(host, existing, text);
-		return ok({ path, created: false, backup, hash: await hashTextInPieces(written) });
+		return ok({ path, created: false, backup, hash: await hashTextInPieces(written), ...(notice === undefined ? {} : { notice }) });
 	},
 });

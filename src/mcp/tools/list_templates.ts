@@ -29,12 +29,14 @@ export const listTemplatesTool = defineTool({
 		templates: z.array(z.object({ path: z.string() })),
 		total: z.number().int(),
 		next_cursor: z.string().optional(),
+		notice: z.string().optional(),
 	},
 	examples: [{ limit: 100 }],
 	handler: async (ctx, args) => {
-		const configured = (await templateSettings(ctx.host)).folder;
+		const { folder: configured, unused } = await templateSettings(ctx.host);
 		const noFolder = "No template folder is set in this vault. In Obsidian: Settings → Templates → Template folder location (the core Templates plugin).";
-		if (configured === "") return fail(noFolder);
+		// Its settings file is there but not used (over its bound, not JSON): the person learns why no folder is set.
+		if (configured === "") return fail(unused ?? noFolder);
 		// The same path rules as any folder: one outside the vault or hidden offers nothing; an excluded one lists nothing.
 		const checked = checkFolderArgument(configured, ctx.scope);
 		// Not quoted when it spells a folder hidden from this caller (a backslash between the names, or a `.` or `..` part before them, still names it).

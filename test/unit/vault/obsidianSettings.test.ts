@@ -1,4 +1,14 @@
-import { dailyNoteSettings, newLinkFormat, obsidianUpdatesLinks, taskDateFormat, templateSettings } from "../../../src/vault/obsidianSettings";
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { OBSIDIAN_SETTINGS_MAX_BYTES, OBSIDIAN_SETTINGS_MAX_CHARS } from "../../../src/config/limits";
+import {
+	dailyNoteSettings,
+	logUnusedSettings,
+	newLinkFormat,
+	obsidianUpdatesLinks,
+	taskDateFormat,
+	templateSettings,
+} from "../../../src/vault/obsidianSettings";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 
 describe("Obsidian's settings, read from the vault's config folder", () => {
@@ -20,7 +30,6 @@ describe("Obsidian's settings, read from the vault's config folder", () => {
 
 	test.each([
 		["no settings files", {}],
-		["files that are not JSON", { ".obsidian/daily-notes.json": "{", ".obsidian/templates.json": "[1]", ".obsidian/app.json": "null" }],
 		[
 			"empty, blank or mistyped fields",
 			{
@@ -36,6 +45,63 @@ describe("Obsidian's settings, read from the vault's config folder", () => {
 		expect(await newLinkFormat(host)).toBe("shortest");
 		expect(await obsidianUpdatesLinks(host)).toBe(false);
 		expect(await taskDateFormat(host)).toBe("emoji");
+	});
+
+	test("files that are not JSON or not an object give Obsidian's defaults, and say why", async () => {
+		const { host } = await open({ ".obsidian/daily-notes.json": '{"folder": "Journal"', ".obsidian/templates.json": "[1]", ".obsidian/app.json": "null" });
+		expect(await dailyNoteSettings(host)).toEqual({
+			folder: "",
+			format: "YYYY-MM-DD",
+			template: "",
+			unused: "Obsidian's daily-notes.json settings file is not valid JSON, so it is not used: its defaults apply.",
+		});
+		expect(await templateSettings(host)).toEqual({
+			folder: "",
+			dateFormat: "YYYY-MM-DD",
+			timeFormat: "HH:mm",
+			unused: "Obsidian's templates.json settings file is not a JSON object, so it is not used: its defaults apply.",
+		});
+		expect(await newLinkFormat(host)).toBe("shortest");
+		expect(await obsidianUpdatesLinks(host)).toBe(false);
+	});
+
+	test("a settings file over its bound is not used, says which bound, and is logged once per file per change, by name only (it was taken as missing, said nowhere)", async () => {
+		const folder = `Private ${"x".repeat(20)}`;
+		const padded = (chars: number) => {
+			const text = JSON.stringify({ folder, pad: "" });
+			return `${text.slice(0, -2)}${" ".repeat(chars - text.length)}"}`;
+		};
+		const { host, root } = await open({
+			".obsidian/templates.json": padded(OBSIDIAN_SETTINGS_MAX_CHARS + 1),
+			".obsidian/daily-notes.json": JSON.stringify({ folder }),
+		});
+		const warnings: string[] = [];
+		logUnusedSettings(host, { info: () => undefined, warn: (message) => warnings.push(message), error: () => undefined });
+		const overChars = await templateSettings(host);
+		expect(overChars.folder).toBe("");
+		expect(overChars.unused).toBe(
+			`Obsidian's templates.json settings file is over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters, so it is not used: its defaults apply.`,
+		);
+		await templateSettings(host);
+		expect(warnings).toEqual([`obsidian settings: templates.json is over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters; its settings are not used`]);
+		// Changed: told again; a file over the bytes the adapter reads, by that bound.
+		await fs.writeFile(nodePath.join(root, ".obsidian/templates.json"), padded(OBSIDIAN_SETTINGS_MAX_BYTES + 1));
+		expect((await templateSettings(host)).unused).toContain(`over ${OBSIDIAN_SETTINGS_MAX_BYTES} bytes`);
+		await fs.writeFile(nodePath.join(root, ".obsidian/daily-notes.json"), "{");
+		expect((await dailyNoteSettings(host)).unused).toContain("not valid JSON");
+		await dailyNoteSettings(host);
+		// Mended, then broken the same way: told again.
+		await fs.writeFile(nodePath.join(root, ".obsidian/templates.json"), JSON.stringify({ folder }));
+		expect(await templateSettings(host)).toEqual({ folder, dateFormat: "YYYY-MM-DD", timeFormat: "HH:mm" });
+		await fs.writeFile(nodePath.join(root, ".obsidian/templates.json"), padded(OBSIDIAN_SETTINGS_MAX_CHARS + 1));
+		await templateSettings(host);
+		expect(warnings).toEqual([
+			`obsidian settings: templates.json is over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters; its settings are not used`,
+			`obsidian settings: templates.json is over ${OBSIDIAN_SETTINGS_MAX_BYTES} bytes; its settings are not used`,
+			"obsidian settings: daily-notes.json is not valid JSON; its settings are not used",
+			`obsidian settings: templates.json is over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters; its settings are not used`,
+		]);
+		expect(warnings.join("\n")).not.toContain("Private");
 	});
 
 	test("the link format, automatic link updates and the Tasks plugin's date format are read as set", async () => {
