@@ -4,7 +4,6 @@ import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault, ProcessOptions } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
-import { FileOverBytesError } from "../host/FileOverBytesError";
 import { eventLoopTurns } from "../turns";
 import { SliceClock } from "../markdown/steps";
 import {
@@ -12,7 +11,6 @@ import {
 	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
 	METADATA_PARSE_SLICE_MS,
-	OBSIDIAN_SETTINGS_MAX_BYTES,
 	SCAN_BATCH_FILES,
 	WRITE_RETRY_BUDGET_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
@@ -24,6 +22,7 @@ import { HostEvents } from "./events";
 import { DiskWriter } from "./DiskWriter";
 import { decodeInPieces } from "./bytePieces";
 import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
+import { readSettingsFile } from "../host/settingsFile";
 
 export { normalizeVaultPath };
 
@@ -83,14 +82,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		this.writer = new DiskWriter(jail);
 		this.adapter = {
 			getBasePath: () => this.root,
-			// A settings file: one over the bound is refused by the size it has when opened, and one that grows past it while read.
-			read: async (path: string) => {
-				try {
-					return (await this.jail.readFile(this.toDiskPath(path), OBSIDIAN_SETTINGS_MAX_BYTES)).toString("utf8");
-				} catch (error) {
-					throw error instanceof NoteTooLargeError ? new FileOverBytesError(error.bytes) : error;
-				}
-			},
+			read: (path: string) => readSettingsFile(this.jail, this.toDiskPath(path)),
 			copy: (from: string, to: string) => this.writer.copy(this.toDiskPath(from), this.toDiskPath(to)),
 			// Only an empty folder (never recursive, so nothing in it can be lost), never the vault's root, never through a link.
 			rmdir: (path: string) => this.jail.removeEmptyFolder(this.toDiskPath(path)),

@@ -35,7 +35,7 @@ export interface HostVault {
 	readonly configDir: string;
 	/**
 	 * `read` reads only the config folder's settings files, and refuses one over OBSIDIAN_SETTINGS_MAX_BYTES by its size,
-	 * unread (FileOverBytesError). `rmdir` is only ever asked to remove an empty folder (`recursive` false): undo removes
+	 * unread, or once it grows past it while read (FileOverBytesError, `readSettingsFile`). `rmdir` is only ever asked to remove an empty folder (`recursive` false): undo removes
 	 * the folders a create made.
 	 */
 	readonly adapter: Pick<DataAdapter, "read" | "exists" | "copy" | "rmdir">;

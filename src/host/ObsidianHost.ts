@@ -1,7 +1,8 @@
-import { LINK_SEARCH_DELAY_MS, OBSIDIAN_SETTINGS_MAX_BYTES } from "../config/limits";
+import { LINK_SEARCH_DELAY_MS } from "../config/limits";
 import type { App, Component, DataAdapter, TFile } from "obsidian";
 import { FolderJail } from "./FolderJail";
 import { FileOverBytesError } from "./FileOverBytesError";
+import { readSettingsFile } from "./settingsFile";
 import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
 
 /** The vault's folder on disk; throws when the vault is not on the local file system. */
@@ -84,13 +85,8 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 			return vault.configDir;
 		},
 		adapter: {
-			// Obsidian's adapter reads a file whole: one over the bound is refused by its size first (a settings file, Host's adapter).
-			read: (path) =>
-				checked(path, async () => {
-					const size = (await vault.adapter.stat(path))?.size ?? 0;
-					if (size > OBSIDIAN_SETTINGS_MAX_BYTES) throw new FileOverBytesError(size);
-					return vault.adapter.read(path);
-				}),
+			// Not Obsidian's adapter, which reads a file whole (a settings file, Host's adapter): the vault is on disk (desktop only, `vaultBasePath`).
+			read: (path) => readSettingsFile(jail, jail.diskPath(path)),
 			exists: (path) =>
 				jail.check(path).then(
 					() => vault.adapter.exists(path),

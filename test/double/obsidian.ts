@@ -131,7 +131,7 @@ function obsidianVault(vault: NodeHost["vault"], unchangedSaves: string[]): Node
 		if (same) unchangedSaves.push(file.path);
 		return written;
 	};
-	// Obsidian's DataAdapter also answers `stat` (null for nothing there), which the plugin reads before a settings file.
+	// Obsidian's DataAdapter also answers `stat` (null for nothing there). The plugin reads settings files through its jail, not the adapter.
 	const adapter = {
 		...vault.adapter,
 		stat: async (path: string): Promise<{ type: "file" | "folder"; ctime: number; mtime: number; size: number } | null> => {

@@ -33,6 +33,8 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 	const written: string[] = [];
 	/** What the adapter was asked, in order. */
 	const adapterCalls: string[] = [];
+	/** The size the adapter's `stat` answers, when set: the file's size before another program grew it. */
+	let sizeBeforeGrowth: number | undefined;
 
 	async function host() {
 		const onDisk = (file: HostFile) => nodePath.join(vaultDir, file.path);
@@ -42,7 +44,7 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 					getBasePath: () => vaultDir,
 					stat: async (path: string) => {
 						adapterCalls.push(`stat ${path}`);
-						return { size: (await fs.stat(nodePath.join(vaultDir, path))).size };
+						return { size: sizeBeforeGrowth ?? (await fs.stat(nodePath.join(vaultDir, path))).size };
 					},
 					read: (path: string) => {
 						adapterCalls.push(`read ${path}`);
@@ -80,6 +82,7 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 		files.clear();
 		written.length = 0;
 		adapterCalls.length = 0;
+		sizeBeforeGrowth = undefined;
 		fileAt("Notes/a.md");
 		fileAt("Link/secret.md");
 	});
@@ -122,7 +125,7 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 		expect(await fs.readFile(nodePath.join(vaultDir, "Notes", "a.md"), "utf8")).toBe("in the vault\nappended\n");
 	});
 
-	test("a settings file over OBSIDIAN_SETTINGS_MAX_BYTES is refused by its size, never read (Obsidian's adapter reads a file whole); one within it is read", async () => {
+	test("a settings file over OBSIDIAN_SETTINGS_MAX_BYTES is refused, never read whole by Obsidian's adapter (it reads a file whole); one within it is read", async () => {
 		const jailed = await host();
 		await fs.mkdir(nodePath.join(vaultDir, ".obsidian"));
 		await fs.writeFile(nodePath.join(vaultDir, ".obsidian", "app.json"), "{}");
@@ -130,7 +133,24 @@ describe("the Obsidian host checks the path it hands Obsidian", () => {
 		await fs.writeFile(nodePath.join(vaultDir, ".obsidian", "templates.json"), "");
 		await fs.truncate(nodePath.join(vaultDir, ".obsidian", "templates.json"), OBSIDIAN_SETTINGS_MAX_BYTES + 1);
 		await expect(jailed.vault.adapter.read(".obsidian/templates.json")).rejects.toBeInstanceOf(FileOverBytesError);
-		expect(adapterCalls).toEqual(["stat .obsidian/templates.json"]);
 		expect(await jailed.vault.adapter.read(".obsidian/app.json")).toBe("{}");
+		expect(adapterCalls.filter((call) => call.startsWith("read "))).toEqual([]);
+	});
+
+	test("a settings file that grew past OBSIDIAN_SETTINGS_MAX_BYTES after its size was known is refused (it was read whole)", async () => {
+		const jailed = await host();
+		await fs.mkdir(nodePath.join(vaultDir, ".obsidian"));
+		await fs.writeFile(nodePath.join(vaultDir, ".obsidian", "templates.json"), "{}");
+		// Its size as Obsidian knew it a moment ago, before another program grew it.
+		sizeBeforeGrowth = 2;
+		await fs.truncate(nodePath.join(vaultDir, ".obsidian", "templates.json"), OBSIDIAN_SETTINGS_MAX_BYTES + 1);
+		await expect(jailed.vault.adapter.read(".obsidian/templates.json")).rejects.toBeInstanceOf(FileOverBytesError);
+	});
+
+	test("a settings file behind a link out of the vault is not read", async () => {
+		const jailed = await host();
+		await fs.writeFile(nodePath.join(root, "outside", "app.json"), "{}");
+		await fs.symlink(nodePath.join(root, "outside"), nodePath.join(vaultDir, ".obsidian"));
+		await expect(jailed.vault.adapter.read(".obsidian/app.json")).rejects.toMatchObject({ code: "EOUTSIDEVAULT" });
 	});
 });
