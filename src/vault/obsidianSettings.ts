@@ -69,6 +69,8 @@ async function readConfigJson(host: Host, relativePath: string): Promise<ConfigJ
 			why = "not a JSON object";
 		}
 	} catch (error) {
+		// Removed since it was found: missing, as if it had not been found.
+		if ((error as NodeJS.ErrnoException | null)?.code === "ENOENT") return { value: null };
 		if (error instanceof FileOverBytesError) {
 			why = `over ${OBSIDIAN_SETTINGS_MAX_BYTES} bytes`;
 			size = error.bytes;
