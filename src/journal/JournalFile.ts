@@ -389,6 +389,23 @@ export class JournalFile implements WriteJournal {
 		return copy.changes.length === 0 ? null : copy;
 	}
 
+	noteMoved(from: string, to: string): void {
+		const lines: JournalLine[] = [];
+		for (const entry of this.entries.values()) {
+			if (entry.undone) continue;
+			const paths = new Set<string>();
+			// A note the change took to the trash is not at its path; one moved before is where it went.
+			for (const change of entry.changes) if (change.after !== null && (change.nowAt ?? change.path) === from) paths.add(change.path);
+			for (const path of paths) lines.push({ kind: "moved", id: entry.id, path, nowAt: to });
+		}
+		if (lines.length === 0) return;
+		try {
+			this.append(lines);
+		} catch {
+			// Not recorded (the journal is a link, the disk full): undo takes the note for deleted, as it did before moves were followed.
+		}
+	}
+
 	markUndone(callId: string, by: string): void {
 		this.syncWithDisk();
 		// The call may have been dropped as the oldest meanwhile (by the undo's own records): nothing to mark. Behind,
