@@ -418,7 +418,8 @@ export class JournalFile implements WriteJournal {
 	private callsAt(): Map<string, Set<string>> {
 		if (this.callsByPlace) return this.callsByPlace;
 		const byPlace = new Map<string, Set<string>>();
-		for (const entry of this.entries.values()) for (const change of entry.changes) if (change.after !== null) addCallAt(byPlace, change.nowAt ?? change.path, entry.id);
+		for (const entry of this.entries.values())
+			for (const change of entry.changes) if (change.after !== null) addCallAt(byPlace, change.nowAt ?? change.path, entry.id);
 		return (this.callsByPlace = byPlace);
 	}
 
