@@ -1,5 +1,6 @@
 import { normalizePath, Notice, Plugin } from "obsidian";
 import { JournalFile } from "./journal/JournalFile";
+import { followMoves } from "./journal/followMoves";
 import { undoCall, type UndoOutcome } from "./journal/undo";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
@@ -54,6 +55,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		this.host = await obsidianHost(this.app, this);
 		// Read in pieces after the plugin loads: a journal of tens of megabytes held the app's UI for seconds.
 		this.journal = JournalFile.forVault(vaultBasePath(this.app), this.app.vault.configDir, { readInPieces: true });
+		// Followed while the plugin is loaded, server on or off: a note moved meanwhile is undone where it went.
+		this.register(followMoves(this.host.vault, this.journal));
 		// The CLI may write data.json while Obsidian runs: both take the same lock.
 		this.settingsStore.useLock(new SettingsFileLock(vaultBasePath(this.app), this.app.vault.configDir));
 		this.approvals = new ApprovalQueue(this.app);

@@ -20,6 +20,12 @@ export interface JournalChange {
 	afterHash: string | null;
 	/** Folders the change made for a new note (none of them existed before), outermost first: undo removes them again, when empty. */
 	createdFolders?: string[];
+	/**
+	 * Where the note is now, when the host reported it moved since (the person, Obsidian or another
+	 * program renamed it): undo works on it there, and leaves it alone where undo may not write (an
+	 * excluded folder), instead of taking the note for deleted. Kept only in the journal's own file.
+	 */
+	nowAt?: string;
 }
 
 /** Who made a change and with which tool: shared by every change of one tool call. */
@@ -61,6 +67,12 @@ export interface WriteJournal {
 	recordChangesAhead(call: JournalCall, changes: readonly JournalChange[]): Promise<void>;
 	/** The change recorded last for this call and path was not written after all (the write failed): forget it. */
 	dropChange(callId: string, path: string): void;
+	/**
+	 * The host moved the note at `from` to `to`: each change not undone whose note was at `from` is
+	 * recorded as now at `to` (one line per call). Never throws: a move that cannot be recorded leaves
+	 * undo taking the note for deleted, as before.
+	 */
+	noteMoved?(from: string, to: string): void;
 	/** Marks a call as undone by the entry `by`. */
 	markUndone(callId: string, by: string): void;
 	/** Calls newest first, at most `limit`. */

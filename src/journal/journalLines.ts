@@ -28,8 +28,11 @@ export const JournalLine = z.discriminatedUnion("kind", [
 		after: z.string().nullable(),
 		afterHash: hash.nullable(),
 		createdFolders: z.array(z.string().min(1)).optional(),
+		nowAt: z.string().min(1).optional(),
 	}),
 	z.object({ kind: z.literal("drop"), id: z.string().min(1), path: z.string().min(1) }),
+	/** The note a call changed at `path` was moved since, by the person or another program: it is at `nowAt` now. */
+	z.object({ kind: z.literal("moved"), id: z.string().min(1), path: z.string().min(1), nowAt: z.string().min(1) }),
 	z.object({ kind: z.literal("undone"), id: z.string().min(1), time: z.string(), by: z.string() }),
 ]);
 export type JournalLine = z.infer<typeof JournalLine>;
@@ -308,7 +311,7 @@ export function syncFolder(folder: string): void {
 	}
 }
 
-/** Replays one line on `entries`: a change adds to (or replaces the last attempt of) its call, a mark or a drop changes the call. */
+/** Replays one line on `entries`: a change adds to (or replaces the last attempt of) its call, a mark, a move or a drop changes the call. */
 export function replayLine(line: JournalLine, entries: Map<string, JournalEntry>): void {
 	if (line.kind === "change") {
 		const { kind: _kind, id, time, tokenName, tool, ...change } = line;
@@ -333,6 +336,10 @@ export function replayLine(line: JournalLine, entries: Map<string, JournalEntry>
 	if (!entry) return;
 	if (line.kind === "undone") {
 		entry.undone = { time: line.time, by: line.by };
+		return;
+	}
+	if (line.kind === "moved") {
+		for (const change of entry.changes) if (change.path === line.path) change.nowAt = line.nowAt;
 		return;
 	}
 	const index = entry.changes.map((change) => change.path).lastIndexOf(line.path);

@@ -50,7 +50,9 @@ export type UndoneNote =
 	/** The call created it and it was edited since: left alone, since there is no earlier text to save. */
 	| { path: string; result: "kept" }
 	/** The call created it and it is gone already. */
-	| { path: string; result: "gone" };
+	| { path: string; result: "gone" }
+	/** Moved since (by the person or another program) to where undo may not write, an excluded folder say: left alone there, and that place never named. */
+	| { path: string; result: "moved out of reach" };
 
 export type UndoOutcome = { ok: true; entry: JournalEntry; undoId: string; notes: UndoneNote[] } | { ok: false; reason: string };
 
@@ -99,7 +101,7 @@ export async function undoCall(
 		}
 	}
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
-	const steps = await planUndo(host, entry);
+	const steps = await planUndo(host, entry, scope);
 	const notes: UndoneNote[] = [];
 	try {
 		for (let index = 0; index < steps.length;) {
@@ -128,22 +130,39 @@ function isWritablePath(path: string, scope: Scope): boolean {
 }
 
 /**
- * Each note's step, from its current text, before anything is written. A rename's move comes
- * first: its links are pointed back only when the note can move back, and left reaching it where
- * it is when it cannot (its old path taken, or the note edited since).
+ * The change as it applies where its note is now: at the path the host saw it moved to since, if
+ * any (the journal's `nowAt`); null when that is a path undo may not write (an excluded folder):
+ * the note is left alone there, never taken for deleted with its earlier text copied where every client reads it.
  */
-async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
+function located(change: JournalChange, scope: Scope): JournalChange | null {
+	if (change.nowAt === undefined) return change;
+	if (!isWritablePath(change.nowAt, scope)) return null;
+	const { nowAt, ...rest } = change;
+	return { ...rest, path: nowAt };
+}
+
+/**
+ * Each note's step, from its current text where it is now (see `located`), before anything is
+ * written. A rename's move comes first: its links are pointed back only when the note can move
+ * back, and left reaching it where it is when it cannot (its old path taken, or the note edited
+ * or moved out of reach since).
+ */
+async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<UndoStep[]> {
 	// The vault as the steps planned so far leave it: a call may change one note twice, and its later change is undone first.
 	const planned = new Map<string, string | null>();
 	const textNow = async (path: string) => (planned.has(path) ? (planned.get(path) ?? null) : currentText(host, path));
 	const isFree = async (path: string) => (planned.has(path) ? planned.get(path) === null : isPathFree(host, path));
-	const move = entry.changes.find((change) => change.movedFrom !== undefined);
-	const others = [...entry.changes].reverse().filter((change) => change !== move);
+	const journalledMove = entry.changes.find((change) => change.movedFrom !== undefined);
+	const others = [...entry.changes].reverse().filter((change) => change !== journalledMove);
+	const move = journalledMove && located(journalledMove, scope);
 	const steps: UndoStep[] = [];
 	// A note edited since a rename has both its texts and its current text parsed to point its links back: 1 MiB notes, in slices.
 	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	let noteStays = false;
-	if (move?.movedFrom !== undefined) {
+	if (journalledMove && !move) {
+		noteStays = true;
+		steps.push({ kind: "none", done: { path: journalledMove.path, result: "moved out of reach" } });
+	} else if (move?.movedFrom !== undefined) {
 		const current = await textNow(move.path);
 		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
 		if (canMove && move.before !== null) {
@@ -161,11 +180,16 @@ async function planUndo(host: Host, entry: JournalEntry): Promise<UndoStep[]> {
 		}
 	}
 	for (const change of others) {
-		if (move && noteStays) {
-			steps.push({ kind: "none", done: { path: change.path, result: "links kept", to: move.path } });
+		if (journalledMove && noteStays) {
+			steps.push({ kind: "none", done: { path: change.path, result: "links kept", to: (move ?? journalledMove).path } });
 			continue;
 		}
-		const step = await clock.run(stepFor(change, move !== undefined, await textNow(change.path), await isFree(change.path)));
+		const here = located(change, scope);
+		if (!here) {
+			steps.push({ kind: "none", done: { path: change.path, result: "moved out of reach" } });
+			continue;
+		}
+		const step = await clock.run(stepFor(here, journalledMove !== undefined, await textNow(here.path), await isFree(here.path)));
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
 		steps.push(step);
@@ -411,6 +435,8 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 					return `"${note.path}" (new with that change) had been edited since, so it was left as it is`;
 				case "gone":
 					return `"${note.path}" (new with that change) was already gone`;
+				case "moved out of reach":
+					return `"${note.path}" was moved since to a folder undo may not write (excluded or hidden), so it was left as it is there`;
 			}
 		})
 		.join("; ");

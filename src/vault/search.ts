@@ -321,6 +321,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * meanwhile leaves it out, or a note moved into an excluded folder would still be found by its words.
 	 */
 	private readonly leaving = new Map<string, number>();
+	/** The latest `resolve` of each note whose links are being kept (see `keepLinks`): an older one still under way ends early. */
+	private readonly linksResolving = new Map<string, number>();
 	/** Paths whose indexing waits behind a big note's install in slices, or is one (see `Behind`), with how many such indexings of each are under way. */
 	private readonly behindInstall = new Map<string, number>();
 	/** Notes whose install failed again when tried once more (INDEX_INSTALL_RETRIES): out of the index until their next event, and named in answers' notices. */
@@ -358,6 +360,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		const { metadataCache, vault } = this.host;
 		this.metadataRefs.push(
 			metadataCache.on("changed", (file, data) => this.upsert(file, data)),
+			metadataCache.on("resolve", (file) => void this.keepLinks(file)),
 			metadataCache.on("deleted", (file) => void this.drop(file.path)),
 		);
 		this.vaultRefs.push(vault.on("rename", (file: HostAbstractFile, oldPath: string) => void this.onRename(file, oldPath)));
@@ -713,8 +716,32 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	private upsert(file: HostFile, text: string): void {
 		this.touch(file.path);
-		if (isNoteInScope(file.path, this.scope)) void this.addToIndex(file, text);
+		// Its links are kept at their `resolve`, which follows: here they are still the ones from before the change.
+		if (isNoteInScope(file.path, this.scope)) void this.addToIndex(file, text, undefined, false);
 		else void this.drop(file.path);
+	}
+
+	/**
+	 * Keeps what a note's links add to the graph counts, once they are resolved again (after its
+	 * change, as Obsidian reports `changed` first, or after a file they name came, went or moved), in
+	 * the index's slices; ended early by a newer `resolve` of the note, a stop or a new scope.
+	 */
+	private async keepLinks(file: HostFile): Promise<void> {
+		const path = file.path;
+		if (this.stopped || !isNoteInScope(path, this.scope)) return;
+		const engine = this.engine;
+		const resolve = (this.linksResolving.get(path) ?? 0) + 1;
+		this.linksResolving.set(path, resolve);
+		try {
+			await runStepsInSlicesWhile(
+				rememberLinksSteps(this.host, this.scope, path),
+				INDEX_UPDATE_SLICE_MS,
+				this.yieldToHost,
+				() => !this.stopped && engine === this.engine && this.linksResolving.get(path) === resolve && file.path === path,
+			);
+		} finally {
+			if (this.linksResolving.get(path) === resolve) this.linksResolving.delete(path);
+		}
 	}
 
 	/** Takes a deleted or renamed note out of the index: a long one in slices (see `removeSteps`). */
@@ -752,9 +779,10 @@ export class IndexedNoteSearch implements NoteSearch {
 	/**
 	 * Indexes a note's text as of `version` of its path: at once when its text is short (done before this returns), in slices of
 	 * INDEX_UPDATE_SLICE_MS when it is long (other requests are answered between slices), and dropped once
-	 * no longer due (`stillDue`). A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed.
+	 * no longer due (`stillDue`). A body over MAX_SEARCHABLE_NOTE_BYTES is not indexed. With `keepLinks`,
+	 * what its links add to the graph counts is kept last (a change's are kept at their `resolve`).
 	 */
-	private async addToIndex(file: HostFile, text: string, version = this.versions.get(file.path) ?? 0): Promise<void> {
+	private async addToIndex(file: HostFile, text: string, version = this.versions.get(file.path) ?? 0, keepLinks = true): Promise<void> {
 		// A note over MAX_READ_NOTE_BYTES comes with no text: it is named as unsearched too.
 		const searchable = isSearchableText(text) && file.stat.size <= MAX_READ_NOTE_BYTES;
 		const body = searchable ? text : "";
@@ -853,7 +881,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.setTags(file.path, tags);
 		// Last, in the index's slices: each link target is checked against every excluded folder, and a note of 100,000
 		// links was one piece of 50-230 ms (3 to 30 folders). A newer event for the note, or a stop, ends it early.
-		if (remember)
+		if (remember && keepLinks)
 			await runStepsInSlicesWhile(rememberLinksSteps(this.host, this.scope, file.path), INDEX_UPDATE_SLICE_MS, this.yieldToHost, () =>
 				this.stillDue(engine, file, path, version),
 			);

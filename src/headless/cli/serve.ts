@@ -34,6 +34,7 @@ import {
 	type CliIo,
 } from "./io";
 import { servedJournal } from "./journal";
+import { followMoves } from "../../journal/followMoves";
 
 /** `vault-mcp serve VAULT`: serves the vault until stopped; exit 1 when the server cannot listen. */
 export async function serve(args: string[], io: CliIo): Promise<number> {
@@ -92,6 +93,8 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 			)
 		: undefined;
 	const journal = servedJournal(root, logger);
+	// A journalled note the person moves while serve runs is undone where it went (or left alone where undo may not write).
+	const stopFollowingMoves = followMoves(host.vault, journal);
 	const service = new McpService({
 		host,
 		serverVersion: VERSION,
@@ -106,6 +109,7 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	const status = await service.apply(runSettings);
 	if (status.state !== "listening") {
 		// The service has already logged why, as one line on stderr.
+		stopFollowingMoves();
 		journal.close();
 		await host.close();
 		return 1;
@@ -129,6 +133,7 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	approver?.close();
 	await service.stop();
 	// Calls have settled: what the journal still owes is written before the process ends.
+	stopFollowingMoves();
 	journal.close();
 	await host.close();
 	return 0;

@@ -243,6 +243,27 @@ describe("JournalFile", () => {
 		expect(JournalFile.open(path).get("a")?.changes).toHaveLength(2);
 	});
 
+	test("a note the host moved is recorded as now where it went, for each call not undone that changed it; kept through a trim's rewrite and a fresh read", () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 1 });
+		journal.recordChange(call("edit"), change("Notes/A.md", "one\n", "two\n"));
+		journal.recordChange(call("again"), change("Notes/A.md", "two\n", "three\n"));
+		journal.recordChange(call("done"), change("Notes/A.md", "three\n", "four\n"));
+		journal.markUndone("done", "u1");
+		journal.recordChange(call("other"), change("Notes/B.md", "b\n", "bb\n"));
+		journal.noteMoved("Notes/A.md", "Private/A.md");
+		// Moved on again: followed from where it went.
+		journal.noteMoved("Private/A.md", "Archive/A.md");
+		const nowAt = (reader: JournalFile) => Object.fromEntries(reader.list().map((entry) => [entry.id, entry.changes[0]?.nowAt ?? null]));
+		const expected = { edit: "Archive/A.md", again: "Archive/A.md", done: null, other: null };
+		expect(nowAt(journal)).toEqual(expected);
+		// Two lines a move, one a call: the undone call gets none.
+		expect(readFileSync(path, "utf8").split('"kind":"moved"')).toHaveLength(5);
+		expect(nowAt(JournalFile.open(path))).toEqual(expected);
+		journal.recordChange(call("last"), change("Notes/C.md", "c\n", "cc\n"));
+		journal.trimNow();
+		expect(nowAt(JournalFile.open(path))).toEqual({ again: "Archive/A.md", done: null, other: null, last: null });
+	});
+
 	test("past the entry bound the oldest calls are dropped, on disk as well, by the trim that follows the appends", () => {
 		const journal = JournalFile.open(path, { maxEntries: 10, keepAfterTrim: 0.8 });
 		for (let index = 1; index <= 10; index++) journal.recordChange(call(`c${index}`), change("A.md", `${index - 1}`, `${index}`));

@@ -76,6 +76,38 @@ describe("undoCall", () => {
 		expect(describeUndo(outcome)).toContain(`"Daily/Grüße.md" had changed since, so it was left as it is and its earlier text was saved as "${copy}"`);
 	});
 
+	test("a note moved since into an excluded folder, or a planted line saying it went outside the vault or into the config folder: nothing written, nothing named", async () => {
+		const edited = tool.call("append_to_note");
+		await tool.edit(edited, "Plain.md", (text) => `${text}three\n`);
+		const created = tool.call("create_note");
+		await tool.create(created, "Made.md", "made\n");
+		await fs.mkdir(nodePath.join(root, "Private"));
+		const made = host.vault.getFileByPath("Made.md");
+		if (!made) throw new Error("no Made.md");
+		await host.vault.rename(made, "Private/Made.md");
+		journal.noteMoved("Made.md", "Private/Made.md");
+		const planted = tool.call("set_property");
+		await tool.edit(planted, "Daily/Grüße.md", (text) => `${text}x\r\n`);
+		const before = await fs.readdir(root, { recursive: true });
+		for (const [call, path, nowAt] of [
+			[edited, "Plain.md", "../outside.md"],
+			[planted, "Daily/Grüße.md", ".obsidian/plugins/evil/main.js"],
+		] as const) {
+			await fs.appendFile(journal.path, `${JSON.stringify({ kind: "moved", id: call.id, path, nowAt })}\n`);
+		}
+		const said: string[] = [];
+		for (const call of [edited, created, planted]) {
+			const outcome = succeeded(await undoCall(host, journal, call.id, undefined, ["Private"]));
+			expect(outcome.notes).toEqual([{ path: outcome.entry.changes[0]?.path, result: "moved out of reach" }]);
+			said.push(describeUndo(outcome));
+		}
+		expect(said.join("\n")).not.toMatch(/Private|outside|evil|\.obsidian/);
+		// Nothing written, moved or trashed: the new note stays where the person put it.
+		expect((await fs.readdir(root, { recursive: true })).sort()).toEqual(before.sort());
+		expect(await fs.readFile(nodePath.join(root, "Private/Made.md"), "utf8")).toBe("made\n");
+		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\nthree\n");
+	});
+
 	test("undo of a change to a 1 MiB note another client has appended to since writes nothing over it: the appended lines stay, the earlier text goes to a conflict copy", async () => {
 		const long = Array.from({ length: 17_000 }, (_, index) => `- item ${index}, lorem ipsum dolor sit amet ${index * 7}`).join("\n") + "\n";
 		await fs.writeFile(nodePath.join(root, "Plain.md"), long);

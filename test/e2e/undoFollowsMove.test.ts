@@ -1,0 +1,85 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { journalPathFor } from "../../src/journal/JournalFile";
+import { runCli, startServe } from "../helpers/cli";
+import { connectClient } from "../helpers/http";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const dataJson = (vault: string) => nodePath.join(vault, ".obsidian", "plugins", "vault-mcp", "data.json");
+
+/** Waits until the journal holds `count` lines saying a note moved (serve's watcher saw the person's moves). */
+async function movesRecorded(vault: string, count: number): Promise<void> {
+	const journal = journalPathFor(vault, ".obsidian");
+	for (let tries = 0; tries < 200; tries++) {
+		const text = await fs.readFile(journal, "utf8");
+		if (text.split('"kind":"moved"').length - 1 >= count) return;
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	throw new Error("serve never recorded the moves");
+}
+
+/**
+ * A note an AI wrote that the person then moves, while serve runs: `vault-mcp undo` of the AI's
+ * write finds it where it went. Moved into an excluded folder, it is left alone there and that
+ * folder is never named; moved to a visible folder, it is undone there; deleted, its earlier text
+ * is saved beside where it was, as before moves were followed.
+ */
+describe("undo of a write to a note the person moved since", () => {
+	let vault: string;
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Notes/Secret.md": "# Secret\n", "Notes/Plan.md": "# Plan\n", "Notes/Gone.md": "# Gone\n", "Private/Old.md": "old" });
+	});
+	afterEach(async () => {
+		await removeDir(vault);
+	});
+
+	test("moved into an excluded folder: nothing written, nothing named; moved to a visible folder: undone there; deleted: a copy where it was", async () => {
+		const made = await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--allow-all-writes", "--json"]);
+		const { token } = JSON.parse(made.stdout) as { token: string };
+		const settings = JSON.parse(await fs.readFile(dataJson(vault), "utf8")) as Record<string, unknown>;
+		await fs.writeFile(dataJson(vault), JSON.stringify({ ...settings, excludedFolders: ["Private"] }));
+		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		const ids = new Map<string, string>();
+		let secretByAi = "";
+		try {
+			const client = await connectClient(serving.url, token);
+			for (const name of ["Secret", "Plan", "Gone"]) {
+				expect((await callTool(client, "append_to_note", { path: `Notes/${name}.md`, content: "- by the AI\n" })).ok).toBe(true);
+			}
+			await client.close();
+			const listed = JSON.parse((await runCli(["history", vault, "--json"])).stdout) as Array<{ id: string; changes: Array<{ path: string }> }>;
+			for (const entry of listed) ids.set(entry.changes[0]?.path ?? "", entry.id);
+			secretByAi = await fs.readFile(nodePath.join(vault, "Notes/Secret.md"), "utf8");
+			expect(secretByAi).toContain("- by the AI");
+			await fs.mkdir(nodePath.join(vault, "Archive"));
+			await fs.rename(nodePath.join(vault, "Notes/Secret.md"), nodePath.join(vault, "Private/Secret.md"));
+			await fs.rename(nodePath.join(vault, "Notes/Plan.md"), nodePath.join(vault, "Archive/Plan.md"));
+			await fs.unlink(nodePath.join(vault, "Notes/Gone.md"));
+			await movesRecorded(vault, 2);
+		} finally {
+			await serving.stop();
+		}
+
+		const outOfReach = await runCli(["undo", vault, ids.get("Notes/Secret.md") ?? ""]);
+		expect(outOfReach.code).toBe(0);
+		expect(outOfReach.stdout).toContain('"Notes/Secret.md" was moved since to a folder undo may not write');
+		expect(outOfReach.stdout + outOfReach.stderr).not.toContain("Private");
+		expect(await fs.readFile(nodePath.join(vault, "Private/Secret.md"), "utf8")).toBe(secretByAi);
+
+		const visible = await runCli(["undo", vault, ids.get("Notes/Plan.md") ?? ""]);
+		expect(visible.code).toBe(0);
+		expect(visible.stdout).toContain('restored "Archive/Plan.md"');
+		expect(await fs.readFile(nodePath.join(vault, "Archive/Plan.md"), "utf8")).toBe("# Plan\n");
+
+		const deleted = await runCli(["undo", vault, ids.get("Notes/Gone.md") ?? ""]);
+		expect(deleted.code).toBe(0);
+		expect(deleted.stdout).toContain('"Notes/Gone.md" had changed since');
+		// Only the deleted note's earlier text came back in its old folder: no copy of the moved ones' texts there.
+		const left = await fs.readdir(nodePath.join(vault, "Notes"));
+		expect(left).toHaveLength(1);
+		expect(await fs.readFile(nodePath.join(vault, "Notes", left[0] ?? ""), "utf8")).toBe("# Gone\n");
+		expect((await fs.readdir(nodePath.join(vault, "Private"))).sort()).toEqual(["Old.md", "Secret.md"]);
+	}, 60_000);
+});
