@@ -362,7 +362,11 @@ function directAnswers(
  */
 function inWireOrder(result: CallToolResult): CallToolResult {
 	const { content, structuredContent, isError } = result;
-	return { content, ...(structuredContent === undefined ? {} : { structuredContent }), ...(isError === undefined ? {} : { isError }) };
+	// Set one by one, not spread from objects made for the purpose (every direct call's result passes here).
+	const wire: CallToolResult = { content };
+	if (structuredContent !== undefined) wire.structuredContent = structuredContent;
+	if (isError !== undefined) wire.isError = isError;
+	return wire;
 }
 
 /** What the SDK answers for a tool whose structured content its output schema refuses (a bug here, never the caller's). */
