@@ -206,7 +206,14 @@ export class McpServerPool {
 		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
 		const withPrompts = hasPrompts(ctx, tools);
 		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
-		const set: ToolSet = { tools, withPrompts, key, rights: token.rights, level: token.level, asked: { era, canWrite, withWorkspace, promptsSet, serverVersion } };
+		const set: ToolSet = {
+			tools,
+			withPrompts,
+			key,
+			rights: token.rights,
+			level: token.level,
+			asked: { era, canWrite, withWorkspace, promptsSet, serverVersion },
+		};
 		// A set made under the same asking replaces the stale one (the record's rights or level changed since).
 		if (index === -1) sets.push(set);
 		else sets[index] = set;
