@@ -331,6 +331,11 @@ class PackedNote {
 		return { count: numbers[at] as number, text: (index) => strings[first + index] as string };
 	}
 
+	/** True when the note's body holds no tag: its directory says so, nothing decoded. */
+	hasNoTags(): boolean {
+		return directoryNumber(this.codes, KIND.tags * 2) === 0;
+	}
+
 	/** The texts of the note's tags, in order, without building their entries (a tag's is its only string). */
 	tagTexts(): string[] {
 		const numbers = this.numbers();
@@ -973,6 +978,14 @@ export function tagTextReaderOf(cache: CachedMetadata): TagTextReader {
 	}
 	const tags = cache.tags ?? [];
 	return { count: tags.length, text: (index) => (tags[index] as TagCache).tag };
+}
+
+/** True when a note's body holds no tag (`tagTextReaderOf` would read none), known without reading its tags. */
+export function hasNoBodyTags(cache: CachedMetadata): boolean {
+	const packed = (cache as Partial<PackedCarrier>)[PACKED];
+	const own = Object.getOwnPropertyDescriptor(cache, "tags");
+	if (packed && (own === undefined || own.get === ACCESSORS.tags.get)) return packed.hasNoTags();
+	return (cache.tags ?? []).length === 0;
 }
 
 /** `tagTextReaderOf` with a packed note's numbers decoded in steps. */

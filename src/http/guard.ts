@@ -102,8 +102,7 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 	if (hosts.length !== 1 || !namesThisServer(hosts[0] ?? "", input.localPort)) {
 		return refuse(403, "host", "The Host header must be 127.0.0.1, localhost or [::1], with this server's port if a port is given.");
 	}
-	const path = input.url.split("?")[0];
-	if (path !== MCP_PATH) {
+	if (pathOf(input.url) !== MCP_PATH) {
 		return refuse(404, "not_found", `Not found. The MCP endpoint is POST ${MCP_PATH}.`);
 	}
 	if (input.method !== "POST") {
@@ -117,10 +116,8 @@ export function guardRequest(input: GuardInput, policy: GuardPolicy): Grant | Re
 		return refuse(415, "media_type", "Content-Type must be application/json.");
 	}
 	if ((headers["mcp-protocol-version"]?.length ?? 0) > 1) return refuse(400, "protocol_version", "Send the MCP-Protocol-Version header at most once.");
-	for (const name of ["mcp-method", "mcp-name"] as const) {
-		if ((headers[name]?.length ?? 0) > 1)
-			return refuse(400, "mcp_header", `Send the ${name === "mcp-method" ? "Mcp-Method" : "Mcp-Name"} header at most once.`);
-	}
+	if ((headers["mcp-method"]?.length ?? 0) > 1) return refuse(400, "mcp_header", "Send the Mcp-Method header at most once.");
+	if ((headers["mcp-name"]?.length ?? 0) > 1) return refuse(400, "mcp_header", "Send the Mcp-Name header at most once.");
 	return grantOf(record, policy);
 }
 
@@ -197,6 +194,14 @@ function bearerTokenOf(values: readonly string[] | undefined): string | null {
 	return match?.[1] ?? null;
 }
 
+/** A URL's path: what comes before its query. Cut with `indexOf`, not `split`: every request's URL is read (a list made for each was 1% of a small call). */
+function pathOf(url: string): string {
+	const query = url.indexOf("?");
+	return query === -1 ? url : url.slice(0, query);
+}
+
+/** A Content-Type's media type, lower case, without its parameters (cut as `pathOf` cuts). */
 function mediaTypeOf(contentType: string): string {
-	return (contentType.split(";")[0] ?? "").trim().toLowerCase();
+	const parameters = contentType.indexOf(";");
+	return (parameters === -1 ? contentType : contentType.slice(0, parameters)).trim().toLowerCase();
 }

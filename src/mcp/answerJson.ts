@@ -11,10 +11,14 @@ import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 /** Levels of arrays and objects taken apart: deeper values (a row, a card) are each one `JSON.stringify`. */
 const SLICED_LEVELS = 2;
 
-/** Items in the answer's top-level lists. */
+/** Items in the answer's top-level lists. Its own keys walked, not `Object.values`' new list (every call's answer is counted). */
 function listedItems(value: Record<string, unknown>): number {
 	let items = 0;
-	for (const entry of Object.values(value)) if (Array.isArray(entry)) items += entry.length;
+	for (const key in value) {
+		if (!Object.hasOwn(value, key)) continue;
+		const entry = value[key];
+		if (Array.isArray(entry)) items += entry.length;
+	}
 	return items;
 }
 

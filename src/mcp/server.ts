@@ -105,6 +105,8 @@ interface ToolSet {
 	/** The token record's rights and level it was made from. */
 	rights: TokenRecord["rights"];
 	level: TokenRecord["level"];
+	/** What else decided it: the era, the write switch, a workspace, a prompts folder set, the version. */
+	asked: { era: ProtocolEra; canWrite: boolean; withWorkspace: boolean; promptsSet: boolean; serverVersion: string };
 }
 
 /** A pooled server and the context of the request it is lent to. */
@@ -172,8 +174,8 @@ export class McpServerPool {
 		if (idle.length < this.maxIdle) idle.push(slot);
 	}
 
-	/** The tool set of each token record, by what else decides it (`toolSetOf`). */
-	private readonly toolSets = new WeakMap<TokenRecord, Map<string, ToolSet>>();
+	/** The tool sets made for each token record, each with what else decided it (`toolSetOf`): one or two a record. */
+	private readonly toolSets = new WeakMap<TokenRecord, ToolSet[]>();
 
 	/**
 	 * The tools `ctx` may see and its pool key, made once per token record (every change of a
@@ -183,19 +185,38 @@ export class McpServerPool {
 	private toolSetOf(ctx: ToolContext, era: ProtocolEra): ToolSet {
 		const { token, canWrite } = ctx.grant;
 		const promptsSet = Boolean(ctx.promptsFolder?.trim());
-		const asked = `${era}\n${canWrite}\n${ctx.host.workspace !== undefined}\n${promptsSet}\n${ctx.serverVersion}`;
+		const withWorkspace = ctx.host.workspace !== undefined;
+		const { serverVersion } = ctx;
 		// Stored only when new: a WeakMap's entry set again on every request costs as much as the lookup.
 		let sets = this.toolSets.get(token);
-		if (sets === undefined) this.toolSets.set(token, (sets = new Map<string, ToolSet>()));
-		const known = sets.get(asked);
+		if (sets === undefined) this.toolSets.set(token, (sets = []));
+		// Compared field by field, not by a key string made and hashed for every request.
+		const index = sets.findIndex(
+			({ asked }) =>
+				asked.era === era &&
+				asked.canWrite === canWrite &&
+				asked.withWorkspace === withWorkspace &&
+				asked.promptsSet === promptsSet &&
+				asked.serverVersion === serverVersion,
+		);
+		const known = sets[index];
 		if (known !== undefined && known.rights === token.rights && known.level === token.level) return known;
 		const tools = toolsForGrant(ctx);
 		// Everything a pooled server holds that differs between requests: the protocol era it speaks
 		// ("modern" is 2026-07-28; the SDK binds an instance to one era), its tool names, in order, and the version it reports.
 		const withPrompts = hasPrompts(ctx, tools);
 		const key = `${era}\n${ctx.serverVersion}\n${withPrompts ? "prompts" : ""}\n${tools.map((tool) => tool.name).join(",")}`;
-		const set: ToolSet = { tools, withPrompts, key, rights: token.rights, level: token.level };
-		sets.set(asked, set);
+		const set: ToolSet = {
+			tools,
+			withPrompts,
+			key,
+			rights: token.rights,
+			level: token.level,
+			asked: { era, canWrite, withWorkspace, promptsSet, serverVersion },
+		};
+		// A set made under the same asking replaces the stale one (the record's rights or level changed since).
+		if (index === -1) sets.push(set);
+		else sets[index] = set;
 		return set;
 	}
 
@@ -348,7 +369,11 @@ function directAnswers(
  */
 function inWireOrder(result: CallToolResult): CallToolResult {
 	const { content, structuredContent, isError } = result;
-	return { content, ...(structuredContent === undefined ? {} : { structuredContent }), ...(isError === undefined ? {} : { isError }) };
+	// Set one by one, not spread from objects made for the purpose (every direct call's result passes here).
+	const wire: CallToolResult = { content };
+	if (structuredContent !== undefined) wire.structuredContent = structuredContent;
+	if (isError !== undefined) wire.isError = isError;
+	return wire;
 }
 
 /** What the SDK answers for a tool whose structured content its output schema refuses (a bug here, never the caller's). */

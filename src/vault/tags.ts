@@ -1,12 +1,12 @@
 import type { CachedMetadata } from "obsidian";
 import type { Host } from "../host/Host";
-import { tagsWithFrontmatter } from "../markdown/tags";
+import { parseFrontMatterTags, tagsWithFrontmatter } from "../markdown/tags";
 import { comparePathsStrictly, visibleNotes } from "./notes";
 import type { Scope } from "./scope";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { runSteps, type Steps } from "../markdown/steps";
 import { SLICED_TAGS_COUNTED, TAG_STEP } from "../config/limits";
-import { tagTextReaderInSteps, tagTextsOf, type StringPool, type TagTextReader } from "../headless/compactMetadata";
+import { hasNoBodyTags, tagTextReaderInSteps, tagTextsOf, type StringPool, type TagTextReader } from "../headless/compactMetadata";
 import { SplitStringSet } from "../markdown/splitStringMap";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
@@ -49,6 +49,14 @@ export async function listedNoteTags(
 		}
 	}
 	return { listed, leftOut };
+}
+
+/**
+ * True when a note has no tag, in its properties or its body: known without listing them
+ * (`listedNoteTags` of an untagged note, most small reads, made a set, two generators and two promises to list none).
+ */
+export function hasNoTags(cache: CachedMetadata): boolean {
+	return (parseFrontMatterTags(cache.frontmatter)?.length ?? 0) === 0 && hasNoBodyTags(cache);
 }
 
 /**

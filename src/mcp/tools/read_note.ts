@@ -20,7 +20,7 @@ import { findHiddenContent } from "../../markdown/hiddenContent";
 import { describeHeadingPlaces, headingKey, resolveSubpathInSteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
 import { blockPartInSteps, headingPlacesInSteps } from "../../headless/compactMetadata";
 import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../vault/notes";
-import { listedNoteTags } from "../../vault/tags";
+import { hasNoTags, listedNoteTags } from "../../vault/tags";
 import { SliceClock, type Steps } from "../../markdown/steps";
 import { NoteHashes } from "../../vault/noteHashes";
 import { IsoTimes } from "../../isoTimes";
@@ -120,9 +120,10 @@ export const readNoteTool = defineTool({
 		// A note read again unchanged (nearly every read of a small note) takes its remembered hash without a wait.
 		const hash =
 			NOTE_HASHES.remembered(file.path, text) ?? (await NOTE_HASHES.hashOf(file.path, text, () => new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop)));
-		const tags = cache
-			? await listedNoteTags(cache, MAX_LISTED_TAG_CHARS, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop))
-			: { listed: [], leftOut: 0 };
+		const tags =
+			cache && !hasNoTags(cache)
+				? await listedNoteTags(cache, MAX_LISTED_TAG_CHARS, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop))
+				: { listed: [], leftOut: 0 };
 		// After the call's last wait: a note moved into an excluded folder meanwhile is not named there.
 		const answered = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
 		if (!answered.ok) return answered;

@@ -1,6 +1,14 @@
-import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, type CallToolResult, type ListToolsResult } from "@modelcontextprotocol/server";
-import { directAnswer, directAnswerModern } from "../../../src/http/directAnswer";
-import type { ModernWireCodec } from "../../../src/http/exchangeTransports";
+import {
+	classifyInboundRequest,
+	CLIENT_CAPABILITIES_META_KEY,
+	McpServer,
+	PROTOCOL_VERSION_META_KEY,
+	SUPPORTED_PROTOCOL_VERSIONS,
+	type CallToolResult,
+	type ListToolsResult,
+} from "@modelcontextprotocol/server";
+import { directAnswer, directAnswerModern, isPlainTextResult } from "../../../src/http/directAnswer";
+import { connectExchangeTransport, disconnectExchangeTransport, modernWireCodecOf, type ModernWireCodec } from "../../../src/http/exchangeTransports";
 import type { DirectAnswers } from "../../../src/http/endpointState";
 
 const LIST: ListToolsResult = { tools: [{ name: "read_note", inputSchema: { type: "object" } }] };
@@ -138,5 +146,67 @@ describe("directAnswerModern: a tools/call result encoded from parts learnt once
 		await directAnswerModern(fakeDirect(), stamping, call(1));
 		await directAnswerModern(fakeDirect(), stamping, call(2));
 		expect(stamp).toHaveBeenCalledTimes(3);
+	});
+});
+
+describe("isPlainTextResult: the results whose check by the SDK's codec is skipped", () => {
+	const MODERN = "2026-07-28";
+
+	/** The SDK's own 2026-07-28 codec, of a server bound to that revision. */
+	async function sdkCodec(): Promise<{ codec: ModernWireCodec; server: McpServer }> {
+		const server = new McpServer({ name: "plain-result-test", version: "1.0.0" }, { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN] });
+		const envelope = { [PROTOCOL_VERSION_META_KEY]: MODERN, [CLIENT_CAPABILITIES_META_KEY]: {} };
+		const outcome = classifyInboundRequest({
+			httpMethod: "POST",
+			protocolVersionHeader: MODERN,
+			body: { jsonrpc: "2.0", id: 0, method: "tools/list", params: { _meta: envelope } },
+		});
+		if (outcome.kind !== "modern") throw new Error("not classified as 2026-07-28");
+		await connectExchangeTransport(server, outcome.classification);
+		const codec = modernWireCodecOf(server, MODERN);
+		if (codec === null) throw new Error("no codec");
+		return { codec, server };
+	}
+
+	const text = { type: "text", text: 'a "quoted" \\ note' };
+	const structured = { path: "Hello.md", tags: [], frontmatter: null, nested: { list: [1, "two"] } };
+
+	test("each result it takes, the codec's check passes and gives back as the same JSON", async () => {
+		const { codec, server } = await sdkCodec();
+		const taken: Array<Record<string, unknown>> = [
+			{ content: [text], structuredContent: structured },
+			{ content: [text] },
+			{ content: [] },
+			{ content: [text, { type: "text", text: "" }], structuredContent: structured, isError: false },
+			{ content: [text], isError: true },
+		];
+		for (const result of taken) {
+			expect(isPlainTextResult(result)).toBe(true);
+			const checked = codec.validateResult("tools/call", result);
+			expect(checked.ok).toBe(true);
+			if (checked.ok) expect(JSON.stringify(checked.value)).toBe(JSON.stringify(result));
+		}
+		await disconnectExchangeTransport(server);
+	});
+
+	test("anything else goes through the codec: keys out of its order (an error's), other blocks or keys", async () => {
+		const { codec, server } = await sdkCodec();
+		// An error result as the tools make it: the codec's check puts content first, so its JSON is not the result's.
+		const error = { isError: true, content: [text] };
+		expect(isPlainTextResult(error)).toBe(false);
+		const checked = codec.validateResult("tools/call", error);
+		expect(checked.ok && JSON.stringify(checked.value)).toBe(JSON.stringify({ content: [text], isError: true }));
+		for (const result of [
+			{ structuredContent: structured, content: [text] },
+			{ content: [{ text: "a", type: "text" }] },
+			{ content: [{ ...text, annotations: { priority: 1 } }] },
+			{ content: [{ type: "image", data: "", mimeType: "image/png" }] },
+			{ content: [{ type: "text", text: 1 }] },
+			{ content: [text], isError: "yes" },
+			{ content: [text], _meta: { mine: 1 } },
+			{ content: "text" },
+		])
+			expect(isPlainTextResult(result)).toBe(false);
+		await disconnectExchangeTransport(server);
 	});
 });

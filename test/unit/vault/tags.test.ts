@@ -2,6 +2,7 @@ import type { CachedMetadata } from "obsidian";
 import { SPLIT_SET_AT } from "../../../src/config/limits";
 import {
 	allTagTexts,
+	hasNoTags,
 	isTagOrNested,
 	listedNoteTags,
 	tagPageWithinCharacters,
@@ -85,6 +86,7 @@ describe("tags in a vault", () => {
 			"Gamma.md": "No tags, only `#code` and a heading\n# Heading\n",
 			"Private/Secret.md": "#project/secret #idea\n",
 			"Escaped.md": "Not a tag: \\#escaped, a tag: #real\n",
+			"Props.md": "---\ntags: [only-a-property]\n---\nNo tag in the body.\n",
 		});
 	});
 	afterAll(() => vault.close());
@@ -98,6 +100,22 @@ describe("tags in a vault", () => {
 		["escaped", []],
 	])("notes tagged %s", async (tag, expected) => {
 		expect(await notesWithTag(vault.host, vault.scope("Private"), tag)).toEqual(expected);
+	});
+
+	test("hasNoTags (read_note's way past listing) is true exactly where listedNoteTags lists none", async () => {
+		const clock = { due: () => false, checkpoint: () => Promise.resolve() };
+		const untagged: string[] = [];
+		for (const path of ["Alpha.md", "Beta.md", "Gamma.md", "Escaped.md", "Props.md"]) {
+			const cache = vault.host.metadataCache.getFileCache(vault.host.vault.getFileByPath(path)!)!;
+			const { listed, leftOut } = await listedNoteTags(cache, 1000, clock);
+			expect(hasNoTags(cache)).toBe(listed.length === 0 && leftOut === 0);
+			if (hasNoTags(cache)) untagged.push(path);
+		}
+		expect(untagged).toEqual(["Gamma.md"]);
+		// Metadata as parsed, not packed: the same answers.
+		expect(hasNoTags(parseMetadata("No tags, only `#code`\n"))).toBe(true);
+		expect(hasNoTags(parseMetadata("---\ntags: [a]\n---\nbody\n"))).toBe(false);
+		expect(hasNoTags(parseMetadata("a #tag\n"))).toBe(false);
 	});
 
 	test("without the exclusion the excluded note's tags count", async () => {
