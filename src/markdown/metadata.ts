@@ -3,7 +3,7 @@ import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, INLINE_PASS_STEP_CHARS, TO
 import { SplitStringMap } from "./splitStringMap";
 import { ChunkedArray } from "./chunkedArray";
 import { LEFT_OUT_TOKEN, parseBlocks, type MarkdownToken } from "./blocks";
-import { frontmatterEndLine, frontmatterLinks, parseFrontmatterSteps } from "./frontmatter";
+import { frontmatterFences, frontmatterLinks, parseFrontmatterSteps } from "./frontmatter";
 import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
 import { runSteps, type SliceClock, type Steps } from "./steps";
@@ -290,7 +290,8 @@ class MetadataBuilder {
 		const cache: CachedMetadata = {};
 		// A byte-order mark stands before line 0 (LineIndex): the Markdown parser never sees it.
 		let body = this.text.slice(this.lines.lineStart(0));
-		const frontmatterEnd = frontmatterEndLine(this.lines);
+		const fences = frontmatterFences(this.text);
+		const frontmatterEnd = fences === null ? null : this.lines.lineOf(fences.closeStart);
 		if (frontmatterEnd !== null) {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
 			this.sections.push({ type: "yaml", position });

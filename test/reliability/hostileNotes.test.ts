@@ -994,3 +994,55 @@ describe("notes of a megabyte of line breaks, of lone CRs and of NULs", () => {
 		60_000,
 	);
 });
+
+describe("notes of 4.5 MB whose frontmatter is millions of lines: one closed after them, one never closed", () => {
+	const LINES = 2_250_000;
+	const notes: Record<string, string> = {
+		// Over every YAML bound: read as text, its body searched and its closing fence found.
+		"Long front.md": `---\ntitle: x\n${"\n".repeat(LINES)}---\nzebrafrontier [[Other]]\n`,
+		"Open front.md": `---\n${"a\n".repeat(LINES)}zebraopen\n`,
+		"Other.md": "# Other\n",
+	};
+	const served = servedForBlock(() => notes, "read", { ready: "both" });
+
+	test("the closing fence is found by the parse: the body's link is a link, the frontmatter no section of text", () => {
+		const cache = served.running.host.metadataCache.getCache("Long front.md");
+		expect(cache?.links?.map((link) => [link.link, link.position.start.line])).toEqual([["Other", LINES + 3]]);
+		expect(cache?.sections?.[0]).toMatchObject({ type: "yaml", position: { start: { line: 0 }, end: { line: LINES + 2 } } });
+		expect(served.running.host.metadataCache.getCache("Open front.md")?.sections?.[0]?.type).not.toBe("yaml");
+	});
+
+	test.each(Object.keys(notes).slice(0, 2))(
+		"read_note of %s answers, the fence looked for in one quick pass (line by line, one piece of 0.6 s)",
+		async (path) => {
+			const { value, hold } = await measured(() => callOk<{ frontmatter: unknown; frontmatter_unparsed?: string }>(served.client, "read_note", { path }));
+			expect(value.frontmatter).toBeNull();
+			// Never closed, the note has no frontmatter: nothing to say of it.
+			expect(value.frontmatter_unparsed === undefined).toBe(path === "Open front.md");
+			expectLoopNotHeld(hold);
+		},
+		60_000,
+	);
+
+	test("search_notes finds the word after the closing fence, its snippet cut from the body (the fence looked for line by line: one piece of 0.6 s)", async () => {
+		const { value, hold } = await measured(() =>
+			callOk<{ results: Array<{ path: string; snippets: string[] }> }>(served.client, "search_notes", { query: "zebrafrontier" }),
+		);
+		expect(value.results.map((result) => result.path)).toEqual(["Long front.md"]);
+		expect(value.results[0]?.snippets.join(" ")).toContain("«zebrafrontier» [[Other]]");
+		expectLoopNotHeld(hold);
+	}, 60_000);
+});
+
+describe("a note of 4.4 MB of short web addresses, `http://a.b/c ` over and over", () => {
+	const served = servedForBlock(() => ({ "Addresses.md": `plum\n${"http://a.b/c ".repeat(340_000)}\n` }), "read", { ready: "both" });
+
+	test("search_notes shows them by their host, looking for addresses only where its passages reach (all 340,000 were found and looked through for each match: one piece of 190–310 ms)", async () => {
+		const { value, hold } = await measured(() =>
+			callOk<{ results: Array<{ path: string; snippets: string[] }> }>(served.client, "search_notes", { query: "http" }),
+		);
+		expect(value.results.map((result) => result.path)).toEqual(["Addresses.md"]);
+		expect(value.results[0]?.snippets[0]).toContain("«http»://a.b/… «http»://a.b/…");
+		expectLoopNotHeld(hold);
+	}, 60_000);
+});

@@ -1,3 +1,4 @@
+import { SEARCH_SNIPPET_CONTEXT_CHARS, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
 import { splitFrontmatter } from "../../../src/markdown/frontmatter";
 import { SearchEngine } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
@@ -130,5 +131,24 @@ describe("snippets read a note without an object for every word, and say what th
 				expect(snippetsOf(text, query, memoized(stemmer))).toEqual(referenceSnippetsOf(text, query, memoized(stemmer)));
 			}
 		}
+	});
+});
+
+describe("web addresses of 90 KB beside a match (within the part of a note looked through)", () => {
+	const address = `http://${"a.b".repeat(30_000)}`;
+	/** A passage and its context on both sides, an ellipsis each side and the marks. */
+	const LONGEST_SNIPPET = SEARCH_SNIPPET_MAX_CHARS + 2 * SEARCH_SNIPPET_CONTEXT_CHARS + 8;
+
+	test.each([
+		["before the address", `See plum here ${address} end\n`],
+		["after the address", `Start ${address} then plum here\n`],
+	])("a match %s gives a passage cut inside the address, not one stretched over all of it (a snippet of 90 KB)", async (_where, text) => {
+		const snippets = await snippetsFor(text, "plum");
+		expect(snippets.join(" ")).toContain("«plum» here");
+		for (const snippet of snippets) expect(snippet.length).toBeLessThanOrEqual(LONGEST_SNIPPET);
+	});
+
+	test("a short address beside a match is still shown by its host", async () => {
+		expect(await snippetsFor("See plum at https://example.org/a/long/path today\n", "plum")).toEqual(["See «plum» at example.org/… today"]);
 	});
 });
