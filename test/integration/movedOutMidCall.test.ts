@@ -1,13 +1,14 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { FIRST_IN_ORDER_CHECK_MASK } from "../../src/config/limits";
+import { FIRST_IN_ORDER_CHECK_MASK, TAG_NOTES_CHECK_MASK } from "../../src/config/limits";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { NodeVault } from "../../src/headless/NodeVault";
 import { JournalFile } from "../../src/journal/JournalFile";
 import type { HostFile } from "../../src/host/Host";
+import { TagNotes } from "../../src/vault/tagNotes";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
@@ -308,6 +309,57 @@ describe("a note moved into an excluded folder while resources/list or prompts/l
  * the person moves into an excluded folder while another one is read is out of sight by its turn:
  * the whole list failed ("the folders this token may see changed"), though the token's folders had not.
  */
+/**
+ * find_notes_by_tag merges the path lists of a tag and its nested tags, then checks each path against
+ * the scope, pausing every TAG_NOTES_CHECK_MASK + 1 paths. The lists hold paths, not file objects: a
+ * note moved into an excluded folder at one of those pauses was named, and counted, at the path it
+ * had just left for the excluded folder.
+ */
+describe("a note moved into an excluded folder while find_notes_by_tag merges and checks its lists", () => {
+	test("the note is neither named nor counted; asked again, the answer is the same", async () => {
+		const tagged = TAG_NOTES_CHECK_MASK + 8;
+		const fillers = Object.fromEntries(Array.from({ length: tagged }, (_, index) => [`Notes/n ${index}.md`, index % 2 === 0 ? "#fern\n" : "#fern/sub\n"]));
+		const root = await makeVault({ ...fillers, "Notes/0 salary.md": "#fern\n" });
+		const host = await NodeHost.open(root);
+		let armed = false;
+		let moved = false;
+		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
+			armed && !moved
+				? async () => {
+						moved = true;
+						const file = host.vault.getFileByPath("Notes/0 salary.md");
+						if (file) await host.vault.rename(file, "Private/0 salary.md");
+					}
+				: null,
+		);
+		// Armed once the call has taken its lists: the move comes at the next pause, in the merge or the check.
+		// A private method, spied on to find the moment.
+		const proto = TagNotes.prototype as unknown as { sortedListsFor(...args: unknown[]): Promise<string[][]> };
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the index as `this`
+		const original = proto.sortedListsFor;
+		jest.spyOn(proto, "sortedListsFor").mockImplementation(async function (this: TagNotes, ...args: unknown[]) {
+			const lists = await original.apply(this, args);
+			armed = true;
+			return lists;
+		});
+		try {
+			const answer = await callTool(client, "find_notes_by_tag", { tag: "fern", limit: 3 });
+			expect(moved).toBe(true);
+			expect(host.vault.getFileByPath("Private/0 salary.md")).not.toBeNull();
+			// On main: notes ["Notes/0 salary.md", …], total 1032.
+			expect(answer).toMatchObject({ ok: true, value: { notes: ["Notes/n 0.md", "Notes/n 1.md", "Notes/n 10.md"], total: tagged } });
+			expect(JSON.stringify(answer)).not.toMatch(/salary/u);
+			expect(await callTool(client, "find_notes_by_tag", { tag: "fern", limit: 3 })).toEqual(answer);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close();
+			await service.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("a prompt note moved into an excluded folder while prompts/list reads the prompt notes", () => {
 	let root: string;
 	let host: NodeHost;
