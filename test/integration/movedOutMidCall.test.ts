@@ -701,6 +701,59 @@ describe("a base moved into an excluded folder while list_bases sorts its bases"
  * A note moved into an excluded folder at one of those pauses, after the query matched it, was
  * still given as a row: its properties read after the move, from a note the token may no longer see.
  */
+/**
+ * A base that reads `file.backlinks` gets them from an index of every note's links, built before the
+ * rows: paths, not file objects. A linking note moved into an excluded folder while the rows were
+ * built was given as a backlink of a visible row, at the path it had just left for the excluded folder.
+ */
+describe("a linking note moved into an excluded folder while query_base builds rows with their backlinks", () => {
+	test("no row names it as a backlink", async () => {
+		const root = await makeVault({
+			"Notes/Links.base":
+				"views:\n  - type: table\n    name: Links\n    order:\n      - file.name\n      - file.tags\n      - file.backlinks\n      - formula.count\nformulas:\n  count: 'file.backlinks.length'\n",
+			"Notes/Target.md": "# Target\n",
+			"Notes/Salary review.md": "[[Target]]\n",
+			"Notes/Other.md": "[[Target]]\n",
+		});
+		const host = await NodeHost.open(root);
+		let armed = false;
+		let moved = false;
+		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
+			armed && !moved
+				? async () => {
+						moved = true;
+						const file = host.vault.getFileByPath("Notes/Salary review.md");
+						if (file) await host.vault.rename(file, "Private/Salary review.md");
+					}
+				: null,
+		);
+		// The index reads each note's links once; a note's metadata read again means the rows are being built: the move comes next.
+		const cache = host.metadataCache;
+		const original = cache.getFileCache.bind(cache);
+		const looked = new Set<string>();
+		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (looked.has(file.path)) armed = true;
+			looked.add(file.path);
+			return original(file);
+		});
+		try {
+			const answer = await callTool(client, "query_base", { path: "Notes/Links.base" });
+			expect(moved).toBe(true);
+			expect(host.vault.getFileByPath("Private/Salary review.md")).not.toBeNull();
+			// On main: Target's row gave ["[[Notes/Other.md]]", "[[Notes/Salary review.md]]"] and a count of 2.
+			expect(JSON.stringify(answer)).not.toMatch(/Salary/u);
+			const rows = answer.ok ? (answer.value.rows as Array<{ path: string; values: Record<string, unknown> }>) : [];
+			expect(rows.find((row) => row.path === "Notes/Target.md")?.values).toMatchObject({ "file.backlinks": ["[[Notes/Other.md]]"], "formula.count": 1 });
+		} finally {
+			jest.restoreAllMocks();
+			await client.close();
+			await service.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("a note moved into an excluded folder while query_base builds its rows", () => {
 	let root: string;
 	let host: NodeHost;

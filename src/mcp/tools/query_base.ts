@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, CUT_TO_FIT_SHORTEST_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import { BASE_QUERY_RUNS, BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, CUT_TO_FIT_SHORTEST_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
 import { parseBaseFileSteps, readsBacklinks } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
@@ -8,6 +8,7 @@ import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } fro
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import type { Host } from "../../host/Host";
 import { CUTTABLE_ANSWER_BYTES, smallestResultBytes } from "../cutToFit";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
@@ -75,18 +76,27 @@ export const queryBaseTool = defineTool({
 		if (!after.ok) return fail(after.error);
 		// Looked at before the query: a note read meanwhile is named and may be a row too, never left out unnamed.
 		const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, clock, ctx.notesNotYetRead);
-		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
 		// Rows are built while the answer, its long texts cut short, fits beside its path and the notes still being read.
 		const besideRows = { path: parsed.value.path, ...stillBeingReadField(unread, ctx.scope) };
-		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
-			view: args.view,
-			limit: args.limit,
-			now: Date.now(),
-			pause: () => clock.checkpoint(),
-			due: () => clock.due(),
-			fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows) - NEXT_CURSOR_BYTES, smallestBytes: smallestResultBytes },
-			...(after.value ? { after: { last: after.value[0] as string, next: after.value[1] as string, position: after.value[2] as number } } : {}),
-		});
+		const backlinks = readsBacklinks(config.value);
+		const query = async () => {
+			const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks });
+			return runBaseQuery(config.value, vault, files, fileFor(found.value), {
+				view: args.view,
+				limit: args.limit,
+				now: Date.now(),
+				pause: () => clock.checkpoint(),
+				due: () => clock.due(),
+				fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows) - NEXT_CURSOR_BYTES, smallestBytes: smallestResultBytes },
+				...(after.value ? { after: { last: after.value[0] as string, next: after.value[1] as string, position: after.value[2] as number } } : {}),
+			});
+		};
+		// A row's own note is checked as the answer is made; its backlinks are other notes, named at the paths they had when the
+		// index was built: one renamed meanwhile (into an excluded folder, say) was named at the path it had left. Run again then.
+		let ran = await withRenamesSeen(ctx.host, query);
+		for (let run = 2; backlinks && ran.renamed && run <= BASE_QUERY_RUNS; run++) ran = await withRenamesSeen(ctx.host, query);
+		if (backlinks && ran.renamed) return fail("Notes kept being renamed while this base was queried. Call it again in a moment.");
+		const result = ran.value;
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);
@@ -95,3 +105,17 @@ export const queryBaseTool = defineTool({
 		return ok({ path: answered.value.path, ...rows, ...nextCursor, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });
+
+/** `work`'s value, and whether a file or folder of the vault was renamed while it ran (the host renames its file objects in place). */
+async function withRenamesSeen<T>(host: Host, work: () => Promise<T>): Promise<{ value: T; renamed: boolean }> {
+	let renamed = false;
+	const ref = host.vault.on("rename", () => {
+		renamed = true;
+	});
+	try {
+		const value = await work();
+		return { value, renamed };
+	} finally {
+		host.vault.offref(ref);
+	}
+}
