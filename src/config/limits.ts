@@ -293,10 +293,10 @@ export const BASES_MAX_ROWS = 1000;
  */
 export const BASES_MAX_FILE_BYTES = 256 * 1024;
 /**
- * query_base over a base that reads `file.backlinks`: how many times the query is run when notes are
- * renamed while it runs. Backlinks name other notes at the paths they had when the index was built:
- * one moved into an excluded folder meanwhile was named at the path it had left. After this many
- * runs that each saw a rename, the call answers that notes kept moving.
+ * query_base over a base whose values name other notes (`file.backlinks`, `file()`, a link's
+ * `asFile()`): how many times the query is run when files are renamed while it runs. Those notes are
+ * named at the paths they had when read: one moved into an excluded folder meanwhile was named at the
+ * path it had left. After this many runs that each saw a rename, the call answers that notes kept moving.
  */
 export const BASE_QUERY_RUNS = 3;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;

@@ -702,18 +702,17 @@ describe("a base moved into an excluded folder while list_bases sorts its bases"
  * still given as a row: its properties read after the move, from a note the token may no longer see.
  */
 /**
- * A base that reads `file.backlinks` gets them from an index of every note's links, built before the
- * rows: paths, not file objects. A linking note moved into an excluded folder while the rows were
- * built was given as a backlink of a visible row, at the path it had just left for the excluded folder.
+ * A row's values may name notes other than its own: its backlinks (from an index of every note's links,
+ * built before the rows), a link's file (`asFile()`), the `file()` function. Those are paths read as
+ * the value was made. A note moved into an excluded folder while the rows were built was named in a
+ * visible row at the path it had just left for the excluded folder (the row's own note is checked).
  */
-describe("a linking note moved into an excluded folder while query_base builds rows with their backlinks", () => {
-	test("no row names it as a backlink", async () => {
+describe("a note another row names moved into an excluded folder while query_base builds the rows", () => {
+	/** `Notes/Links.base` queried while `Notes/Salary review.md` moves into Private once the rows are being built. */
+	async function queryWhileMoved(formulas: string, notes: Record<string, string>): Promise<Awaited<ReturnType<typeof callTool>>> {
 		const root = await makeVault({
-			"Notes/Links.base":
-				"views:\n  - type: table\n    name: Links\n    order:\n      - file.name\n      - file.tags\n      - file.backlinks\n      - formula.count\nformulas:\n  count: 'file.backlinks.length'\n",
-			"Notes/Target.md": "# Target\n",
-			"Notes/Salary review.md": "[[Target]]\n",
-			"Notes/Other.md": "[[Target]]\n",
+			"Notes/Links.base": `filters: 'file.tags.length >= 0'\nviews:\n  - type: table\n    name: Links\n    order:\n      - file.name\n      - formula.other\n      - file.tags\nformulas:\n  other: '${formulas}'\n`,
+			...notes,
 		});
 		const host = await NodeHost.open(root);
 		let armed = false;
@@ -727,7 +726,8 @@ describe("a linking note moved into an excluded folder while query_base builds r
 					}
 				: null,
 		);
-		// The index reads each note's links once; a note's metadata read again means the rows are being built: the move comes next.
+		// Each note's metadata is read as the notes are matched (the filter), and for the backlink index; read again, a row is
+		// being built (its file.tags, after its formula): the move comes at the next pause, that row's value made.
 		const cache = host.metadataCache;
 		const original = cache.getFileCache.bind(cache);
 		const looked = new Set<string>();
@@ -740,10 +740,7 @@ describe("a linking note moved into an excluded folder while query_base builds r
 			const answer = await callTool(client, "query_base", { path: "Notes/Links.base" });
 			expect(moved).toBe(true);
 			expect(host.vault.getFileByPath("Private/Salary review.md")).not.toBeNull();
-			// On main: Target's row gave ["[[Notes/Other.md]]", "[[Notes/Salary review.md]]"] and a count of 2.
-			expect(JSON.stringify(answer)).not.toMatch(/Salary/u);
-			const rows = answer.ok ? (answer.value.rows as Array<{ path: string; values: Record<string, unknown> }>) : [];
-			expect(rows.find((row) => row.path === "Notes/Target.md")?.values).toMatchObject({ "file.backlinks": ["[[Notes/Other.md]]"], "formula.count": 1 });
+			return answer;
 		} finally {
 			jest.restoreAllMocks();
 			await client.close();
@@ -751,6 +748,29 @@ describe("a linking note moved into an excluded folder while query_base builds r
 			await host.close();
 			await removeDir(root);
 		}
+	}
+
+	function otherOf(answer: Awaited<ReturnType<typeof callTool>>, path: string): unknown {
+		const rows = answer.ok ? (answer.value.rows as Array<{ path: string; values: Record<string, unknown> }>) : [];
+		return rows.find((row) => row.path === path)?.values["formula.other"];
+	}
+
+	test("a linking note is no row's backlink", async () => {
+		const answer = await queryWhileMoved("file.backlinks", {
+			"Notes/Target.md": "# Target\n",
+			"Notes/Salary review.md": "[[Target]]\n",
+			"Notes/Other.md": "[[Target]]\n",
+		});
+		// On main: Target's row gave ["[[Notes/Other.md]]", "[[Notes/Salary review.md]]"].
+		expect(JSON.stringify(answer)).not.toMatch(/Salary/u);
+		expect(otherOf(answer, "Notes/Target.md")).toEqual(["[[Notes/Other.md]]"]);
+	});
+
+	test.each([['file("Salary review")'], ["file.links.map(value.asFile())"]])("a linked note is no row's %s", async (formula) => {
+		const answer = await queryWhileMoved(formula, { "Notes/Linker.md": "[[Salary review]]\n", "Notes/Salary review.md": "# Review\n" });
+		// On main: Linker's row gave the note as "Notes/Salary review.md" (or a list of it), a file it no longer was.
+		expect(JSON.stringify(answer)).not.toMatch(/Salary/u);
+		expect(otherOf(answer, "Notes/Linker.md")).toEqual(formula.startsWith("file(") ? null : [null]);
 	});
 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BASE_QUERY_RUNS, BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, CUT_TO_FIT_SHORTEST_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
-import { parseBaseFileSteps, readsBacklinks } from "../../bases/baseFile";
+import { parseBaseFileSteps, readsBacklinks, readsOtherNotes } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
 import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor";
 import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
@@ -91,11 +91,12 @@ export const queryBaseTool = defineTool({
 				...(after.value ? { after: { last: after.value[0] as string, next: after.value[1] as string, position: after.value[2] as number } } : {}),
 			});
 		};
-		// A row's own note is checked as the answer is made; its backlinks are other notes, named at the paths they had when the
-		// index was built: one renamed meanwhile (into an excluded folder, say) was named at the path it had left. Run again then.
+		// A row's own note is checked as the answer is made; other notes its values name (a backlink, a link's file) are named at the
+		// paths they had when read: one renamed meanwhile (into an excluded folder, say) was named at the path it had left. Run again then.
+		const namesOthers = readsOtherNotes(config.value);
 		let ran = await withRenamesSeen(ctx.host, query);
-		for (let run = 2; backlinks && ran.renamed && run <= BASE_QUERY_RUNS; run++) ran = await withRenamesSeen(ctx.host, query);
-		if (backlinks && ran.renamed) return fail("Notes kept being renamed while this base was queried. Call it again in a moment.");
+		for (let run = 2; namesOthers && ran.renamed && run <= BASE_QUERY_RUNS; run++) ran = await withRenamesSeen(ctx.host, query);
+		if (namesOthers && ran.renamed) return fail("Notes kept being renamed while this base was queried. Call it again in a moment.");
 		const result = ran.value;
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
