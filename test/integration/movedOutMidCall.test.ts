@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { FIRST_IN_ORDER_CHECK_MASK, TAG_NOTES_CHECK_MASK } from "../../src/config/limits";
+import { FIRST_IN_ORDER_CHECK_MASK, LIST_NOTES_PAGE_CHECK_MASK, TAG_NOTES_CHECK_MASK } from "../../src/config/limits";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -309,6 +309,47 @@ describe("a note moved into an excluded folder while resources/list or prompts/l
  * the person moves into an excluded folder while another one is read is out of sight by its turn:
  * the whole list failed ("the folders this token may see changed"), though the token's folders had not.
  */
+/**
+ * list_notes makes its page in slices (a pause every LIST_NOTES_PAGE_CHECK_MASK + 1 notes), then counts
+ * the listing. An entry is a path and a size read as it is made: a note moved into an excluded folder
+ * at a later pause was named, with its size, at the path it had just left for the excluded folder.
+ */
+describe("a note moved into an excluded folder after list_notes made its entry", () => {
+	test("the page neither names nor counts it", async () => {
+		const listed = LIST_NOTES_PAGE_CHECK_MASK + 8;
+		const fillers = Object.fromEntries(Array.from({ length: listed }, (_, index) => [`Notes/n ${index}.md`, "x\n"]));
+		const root = await makeVault({ ...fillers, "Notes/0 salary.md": "a note of 29 bytes, say, here\n" });
+		const host = await NodeHost.open(root);
+		let pauses = 0;
+		let moveAtPause = Number.POSITIVE_INFINITY;
+		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
+			++pauses === moveAtPause
+				? async () => {
+						const file = host.vault.getFileByPath("Notes/0 salary.md");
+						if (file) await host.vault.rename(file, "Private/0 salary.md");
+					}
+				: null,
+		);
+		try {
+			// Listed once: the listing is kept, and the next call's pauses are its turn before the page, then the page's own.
+			await callTool(client, "list_notes", { folder: "Notes", limit: listed + 1 });
+			pauses = 0;
+			moveAtPause = 2;
+			const answer = await callTool(client, "list_notes", { folder: "Notes", limit: listed + 1 });
+			expect(host.vault.getFileByPath("Private/0 salary.md")).not.toBeNull();
+			// On main: the first entry was {"path":"Notes/0 salary.md","size":30}, beside a total of 135 that left it out.
+			expect(JSON.stringify(answer)).not.toMatch(/salary/u);
+			expect(answer.ok && answer.value).toMatchObject({ total: listed });
+			expect(answer.ok && (answer.value.notes as unknown[]).length).toBe(listed);
+		} finally {
+			await client.close();
+			await service.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 /**
  * find_notes_by_tag merges the path lists of a tag and its nested tags, then checks each path against
  * the scope, pausing every TAG_NOTES_CHECK_MASK + 1 paths. The lists hold paths, not file objects: a

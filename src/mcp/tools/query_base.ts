@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { BASE_QUERY_RUNS, BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, CUT_TO_FIT_SHORTEST_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import {
+	RUNS_WHILE_RENAMED,
+	BASES_DEFAULT_ROWS,
+	BASES_MAX_FILE_BYTES,
+	BASES_MAX_ROWS,
+	CUT_TO_FIT_SHORTEST_BYTES,
+	VAULT_WIDE_SLICE_MS,
+} from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
 import { parseBaseFileSteps, readsBacklinks, readsOtherNotes } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
@@ -8,7 +15,7 @@ import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } fro
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
-import type { Host } from "../../host/Host";
+import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
 import { CUTTABLE_ANSWER_BYTES, smallestResultBytes } from "../cutToFit";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
@@ -93,10 +100,8 @@ export const queryBaseTool = defineTool({
 		};
 		// A row's own note is checked as the answer is made; other notes its values name (a backlink, a link's file) are named at the
 		// paths they had when read: one renamed meanwhile (into an excluded folder, say) was named at the path it had left. Run again then.
-		const namesOthers = readsOtherNotes(config.value);
-		let ran = await withRenamesSeen(ctx.host, query);
-		for (let run = 2; namesOthers && ran.renamed && run <= BASE_QUERY_RUNS; run++) ran = await withRenamesSeen(ctx.host, query);
-		if (namesOthers && ran.renamed) return fail("Notes kept being renamed while this base was queried. Call it again in a moment.");
+		const ran = readsOtherNotes(config.value) ? await untilNoRename(ctx.host, RUNS_WHILE_RENAMED, query) : { value: await query() };
+		if (ran === null) return fail(NOTES_KEPT_MOVING);
 		const result = ran.value;
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
@@ -106,17 +111,3 @@ export const queryBaseTool = defineTool({
 		return ok({ path: answered.value.path, ...rows, ...nextCursor, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });
-
-/** `work`'s value, and whether a file or folder of the vault was renamed while it ran (the host renames its file objects in place). */
-async function withRenamesSeen<T>(host: Host, work: () => Promise<T>): Promise<{ value: T; renamed: boolean }> {
-	let renamed = false;
-	const ref = host.vault.on("rename", () => {
-		renamed = true;
-	});
-	try {
-		const value = await work();
-		return { value, renamed };
-	} finally {
-		host.vault.offref(ref);
-	}
-}
