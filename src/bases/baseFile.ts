@@ -244,6 +244,28 @@ export function readsBacklinks(config: BaseConfig): boolean {
 	return config.views.some((view) => viewPropertyIds(view).some((id) => id.endsWith(".backlinks")));
 }
 
+/** The functions and methods whose value is a note other than the row's own (a file, its path), or says what that note links to. */
+const OTHER_NOTE_FUNCTIONS: ReadonlySet<string> = new Set(["file"]);
+const OTHER_NOTE_METHODS: ReadonlySet<string> = new Set(["asFile", "linksTo"]);
+
+/**
+ * Whether the base's values may name or describe notes other than the row's own, as they were when
+ * read: `file.backlinks`, the `file()` function, a link's `asFile()` and `linksTo()`. The row's own
+ * note is checked as the answer is made; these others are not, so query_base runs such a base again
+ * when a file is renamed while it runs (one moved into an excluded folder was named at the path it had left).
+ */
+export function readsOtherNotes(config: BaseConfig): boolean {
+	if (readsBacklinks(config)) return true;
+	for (const expression of allExpressions(config))
+		for (const node of walkExpression(expression)) {
+			if (node.kind !== "call") continue;
+			const { callee } = node;
+			if (callee.kind === "identifier" && OTHER_NOTE_FUNCTIONS.has(callee.name)) return true;
+			if (callee.kind === "member" && OTHER_NOTE_METHODS.has(callee.name)) return true;
+		}
+	return false;
+}
+
 /** The property ids a view shows, sorts or groups by. */
 function viewPropertyIds(view: BaseView): string[] {
 	return [...view.order, ...view.sort.map((key) => key.property), ...(view.groupBy ? [view.groupBy.property] : [])];

@@ -293,6 +293,14 @@ export const BASES_MAX_ROWS = 1000;
  * kilobytes: a few hundred bytes a card).
  */
 export const BASES_MAX_FILE_BYTES = 256 * 1024;
+/**
+ * How many times a call that names notes at the paths it read them at (query_base over a base whose
+ * values name other notes, list_notes, list_templates) is made when notes are renamed while it runs.
+ * The host renames its file objects in place: a note moved into an excluded folder meanwhile was
+ * named, and counted, at the path it had left. After this many runs that each saw a rename, the call
+ * answers that notes kept moving.
+ */
+export const RUNS_WHILE_RENAMED = 3;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** Arrays and objects one inside another a canvas may open before it is parsed or its links read (JSON.parse of deep nesting cannot be paused). */
 export const CANVAS_MAX_NESTING = 64;

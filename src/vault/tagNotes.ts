@@ -147,6 +147,17 @@ export class TagNotes {
 
 	/** Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path. The caller must not change the array. */
 	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[]> {
+		for (;;) {
+			const moves = this.moves;
+			const notes = await this.notesWithSince(scope, tag, budget, moves);
+			// The lists hold paths: a note renamed while they were merged and checked (into an excluded folder, say) was named,
+			// and counted, at the path it had left. Asked again, the marks of the rename are taken in first.
+			if (this.moves === moves) return notes;
+		}
+	}
+
+	/** `notesWith` as of the index now; an answer is kept only when no note or folder was renamed since `moves` was read. */
+	private async notesWithSince(scope: Scope, tag: string, budget: CallBudget, moves: number): Promise<readonly string[]> {
 		const wanted = tagKey(tag);
 		const taken = await this.exclusive(async () => {
 			// Everything was dropped meanwhile (forget): what was read so far is gone, so it starts over.
@@ -180,7 +191,7 @@ export class TagNotes {
 			const path = merged[index] as string;
 			if (visible(path)) notes.push(path);
 		}
-		if (this.refs.length > 0 && this.version === version) this.keep(JSON.stringify([scopeKey(scope), wanted]), { version, notes });
+		if (this.refs.length > 0 && this.version === version && this.moves === moves) this.keep(JSON.stringify([scopeKey(scope), wanted]), { version, notes });
 		return notes;
 	}
 

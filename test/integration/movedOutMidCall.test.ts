@@ -1,13 +1,14 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { FIRST_IN_ORDER_CHECK_MASK } from "../../src/config/limits";
+import { FIRST_IN_ORDER_CHECK_MASK, LIST_NOTES_PAGE_CHECK_MASK, TAG_NOTES_CHECK_MASK } from "../../src/config/limits";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { NodeVault } from "../../src/headless/NodeVault";
 import { JournalFile } from "../../src/journal/JournalFile";
 import type { HostFile } from "../../src/host/Host";
+import { TagNotes } from "../../src/vault/tagNotes";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
@@ -308,6 +309,98 @@ describe("a note moved into an excluded folder while resources/list or prompts/l
  * the person moves into an excluded folder while another one is read is out of sight by its turn:
  * the whole list failed ("the folders this token may see changed"), though the token's folders had not.
  */
+/**
+ * list_notes makes its page in slices (a pause every LIST_NOTES_PAGE_CHECK_MASK + 1 notes), then counts
+ * the listing. An entry is a path and a size read as it is made: a note moved into an excluded folder
+ * at a later pause was named, with its size, at the path it had just left for the excluded folder.
+ */
+describe("a note moved into an excluded folder after list_notes made its entry", () => {
+	test("the page neither names nor counts it", async () => {
+		const listed = LIST_NOTES_PAGE_CHECK_MASK + 8;
+		const fillers = Object.fromEntries(Array.from({ length: listed }, (_, index) => [`Notes/n ${index}.md`, "x\n"]));
+		const root = await makeVault({ ...fillers, "Notes/0 salary.md": "a note of 29 bytes, say, here\n" });
+		const host = await NodeHost.open(root);
+		let pauses = 0;
+		let moveAtPause = Number.POSITIVE_INFINITY;
+		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
+			++pauses === moveAtPause
+				? async () => {
+						const file = host.vault.getFileByPath("Notes/0 salary.md");
+						if (file) await host.vault.rename(file, "Private/0 salary.md");
+					}
+				: null,
+		);
+		try {
+			// Listed once: the listing is kept, and the next call's pauses are its turn before the page, then the page's own.
+			await callTool(client, "list_notes", { folder: "Notes", limit: listed + 1 });
+			pauses = 0;
+			moveAtPause = 2;
+			const answer = await callTool(client, "list_notes", { folder: "Notes", limit: listed + 1 });
+			expect(host.vault.getFileByPath("Private/0 salary.md")).not.toBeNull();
+			// On main: the first entry was {"path":"Notes/0 salary.md","size":30}, beside a total of 135 that left it out.
+			expect(JSON.stringify(answer)).not.toMatch(/salary/u);
+			expect(answer.ok && answer.value).toMatchObject({ total: listed });
+			expect(answer.ok && (answer.value.notes as unknown[]).length).toBe(listed);
+		} finally {
+			await client.close();
+			await service.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
+/**
+ * find_notes_by_tag merges the path lists of a tag and its nested tags, then checks each path against
+ * the scope, pausing every TAG_NOTES_CHECK_MASK + 1 paths. The lists hold paths, not file objects: a
+ * note moved into an excluded folder at one of those pauses was named, and counted, at the path it
+ * had just left for the excluded folder.
+ */
+describe("a note moved into an excluded folder while find_notes_by_tag merges and checks its lists", () => {
+	test("the note is neither named nor counted; asked again, the answer is the same", async () => {
+		const tagged = TAG_NOTES_CHECK_MASK + 8;
+		const fillers = Object.fromEntries(Array.from({ length: tagged }, (_, index) => [`Notes/n ${index}.md`, index % 2 === 0 ? "#fern\n" : "#fern/sub\n"]));
+		const root = await makeVault({ ...fillers, "Notes/0 salary.md": "#fern\n" });
+		const host = await NodeHost.open(root);
+		let armed = false;
+		let moved = false;
+		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
+			armed && !moved
+				? async () => {
+						moved = true;
+						const file = host.vault.getFileByPath("Notes/0 salary.md");
+						if (file) await host.vault.rename(file, "Private/0 salary.md");
+					}
+				: null,
+		);
+		// Armed once the call has taken its lists: the move comes at the next pause, in the merge or the check.
+		// A private method, spied on to find the moment.
+		const proto = TagNotes.prototype as unknown as { sortedListsFor(...args: unknown[]): Promise<string[][]> };
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the index as `this`
+		const original = proto.sortedListsFor;
+		jest.spyOn(proto, "sortedListsFor").mockImplementation(async function (this: TagNotes, ...args: unknown[]) {
+			const lists = await original.apply(this, args);
+			armed = true;
+			return lists;
+		});
+		try {
+			const answer = await callTool(client, "find_notes_by_tag", { tag: "fern", limit: 3 });
+			expect(moved).toBe(true);
+			expect(host.vault.getFileByPath("Private/0 salary.md")).not.toBeNull();
+			// On main: notes ["Notes/0 salary.md", …], total 1032.
+			expect(answer).toMatchObject({ ok: true, value: { notes: ["Notes/n 0.md", "Notes/n 1.md", "Notes/n 10.md"], total: tagged } });
+			expect(JSON.stringify(answer)).not.toMatch(/salary/u);
+			expect(await callTool(client, "find_notes_by_tag", { tag: "fern", limit: 3 })).toEqual(answer);
+		} finally {
+			jest.restoreAllMocks();
+			await client.close();
+			await service.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("a prompt note moved into an excluded folder while prompts/list reads the prompt notes", () => {
 	let root: string;
 	let host: NodeHost;
@@ -649,6 +742,79 @@ describe("a base moved into an excluded folder while list_bases sorts its bases"
  * A note moved into an excluded folder at one of those pauses, after the query matched it, was
  * still given as a row: its properties read after the move, from a note the token may no longer see.
  */
+/**
+ * A row's values may name notes other than its own: its backlinks (from an index of every note's links,
+ * built before the rows), a link's file (`asFile()`), the `file()` function. Those are paths read as
+ * the value was made. A note moved into an excluded folder while the rows were built was named in a
+ * visible row at the path it had just left for the excluded folder (the row's own note is checked).
+ */
+describe("a note another row names moved into an excluded folder while query_base builds the rows", () => {
+	/** `Notes/Links.base` queried while `Notes/Salary review.md` moves into Private once the rows are being built. */
+	async function queryWhileMoved(formulas: string, notes: Record<string, string>): Promise<Awaited<ReturnType<typeof callTool>>> {
+		const root = await makeVault({
+			"Notes/Links.base": `filters: 'file.tags.length >= 0'\nviews:\n  - type: table\n    name: Links\n    order:\n      - file.name\n      - formula.other\n      - file.tags\nformulas:\n  other: '${formulas}'\n`,
+			...notes,
+		});
+		const host = await NodeHost.open(root);
+		let armed = false;
+		let moved = false;
+		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
+			armed && !moved
+				? async () => {
+						moved = true;
+						const file = host.vault.getFileByPath("Notes/Salary review.md");
+						if (file) await host.vault.rename(file, "Private/Salary review.md");
+					}
+				: null,
+		);
+		// Each note's metadata is read as the notes are matched (the filter), and for the backlink index; read again, a row is
+		// being built (its file.tags, after its formula): the move comes at the next pause, that row's value made.
+		const cache = host.metadataCache;
+		const original = cache.getFileCache.bind(cache);
+		const looked = new Set<string>();
+		jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (looked.has(file.path)) armed = true;
+			looked.add(file.path);
+			return original(file);
+		});
+		try {
+			const answer = await callTool(client, "query_base", { path: "Notes/Links.base" });
+			expect(moved).toBe(true);
+			expect(host.vault.getFileByPath("Private/Salary review.md")).not.toBeNull();
+			return answer;
+		} finally {
+			jest.restoreAllMocks();
+			await client.close();
+			await service.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	}
+
+	function otherOf(answer: Awaited<ReturnType<typeof callTool>>, path: string): unknown {
+		const rows = answer.ok ? (answer.value.rows as Array<{ path: string; values: Record<string, unknown> }>) : [];
+		return rows.find((row) => row.path === path)?.values["formula.other"];
+	}
+
+	test("a linking note is no row's backlink", async () => {
+		const answer = await queryWhileMoved("file.backlinks", {
+			"Notes/Target.md": "# Target\n",
+			"Notes/Salary review.md": "[[Target]]\n",
+			"Notes/Other.md": "[[Target]]\n",
+		});
+		// On main: Target's row gave ["[[Notes/Other.md]]", "[[Notes/Salary review.md]]"].
+		expect(JSON.stringify(answer)).not.toMatch(/Salary/u);
+		expect(otherOf(answer, "Notes/Target.md")).toEqual(["[[Notes/Other.md]]"]);
+	});
+
+	test.each([['file("Salary review")'], ["file.links.map(value.asFile())"]])("a linked note is no row's %s", async (formula) => {
+		const answer = await queryWhileMoved(formula, { "Notes/Linker.md": "[[Salary review]]\n", "Notes/Salary review.md": "# Review\n" });
+		// On main: Linker's row gave the note as "Notes/Salary review.md" (or a list of it), a file it no longer was.
+		expect(JSON.stringify(answer)).not.toMatch(/Salary/u);
+		expect(otherOf(answer, "Notes/Linker.md")).toEqual(formula.startsWith("file(") ? null : [null]);
+	});
+});
+
 describe("a note moved into an excluded folder while query_base builds its rows", () => {
 	let root: string;
 	let host: NodeHost;

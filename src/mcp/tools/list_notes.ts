@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT, LIST_NOTES_PAGE_CHECK_MASK } from "../../config/limits";
+import { LIST_NOTES_DEFAULT_LIMIT, LIST_NOTES_MAX_LIMIT, LIST_NOTES_PAGE_CHECK_MASK, RUNS_WHILE_RENAMED } from "../../config/limits";
 import { checkFolderArgument } from "../../vault/paths";
 import { countStillVisible, NoteListing, type ListedNote, type ListingOrder } from "../../vault/noteListing";
 import { noteVisibility } from "../../vault/notes";
 import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
-import { withinCallBudget } from "../../vault/workBudget";
+import { withinCallBudget, type CallBudget } from "../../vault/workBudget";
+import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -45,27 +46,32 @@ export const listNotesTool = defineTool({
 		if (!after.ok) return fail(after.error);
 		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
 		const filter = folder === undefined ? { recursive: args.recursive } : { folder, recursive: args.recursive };
+		const afterKey = after.value;
 		// Scope again for each note of the page, as it is built: a note renamed out of it while the listing was made is left out.
+		const pageOfNotes = async (budget: CallBudget) => {
+			const notes = await listing.list(ctx.scope, filter, args.sort, budget);
+			const { items, nextCursor } = pageAfter(notes, afterKey, args.limit, keyed);
+			// The page is built in its own turn and in slices: with the listing kept, a page of a thousand notes is most of a call.
+			await budget.nextTurn();
+			const visible = noteVisibility(ctx.scope);
+			const answer: Array<{ path: string; modified: string; size: number }> = [];
+			for (const [index, { file }] of items.entries()) {
+				if ((index & LIST_NOTES_PAGE_CHECK_MASK) === LIST_NOTES_PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
+				if (visible(file.path)) answer.push({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size });
+			}
+			// Counted again as the page leaves: a note moved out of sight meanwhile, on this page or another, is not in the total either.
+			const total = await countStillVisible(notes, visible, budget);
+			return { notes: answer, total, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
+		};
+		// A note renamed after its entry was made or counted (into an excluded folder, say) was named, with its size, and
+		// counted at the path it had left: the page is made again then.
 		const answered = await withinCallBudget(
-			async (budget) => {
-				const notes = await listing.list(ctx.scope, filter, args.sort, budget);
-				const { items, nextCursor } = pageAfter(notes, after.value, args.limit, keyed);
-				// The page is built in its own turn and in slices: with the listing kept, a page of a thousand notes is most of a call.
-				await budget.nextTurn();
-				const visible = noteVisibility(ctx.scope);
-				const answer: Array<{ path: string; modified: string; size: number }> = [];
-				for (const [index, { file }] of items.entries()) {
-					if ((index & LIST_NOTES_PAGE_CHECK_MASK) === LIST_NOTES_PAGE_CHECK_MASK && budget.due()) await budget.checkpoint();
-					if (visible(file.path)) answer.push({ path: file.path, modified: new Date(file.stat.mtime).toISOString(), size: file.stat.size });
-				}
-				// Counted again as the page leaves: a note moved out of sight meanwhile, on this page or another, is not in the total either.
-				const total = await countStillVisible(notes, visible, budget);
-				return { notes: answer, total, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
-			},
+			(budget) => untilNoRename(ctx.host, RUNS_WHILE_RENAMED, () => pageOfNotes(budget)),
 			"Pass a folder to list part of the vault.",
 			ctx.callBudget,
 		);
 		if (!answered.ok) return answered;
-		return ok(answered.value);
+		if (answered.value === null) return fail(NOTES_KEPT_MOVING);
+		return ok(answered.value.value);
 	},
 });

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { echoed } from "../../markdown/echo";
-import { LIST_TEMPLATES_DEFAULT_LIMIT, LIST_TEMPLATES_MAX_LIMIT } from "../../config/limits";
+import { LIST_TEMPLATES_DEFAULT_LIMIT, LIST_TEMPLATES_MAX_LIMIT, RUNS_WHILE_RENAMED } from "../../config/limits";
 import { templateSettings } from "../../vault/obsidianSettings";
 import { countStillVisible, NoteListing, type ListedNote } from "../../vault/noteListing";
 import { noteVisibility } from "../../vault/notes";
 import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { withinCallBudget } from "../../vault/workBudget";
+import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
 import { checkFolderArgument } from "../../vault/paths";
 import { isPathVisible, mayNameHidden } from "../../vault/scope";
 import { defineTool } from "../tool";
@@ -49,17 +50,20 @@ export const listTemplatesTool = defineTool({
 		// list_notes' listing of the folder, in path order: kept between calls, and filtered and sorted in slices (the whole vault's notes were, in one piece).
 		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
 		const listed = await withinCallBudget(
-			async (budget) => {
-				const templates = await listing.list(ctx.scope, { folder, recursive: true }, "path", budget);
-				// Scope again as the page is made and counted: a note renamed out of it while the listing was made is neither shown nor counted.
-				const visible = noteVisibility(ctx.scope);
-				return { templates, visible, total: await countStillVisible(templates, visible, budget) };
-			},
+			// Counted again when a note was renamed meanwhile: one counted, then moved into an excluded folder, was still counted.
+			(budget) =>
+				untilNoRename(ctx.host, RUNS_WHILE_RENAMED, async () => {
+					const templates = await listing.list(ctx.scope, { folder, recursive: true }, "path", budget);
+					// Scope again as the page is made and counted: a note renamed out of it while the listing was made is neither shown nor counted.
+					const visible = noteVisibility(ctx.scope);
+					return { templates, visible, total: await countStillVisible(templates, visible, budget) };
+				}),
 			"Set a smaller template folder in Obsidian (Settings → Templates).",
 			ctx.callBudget,
 		);
 		if (!listed.ok) return listed;
-		const { templates, visible, total } = listed.value;
+		if (listed.value === null) return fail(NOTES_KEPT_MOVING);
+		const { templates, visible, total } = listed.value.value;
 		// A folder in an excluded folder, or outside this token's folders, is as if none were set: its path would name what is hidden.
 		if (templates.length === 0 && !isPathVisible(folder, ctx.scope)) return fail(noFolder);
 		const { items, nextCursor } = pageAfter(templates, after.value, args.limit, KEYED);

@@ -1,13 +1,21 @@
 import { z } from "zod";
-import { BASES_DEFAULT_ROWS, BASES_MAX_FILE_BYTES, BASES_MAX_ROWS, CUT_TO_FIT_SHORTEST_BYTES, VAULT_WIDE_SLICE_MS } from "../../config/limits";
+import {
+	RUNS_WHILE_RENAMED,
+	BASES_DEFAULT_ROWS,
+	BASES_MAX_FILE_BYTES,
+	BASES_MAX_ROWS,
+	CUT_TO_FIT_SHORTEST_BYTES,
+	VAULT_WIDE_SLICE_MS,
+} from "../../config/limits";
 import { SliceClock } from "../../markdown/steps";
-import { parseBaseFileSteps, readsBacklinks } from "../../bases/baseFile";
+import { parseBaseFileSteps, readsBacklinks, readsOtherNotes } from "../../bases/baseFile";
 import { runBaseQuery } from "../../bases/query";
 import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor";
 import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
+import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
 import { CUTTABLE_ANSWER_BYTES, smallestResultBytes } from "../cutToFit";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
@@ -75,18 +83,26 @@ export const queryBaseTool = defineTool({
 		if (!after.ok) return fail(after.error);
 		// Looked at before the query: a note read meanwhile is named and may be a row too, never left out unnamed.
 		const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, clock, ctx.notesNotYetRead);
-		const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks: readsBacklinks(config.value) });
 		// Rows are built while the answer, its long texts cut short, fits beside its path and the notes still being read.
 		const besideRows = { path: parsed.value.path, ...stillBeingReadField(unread, ctx.scope) };
-		const result = await runBaseQuery(config.value, vault, files, fileFor(found.value), {
-			view: args.view,
-			limit: args.limit,
-			now: Date.now(),
-			pause: () => clock.checkpoint(),
-			due: () => clock.due(),
-			fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows) - NEXT_CURSOR_BYTES, smallestBytes: smallestResultBytes },
-			...(after.value ? { after: { last: after.value[0] as string, next: after.value[1] as string, position: after.value[2] as number } } : {}),
-		});
+		const backlinks = readsBacklinks(config.value);
+		const query = async () => {
+			const { vault, files, fileFor } = await baseVault(ctx.host, ctx.scope, clock, { backlinks });
+			return runBaseQuery(config.value, vault, files, fileFor(found.value), {
+				view: args.view,
+				limit: args.limit,
+				now: Date.now(),
+				pause: () => clock.checkpoint(),
+				due: () => clock.due(),
+				fit: { maxBytes: CUTTABLE_ANSWER_BYTES - smallestResultBytes(besideRows) - NEXT_CURSOR_BYTES, smallestBytes: smallestResultBytes },
+				...(after.value ? { after: { last: after.value[0] as string, next: after.value[1] as string, position: after.value[2] as number } } : {}),
+			});
+		};
+		// A row's own note is checked as the answer is made; other notes its values name (a backlink, a link's file) are named at the
+		// paths they had when read: one renamed meanwhile (into an excluded folder, say) was named at the path it had left. Run again then.
+		const ran = readsOtherNotes(config.value) ? await untilNoRename(ctx.host, RUNS_WHILE_RENAMED, query) : { value: await query() };
+		if (ran === null) return fail(NOTES_KEPT_MOVING);
+		const result = ran.value;
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);
 		if (!answered.ok) return answered;
 		if (!result.ok) return fail(result.error);

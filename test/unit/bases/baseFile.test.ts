@@ -1,4 +1,4 @@
-import { parseBaseFile, parseBaseFileSteps, readsBacklinks, type BaseConfig } from "../../../src/bases/baseFile";
+import { parseBaseFile, parseBaseFileSteps, readsBacklinks, readsOtherNotes, type BaseConfig } from "../../../src/bases/baseFile";
 import {
 	BASES_MAX_EXPRESSION_DEPTH,
 	BASES_MAX_FORMULAS,
@@ -168,5 +168,15 @@ describe("readsBacklinks: whether a query must gather backlinks before its expre
 		expect(
 			readsBacklinks(parsed("formulas:\n  n: 'file.links.length'\nviews:\n  - type: table\n    name: A\n    order: [file.name, backlinks_note]\n")),
 		).toBe(false);
+	});
+});
+
+describe("readsOtherNotes: whether a row's values may name notes other than its own", () => {
+	test("backlinks, file(), a link's asFile() or linksTo(), in a formula or a filter; not the row's own links, nor a property named file", () => {
+		expect(readsOtherNotes(parsed("views:\n  - type: table\n    name: A\n    order: [file.name, file.backlinks]\n"))).toBe(true);
+		expect(readsOtherNotes(parsed("formulas:\n  n: 'file(\"Plan\")'\n"))).toBe(true);
+		expect(readsOtherNotes(parsed("formulas:\n  n: 'file.links.map(value.asFile())'\n"))).toBe(true);
+		expect(readsOtherNotes(parsed("filters: 'link(\"Plan\").linksTo(file.file)'\n"))).toBe(true);
+		expect(readsOtherNotes(parsed("formulas:\n  n: 'file.links.length + file.name.length'\n  m: 'note.file'\n"))).toBe(false);
 	});
 });
