@@ -485,6 +485,13 @@ export const WRITE_RETRY_MAX_PAUSE_MS = 64;
  */
 export const LATE_APPEND_RECHECK_MS = 50;
 /**
+ * How many more LATE_APPEND_RECHECK_MS waits (headless) the file a note's edit replaced is given when it
+ * is found shorter than what the edit read: a program rewriting the note in place (truncate, then
+ * write) truncated it just before the rename and has not written yet, descheduled on a busy machine.
+ * Its text, once written, goes to a copy beside the note; 20 waits are a second.
+ */
+export const RACED_REWRITE_RECHECKS = 20;
+/**
  * Bytes another program appended to a note's old file, carried to the new file after an edit
  * replaced it (headless), per piece: the event loop is given back between pieces. Read in one piece,
  * a program appending hundreds of megabytes to the old file held the server for the whole read. Also
