@@ -492,6 +492,15 @@ export const LATE_APPEND_RECHECK_MS = 50;
  */
 export const RACED_REWRITE_RECHECKS = 20;
 /**
+ * How long after its last change a note read empty is taken as empty by a headless edit: before that
+ * it is most likely another program rewriting it in place (truncated, its new text not yet written,
+ * which at a load of 13-15 on 2 cores took tens of milliseconds), and the edit is tried again (within
+ * WRITE_RETRY_BUDGET_MS). Made on the empty text, the edit passed its last look (the file still empty)
+ * and its rename put the note's whole earlier text, written a moment later, out of the note (636 of
+ * 868 lines in one run of 100 set_property calls). A note made empty and never written since waits not.
+ */
+export const EMPTY_NOTE_SETTLE_MS = 200;
+/**
  * Bytes another program appended to a note's old file, carried to the new file after an edit
  * replaced it (headless), per piece: the event loop is given back between pieces. Read in one piece,
  * a program appending hundreds of megabytes to the old file held the server for the whole read. Also

@@ -15,7 +15,14 @@ import {
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, MAX_READ_NOTE_BYTES, NOTE_TEXT_PIECE_CHARS, RACED_REWRITE_RECHECKS } from "../config/limits";
+import {
+	EMPTY_NOTE_SETTLE_MS,
+	LATE_APPEND_PIECE_BYTES,
+	LATE_APPEND_RECHECK_MS,
+	MAX_READ_NOTE_BYTES,
+	NOTE_TEXT_PIECE_CHARS,
+	RACED_REWRITE_RECHECKS,
+} from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { FileOverBytesError } from "../host/FileOverBytesError";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
@@ -108,6 +115,7 @@ export class DiskWriter {
 			if (options?.refuseOverBytes !== undefined && stats.size > options.refuseOverBytes) throw new FileOverBytesError(stats.size);
 			if (stats.size > MAX_READ_NOTE_BYTES) throw new NoteTooLargeError(stats.size);
 			const read = await readInPieces(fd, stats.size, this.pause);
+			if (read.bytes.length === 0 && isBeingRewritten(fstatSync(fd))) return null;
 			const before = read.text;
 			const after = fn(before);
 			if (after === before) return { text: after, stats: null, exact: true };
@@ -395,13 +403,13 @@ export class DiskWriter {
 	 * can still be lost: a program that rewrites the note in place (reads it, truncates it, writes it
 	 * back with a line more) may have read the new note just before they were carried, and its write
 	 * then goes over them. Such a program may also have truncated the old file just before the
-	 * rename and write it only later: a file shorter than what was read is looked at again, up to
+	 * rename and write it only later: a file shorter than what was read, or empty, is looked at again, up to
 	 * RACED_REWRITE_RECHECKS times. Nothing is kept when the old file holds exactly what was read (`read`: its stats when opened), is
 	 * empty, or still has a name (its bytes are not lost), or is over MAX_READ_NOTE_BYTES.
 	 */
 	private async keepRacedVersion(carry: { target: string }, old: number, seen: readonly Buffer[], read: Stats): Promise<void> {
 		const seenLength = lengthOf(seen);
-		for (let wait = 0; wait < RACED_REWRITE_RECHECKS && fstatSync(old).size < seenLength; wait++) await lateRecheckDelay();
+		for (let wait = 0; wait < RACED_REWRITE_RECHECKS && isShortOf(fstatSync(old), seenLength); wait++) await lateRecheckDelay();
 		const late = fstatSync(old);
 		if (late.nlink !== 0 || late.size === 0 || late.size > MAX_READ_NOTE_BYTES) return;
 		// Not written since it was opened (the common case, not compared again: a rename's thousand notes), or holding what was read.
@@ -410,6 +418,8 @@ export class DiskWriter {
 		await this.pause();
 		const { bytes } = await readInPieces(old, late.size, this.pause);
 		const folder = nodePath.dirname(carry.target);
+		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
+		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
 		for (let number = 0; ; number++) {
 			const name = copyNameBeside(nodePath.basename(carry.target), RACED_COPY_LABEL, new Date(), number);
 			try {
@@ -622,6 +632,20 @@ async function writeInPieces(handle: fs.FileHandle, text: string | Buffer, befor
 		for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 		start = end;
 	}
+}
+
+/** Whether a replaced file is shorter than the `seenLength` bytes read, or empty: truncated by a program rewriting it, its text perhaps still to come. */
+function isShortOf(stats: Stats, seenLength: number): boolean {
+	return stats.size < seenLength || stats.size === 0;
+}
+
+/**
+ * Whether an empty file is most likely being rewritten in place by another program (truncated, not
+ * yet written): changed in the last EMPTY_NOTE_SETTLE_MS, and not a file made empty and left so.
+ */
+function isBeingRewritten(stats: Stats): boolean {
+	const madeEmpty = stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
+	return !madeEmpty && Date.now() - stats.mtimeMs < EMPTY_NOTE_SETTLE_MS;
 }
 
 /** Whether `found` (an lstat, or null) is the file `ours` describes: the same inode on the same device. */

@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
+import { EMPTY_NOTE_SETTLE_MS, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
@@ -114,6 +114,30 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		);
 		expect(ok).toBe(true);
 		expect([...outsideLines(files)].sort()).toEqual([0, 1, 2]);
+	});
+
+	test("the note found empty a moment after another program truncated it: the edit waits for its text and is made on it, not on the empty file", async () => {
+		const vault = await makeVault({ "Log.md": LOG });
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const note = nodePath.join(running.host.vault.root, "Log.md");
+		try {
+			// Truncated just before the call; its text written back EMPTY_NOTE_SETTLE_MS / 4 later.
+			const truncated = nodeFs.openSync(note, "w");
+			const written = pause(EMPTY_NOTE_SETTLE_MS / 4).then(() => {
+				nodeFs.writeSync(truncated, `${LOG}outside-1\n`);
+				nodeFs.closeSync(truncated);
+			});
+			const answer = await callTool(client, "set_property", { path: "Log.md", name: "status", value: "done" });
+			await written;
+			expect(answer.ok).toBe(true);
+			// Made on the empty file, the edit's bytes were written over by the other program's text: acknowledged, and gone.
+			expect(await fs.readFile(note, "utf8")).toBe(`---\nstatus: done\n---\n${LOG}outside-1\n`);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
 	});
 
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
