@@ -403,9 +403,10 @@ export class DiskWriter {
 	 * can still be lost: a program that rewrites the note in place (reads it, truncates it, writes it
 	 * back with a line more) may have read the new note just before they were carried, and its write
 	 * then goes over them. Such a program may also have truncated the old file just before the
-	 * rename and write it only later: a file shorter than what was read, or empty, is looked at again, up to
-	 * RACED_REWRITE_RECHECKS times. Nothing is kept when the old file holds exactly what was read (`read`: its stats when opened), is
-	 * empty, or still has a name (its bytes are not lost), or is over MAX_READ_NOTE_BYTES.
+	 * rename and write it only later: a file shorter than what was read, or empty, is looked at
+	 * again, up to RACED_REWRITE_RECHECKS times. Nothing is kept when the old file holds exactly what
+	 * was read (`read`: its stats when opened), is empty, still has a name (its bytes are not lost),
+	 * or is over MAX_READ_NOTE_BYTES.
 	 */
 	private async keepRacedVersion(carry: { target: string }, old: number, seen: readonly Buffer[], read: Stats): Promise<void> {
 		const seenLength = lengthOf(seen);
@@ -645,7 +646,8 @@ function isShortOf(stats: Stats, seenLength: number): boolean {
  */
 function isBeingRewritten(stats: Stats): boolean {
 	const madeEmpty = stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
-	return !madeEmpty && Date.now() - stats.mtimeMs < EMPTY_NOTE_SETTLE_MS;
+	// Either way: a file time ahead of this clock (another machine's, on a shared disk) is not waited for without end.
+	return !madeEmpty && Math.abs(Date.now() - stats.mtimeMs) < EMPTY_NOTE_SETTLE_MS;
 }
 
 /** Whether `found` (an lstat, or null) is the file `ours` describes: the same inode on the same device. */
