@@ -14,7 +14,8 @@ import { makeVault, removeDir } from "../helpers/vault";
  * rename writes its line into the replaced file, and its next cycle reads the new one: the line is
  * then only in the replaced file. The server copies it into the note, but a copy that lands between
  * the other program's read and its truncation is written over. Each test plays one such interleaving
- * exactly, through `renameSync`; every line the other program wrote must still be in the vault.
+ * exactly, through `renameSync` (or a descriptor held between the truncation and the write); every
+ * line the other program wrote must still be in the vault, and an edit acknowledged in the note.
  */
 
 const LOG = "# Log\noutside-0\n";
