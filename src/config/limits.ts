@@ -494,6 +494,22 @@ export const WRITE_RETRY_MAX_PAUSE_MS = 64;
  */
 export const LATE_APPEND_RECHECK_MS = 50;
 /**
+ * How many more LATE_APPEND_RECHECK_MS waits (headless) the file a note's edit replaced is given when it
+ * is found shorter than what the edit read: a program rewriting the note in place (truncate, then
+ * write) truncated it just before the rename and has not written yet, descheduled on a busy machine.
+ * Its text, once written, goes to a copy beside the note; 20 waits are a second.
+ */
+export const RACED_REWRITE_RECHECKS = 20;
+/**
+ * How long after its last change a note read empty is taken as empty by a headless edit: before that
+ * it is most likely another program rewriting it in place (truncated, its new text not yet written,
+ * which at a load of 13-15 on 2 cores took tens of milliseconds), and the edit is tried again (within
+ * WRITE_RETRY_BUDGET_MS). Made on the empty text, the edit passed its last look (the file still empty)
+ * and its rename put the note's whole earlier text, written a moment later, out of the note (636 of
+ * 868 lines in one run of 100 set_property calls). A note made empty and never written since waits not.
+ */
+export const EMPTY_NOTE_SETTLE_MS = 200;
+/**
  * Bytes another program appended to a note's old file, carried to the new file after an edit
  * replaced it (headless), per piece: the event loop is given back between pieces. Read in one piece,
  * a program appending hundreds of megabytes to the old file held the server for the whole read. Also

@@ -15,13 +15,21 @@ import {
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, MAX_READ_NOTE_BYTES, NOTE_TEXT_PIECE_CHARS } from "../config/limits";
+import {
+	EMPTY_NOTE_SETTLE_MS,
+	LATE_APPEND_PIECE_BYTES,
+	LATE_APPEND_RECHECK_MS,
+	MAX_READ_NOTE_BYTES,
+	NOTE_TEXT_PIECE_CHARS,
+	RACED_REWRITE_RECHECKS,
+} from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { FileOverBytesError } from "../host/FileOverBytesError";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import type { ProcessOptions } from "../host/Host";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
+import { copyNameBeside } from "../vault/copyName";
 import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
 
 /** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
@@ -31,6 +39,9 @@ export interface EditResult {
 	/** Whether the file holds exactly `text` (false when another program's bytes were carried over beside ours). */
 	exact: boolean;
 }
+
+/** What a copy of another program's version of a note, kept beside it after it raced an edit, is named by (see keepRacedVersion). */
+const RACED_COPY_LABEL = "another program's version";
 
 const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 
@@ -104,6 +115,7 @@ export class DiskWriter {
 			if (options?.refuseOverBytes !== undefined && stats.size > options.refuseOverBytes) throw new FileOverBytesError(stats.size);
 			if (stats.size > MAX_READ_NOTE_BYTES) throw new NoteTooLargeError(stats.size);
 			const read = await readInPieces(fd, stats.size, this.pause);
+			if (read.bytes.length === 0 && isBeingRewritten(fstatSync(fd))) return null;
 			const before = read.text;
 			const after = fn(before);
 			if (after === before) return { text: after, stats: null, exact: true };
@@ -300,6 +312,7 @@ export class DiskWriter {
 				const carriedLater = (await carried.rest) ?? [];
 				await lateRecheckDelay();
 				await this.carryLateAppends(carry, old, [...seen, ...carried.first, ...carriedLater]).rest;
+				await this.keepRacedVersion(carry, old, seen, read);
 			} catch {
 				// The note or its folder went meanwhile: nothing to carry them to.
 			} finally {
@@ -385,6 +398,42 @@ export class DiskWriter {
 	}
 
 	/**
+	 * Keeps the text another program wrote to a replaced file (`old`, read as `seen`) after the edit
+	 * read it, whole, in a new file beside the note (`carry.target`). Carried into the note, its lines
+	 * can still be lost: a program that rewrites the note in place (reads it, truncates it, writes it
+	 * back with a line more) may have read the new note just before they were carried, and its write
+	 * then goes over them. Such a program may also have truncated the old file just before the
+	 * rename and write it only later: a file shorter than what was read, or empty, is looked at
+	 * again, up to RACED_REWRITE_RECHECKS times. Nothing is kept when the old file holds exactly what
+	 * was read (`read`: its stats when opened), is empty, still has a name (its bytes are not lost),
+	 * or is over MAX_READ_NOTE_BYTES.
+	 */
+	private async keepRacedVersion(carry: { target: string }, old: number, seen: readonly Buffer[], read: Stats): Promise<void> {
+		const seenLength = lengthOf(seen);
+		for (let wait = 0; wait < RACED_REWRITE_RECHECKS && isShortOf(fstatSync(old), seenLength); wait++) await lateRecheckDelay();
+		const late = fstatSync(old);
+		if (late.nlink !== 0 || late.size === 0 || late.size > MAX_READ_NOTE_BYTES) return;
+		// Not written since it was opened (the common case, not compared again: a rename's thousand notes), or holding what was read.
+		if (late.size === seenLength && (late.mtimeMs === read.mtimeMs || fileStartsWith(old, seen, true))) return;
+		// A piece of its own: the late re-check before this may have compared and carried a piece already.
+		await this.pause();
+		const { bytes } = await readInPieces(old, late.size, this.pause);
+		const folder = nodePath.dirname(carry.target);
+		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
+		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
+		for (let number = 0; ; number++) {
+			const name = copyNameBeside(nodePath.basename(carry.target), RACED_COPY_LABEL, new Date(), number);
+			try {
+				await this.create(nodePath.join(folder, name), bytes);
+				return;
+			} catch (error) {
+				// Taken a moment ago (by another program, or a race a second earlier): the next number.
+				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+			}
+		}
+	}
+
+	/**
 	 * Reads up to LATE_APPEND_PIECE_BYTES of the old file from `at` (not past `end`), each byte read
 	 * once, and appends them to the note as it is now; null when nothing was left, a name leads to the
 	 * old file again, or the note has another name.
@@ -410,7 +459,7 @@ export class DiskWriter {
 	}
 
 	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */
-	async create(diskPath: string, data: string, beforeWrite?: () => void): Promise<Stats> {
+	async create(diskPath: string, data: string | Buffer, beforeWrite?: () => void): Promise<Stats> {
 		await this.jail.makeFolders(nodePath.dirname(diskPath));
 		let handle;
 		try {
@@ -573,16 +622,32 @@ export class DiskWriter {
  * Writes `text` as UTF-8 through `handle`, NOTE_TEXT_PIECE_CHARS characters at a time (cut between
  * surrogate pairs, so the bytes are those of the whole): each piece is made into bytes in its own
  * turn of the event loop, between two thread-pool writes. `writeFile` made a 1 MB note's bytes in one
- * piece of 5-8 ms, and a flood of such creates held other clients that long each time.
+ * piece of 5-8 ms, and a flood of such creates held other clients that long each time. Bytes (a copy
+ * of another program's version of a note) go as they are, NOTE_TEXT_PIECE_CHARS at a time.
  */
-async function writeInPieces(handle: fs.FileHandle, text: string, beforeWrite?: () => void): Promise<void> {
+async function writeInPieces(handle: fs.FileHandle, text: string | Buffer, beforeWrite?: () => void): Promise<void> {
 	for (let start = 0; start < text.length;) {
 		if (start > 0) beforeWrite?.();
-		const end = pieceEnd(text, start, NOTE_TEXT_PIECE_CHARS);
-		const bytes = Buffer.from(text.slice(start, end), "utf8");
+		const end = typeof text === "string" ? pieceEnd(text, start, NOTE_TEXT_PIECE_CHARS) : Math.min(text.length, start + NOTE_TEXT_PIECE_CHARS);
+		const bytes = typeof text === "string" ? Buffer.from(text.slice(start, end), "utf8") : text.subarray(start, end);
 		for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 		start = end;
 	}
+}
+
+/** Whether a replaced file is shorter than the `seenLength` bytes read, or empty: truncated by a program rewriting it, its text perhaps still to come. */
+function isShortOf(stats: Stats, seenLength: number): boolean {
+	return stats.size < seenLength || stats.size === 0;
+}
+
+/**
+ * Whether an empty file is most likely being rewritten in place by another program (truncated, not
+ * yet written): changed in the last EMPTY_NOTE_SETTLE_MS, and not a file made empty and left so.
+ */
+function isBeingRewritten(stats: Stats): boolean {
+	const madeEmpty = stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
+	// Either way: a file time ahead of this clock (another machine's, on a shared disk) is not waited for without end.
+	return !madeEmpty && Math.abs(Date.now() - stats.mtimeMs) < EMPTY_NOTE_SETTLE_MS;
 }
 
 /** Whether `found` (an lstat, or null) is the file `ours` describes: the same inode on the same device. */

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { MAX_NOTE_NAME_BYTES, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
+import { NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import type { Host } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { rewriteLinksSteps } from "../markdown/linkRewrite";
 import { linkMetadataSteps, metadataSteps } from "../markdown/metadata";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
+import { copyNameBeside } from "../vault/copyName";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
 import { yieldToEventLoop } from "../vault/workBudget";
@@ -395,21 +396,8 @@ const NOT_IN_TOOL_NAME = /[^A-Za-z0-9_-]/g;
  * before the closing parenthesis for `number` 1, 2, …; the name is shortened to fit the file-name limit.
  */
 export function conflictCopyName(path: string, tool: string, time: Date, number = 0): string {
-	const slash = path.lastIndexOf("/");
-	const folder = path.slice(0, slash + 1);
-	const name = path.slice(slash + 1);
-	const dot = name.lastIndexOf(".");
-	const extension = dot > 0 ? name.slice(dot) : "";
-	let base = dot > 0 ? name.slice(0, dot) : name;
 	// The tool's name comes from the journal, a file another program can write: only a name's own characters go into the file name.
-	const suffix = ` (before ${tool.replace(NOT_IN_TOOL_NAME, "_")} ${localStamp(time)}${number === 0 ? "" : ` ${number + 1}`})${extension}`;
-	while (base.length > 1 && Buffer.byteLength(base + suffix) > MAX_NOTE_NAME_BYTES) base = [...base].slice(0, -1).join("");
-	return `${folder}${base}${suffix}`;
-}
-
-function localStamp(time: Date): string {
-	const two = (value: number) => String(value).padStart(2, "0");
-	return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}-${two(time.getMinutes())}`;
+	return copyNameBeside(path, `before ${tool.replace(NOT_IN_TOOL_NAME, "_")}`, time, number);
 }
 
 /** What an undo did, in one sentence per note, for the CLI's line and the plugin's notice. */

@@ -1,0 +1,153 @@
+import * as nodeFs from "node:fs";
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { EMPTY_NOTE_SETTLE_MS, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
+import { connectClient } from "../helpers/http";
+import { startService } from "../helpers/service";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/**
+ * Another program keeps a log note by reading it and writing it back with one line more, in place
+ * (`fs.writeFileSync`: truncate, then write). A headless edit replaces the note with a new file
+ * (temporary file, rename). A cycle of the other program that opened the note just before that
+ * rename writes its line into the replaced file, and its next cycle reads the new one: the line is
+ * then only in the replaced file. The server copies it into the note, but a copy that lands between
+ * the other program's read and its truncation is written over. Each test plays one such interleaving
+ * exactly, through `renameSync` (or a descriptor held between the truncation and the write); every
+ * line the other program wrote must still be in the vault, and an edit acknowledged in the note.
+ */
+
+const LOG = "# Log\noutside-0\n";
+
+/** Every file's text in the vault's top folder (the note and anything kept beside it), by name. */
+async function topFiles(vault: string): Promise<Map<string, string>> {
+	const texts = new Map<string, string>();
+	for (const entry of await fs.readdir(vault, { withFileTypes: true }))
+		if (entry.isFile()) texts.set(entry.name, await fs.readFile(nodePath.join(vault, entry.name), "utf8"));
+	return texts;
+}
+
+/**
+ * Runs one `set_property` of `Log.md` while `interleave` plays the other program around the edit's
+ * rename (`rename` does it), then `after` once the call is answered; returns the answer and the files.
+ */
+async function beside(
+	interleave: (parts: { note: string; rename: () => void }) => void,
+	after: (note: string) => Promise<void>,
+): Promise<{ ok: boolean; files: Map<string, string> }> {
+	const vault = await makeVault({ "Log.md": LOG });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	const root = running.host.vault.root;
+	const note = nodePath.join(root, "Log.md");
+	const originalRename = nodeFs.renameSync;
+	let played = false;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+	const spy = jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+		if (played || to !== note) return originalRename(from, to);
+		played = true;
+		interleave({ note, rename: () => originalRename(from, to) });
+	});
+	try {
+		const answer = await callTool(client, "set_property", { path: "Log.md", name: "status", value: "done" });
+		expect(played).toBe(true);
+		await after(note);
+		return { ok: answer.ok, files: await topFiles(root) };
+	} finally {
+		spy.mockRestore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+}
+
+/** The numbers of the other program's lines found anywhere in `files`. */
+function outsideLines(files: Map<string, string>): Set<number> {
+	const found = new Set<number>();
+	for (const text of files.values()) for (const match of text.matchAll(/^outside-(\d+)$/gmu)) found.add(Number(match[1]));
+	return found;
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe("set_property beside a program that rewrites the note in place", () => {
+	test("its line written to the replaced file, and the copy of it in the note written over by its next cycle: the line is kept beside the note", async () => {
+		let nextRead = "";
+		const { ok, files } = await beside(
+			({ note, rename }) => {
+				// A cycle of the other program opens the note (truncating it) in the instant between the server's last look and its rename…
+				const replaced = nodeFs.openSync(note, "w");
+				rename();
+				// …writes its line into the file just replaced, and its next cycle reads the note as the rename left it.
+				nodeFs.writeSync(replaced, `${LOG}outside-1\n`);
+				nodeFs.closeSync(replaced);
+				nextRead = nodeFs.readFileSync(note, "utf8");
+			},
+			async (note) => {
+				// That cycle writes back what it read, one line more, over whatever the server added in the meantime.
+				nodeFs.writeFileSync(note, `${nextRead}outside-2\n`);
+				await pause(LATE_APPEND_RECHECK_MS * 4);
+			},
+		);
+		expect(ok).toBe(true);
+		expect([...outsideLines(files)].sort()).toEqual([0, 1, 2]);
+		// The other program's own version of the note, whole, in a file of its own beside it.
+		expect([...files.entries()].filter(([name]) => name !== "Log.md").map(([, text]) => text)).toEqual([`${LOG}outside-1\n`]);
+	});
+
+	test("it truncated the replaced file and wrote its line there only after the late re-check: the line is kept beside the note", async () => {
+		let replaced = -1;
+		const { ok, files } = await beside(
+			({ note, rename }) => {
+				replaced = nodeFs.openSync(note, "w");
+				rename();
+			},
+			async (note) => {
+				// Descheduled between its truncation and its write for longer than the server's late re-check.
+				await pause(LATE_APPEND_RECHECK_MS * 2);
+				nodeFs.writeSync(replaced, `${LOG}outside-1\n`);
+				nodeFs.closeSync(replaced);
+				nodeFs.writeFileSync(note, `${nodeFs.readFileSync(note, "utf8")}outside-2\n`);
+				await pause(LATE_APPEND_RECHECK_MS * 4);
+			},
+		);
+		expect(ok).toBe(true);
+		expect([...outsideLines(files)].sort()).toEqual([0, 1, 2]);
+	});
+
+	test("the note found empty a moment after another program truncated it: the edit waits for its text and is made on it, not on the empty file", async () => {
+		const vault = await makeVault({ "Log.md": LOG });
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const note = nodePath.join(running.host.vault.root, "Log.md");
+		try {
+			// Truncated just before the call; its text written back EMPTY_NOTE_SETTLE_MS / 4 later.
+			const truncated = nodeFs.openSync(note, "w");
+			const written = pause(EMPTY_NOTE_SETTLE_MS / 4).then(() => {
+				nodeFs.writeSync(truncated, `${LOG}outside-1\n`);
+				nodeFs.closeSync(truncated);
+			});
+			const answer = await callTool(client, "set_property", { path: "Log.md", name: "status", value: "done" });
+			await written;
+			expect(answer.ok).toBe(true);
+			// Made on the empty file, the edit's bytes were written over by the other program's text: acknowledged, and gone.
+			expect(await fs.readFile(note, "utf8")).toBe(`---\nstatus: done\n---\n${LOG}outside-1\n`);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+
+	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
+		const { ok, files } = await beside(
+			({ rename }) => rename(),
+			() => pause(LATE_APPEND_RECHECK_MS * 4),
+		);
+		expect(ok).toBe(true);
+		expect([...files.keys()]).toEqual(["Log.md"]);
+		expect(files.get("Log.md")).toBe(`---\nstatus: done\n---\n${LOG}`);
+	});
+});
