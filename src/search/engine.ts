@@ -863,7 +863,9 @@ export class SearchEngine {
 						boundNamed(from, Math.min(total, from + SEARCH_PAUSE_CHECK_MASK + 1));
 					}
 					const order = namedIndexes.map((_, position) => position);
-					order.sort((a, b) => (namedTiers[b] as number) - (namedTiers[a] as number) || (namedScores[b] as number) - (namedScores[a] as number) || a - b);
+					order.sort(
+						(a, b) => (namedTiers[b] as number) - (namedTiers[a] as number) || (namedScores[b] as number) - (namedScores[a] as number) || a - b,
+					);
 					for (let from = 0; from < order.length; from += SEARCH_PAUSE_CHECK_MASK + 1) {
 						const waiting = from > 0 ? pause?.() : null;
 						if (waiting) {

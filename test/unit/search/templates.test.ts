@@ -71,7 +71,7 @@ describe("a template's word: in most notes, said as many times in each", () => {
 	test("the notes beyond two templates are those saying neither count, or holding the word in the title", () => {
 		// Made-up postings of every mix: counts around the templates' two, titles here and there, some notes not searched.
 		let seed = 7;
-		const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+		const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 		let checked = 0;
 		for (let round = 0; round < 60; round++) {
 			const length = 150 + Math.floor(random() * 200);
