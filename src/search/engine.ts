@@ -812,37 +812,6 @@ export class SearchEngine {
 					if (pageBound) onPage(scored.tier, scored.score);
 				}
 			};
-			// One term: its named candidates are scored best bound first (bounded all, then taken in the bounds' order), so the page
-			// fills with its best notes at once and the rest end at their bound. In slot order a common word's first 60–70 named
-			// notes were scored, names read, to keep 10. The page is the same: a note below the page's last at some point stays below it.
-			const namedBestFirst = termCount === 1 && !this.scoreEvery;
-			// The named candidates and their bounds' tiers and scores, by position.
-			const namedIndexes: number[] = [];
-			const namedTiers: number[] = [];
-			const namedScores: number[] = [];
-			const boundNamed = (from: number, to: number): void => {
-				for (let index = from; index < to; index++) {
-					if (!rowNamed(values, index, termCount)) continue;
-					boundCandidate(index, null);
-					namedIndexes.push(index);
-					namedTiers.push(bounded.tier);
-					namedScores.push(bounded.score);
-				}
-			};
-			// The named candidates at `order[from, to)` scored and offered; false at the first whose bound cannot enter the page: nor can the rest.
-			const rankByBound = (order: readonly number[], from: number, to: number): boolean => {
-				for (let at = from; at < to; at++) {
-					const position = order[at] as number;
-					const worst = cutoff();
-					const tier = namedTiers[position] as number;
-					if (worst && (tier !== worst.tier ? tier < worst.tier : (namedScores[position] as number) < worst.score)) return false;
-					const index = namedIndexes[position] as number;
-					scoreCandidate(index, true, worst);
-					if (worst && (scored.tier < worst.tier || (scored.tier === worst.tier && scored.score < worst.score))) continue;
-					this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched);
-				}
-				return true;
-			};
 			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
 			for (const named of [true, false]) {
 				// A page whose worst tier no note unnamed may reach leaves all of them out: not one is looked at.
@@ -853,29 +822,6 @@ export class SearchEngine {
 				relatedCursors.fill(0);
 				optionalCursors.fill(0);
 				joinedCursors.fill(0);
-				if (named && namedBestFirst) {
-					for (let from = 0; from < total; from += SEARCH_PAUSE_CHECK_MASK + 1) {
-						const waiting = from > 0 ? pause?.() : null;
-						if (waiting) {
-							await waiting;
-							if (this.index.generation !== generation) return null;
-						}
-						boundNamed(from, Math.min(total, from + SEARCH_PAUSE_CHECK_MASK + 1));
-					}
-					const order = namedIndexes.map((_, position) => position);
-					order.sort(
-						(a, b) => (namedTiers[b] as number) - (namedTiers[a] as number) || (namedScores[b] as number) - (namedScores[a] as number) || a - b,
-					);
-					for (let from = 0; from < order.length; from += SEARCH_PAUSE_CHECK_MASK + 1) {
-						const waiting = from > 0 ? pause?.() : null;
-						if (waiting) {
-							await waiting;
-							if (this.index.generation !== generation) return null;
-						}
-						if (!rankByBound(order, from, Math.min(order.length, from + SEARCH_PAUSE_CHECK_MASK + 1))) break;
-					}
-					continue;
-				}
 				for (let from = 0; from < total; from += SEARCH_PAUSE_CHECK_MASK + 1) {
 					const waiting = from > 0 ? pause?.() : null;
 					if (waiting) {
