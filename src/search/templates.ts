@@ -32,26 +32,16 @@ export interface TemplateWord {
 	notes: number;
 }
 
-/**
- * The template count of a word's postings among the accepted notes (null: all), or null when it is
- * no template's word. One pass: the notes holding it beyond the templates' counts are worked out
- * from the tallies (a word of a vault's every note is tens of thousands of postings, and a first
- * search of it walked them twice). Pure.
- */
+/** The template count of a word's postings among the accepted notes (null: all), or null when it is no template's word. Pure. */
 export function templateWord(term: ResolvedTerm, accepted: Uint8Array | null, corpusSize: number): TemplateWord | null {
 	if (term.length < Math.max(TEMPLATE_MIN_NOTES, corpusSize * TEMPLATE_MIN_NOTE_SHARE)) return null;
-	// Per count, the notes saying it that many times, and of those the notes holding it in the title too.
 	const tally = new Uint32Array(TEMPLATE_COUNT_MAX + 1);
-	const titled = new Uint32Array(TEMPLATE_COUNT_MAX + 1);
 	let holders = 0;
 	for (let index = 0; index < term.length; index++) {
 		if (accepted && accepted[term.slots[index] as number] !== 1) continue;
 		holders++;
-		const value = term.values[index] as number;
-		const count = value & BODY_COUNT;
-		if (count > TEMPLATE_COUNT_MAX) continue;
-		tally[count] = (tally[count] as number) + 1;
-		if ((value & IN_TITLE) !== 0) titled[count] = (titled[count] as number) + 1;
+		const count = (term.values[index] as number) & BODY_COUNT;
+		if (count <= TEMPLATE_COUNT_MAX) tally[count] = (tally[count] as number) + 1;
 	}
 	if (holders < Math.max(TEMPLATE_MIN_NOTES, corpusSize * TEMPLATE_MIN_NOTE_SHARE)) return null;
 	let first = 2;
@@ -64,9 +54,13 @@ export function templateWord(term: ResolvedTerm, accepted: Uint8Array | null, co
 	const two = (tally[second] as number) >= TEMPLATE_MIN_NOTES;
 	const low = two ? Math.min(first, second) : first;
 	const high = two ? Math.max(first, second) : first;
-	// Beyond the templates: every holder but the copies, a copy being a note saying a template's count with no title holding it.
-	const copies = (count: number) => (tally[count] as number) - (titled[count] as number);
-	const notes = holders - copies(low) - (high !== low ? copies(high) : 0);
+	let notes = 0;
+	for (let index = 0; index < term.length; index++) {
+		if (accepted && accepted[term.slots[index] as number] !== 1) continue;
+		const value = term.values[index] as number;
+		const count = value & BODY_COUNT;
+		if ((count !== low && count !== high) || (value & IN_TITLE) !== 0) notes++;
+	}
 	return { low, high, notes };
 }
 
