@@ -58,6 +58,16 @@ describe("a template's word: in most notes, said as many times in each", () => {
 		expect(withoutTemplate(packValue(1, 0, false), template)).toBe(packValue(1, 0, false));
 	});
 
+	test("a note titled for the word holds it beyond the template, even saying it the template's count", () => {
+		const counts = [...Array.from({ length: 95 }, () => 2), 5, 1, 3, 4, 7];
+		const term = postings(counts);
+		// Notes 0-2 say it twice, as the template does, and hold it in their titles; note 95 (five times) does too.
+		for (const slot of [0, 1, 2, 95]) term.values[slot] = packValue(counts[slot] ?? 0, 1, true);
+		expect(templateWord(term, null, 120)).toEqual({ low: 2, high: 2, notes: 8 });
+		const accepted = Uint8Array.from(counts, (_, slot) => (slot === 1 || slot === 96 ? 0 : 1));
+		expect(templateWord(term, accepted, 118)).toEqual({ low: 2, high: 2, notes: 6 });
+	});
+
 	test("said once or twice in most notes is no template either", () => {
 		const counts = Array.from({ length: 100 }, (_, index) => 1 + (index % 2));
 		expect(templateWord(postings(counts), null, 120)).toBeNull();
