@@ -1417,7 +1417,9 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		const sliceUsedUp = jest.spyOn(SliceClock.prototype, "due").mockImplementation(() => watching);
 		const searched = async (index: IndexedNoteSearch) =>
 			(
-				await Promise.all(["v0", `v${DISTINCT - 1}`, "w0", `w${DISTINCT - 1}`].map(async (word) => `${word}:${(await foundBy(index, scope, word)).length}`))
+				await Promise.all(
+					["v0", `v${DISTINCT - 1}`, "w0", `w${DISTINCT - 1}`].map(async (word) => `${word}:${(await foundBy(index, scope, word)).length}`),
+				)
 			).join(" ");
 		const index: IndexedNoteSearch = new IndexedNoteSearch(vault.host, scope, async () => {
 			if (watching) {
@@ -1438,7 +1440,11 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 			for (let turn = 0; turn < 100_000 && (installing(index) || (await foundBy(index, scope, "w0")).length === 0); turn++) await settle();
 			watching = false;
 			expect(await searched(index)).toBe(`v0:0 v${DISTINCT - 1}:0 w0:1 w${DISTINCT - 1}:1`);
-			expect([...states].every((state) => [`v0:1 v${DISTINCT - 1}:1 w0:0 w${DISTINCT - 1}:0`, `v0:0 v${DISTINCT - 1}:0 w0:1 w${DISTINCT - 1}:1`].includes(state))).toBe(true);
+			expect(
+				[...states].every((state) =>
+					[`v0:1 v${DISTINCT - 1}:1 w0:0 w${DISTINCT - 1}:0`, `v0:0 v${DISTINCT - 1}:0 w0:1 w${DISTINCT - 1}:1`].includes(state),
+				),
+			).toBe(true);
 			// 60,000 postings written, as many taken out.
 			expect(perPause.filter((count) => count > 0).length).toBeGreaterThanOrEqual((2 * DISTINCT) / COMMIT_STEP_POSTINGS);
 			expect(Math.max(...perPause)).toBeLessThanOrEqual(COMMIT_STEP_POSTINGS);
