@@ -94,6 +94,9 @@ export interface SearchHit {
  */
 export type SearchPause = () => Promise<void> | null;
 
+/** Every note the index holds now (a retired slot is no note's): kept under its own key, brought up to date as notes change. */
+const EVERY_CURRENT_NOTE: NoteFilter = { include: () => true, key: "\u0000every current note" };
+
 /** A word two adjacent query words make together, and the indexes of the query terms it stands for. */
 interface JoinedWord {
 	term: ResolvedTerm;
@@ -329,7 +332,9 @@ export class SearchEngine {
 		partialAnswer = false,
 	): Promise<{ total: number; checks?: PhraseChecks; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
 		const generation = this.index.generation;
-		const accepted = include ? await this.stepped(this.index.acceptedSlots(include), pause, generation) : null;
+		// While a replaced version's postings are taken out of lists (`retiredSlotHeld`), only the current notes are counted.
+		const filter = include ?? (this.index.retiredSlotHeld ? EVERY_CURRENT_NOTE : null);
+		const accepted = filter ? await this.stepped(this.index.acceptedSlots(filter), pause, generation) : null;
 		if (accepted === undefined) return null;
 		const corpusSize = accepted ? accepted.count : this.index.size;
 		const totalLength = accepted ? accepted.totalLength : this.index.totalBodyLength;

@@ -331,6 +331,14 @@ function namesLength(names: DocumentNames): number {
 	return length;
 }
 
+/**
+ * Whether an install of `newTerms` terms replacing a version of `oldTerms` (0: a new note) goes in
+ * steps of `stepPostings` (`installSteps`): when it writes or takes out more postings than a step.
+ */
+function installedInSteps(newTerms: number, oldTerms: number, stepPostings: number): boolean {
+	return newTerms + oldTerms > stepPostings;
+}
+
 /** The first index in `slots[from, to)` (sorted) whose slot is not below `slot`. */
 function lowerSlot(slots: Uint32Array, from: number, to: number, slot: number): number {
 	let low = from;
@@ -404,6 +412,8 @@ export class PostingsIndex {
 	 * compact: a paused search keeps the old lists, whose contents are the same.
 	 */
 	generation = 0;
+	/** The slot of the version an install in steps replaced, while its postings are taken out of lists (-1: none). */
+	private retired = -1;
 	/**
 	 * The install under way in steps (`installSteps`), if any: its note's path, its steps (any other
 	 * change runs them to the end first), and the error of a step another change ran (`stepPending`).
@@ -579,6 +589,7 @@ export class PostingsIndex {
 		const oldDoc = oldSlot >= 0 ? this.documents[oldSlot] : undefined;
 		const oldTerms = knownOldTerms ?? (oldDoc ? yield* this.termsSteps(oldDoc) : new Uint32Array(0));
 		const count = ids.length;
+		const stepped = installedInSteps(count, oldTerms.length, COMMIT_STEP_POSTINGS);
 		// Too few terms to move as many lists: each grows at install, as it must.
 		if (count < COMMIT_BLOCK_MIN_LISTS)
 			return {
@@ -605,8 +616,8 @@ export class PostingsIndex {
 				const length = this.lengthOf(id);
 				sourceLength[index] = length;
 				sourceOwn[index] = this.postings[id];
-				// The old version's posting leaves room for the new one.
-				const needed = length + 1 - (oldSlot >= 0 && length > 0 && this.holds(id, oldSlot) ? 1 : 0);
+				// The old version's posting leaves room for the new one, unless the install is in steps: both are in the list until its last step.
+				const needed = length + 1 - (!stepped && oldSlot >= 0 && length > 0 && this.holds(id, oldSlot) ? 1 : 0);
 				if (needed <= this.roomOf(id)) continue;
 				// Room to grow into, as a list grown alone doubles: with room for one more only, the next note of these words moved them all again.
 				const room = Math.max(needed, length * 2);
@@ -665,15 +676,15 @@ export class PostingsIndex {
 	}
 
 	/**
-	 * `install` in steps of `stepPostings` postings for a new note (no version to replace): each
+	 * `install` in steps of `stepPostings` postings when it writes or takes out more than that: each
 	 * posting is written past the end of its list under a slot (`nextSlot`) no search reads yet (every
-	 * search cuts its lists to the slots there were when it began), and the last step makes the note
+	 * search cuts its lists to the slots there were when it began), and one step makes the note
 	 * the index's in one short piece by taking that slot. Searches meanwhile answer as if the note were
-	 * not there yet, never with some of its words. A note of a million new words was one piece of
-	 * 98–199 ms. A new version of a note is installed at once: written first, it would need a free
-	 * place in every list the old version holds, and after a compaction none has one, so every such
-	 * list (the common words' too) was copied; and taking the old version out is itself one piece
-	 * (about 50 ms for a million words) unless searches skip a slot being taken out.
+	 * not there yet (or with its old version whole), never with some of its words. A note of a million
+	 * new words was one piece of 98–199 ms. A new version's old one is retired in that same step
+	 * (`retire`: its slot is no current note's, and searches count only the current ones while its
+	 * postings are in lists), then its postings are taken out a step's lists at a time: in one piece
+	 * with the new version, a 5 MB note was 50–60 ms. Its plan gave every list room for both versions.
 	 * Until the last step, no other change may come first: a second note would take the same slot.
 	 * Callers that can pause wait for it (`installing`) or help it along (`removeSteps`); the one-piece
 	 * `install` and `remove` finish it at once. A step that fails takes out what it wrote: the index
@@ -682,7 +693,7 @@ export class PostingsIndex {
 	*installSteps(plan: CommitPlan, stepPostings = COMMIT_STEP_POSTINGS): Generator<void, boolean, void> {
 		this.finishPending();
 		if (!this.isCurrent(plan)) plan = runSteps(this.replanSteps(plan));
-		if (plan.oldSlot >= 0 || plan.ids.length <= stepPostings) {
+		if (!installedInSteps(plan.ids.length, plan.oldTerms.length, stepPostings)) {
 			this.install(plan);
 			return true;
 		}
@@ -701,10 +712,15 @@ export class PostingsIndex {
 		return this.pending !== null;
 	}
 
-	/** The work of an install in steps (`installSteps`), `stepPostings` postings a step, then the slot taken. */
+	/**
+	 * The work of an install in steps (`installSteps`), `stepPostings` postings a step, then the slot
+	 * taken; for a new version of a note, its old slot retired in the same step (`retire`), then that
+	 * slot's postings taken out of `stepPostings` of its lists a step.
+	 */
 	private *pendingSteps(plan: CommitPlan, slot: number, stepPostings: number): Generator<void, void, void> {
 		let placed = 0;
 		let published = false;
+		let cleared = 0;
 		try {
 			const base = this.takeBlock(plan);
 			for (let from = 0; from < plan.ids.length; from += stepPostings) {
@@ -715,15 +731,53 @@ export class PostingsIndex {
 				}
 				yield;
 			}
-			this.pending = null;
 			this.publish(plan.prepared, slot);
 			published = true;
+			if (plan.oldSlot < 0) return;
+			this.retire(plan.oldSlot);
+			for (; cleared < plan.oldTerms.length; cleared = Math.min(plan.oldTerms.length, cleared + stepPostings)) {
+				yield;
+				this.clearRetired(plan, cleared, cleared + stepPostings);
+			}
 		} finally {
 			// Failed (a list that could not grow: out of memory), or let go: the postings written under a
 			// slot no note holds would be read as the next note's. Stuck pending, every later install waited for ever.
 			this.pending = null;
 			if (!published) this.takeOutUnpublished(plan, slot, placed);
+			// Let go while the old version's postings were taken out: the rest at once (a retired slot left in lists made every search filtered).
+			else if (plan.oldSlot >= 0 && this.retired === plan.oldSlot) this.clearRetired(plan, cleared, plan.oldTerms.length);
 		}
+	}
+
+	/**
+	 * Retires the slot of a note's version a new one replaced (already published): from here searches
+	 * work over the accepted notes only (`retiredSlotHeld`), which it is not among, while its postings
+	 * are still in lists. Bumps the generation: a search that paused before it starts again.
+	 */
+	private retire(slot: number): void {
+		const doc = this.documents[slot];
+		this.generation++;
+		this.logChanged(slot);
+		this.documents[slot] = undefined;
+		if (slot < this.sketchAt.length) this.sketchAt[slot] = 0;
+		if (doc) this.totalBodyLength -= doc.bodyLength;
+		this.retired = slot;
+	}
+
+	/** Takes the retired old slot's postings out of a plan's old terms `[from, to)`: the last share ends the retirement. Rewrites lists in place: bumps the generation. */
+	private clearRetired(plan: CommitPlan, from: number, to: number): void {
+		const end = Math.min(plan.oldTerms.length, to);
+		for (let index = from; index < end; index++) this.removeSlot(plan.oldTerms[index] as number, plan.oldSlot);
+		this.generation++;
+		if (end === plan.oldTerms.length) this.retired = -1;
+	}
+
+	/**
+	 * Whether a retired slot (a note's version replaced by an install in steps) still has postings in
+	 * lists: a search then asks which notes are current (`acceptedSlots`), and counts only those.
+	 */
+	get retiredSlotHeld(): boolean {
+		return this.retired >= 0;
 	}
 
 	/** Takes the postings of an install that never took its slot out of the first `placed` lists of its plan (where written, they are last). */

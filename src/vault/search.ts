@@ -749,6 +749,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.touch(path);
 		this.setTags(path, []);
 		this.unsearchedPaths.delete(path);
+		await this.takeOut(path);
+	}
+
+	/** Takes a note's version out of the index in slices (see `removeSteps`), searches leaving it out meanwhile (`leaving`). */
+	private async takeOut(path: string): Promise<void> {
 		this.leaving.set(path, (this.leaving.get(path) ?? 0) + 1);
 		const engine = this.engine;
 		try {
@@ -855,7 +860,10 @@ export class IndexedNoteSearch implements NoteSearch {
 				);
 				if (!again) {
 					// Unless a newer event came meanwhile: that event's own indexing says how it went.
-					if (this.stillDue(engine, file, path, version)) this.failedInstalls.add(path);
+					if (!this.stillDue(engine, file, path, version)) return;
+					this.failedInstalls.add(path);
+					// A new version installed in steps left the old one whole (installSteps): out of answers too, as the notice says.
+					if (engine.index.has(path)) await this.takeOut(path);
 					return;
 				}
 				// In a later slice, counted as not yet indexed meanwhile (the memory may be back by then).

@@ -628,13 +628,19 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 	/** The n-th made-up word: letters only, two of them first so it is never a stop word or a number. */
 	const word = (n: number) => `zq${String.fromCharCode(...[...n.toString(26)].map((digit) => 97 + parseInt(digit, 26)))}`;
 
-	/** Each word's postings as (path, value), by path: what every search reads from the index. */
+	/**
+	 * Each word's postings as (path, value), by path: what every search reads from the index (while a
+	 * replaced version's postings are taken out, searches count only the current notes' postings).
+	 */
 	function postingsByPath(index: PostingsIndex, words: readonly string[], paths: readonly string[]): string[] {
 		const pathOf = new Map(paths.map((path) => [slotOf(index, path), path]));
 		return words.map((text) => {
 			const term = index.resolveWhole([text]);
 			const pairs: string[] = [];
-			for (let at = 0; term && at < term.length; at++) pairs.push(`${pathOf.get(term.slots[at] as number) ?? "?"}=${term.values[at] as number}`);
+			for (let at = 0; term && at < term.length; at++) {
+				const path = pathOf.get(term.slots[at] as number);
+				if (path !== undefined || !index.retiredSlotHeld) pairs.push(`${path ?? "?"}=${term.values[at] as number}`);
+			}
 			return `${text}: ${pairs.sort().join(" ")}`;
 		});
 	}
@@ -917,19 +923,28 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 							for (; !again.done; again = replanning.next()) makeChange(againChanges.shift());
 							plan = again.value;
 						}
-						// The plan is installed last, in steps of 64 postings when the note is new: its version of the note is the
-						// index's. A step changes nothing a search sees (only the last, whole); other changes between them finish it first.
+						// The plan is installed last, in steps of 64 postings: its version of the note is the index's. One step at most
+						// changes what a search sees, and to the new version whole; other changes between them finish it first.
 						const installing = index.installSteps(plan, 64);
 						const installChanges = [...big.installing];
-						const paths = [...notes.keys()];
 						// Any change between its steps comes after the install: it finishes the install first.
 						notes.set("Big.md", big.text);
+						let seenChanged = 0;
 						for (;;) {
+							const paths = [...notes.keys()];
 							const seen = postingsByPath(index, words, paths);
-							if (installing.next().done) break;
-							expect(postingsByPath(index, words, paths)).toEqual(seen);
+							const done = installing.next().done;
+							const now = postingsByPath(index, words, paths);
+							if (JSON.stringify(now) !== JSON.stringify(seen)) {
+								seenChanged++;
+								const whole = new PostingsIndex(null);
+								for (const [notePath, text] of notes) whole.add(notePath, "note", 1, text, []);
+								expect(now).toEqual(postingsByPath(whole, words, paths));
+							}
+							if (done) break;
 							makeChange(installChanges.shift());
 						}
+						expect(seenChanged).toBeLessThanOrEqual(1);
 						for (const made of installChanges) makeChange(made);
 					}
 					const expected = new PostingsIndex(null);
@@ -993,6 +1008,38 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 			expect(Math.max(...perStep)).toBeLessThanOrEqual(STEP);
 			const expected = builtAtOnce({ "Small.md": `${word(1)} ${word(2)}`, "Other.md": `${word(2)} ${word(900)}`, "Big.md": NEW_BIG });
 			expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(expected, words, PATHS));
+		});
+
+		test("a new version of a note goes in, and its old one out, at most a step's postings at a time; searches between see the old version whole, then the new one", () => {
+			const index = indexWith(true);
+			const oldNotes = { "Small.md": `${word(1)} ${word(2)}`, "Other.md": `${word(2)} ${word(900)}`, "Big.md": OLD_BIG };
+			const before = postingsByPath(index, words, PATHS);
+			const after = postingsByPath(builtAtOnce({ ...oldNotes, "Big.md": NEW_BIG }), words, PATHS);
+			expect(postingsByPath(builtAtOnce(oldNotes), words, PATHS)).toEqual(before);
+			const installing = index.installSteps(planOf(index, NEW_BIG), STEP);
+			const perStep: number[] = [];
+			const seen: string[] = [];
+			for (;;) {
+				const writtenBefore = written(index);
+				const next = installing.next();
+				// Written under the new slot, or the old slot's taken out.
+				perStep.push(Math.abs(written(index) - writtenBefore));
+				const now = postingsByPath(index, words, PATHS);
+				seen.push(JSON.stringify(now) === JSON.stringify(before) ? "old" : JSON.stringify(now) === JSON.stringify(after) ? "new" : "mixed");
+				if (next.done) {
+					expect(next.value).toBe(true);
+					break;
+				}
+			}
+			// 700 postings written and 600 taken out.
+			expect(perStep.length).toBeGreaterThanOrEqual(1_300 / STEP);
+			expect(Math.max(...perStep)).toBeLessThanOrEqual(STEP);
+			expect(seen).not.toContain("mixed");
+			expect(seen.indexOf("new")).toBeGreaterThan(0);
+			expect(seen.slice(seen.indexOf("new")).every((state) => state === "new")).toBe(true);
+			expect(index.installing).toBe(false);
+			expect(index.retiredSlotHeld).toBe(false);
+			expect(written(index)).toBe(words.reduce((sum, text) => sum + (index.resolveWhole([text])?.length ?? 0), 0));
 		});
 
 		test.each([
@@ -1068,11 +1115,23 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce(notes), words, PATHS));
 			});
 
-			test("in a new version of a note, installed in one piece: the note is left out whole, never found by some of its words, and the next note goes in", () => {
+			test("in a new version of a note: the old version stays whole, never found by some of the new one's words, and the next note goes in", () => {
 				const index = indexWith(true);
 				const plan = planOf(index, NEW_BIG);
 				placed = 0;
 				expect(() => run(index.installSteps(plan, STEP))).toThrow(RangeError);
+				expect(index.installing).toBe(false);
+				expect(index.retiredSlotHeld).toBe(false);
+				placing?.mockRestore();
+				index.add("Next.md", "note", 1, `${word(2)} ${word(5)} ${word(950)}`, []);
+				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce({ ...notesAfter(), "Big.md": OLD_BIG }), words, PATHS));
+			});
+
+			test("in a new version of a note installed at once (few words): the note is left out whole, never found by some of its words", () => {
+				const index = indexWith(true);
+				const plan = planOf(index, NEW_BIG);
+				placed = 0;
+				expect(() => index.install(plan)).toThrow(RangeError);
 				placing?.mockRestore();
 				index.add("Next.md", "note", 1, `${word(2)} ${word(5)} ${word(950)}`, []);
 				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce(notesAfter()), words, PATHS));

@@ -1407,6 +1407,79 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		}
 	}, 120_000);
 
+	test("a new version of a big note: at most COMMIT_STEP_POSTINGS postings written or taken out between two pauses, and searches between find it by its old words or its new ones, never some of each (it was one piece)", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n", "Big.md": bigOf("v") });
+		const scope = vault.scope();
+		const perPause: number[] = [];
+		const states = new Set<string>();
+		let watching = false;
+		let last = 0;
+		const sliceUsedUp = jest.spyOn(SliceClock.prototype, "due").mockImplementation(() => watching);
+		const searched = async (index: IndexedNoteSearch) =>
+			(
+				await Promise.all(
+					["v0", `v${DISTINCT - 1}`, "w0", `w${DISTINCT - 1}`].map(async (word) => `${word}:${(await foundBy(index, scope, word)).length}`),
+				)
+			).join(" ");
+		const index: IndexedNoteSearch = new IndexedNoteSearch(vault.host, scope, async () => {
+			if (watching) {
+				const now = written(index, "v") + written(index, "w");
+				perPause.push(Math.abs(now - last));
+				last = now;
+				states.add(await searched(index));
+			}
+			await settle();
+		});
+		index.start();
+		await index.whenReady();
+		try {
+			expect(await searched(index)).toBe(`v0:1 v${DISTINCT - 1}:1 w0:0 w${DISTINCT - 1}:0`);
+			last = written(index, "v") + written(index, "w");
+			watching = true;
+			await write(vault, "Big.md", bigOf("w"));
+			for (let turn = 0; turn < 100_000 && (installing(index) || (await foundBy(index, scope, "w0")).length === 0); turn++) await settle();
+			watching = false;
+			expect(await searched(index)).toBe(`v0:0 v${DISTINCT - 1}:0 w0:1 w${DISTINCT - 1}:1`);
+			expect(
+				[...states].every((state) =>
+					[`v0:1 v${DISTINCT - 1}:1 w0:0 w${DISTINCT - 1}:0`, `v0:0 v${DISTINCT - 1}:0 w0:1 w${DISTINCT - 1}:1`].includes(state),
+				),
+			).toBe(true);
+			// 60,000 postings written, as many taken out.
+			expect(perPause.filter((count) => count > 0).length).toBeGreaterThanOrEqual((2 * DISTINCT) / COMMIT_STEP_POSTINGS);
+			expect(Math.max(...perPause)).toBeLessThanOrEqual(COMMIT_STEP_POSTINGS);
+			expect(written(index, "v")).toBe(0);
+		} finally {
+			watching = false;
+			sliceUsedUp.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
+	test("a new version of a big note whose install fails twice: neither version is found (the old one stayed whole), and answers name it", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n", "Big.md": bigOf("v") });
+		const scope = vault.scope();
+		const index = new IndexedNoteSearch(vault.host, scope, settle);
+		index.start();
+		await index.whenReady();
+		expect(await foundBy(index, scope, "v0")).toEqual(["Big.md"]);
+		const placing = failPlacing((placed) => placed >= 2 * COMMIT_STEP_POSTINGS + 5);
+		try {
+			await write(vault, "Big.md", bigOf("w"));
+			for (let turn = 0; turn < 100_000 && !(await noticeOf(index, scope, "alpha")).includes("could not be indexed"); turn++) await settle();
+			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, "v0")).length > 0; turn++) await settle();
+			placing.restore();
+			expect(await foundBy(index, scope, "v0")).toEqual([]);
+			expect(await foundBy(index, scope, "w0")).toEqual([]);
+			expect(await noticeOf(index, scope, "alpha")).toContain('left out of answers until changed: "Big.md"');
+		} finally {
+			placing.restore();
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
 	test("notes changed while it runs wait behind it, and a search meanwhile says how many of the notes it may see do; then no more", async () => {
 		const vault = await openVault({ "Small.md": "alpha\n", "Private/Diary.md": "alpha\n" });
 		const scope = vault.scope();

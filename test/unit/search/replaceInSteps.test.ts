@@ -1,0 +1,101 @@
+import { SearchEngine, type NoteFilter } from "../../../src/search/engine";
+import { parseQuery } from "../../../src/search/query";
+import { runSteps } from "../../../src/search/unions";
+
+/** The n-th made-up word: letters only, two of them first so it is never a stop word or a number. */
+const word = (n: number) => `zq${String.fromCharCode(...[...n.toString(26)].map((digit) => 97 + parseInt(digit, 26)))}`;
+const words = Array.from({ length: 1_000 }, (_, n) => word(n));
+const STEP = 64;
+
+/** Notes sharing words with both versions of Big.md, some more often: rarities and lengths differ from note to note. */
+const OTHERS: Record<string, string> = {
+	"Small.md": `${word(1)} ${word(2)} ${word(350)} ${word(350)}`,
+	"Other.md": `${word(2)} ${word(900)} ${word(500)} ${word(1)} ${word(1)}`,
+	"Third.md": `${word(3)} ${word(450)} ${word(700)} ${word(2)}`,
+};
+const OLD_BIG = `${words.slice(0, 600).join(" ")} ${word(350)} ${word(351)}`;
+const NEW_BIG = `${words.slice(300).join(" ")} ${word(900)} ${word(901)} ${word(902)}`;
+const QUERIES = [
+	word(1),
+	word(2),
+	`${word(1)} ${word(2)}`,
+	word(350),
+	word(900),
+	`${word(450)} ${word(2)}`,
+	`"${word(350)} ${word(351)}"`,
+	`"${word(900)} ${word(901)}"`,
+	`${word(2)} -${word(900)}`,
+	"zqb",
+];
+const FILTERS: Array<NoteFilter | null> = [null, (path) => path !== "Other.md"];
+
+function engineWith(notes: Record<string, string>): SearchEngine {
+	const engine = new SearchEngine(null);
+	for (const [path, text] of Object.entries(notes)) engine.index.add(path, "note", 1, text, []);
+	return engine;
+}
+
+/** What each query finds (snippets aside: the reader gives the note's text now), with and without a filter. */
+async function answers(engine: SearchEngine): Promise<string> {
+	const found: unknown[] = [];
+	for (const filter of FILTERS)
+		for (const query of QUERIES) {
+			const answer = await engine.search(parseQuery(query), filter, 10, () => Promise.resolve(""));
+			found.push([answer.total, answer.results.map((hit) => [hit.path, hit.score, hit.matched_words])]);
+		}
+	return JSON.stringify(found);
+}
+
+describe("a big note's new version installed in steps, as searches see it", () => {
+	test("between any two steps a search answers as over the old version whole or the new one whole, never a mix; once new, new", async () => {
+		const engine = engineWith({ ...OTHERS, "Big.md": OLD_BIG });
+		engine.index.compact();
+		const before = await answers(engine);
+		const after = await answers(engineWith({ ...OTHERS, "Big.md": NEW_BIG }));
+		expect(after).not.toEqual(before);
+		expect(before).toEqual(await answers(engineWith({ ...OTHERS, "Big.md": OLD_BIG })));
+		const plan = runSteps(engine.index.planCommit(runSteps(engine.index.prepare("Big.md", "note", 1, NEW_BIG, []))));
+		const installing = engine.index.installSteps(plan, STEP);
+		const seen: string[] = [];
+		let retiredSeen = false;
+		for (;;) {
+			const next = installing.next();
+			retiredSeen ||= engine.index.retiredSlotHeld;
+			const now = await answers(engine);
+			seen.push(now === before ? "old" : now === after ? "new" : "mixed");
+			if (next.done) break;
+		}
+		expect(seen).not.toContain("mixed");
+		// Steps showing the new version while the old one's postings were still being taken out: their searches counted the current notes only.
+		expect(retiredSeen).toBe(true);
+		const firstNew = seen.indexOf("new");
+		expect(firstNew).toBeGreaterThan(0);
+		expect(firstNew).toBeLessThan(seen.length - 1);
+		expect(seen.slice(firstNew).every((state) => state === "new")).toBe(true);
+		expect(await answers(engine)).toEqual(after);
+	});
+
+	test("a search paused across a step starts again and answers as over one version", async () => {
+		const engine = engineWith({ ...OTHERS, "Big.md": OLD_BIG });
+		engine.index.compact();
+		const after = await answers(engineWith({ ...OTHERS, "Big.md": NEW_BIG }));
+		const plan = runSteps(engine.index.planCommit(runSteps(engine.index.prepare("Big.md", "note", 1, NEW_BIG, []))));
+		const installing = engine.index.installSteps(plan, STEP);
+		// Every pause runs one more step of the install.
+		const pause = () => {
+			installing.next();
+			return Promise.resolve();
+		};
+		const fresh = engineWith({ ...OTHERS, "Big.md": NEW_BIG });
+		const old = engineWith({ ...OTHERS, "Big.md": OLD_BIG });
+		for (const query of QUERIES) {
+			const answer = await engine.search(parseQuery(query), null, 10, () => Promise.resolve(""), pause);
+			const shown = JSON.stringify([answer.total, answer.results.map((hit) => [hit.path, hit.score])]);
+			const asNew = await fresh.search(parseQuery(query), null, 10, () => Promise.resolve(""));
+			const asOld = await old.search(parseQuery(query), null, 10, () => Promise.resolve(""));
+			expect([asOld, asNew].map((one) => JSON.stringify([one.total, one.results.map((hit) => [hit.path, hit.score])]))).toContain(shown);
+		}
+		runSteps(installing);
+		expect(await answers(engine)).toEqual(after);
+	});
+});
