@@ -83,3 +83,48 @@ describe("undo of a write to a note the person moved since", () => {
 		expect((await fs.readdir(nodePath.join(vault, "Private"))).sort()).toEqual(["Old.md", "Secret.md"]);
 	}, 60_000);
 });
+
+/**
+ * `vault-mcp undo` of a rename moves the note back: serve, which followed the rename itself, has
+ * the earlier write to that note at the renamed path. Undone later, that write is undone where the
+ * note is again, not taken for deleted with a copy of its earlier text left at the renamed path.
+ */
+describe("undo of a write to a note whose rename was undone since with serve stopped", () => {
+	let vault: string;
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Notes/Plan.md": "# Plan\n" });
+	});
+	afterEach(async () => {
+		await removeDir(vault);
+	});
+
+	test("the write is undone on the note back at its first path, and nothing is left at the renamed one", async () => {
+		const made = await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--allow-all-writes", "--json"]);
+		const { token } = JSON.parse(made.stdout) as { token: string };
+		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		try {
+			const client = await connectClient(serving.url, token);
+			expect((await callTool(client, "append_to_note", { path: "Notes/Plan.md", content: "- by the AI\n" })).ok).toBe(true);
+			expect((await callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" })).ok).toBe(true);
+			await client.close();
+			await movesRecorded(vault, 1);
+		} finally {
+			await serving.stop();
+		}
+		const listed = JSON.parse((await runCli(["history", vault, "--json"])).stdout) as Array<{ id: string; tool: string }>;
+		const rename = listed.find((entry) => entry.tool === "rename_note")?.id ?? "";
+		const append = listed.find((entry) => entry.tool === "append_to_note")?.id ?? "";
+
+		const renameUndone = await runCli(["undo", vault, rename]);
+		expect(renameUndone.code).toBe(0);
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Plan.md"), "utf8")).toContain("- by the AI");
+
+		const appendUndone = await runCli(["undo", vault, append]);
+		expect(appendUndone.code).toBe(0);
+		expect(appendUndone.stdout).toContain('restored "Notes/Plan.md"');
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Plan.md"), "utf8")).toBe("# Plan\n");
+		// Before: the note was taken for deleted at Archive/Plan.md, and its earlier text saved there as a copy.
+		expect(await fs.readdir(nodePath.join(vault, "Archive")).catch(() => [])).toEqual([]);
+	}, 60_000);
+});
