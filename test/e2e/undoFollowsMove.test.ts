@@ -128,3 +128,53 @@ describe("undo of a write to a note whose rename was undone since with serve sto
 		expect(await fs.readdir(nodePath.join(vault, "Archive")).catch(() => [])).toEqual([]);
 	}, 60_000);
 });
+
+/**
+ * A note moved while serve runs and moved back while it is stopped: nothing saw it come back. Undo
+ * finds it where the call left it, as it was left, and undoes the change there: it was taken for
+ * out of reach (moved out of an excluded folder) and marked undone with the AI's text kept, or for
+ * deleted (moved out of a visible one) with its earlier text saved beside where it had gone.
+ */
+describe("undo of a write to a note moved away while serve ran and moved back while it was stopped", () => {
+	let vault: string;
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Notes/Secret.md": "# Secret\n", "Notes/Plan.md": "# Plan\n", "Private/Old.md": "old" });
+	});
+	afterEach(async () => {
+		await removeDir(vault);
+	});
+
+	test("both writes are undone on the notes back at their paths, and no copy is left anywhere", async () => {
+		const made = await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--allow-all-writes", "--json"]);
+		const { token } = JSON.parse(made.stdout) as { token: string };
+		const settings = JSON.parse(await fs.readFile(dataJson(vault), "utf8")) as Record<string, unknown>;
+		await fs.writeFile(dataJson(vault), JSON.stringify({ ...settings, excludedFolders: ["Private"] }));
+		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		try {
+			const client = await connectClient(serving.url, token);
+			for (const name of ["Secret", "Plan"])
+				expect((await callTool(client, "append_to_note", { path: `Notes/${name}.md`, content: "- by the AI\n" })).ok).toBe(true);
+			await client.close();
+			await fs.mkdir(nodePath.join(vault, "Archive"));
+			await fs.rename(nodePath.join(vault, "Notes/Secret.md"), nodePath.join(vault, "Private/Secret.md"));
+			await fs.rename(nodePath.join(vault, "Notes/Plan.md"), nodePath.join(vault, "Archive/Plan.md"));
+			await movesRecorded(vault, 2);
+		} finally {
+			await serving.stop();
+		}
+		await fs.rename(nodePath.join(vault, "Private/Secret.md"), nodePath.join(vault, "Notes/Secret.md"));
+		await fs.rename(nodePath.join(vault, "Archive/Plan.md"), nodePath.join(vault, "Notes/Plan.md"));
+		const listed = JSON.parse((await runCli(["history", vault, "--json"])).stdout) as Array<{ id: string; changes: Array<{ path: string }> }>;
+
+		for (const entry of listed) {
+			const undone = await runCli(["undo", vault, entry.id]);
+			expect(undone.code).toBe(0);
+			expect(undone.stdout).toContain(`restored "${entry.changes[0]?.path ?? ""}"`);
+		}
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Secret.md"), "utf8")).toBe("# Secret\n");
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Plan.md"), "utf8")).toBe("# Plan\n");
+		expect((await fs.readdir(nodePath.join(vault, "Notes"))).sort()).toEqual(["Plan.md", "Secret.md"]);
+		expect(await fs.readdir(nodePath.join(vault, "Archive"))).toEqual([]);
+	}, 60_000);
+});
