@@ -28,6 +28,8 @@ export class AppendOnlyJournal implements WriteJournal {
 		readonly path: string,
 		private readonly vaultRoot: string,
 		known: readonly JournalEntry[],
+		/** The lines that record every call's notes at `from` as moved to `to`, read from the file (see `noteMoved`). */
+		private readonly movesOf: (from: string, to: string) => JournalLine[] = () => [],
 	) {
 		for (const entry of known) this.entries.set(entry.id, entry);
 	}
@@ -66,6 +68,19 @@ export class AppendOnlyJournal implements WriteJournal {
 			this.append([], Buffer.alloc(0));
 		} catch {
 			// Nothing more can be done: the file stays as it is.
+		}
+	}
+
+	/**
+	 * A note this process moved (the undo of a rename moving it back): the other calls' changes to it are recorded as
+	 * now there, as serve records them, so their undo finds it. Never throws: unrecorded, undo takes the note for deleted.
+	 */
+	noteMoved(from: string, to: string): void {
+		try {
+			const lines = this.movesOf(from, to);
+			if (lines.length > 0) this.append(lines, lineBytes(lines));
+		} catch {
+			// Not recorded (the journal is a link, the disk full): as before moves were followed.
 		}
 	}
 

@@ -35,6 +35,7 @@ import {
 	withCutLineEnd,
 	writeAll,
 	writeAllAt,
+	movedLines,
 	type JournalLine,
 } from "./journalLines";
 
@@ -186,10 +187,22 @@ export class JournalFile implements WriteJournal {
 		const read = JournalFile.replayInPieces(journal, path, (line) => line, Buffer.from(JSON.stringify(callId), "utf8"));
 		if (read === null) return null;
 		const entry = journal.entries.get(callId);
+		// The undo of a rename moves its note back: the other calls' changes to it are found in the whole journal then.
+		const movesOf = (from: string, to: string) => JournalFile.movedLinesIn(path, from, to, options);
 		return {
-			journal: new AppendOnlyJournal(path, journal.vaultRoot, entry === undefined ? [] : [entry]),
+			journal: new AppendOnlyJournal(path, journal.vaultRoot, entry === undefined ? [] : [entry], movesOf),
 			skippedLines: read.damaged + (read.cutAtEnd ? 1 : 0),
 		};
+	}
+
+	/**
+	 * The lines recording the notes of every call at `from` as moved to `to` (see `noteMoved`), from the journal at
+	 * `path` read in pieces without the notes' texts, as `listWithoutTexts`: for a journal that is only appended to.
+	 */
+	private static movedLinesIn(path: string, from: string, to: string, options: JournalFileOptions): JournalLine[] {
+		const journal = new JournalFile(path, options);
+		if (JournalFile.replayInPieces(journal, path, withoutTexts) === null) return [];
+		return [...journal.entries.values()].flatMap((entry) => movedLines(entry, from, to));
 	}
 
 	/**
@@ -395,10 +408,7 @@ export class JournalFile implements WriteJournal {
 			const lines: JournalLine[] = [];
 			for (const id of this.callsAt().get(from) ?? []) {
 				const entry = this.entries.get(id);
-				if (!entry || entry.undone) continue;
-				const paths = new Set<string>();
-				for (const change of entry.changes) if (change.after !== null && (change.nowAt ?? change.path) === from) paths.add(change.path);
-				for (const path of paths) lines.push({ kind: "moved", id, path, nowAt: to });
+				if (entry) lines.push(...movedLines(entry, from, to));
 			}
 			if (lines.length > 0) this.append(lines);
 		} catch {

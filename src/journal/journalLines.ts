@@ -311,6 +311,14 @@ export function syncFolder(folder: string): void {
 	}
 }
 
+/** The lines that record a call's notes at `from` as moved to `to`: one for each note its changes left there, none for a call undone. */
+export function movedLines(entry: JournalEntry, from: string, to: string): JournalLine[] {
+	if (entry.undone) return [];
+	const paths = new Set<string>();
+	for (const change of entry.changes) if (change.after !== null && (change.nowAt ?? change.path) === from) paths.add(change.path);
+	return [...paths].map((path) => ({ kind: "moved", id: entry.id, path, nowAt: to }));
+}
+
 /** Replays one line on `entries`: a change adds to (or replaces the last attempt of) its call, a mark, a move or a drop changes the call. */
 export function replayLine(line: JournalLine, entries: Map<string, JournalEntry>): void {
 	if (line.kind === "change") {

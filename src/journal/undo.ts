@@ -134,12 +134,16 @@ function isWritablePath(path: string, scope: Scope): boolean {
  * The change as it applies where its note is now: at the path the host saw it moved to since, if
  * any (the journal's `nowAt`); null when that is a path undo may not write (an excluded folder):
  * the note is left alone there, never taken for deleted with its earlier text copied where every client reads it.
+ * A note not there, and at its journalled path as the call left it, came back while nothing followed it (serve
+ * stopped): it is undone there, as before moves were followed.
  */
-function located(change: JournalChange, scope: Scope): JournalChange | null {
+async function located(change: JournalChange, scope: Scope, textNow: (path: string) => Promise<string | null>): Promise<JournalChange | null> {
 	if (change.nowAt === undefined) return change;
-	if (!isWritablePath(change.nowAt, scope)) return null;
 	const { nowAt, ...rest } = change;
-	return { ...rest, path: nowAt };
+	const there = isWritablePath(nowAt, scope) ? { ...rest, path: nowAt } : null;
+	if (there && (await textNow(there.path)) !== null) return there;
+	if (rest.after !== null && isWritablePath(rest.path, scope) && (await textNow(rest.path)) === rest.after) return rest;
+	return there;
 }
 
 /**
@@ -155,7 +159,7 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 	const isFree = async (path: string) => (planned.has(path) ? planned.get(path) === null : isPathFree(host, path));
 	const journalledMove = entry.changes.find((change) => change.movedFrom !== undefined);
 	const others = [...entry.changes].reverse().filter((change) => change !== journalledMove);
-	const move = journalledMove && located(journalledMove, scope);
+	const move = journalledMove && (await located(journalledMove, scope, textNow));
 	const steps: UndoStep[] = [];
 	// A note edited since a rename has both its texts and its current text parsed to point its links back: 1 MiB notes, in slices.
 	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
@@ -185,7 +189,7 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 			steps.push({ kind: "none", done: { path: change.path, result: "links kept", to: (move ?? journalledMove).path } });
 			continue;
 		}
-		const here = located(change, scope);
+		const here = await located(change, scope, textNow);
 		if (!here) {
 			steps.push({ kind: "none", done: { path: change.path, result: "moved out of reach" } });
 			continue;

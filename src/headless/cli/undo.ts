@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { followMoves } from "../../journal/followMoves";
 import { describeUndo, undoCall, unknownCallReason } from "../../journal/undo";
 import { UNDO_COMMAND } from "../cliHelp";
 import { NodeHost } from "../NodeHost";
@@ -23,6 +24,8 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 	// Undo writes nowhere a token could not: the saved excluded folders hold for it too.
 	const { excludedFolders } = await loadSettings(settingsStoreOf(root), logger);
 	const host = await NodeHost.open(root, { metadata: false });
+	// The note a rename's undo moves back is followed, as serve follows it: a later undo of an earlier write finds it there.
+	const stopFollowingMoves = followMoves(host.vault, journal);
 	try {
 		const outcome = await undoCall(host, journal, id, undefined, excludedFolders);
 		if (!outcome.ok) {
@@ -32,6 +35,7 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 		io.stdout(`${visibleInTerminal(describeUndo(outcome), "\n")}\n`);
 		return 0;
 	} finally {
+		stopFollowingMoves();
 		// What the journal still owes (a drop whose append failed) is written before the process ends.
 		journal.close?.();
 		await host.close();

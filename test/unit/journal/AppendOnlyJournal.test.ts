@@ -62,4 +62,27 @@ describe("AppendOnlyJournal: records appended to a journal it never reads", () =
 			await removeDir(outside);
 		}
 	});
+	test("opened to undo one call, a note it moves records the other calls' changes there as moved with it, not undone ones, not other notes", async () => {
+		mkdirSync(nodePath.dirname(path), { recursive: true });
+		const change = (id: string, note: string) =>
+			`${JSON.stringify({ kind: "change", id, time: "t", tokenName: "Laptop", tool: "append_to_note", path: note, before: "a", beforeHash: null, after: "b", afterHash: null })}\n`;
+		writeFileSync(
+			path,
+			change("earlier", "Plan.md") +
+				change("undoneSince", "Plan.md") +
+				'{"kind":"undone","id":"undoneSince","time":"t","by":"u0"}\n' +
+				change("movedHere", "Old.md") +
+				'{"kind":"moved","id":"movedHere","path":"Old.md","nowAt":"Archive/Plan.md"}\n' +
+				change("rename", "Archive/Plan.md") +
+				change("elsewhere", "Other.md"),
+		);
+		const opened = JournalFile.openToUndo(path, "rename", { vaultRoot: root });
+		opened?.journal.noteMoved("Archive/Plan.md", "Plan.md");
+		const whole = JournalFile.open(path, { vaultRoot: root });
+		expect(whole.get("movedHere")?.changes[0]?.nowAt).toBe("Plan.md");
+		expect(whole.get("rename")?.changes[0]?.nowAt).toBe("Plan.md");
+		expect(whole.get("earlier")?.changes[0]?.nowAt).toBeUndefined();
+		expect(whole.get("undoneSince")?.changes[0]?.nowAt).toBeUndefined();
+		expect(whole.get("elsewhere")?.changes[0]?.nowAt).toBeUndefined();
+	});
 });

@@ -88,6 +88,8 @@ describe("undoCall", () => {
 		journal.noteMoved("Made.md", "Private/Made.md");
 		const planted = tool.call("set_property");
 		await tool.edit(planted, "Daily/Grüße.md", (text) => `${text}x\r\n`);
+		// Edited by hand since: a note still at its path as the call left it is undone there, whatever a line says of it.
+		for (const path of ["Plain.md", "Daily/Grüße.md"]) await fs.appendFile(nodePath.join(root, path), "by hand\n");
 		const before = await fs.readdir(root, { recursive: true });
 		for (const [call, path, nowAt] of [
 			[edited, "Plain.md", "../outside.md"],
@@ -105,7 +107,19 @@ describe("undoCall", () => {
 		// Nothing written, moved or trashed: the new note stays where the person put it.
 		expect((await fs.readdir(root, { recursive: true })).sort()).toEqual(before.sort());
 		expect(await fs.readFile(nodePath.join(root, "Private/Made.md"), "utf8")).toBe("made\n");
-		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\nthree\n");
+		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\nthree\nby hand\n");
+	});
+
+	test("a note moved back, while nothing followed it, to where the call left it, as it left it: undone there, whatever a line says of where it went", async () => {
+		const edited = tool.call("append_to_note");
+		await tool.edit(edited, "Plain.md", (text) => `${text}three\n`);
+		for (const nowAt of ["Private/Plain.md", "Archive/Plain.md", "../outside.md"])
+			await fs.appendFile(journal.path, `${JSON.stringify({ kind: "moved", id: edited.id, path: "Plain.md", nowAt })}\n`);
+		const before = await fs.readdir(root, { recursive: true });
+		const outcome = succeeded(await undoCall(host, journal, edited.id, undefined, ["Private"]));
+		expect(outcome.notes).toEqual([{ path: "Plain.md", result: "restored" }]);
+		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\n");
+		expect((await fs.readdir(root, { recursive: true })).sort()).toEqual(before.sort());
 	});
 
 	test("undo of a change to a 1 MiB note another client has appended to since writes nothing over it: the appended lines stay, the earlier text goes to a conflict copy", async () => {
