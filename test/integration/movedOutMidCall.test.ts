@@ -194,6 +194,28 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		if (answer.ok) expect((answer.value.bases as Array<{ path: string }>).map((base) => base.path)).toEqual(["Notes/B board.base"]);
 	});
 
+	test("list_bases does not count a base of a later page moved into the excluded folder while the page's bases were read", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let moved = false;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (!moved && file.path === "Notes/A board.base") {
+				moved = true;
+				await moveIntoPrivate("Notes/B board.base");
+			}
+			return text;
+		});
+		const answer = await callTool(client, "list_bases", { limit: 1 });
+		expect(moved).toBe(true);
+		expect(answer.ok).toBe(true);
+		// Before: total 2, the moved base counted at the path it had left.
+		if (answer.ok) expect(answer.value).toEqual({ bases: [{ path: "Notes/A board.base", views: ["Ferns"] }], total: 1, next_cursor: expect.any(String) });
+		// Asked again, the same count.
+		const again = await callTool(client, "list_bases", { limit: 1 });
+		expect(again.ok && again.value.total).toBe(1);
+	});
+
 	test("read_canvas and query_base do not answer with the file's excluded path", async () => {
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
 		const original = NodeVault.prototype.cachedRead;
