@@ -232,6 +232,44 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		expectNoPrivatePath(base);
 	});
 
+	test("read_canvas does not say a card's note exists once it was moved into the excluded folder while the cards were read", async () => {
+		await host.vault.create(
+			"Notes/Cards.canvas",
+			JSON.stringify({
+				nodes: [
+					{ id: "a", type: "file", file: "Notes/A first.md", x: 0, y: 0, width: 100, height: 50 },
+					{ id: "b", type: "text", text: "ferns", x: 0, y: 100, width: 100, height: 50 },
+				],
+				edges: [{ id: "e", fromNode: "a", toNode: "b" }],
+			}),
+		);
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.getFileByPath;
+		let armed = false;
+		let moved = false;
+		// Once the card's note is looked up, it moves at the next pause (before the next card is made).
+		jest.spyOn(NodeVault.prototype, "getFileByPath").mockImplementation(function (this: NodeVault, path: string) {
+			if (path === "Notes/A first.md" && !armed) {
+				armed = true;
+				atNextPause = async () => {
+					await moveIntoPrivate("Notes/A first.md");
+					moved = true;
+				};
+			}
+			return original.call(this, path);
+		});
+		const answer = await callTool(client, "read_canvas", { path: "Notes/Cards.canvas" });
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+		expect(answer.ok).toBe(true);
+		// Before: `exists: true`, for a note the token can no longer see anywhere.
+		if (answer.ok)
+			expect((answer.value.nodes as Array<{ id: string; exists?: boolean }>).map(({ id, exists }) => [id, exists])).toEqual([
+				["a", false],
+				["b", undefined],
+			]);
+	});
+
 	test("read_note does not answer with the note's excluded path", async () => {
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
 		const original = NodeVault.prototype.cachedRead;
