@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { FIRST_IN_ORDER_CHECK_MASK, LIST_NOTES_PAGE_CHECK_MASK, TAG_NOTES_CHECK_MASK } from "../../src/config/limits";
+import { FIRST_IN_ORDER_CHECK_MASK, LIST_NOTES_PAGE_CHECK_MASK, TAG_NOTES_CHECK_MASK, UPDATING_NOTICE_PAUSE_COUNT } from "../../src/config/limits";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -9,6 +9,8 @@ import { NodeVault } from "../../src/headless/NodeVault";
 import { JournalFile } from "../../src/journal/JournalFile";
 import type { HostFile } from "../../src/host/Host";
 import { TagNotes } from "../../src/vault/tagNotes";
+import { IndexedNoteSearch } from "../../src/vault/search";
+import { PostingsIndex } from "../../src/search/postings";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
@@ -970,4 +972,83 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 		const next = await callTool(client, "query_base", { path: "Notes/Board.base", limit: 1, cursor });
 		expect(next.ok && (next.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/B second.md"]);
 	});
+});
+
+/**
+ * search_notes' notice names the notes the index could not take in (their install failed: out of
+ * memory, say). The list was copied before the walk over it paused, so a note moved into an
+ * excluded folder at one of those pauses was named, and counted, at the path it had left.
+ */
+describe("a note the index could not take in moved into an excluded folder while search_notes writes its notice", () => {
+	/** Past one pause of the notice's walk over the notes whose install failed. */
+	const FAILED = UPDATING_NOTICE_PAUSE_COUNT + 1;
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+	let atNextPause: (() => Promise<void>) | null = null;
+
+	beforeAll(async () => {
+		root = await makeVault({ "Notes/Ferns.md": "ferns\n" });
+		host = await NodeHost.open(root);
+		({ service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () => {
+			const move = atNextPause;
+			atNextPause = null;
+			return move;
+		}));
+		// Every install fails (a list that cannot grow), and so does its try again: each note is left out and named.
+		const placing = jest.spyOn(PostingsIndex.prototype as unknown as { placePosting: () => void }, "placePosting").mockImplementation(() => {
+			throw new RangeError("Array buffer allocation failed");
+		});
+		try {
+			for (let index = 0; index < FAILED; index++) await host.vault.create(`Notes/${String(index).padStart(4, "0")}.md`, `ferns ${index}\n`);
+			for (let turn = 0; turn < 10_000 && !(await noticeOf("ferns")).includes(`${FAILED} notes could not be indexed`); turn++)
+				await new Promise((resolve) => setTimeout(resolve, 10));
+		} finally {
+			placing.mockRestore();
+		}
+	}, 120_000);
+
+	afterAll(async () => {
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	async function noticeOf(query: string): Promise<string> {
+		const answer = await callTool(client, "search_notes", { query });
+		if (!answer.ok) throw new Error(answer.error);
+		return (answer.value.notice as string | undefined) ?? "";
+	}
+
+	test("the notice neither names nor counts it", async () => {
+		const before = await noticeOf("ferns");
+		expect(before).toContain(`${FAILED} notes could not be indexed`);
+		const named = /"(Notes\/[^"]+)"/u.exec(before)?.[1];
+		if (named === undefined) throw new Error(`no note named in ${before}`);
+		let moved = false;
+		// Once the notice's walk begins, the note moves at its next pause.
+		const proto = IndexedNoteSearch.prototype as unknown as { updatingNotice: (...args: unknown[]) => Promise<string | null> };
+		const updatingNotice = proto.updatingNotice;
+		jest.spyOn(proto, "updatingNotice").mockImplementationOnce(function (this: IndexedNoteSearch, ...args: unknown[]) {
+			atNextPause = async () => {
+				const file = host.vault.getFileByPath(named);
+				if (!file) throw new Error(`no ${named}`);
+				await host.vault.rename(file, named.replace(/^Notes\//u, "Private/"));
+				moved = true;
+			};
+			return updatingNotice.apply(this, args);
+		});
+		const notice = await noticeOf("ferns");
+		expect(moved).toBe(true);
+		// Before: the moved note named at the path it had left, and counted among FAILED.
+		expect(notice).not.toContain(JSON.stringify(named));
+		expect(notice).not.toMatch(/Private/u);
+		expect(notice).toContain(`${FAILED - 1} notes could not be indexed`);
+		// Asked again, the same.
+		const again = await noticeOf("ferns");
+		expect(again).not.toContain(JSON.stringify(named));
+		expect(again).toContain(`${FAILED - 1} notes could not be indexed`);
+	}, 60_000);
 });
