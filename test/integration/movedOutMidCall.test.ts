@@ -272,6 +272,28 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 			]);
 	});
 
+	test("get_graph_stats neither names nor counts a note moved into the excluded folder while the tags were counted", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the TagNotes as `this`
+		const tagCounts = TagNotes.prototype.tagCounts;
+		let moved = false;
+		// The graph is counted first; the note moves at a pause of the tag count after it.
+		jest.spyOn(TagNotes.prototype, "tagCounts").mockImplementationOnce(function (this: TagNotes, ...args: Parameters<TagNotes["tagCounts"]>) {
+			atNextPause = async () => {
+				await moveIntoPrivate("Notes/A first.md");
+				moved = true;
+			};
+			return tagCounts.apply(this, args);
+		});
+		const answer = await callTool(client, "get_graph_stats", {});
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+		expect(answer.ok).toBe(true);
+		const again = await callTool(client, "get_graph_stats", {});
+		// Before: "Notes/A first.md" among the most linked, and counted, at the path it had left.
+		expect(answer.ok && answer.value).toEqual(again.ok && again.value);
+		expect(JSON.stringify(answer)).not.toMatch(/A first/u);
+	});
+
 	test("read_note does not answer with the note's excluded path", async () => {
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
 		const original = NodeVault.prototype.cachedRead;
