@@ -294,6 +294,26 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		expect(JSON.stringify(answer)).not.toMatch(/A first/u);
 	});
 
+	test("search_notes does not count a match of a later page moved into the excluded folder while the page's snippets were read", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let moved: string | null = null;
+		const first = await callTool(client, "search_notes", { query: "ferns", limit: 1 });
+		expect(first.ok && first.value.total).toBe(2);
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (moved === null) {
+				moved = ["Notes/A first.md", "Notes/0 tagged.md"].find((path) => path !== file.path) ?? null;
+				if (moved !== null) await moveIntoPrivate(moved);
+			}
+			return text;
+		});
+		const answer = await callTool(client, "search_notes", { query: "ferns", limit: 1 });
+		expect(moved).not.toBeNull();
+		expectNoPrivatePath(answer);
+		expect(answer.ok && answer.value.total).toBe(1);
+	});
+
 	test("read_note does not answer with the note's excluded path", async () => {
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
 		const original = NodeVault.prototype.cachedRead;
