@@ -31,6 +31,11 @@ export function visibleCanvas(host: Host, scope: Scope, canvas: Canvas): { nodes
 	return runSteps(visibleCanvasSteps(host, scope, canvas));
 }
 
+/** A file card with `exists` as the vault is now: a caller that paused since the card was made looks again before answering. */
+export function fileCardNow(host: Host, node: VisibleCanvasNode): VisibleCanvasNode {
+	return node.type === "file" && node.file !== undefined ? { ...node, exists: host.vault.getFileByPath(node.file) !== null } : node;
+}
+
 /** `visibleCanvas` as steps, one a node or an edge. */
 export function* visibleCanvasSteps(host: Host, scope: Scope, canvas: Canvas): Steps<{ nodes: VisibleCanvasNode[]; edges: CanvasEdge[] }> {
 	const nodes: VisibleCanvasNode[] = [];
@@ -38,7 +43,7 @@ export function* visibleCanvasSteps(host: Host, scope: Scope, canvas: Canvas): S
 		yield;
 		if (node.type === "file" && node.file !== undefined) {
 			if (!isCardPathVisible(node.file, scope)) continue;
-			nodes.push({ ...node, exists: host.vault.getFileByPath(node.file) !== null });
+			nodes.push(fileCardNow(host, node));
 			continue;
 		}
 		if (node.background !== undefined && !isUrl(node.background) && !isCardPathVisible(node.background, scope)) {

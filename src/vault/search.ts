@@ -465,7 +465,6 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * behind such an install it waits for seconds, and answers said nothing of it.
 	 */
 	private async updatingNotice(scope: Scope, budget: CallBudget | undefined): Promise<string | null> {
-		let count = 0;
 		let sincePause = 0;
 		// Walked as they stand now, the walk pausing: every note changed during a big install waits behind it (thousands from a
 		// sync), and the walk ran in one piece. Walked live, a note whose wait ended and began again during a pause was met twice.
@@ -477,18 +476,22 @@ export class IndexedNoteSearch implements NoteSearch {
 				await budget.checkpoint();
 			}
 		};
+		const behindSeen: string[] = [];
 		for (const path of behind) {
-			if (isNoteInScope(path, scope)) count++;
+			if (isNoteInScope(path, scope)) behindSeen.push(path);
 			await pauseNow();
 		}
-		const failed: string[] = [];
-		let failedCount = 0;
+		const failedSeen: string[] = [];
 		for (const path of failedNotes) {
 			await pauseNow();
-			if (!isNoteInScope(path, scope)) continue;
-			failedCount++;
-			if (failed.length < INDEX_FAILED_NOTES_LISTED) failed.push(path);
+			if (isNoteInScope(path, scope)) failedSeen.push(path);
 		}
+		// Those still waiting or failed after the walk's last pause: a note moved meanwhile (into an excluded folder, say)
+		// left them then, and was counted, or named, at the path it had left.
+		const count = behindSeen.filter((path) => this.behindInstall.has(path)).length;
+		const failedNow = failedSeen.filter((path) => this.failedInstalls.has(path));
+		const failedCount = failedNow.length;
+		const failed = failedNow.slice(0, INDEX_FAILED_NOTES_LISTED);
 		const parts: string[] = [];
 		if (count > 0) {
 			const notes = count === 1 ? "1 note" : `${count} notes`;

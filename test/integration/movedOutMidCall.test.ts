@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { FIRST_IN_ORDER_CHECK_MASK, LIST_NOTES_PAGE_CHECK_MASK, TAG_NOTES_CHECK_MASK } from "../../src/config/limits";
+import { FIRST_IN_ORDER_CHECK_MASK, LIST_NOTES_PAGE_CHECK_MASK, TAG_NOTES_CHECK_MASK, UPDATING_NOTICE_PAUSE_COUNT } from "../../src/config/limits";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -9,6 +9,8 @@ import { NodeVault } from "../../src/headless/NodeVault";
 import { JournalFile } from "../../src/journal/JournalFile";
 import type { HostFile } from "../../src/host/Host";
 import { TagNotes } from "../../src/vault/tagNotes";
+import { IndexedNoteSearch } from "../../src/vault/search";
+import { PostingsIndex } from "../../src/search/postings";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
@@ -194,6 +196,28 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		if (answer.ok) expect((answer.value.bases as Array<{ path: string }>).map((base) => base.path)).toEqual(["Notes/B board.base"]);
 	});
 
+	test("list_bases does not count a base of a later page moved into the excluded folder while the page's bases were read", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let moved = false;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (!moved && file.path === "Notes/A board.base") {
+				moved = true;
+				await moveIntoPrivate("Notes/B board.base");
+			}
+			return text;
+		});
+		const answer = await callTool(client, "list_bases", { limit: 1 });
+		expect(moved).toBe(true);
+		expect(answer.ok).toBe(true);
+		// Before: total 2, the moved base counted at the path it had left.
+		if (answer.ok) expect(answer.value).toEqual({ bases: [{ path: "Notes/A board.base", views: ["Ferns"] }], total: 1, next_cursor: expect.any(String) });
+		// Asked again, the same count.
+		const again = await callTool(client, "list_bases", { limit: 1 });
+		expect(again.ok && again.value.total).toBe(1);
+	});
+
 	test("read_canvas and query_base do not answer with the file's excluded path", async () => {
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
 		const original = NodeVault.prototype.cachedRead;
@@ -208,6 +232,86 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		expect(moving.size).toBe(0);
 		expectNoPrivatePath(canvas);
 		expectNoPrivatePath(base);
+	});
+
+	test("read_canvas does not say a card's note exists once it was moved into the excluded folder while the cards were read", async () => {
+		await host.vault.create(
+			"Notes/Cards.canvas",
+			JSON.stringify({
+				nodes: [
+					{ id: "a", type: "file", file: "Notes/A first.md", x: 0, y: 0, width: 100, height: 50 },
+					{ id: "b", type: "text", text: "ferns", x: 0, y: 100, width: 100, height: 50 },
+				],
+				edges: [{ id: "e", fromNode: "a", toNode: "b" }],
+			}),
+		);
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.getFileByPath;
+		let armed = false;
+		let moved = false;
+		// Once the card's note is looked up, it moves at the next pause (before the next card is made).
+		jest.spyOn(NodeVault.prototype, "getFileByPath").mockImplementation(function (this: NodeVault, path: string) {
+			if (path === "Notes/A first.md" && !armed) {
+				armed = true;
+				atNextPause = async () => {
+					await moveIntoPrivate("Notes/A first.md");
+					moved = true;
+				};
+			}
+			return original.call(this, path);
+		});
+		const answer = await callTool(client, "read_canvas", { path: "Notes/Cards.canvas" });
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+		expect(answer.ok).toBe(true);
+		// Before: `exists: true`, for a note the token can no longer see anywhere.
+		if (answer.ok)
+			expect((answer.value.nodes as Array<{ id: string; exists?: boolean }>).map(({ id, exists }) => [id, exists])).toEqual([
+				["a", false],
+				["b", undefined],
+			]);
+	});
+
+	test("get_graph_stats neither names nor counts a note moved into the excluded folder while the tags were counted", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the TagNotes as `this`
+		const tagCounts = TagNotes.prototype.tagCounts;
+		let moved = false;
+		// The graph is counted first; the note moves at a pause of the tag count after it.
+		jest.spyOn(TagNotes.prototype, "tagCounts").mockImplementationOnce(function (this: TagNotes, ...args: Parameters<TagNotes["tagCounts"]>) {
+			atNextPause = async () => {
+				await moveIntoPrivate("Notes/A first.md");
+				moved = true;
+			};
+			return tagCounts.apply(this, args);
+		});
+		const answer = await callTool(client, "get_graph_stats", {});
+		expect(moved).toBe(true);
+		expectNoPrivatePath(answer);
+		expect(answer.ok).toBe(true);
+		const again = await callTool(client, "get_graph_stats", {});
+		// Before: "Notes/A first.md" among the most linked, and counted, at the path it had left.
+		expect(answer.ok && answer.value).toEqual(again.ok && again.value);
+		expect(JSON.stringify(answer)).not.toMatch(/A first/u);
+	});
+
+	test("search_notes does not count a match of a later page moved into the excluded folder while the page's snippets were read", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let moved: string | null = null;
+		const first = await callTool(client, "search_notes", { query: "ferns", limit: 1 });
+		expect(first.ok && first.value.total).toBe(2);
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			if (moved === null) {
+				moved = ["Notes/A first.md", "Notes/0 tagged.md"].find((path) => path !== file.path) ?? null;
+				if (moved !== null) await moveIntoPrivate(moved);
+			}
+			return text;
+		});
+		const answer = await callTool(client, "search_notes", { query: "ferns", limit: 1 });
+		expect(moved).not.toBeNull();
+		expectNoPrivatePath(answer);
+		expect(answer.ok && answer.value.total).toBe(1);
 	});
 
 	test("read_note does not answer with the note's excluded path", async () => {
@@ -910,4 +1014,83 @@ describe("a note moved into an excluded folder while query_base builds its rows"
 		const next = await callTool(client, "query_base", { path: "Notes/Board.base", limit: 1, cursor });
 		expect(next.ok && (next.value.rows as Array<{ path: string }>).map((row) => row.path)).toEqual(["Notes/B second.md"]);
 	});
+});
+
+/**
+ * search_notes' notice names the notes the index could not take in (their install failed: out of
+ * memory, say). The list was copied before the walk over it paused, so a note moved into an
+ * excluded folder at one of those pauses was named, and counted, at the path it had left.
+ */
+describe("a note the index could not take in moved into an excluded folder while search_notes writes its notice", () => {
+	/** Past one pause of the notice's walk over the notes whose install failed. */
+	const FAILED = UPDATING_NOTICE_PAUSE_COUNT + 1;
+	let root: string;
+	let host: NodeHost;
+	let service: McpService;
+	let client: Client;
+	let atNextPause: (() => Promise<void>) | null = null;
+
+	beforeAll(async () => {
+		root = await makeVault({ "Notes/Ferns.md": "ferns\n" });
+		host = await NodeHost.open(root);
+		({ service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () => {
+			const move = atNextPause;
+			atNextPause = null;
+			return move;
+		}));
+		// Every install fails (a list that cannot grow), and so does its try again: each note is left out and named.
+		const placing = jest.spyOn(PostingsIndex.prototype as unknown as { placePosting: () => void }, "placePosting").mockImplementation(() => {
+			throw new RangeError("Array buffer allocation failed");
+		});
+		try {
+			for (let index = 0; index < FAILED; index++) await host.vault.create(`Notes/${String(index).padStart(4, "0")}.md`, `ferns ${index}\n`);
+			for (let turn = 0; turn < 10_000 && !(await noticeOf("ferns")).includes(`${FAILED} notes could not be indexed`); turn++)
+				await new Promise((resolve) => setTimeout(resolve, 10));
+		} finally {
+			placing.mockRestore();
+		}
+	}, 120_000);
+
+	afterAll(async () => {
+		await client.close();
+		await service.stop();
+		await host.close();
+		await removeDir(root);
+	});
+
+	async function noticeOf(query: string): Promise<string> {
+		const answer = await callTool(client, "search_notes", { query });
+		if (!answer.ok) throw new Error(answer.error);
+		return (answer.value.notice as string | undefined) ?? "";
+	}
+
+	test("the notice neither names nor counts it", async () => {
+		const before = await noticeOf("ferns");
+		expect(before).toContain(`${FAILED} notes could not be indexed`);
+		const named = /"(Notes\/[^"]+)"/u.exec(before)?.[1];
+		if (named === undefined) throw new Error(`no note named in ${before}`);
+		let moved = false;
+		// Once the notice's walk begins, the note moves at its next pause.
+		const proto = IndexedNoteSearch.prototype as unknown as { updatingNotice: (...args: unknown[]) => Promise<string | null> };
+		const updatingNotice = proto.updatingNotice;
+		jest.spyOn(proto, "updatingNotice").mockImplementationOnce(function (this: IndexedNoteSearch, ...args: unknown[]) {
+			atNextPause = async () => {
+				const file = host.vault.getFileByPath(named);
+				if (!file) throw new Error(`no ${named}`);
+				await host.vault.rename(file, named.replace(/^Notes\//u, "Private/"));
+				moved = true;
+			};
+			return updatingNotice.apply(this, args);
+		});
+		const notice = await noticeOf("ferns");
+		expect(moved).toBe(true);
+		// Before: the moved note named at the path it had left, and counted among FAILED.
+		expect(notice).not.toContain(JSON.stringify(named));
+		expect(notice).not.toMatch(/Private/u);
+		expect(notice).toContain(`${FAILED - 1} notes could not be indexed`);
+		// Asked again, the same.
+		const again = await noticeOf("ferns");
+		expect(again).not.toContain(JSON.stringify(named));
+		expect(again).toContain(`${FAILED - 1} notes could not be indexed`);
+	}, 60_000);
 });

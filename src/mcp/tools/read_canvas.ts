@@ -3,7 +3,7 @@ import { CANVAS_MAX_FILE_BYTES, READ_CANVAS_DEFAULT_LIMIT, READ_CANVAS_MAX_LIMIT
 import { parseCanvasSteps } from "../../canvas/jsonCanvas";
 import { SliceClock } from "../../markdown/steps";
 import { fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
-import { visibleCanvasSteps } from "../../vault/canvas";
+import { fileCardNow, visibleCanvasSteps } from "../../vault/canvas";
 import { decodeCursor, encodeCursor, type CursorKey, type KeyPart } from "../../vault/pageCursor";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
@@ -111,7 +111,8 @@ export const readCanvasTool = defineTool({
 		const edgesFrom = Math.max(0, start - nodes.length);
 		return ok({
 			path: answered.value.path,
-			nodes: nodes.slice(start, end),
+			// Looked up after the last pause: a card's file moved meanwhile (into an excluded folder, say) was said to exist.
+			nodes: nodes.slice(start, end).map((node) => fileCardNow(ctx.host, node)),
 			edges: edges.slice(edgesFrom, Math.max(edgesFrom, end - nodes.length)),
 			nodes_total: nodes.length,
 			edges_total: edges.length,

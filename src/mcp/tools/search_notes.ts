@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { INDEX_BUILD_SLICE_MS, MAX_QUERY_LENGTH, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_SLICE_MS } from "../../config/limits";
+import { INDEX_BUILD_SLICE_MS, MAX_QUERY_LENGTH, RUNS_WHILE_RENAMED, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_SLICE_MS } from "../../config/limits";
 import { parseQuery } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
+import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
-import { fail } from "../../result";
+import { fail, ok } from "../../result";
 
 export const searchNotesTool = defineTool({
 	name: "search_notes",
@@ -40,11 +41,14 @@ export const searchNotesTool = defineTool({
 			...ctx.callBudget,
 			sliceMs: building ? Math.max(ctx.callBudget.sliceMs, INDEX_BUILD_SLICE_MS) : Math.min(ctx.callBudget.sliceMs, SEARCH_SLICE_MS),
 		};
-		// Ranking and snippets run in the call's slices, so a flood of searches never holds other clients.
-		return withinCallBudget(
-			(budget) => ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget),
+		// Ranking and snippets run in the call's slices, so a flood of searches never holds other clients. A note renamed
+		// meanwhile (into an excluded folder, say) off the page was counted in the total at the path it had left: searched again then.
+		const answered = await withinCallBudget(
+			(budget) => untilNoRename(ctx.host, RUNS_WHILE_RENAMED, () => ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget)),
 			"Add words, a folder or a tag to narrow the search, or ask for fewer results.",
 			searchBudget,
 		);
+		if (!answered.ok) return answered;
+		return answered.value === null ? fail(NOTES_KEPT_MOVING) : ok(answered.value.value);
 	},
 });
