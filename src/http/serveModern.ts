@@ -153,10 +153,11 @@ interface DirectRoute {
  * whose media type is `application/json` (parameters such as a charset allowed: the SDK's own
  * test), both headers present and equal to the body, Mcp-Name equal to the body's name or URI as
  * sent or in Base64 (`decodedNameHeader`), one of the methods above, and a body that is certainly a
- * JSON-RPC request (`certainlyRequest`) whose `_meta` holds only the envelope, naming 2026-07-28,
- * and for a `tools/call` a progress token (its progress is then sent as `serveDirectly` says).
- * The envelope's values (client info, capabilities, log level) are the dispatch's to check: it
- * parses them with the same schema the SDK's handler does. Not checked here because this server
+ * JSON-RPC request (`certainlyRequest`) whose `_meta` holds the envelope, naming 2026-07-28, and
+ * no related task; for a `tools/call` a progress token too (its progress is then sent as
+ * `serveDirectly` says). The envelope's values (client info, capabilities, log level) and a
+ * client's own `_meta` keys (a trace context, a tool-use id) are the dispatch's to check and pass
+ * on: it parses them with the same schema the SDK's handler does. Not checked here because this server
  * never has them: tools whose input schema declares `x-mcp-header` parameters (`serveDirectly`
  * checks) or a scope challenge. Pure.
  */

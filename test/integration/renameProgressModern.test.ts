@@ -33,16 +33,20 @@ async function connectModern(running: RunningService, callHeaders: CallHeaders =
 	return client;
 }
 
-/** Header forms the SDK's handler takes (SEP-2243 and RFC 9110) but the SDK v2 client does not send for this server's tool names. */
-const SPEC_FORMS: Array<[string, CallHeaders]> = [
-	["a Content-Type with a charset", (headers) => headers.set("Content-Type", "application/json; charset=utf-8")],
-	["an Mcp-Name in Base64", (headers) => headers.set("Mcp-Name", `=?base64?${Buffer.from(headers.get("mcp-name") ?? "").toString("base64")}?=`)],
+/**
+ * Forms the SDK's handler takes (SEP-2243, RFC 9110) that the SDK v2 client does not send for this
+ * server's tool names unless told to: the headers written otherwise, or `_meta` keys of the client's own.
+ */
+const SPEC_FORMS: Array<[string, CallHeaders, Record<string, unknown> | null]> = [
+	["a Content-Type with a charset", (headers) => headers.set("Content-Type", "application/json; charset=utf-8"), null],
+	["an Mcp-Name in Base64", (headers) => headers.set("Mcp-Name", `=?base64?${Buffer.from(headers.get("mcp-name") ?? "").toString("base64")}?=`), null],
+	["a _meta key of the client's own", AS_SENT, { "claudecode/toolUseId": "toolu_1" }],
 ];
 
 describe("2026-07-28: a rename_note set to Ask, with the SDK v2 client asking for progress", () => {
-	test.each([["headers as the SDK v2 client sends them", AS_SENT] as [string, CallHeaders], ...SPEC_FORMS])(
+	test.concurrent.each([["the SDK v2 client's own form", AS_SENT, null] as [string, CallHeaders, Record<string, unknown> | null], ...SPEC_FORMS])(
 		"with %s, a call waiting for the person's approval longer than the client's timeout is told its progress, so the client gets the answer",
-		async (_form, callHeaders) => {
+		async (_form, callHeaders, _meta) => {
 			/** The person answers after three of the client's timeouts: without progress the client gives up first. */
 			const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
 			const { root, running: asking } = await startRenameApprovedAfter(PERSON_ANSWERS_AFTER_MS, PROGRESS_INTERVAL_MS);
@@ -52,7 +56,7 @@ describe("2026-07-28: a rename_note set to Ask, with the SDK v2 client asking fo
 				const progress: Told[] = [];
 				const started = performance.now();
 				const result = await client.callTool(
-					{ name: "rename_note", arguments: { path: "Plan.md", new_path: "Done.md" } },
+					{ name: "rename_note", arguments: { path: "Plan.md", new_path: "Done.md" }, ...(_meta !== null && { _meta }) },
 					{
 						timeout: CLIENT_TIMEOUT_MS,
 						resetTimeoutOnProgress: true,

@@ -59,13 +59,24 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 			{ jsonrpc: "2.0", id: 4, method: "resources/read", params: { uri: "vault://notes/Café.md", _meta: ENVELOPE } },
 		],
 		[
+			"a client's own _meta keys (a tool-use id, a trace context)",
+			HEADERS,
+			{
+				...CALL,
+				params: {
+					...CALL.params,
+					_meta: { ...ENVELOPE, "claudecode/toolUseId": "toolu_1", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" },
+				},
+			},
+		],
+		[
 			"a tool name that starts as the Base64 form but does not end as it, sent as it is",
 			{ ...HEADERS, "mcp-name": "=?base64?x" },
 			{ ...CALL, params: { ...CALL.params, name: "=?base64?x" } },
 		],
 	])("%s goes directly, as the SDK's handler takes it", (_label, headers, body) => {
 		// A tool call asks for progress: it is then told it (only calls served directly are).
-		const _meta = body.method === "tools/call" ? { ...ENVELOPE, progressToken: "p" } : ENVELOPE;
+		const _meta = body.method === "tools/call" ? { ...body.params._meta, progressToken: "p" } : body.params._meta;
 		expect(directRoute(requestWith(headers), { ...body, params: { ...body.params, _meta } })).toMatchObject({ classification: { revision: MODERN } });
 	});
 
@@ -104,6 +115,7 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 			{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: ENVELOPE } },
 		],
 		["a batch", HEADERS, [CALL]],
+		["a related task", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, "io.modelcontextprotocol/related-task": { taskId: "t" } } } }],
 		["a fractional progress token", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, progressToken: 1.5 } } }],
 		[
 			"a progress token on a method that is not a tool call",
