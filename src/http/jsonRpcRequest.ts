@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 
 /**
  * The only keys a request answered without the SDK's dispatch may hold in its `_meta`: the
@@ -9,6 +9,12 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, C
 
 /** The keys of a JSON-RPC request: the SDK's request schema is strict, so a body with any other key is not one. */
 const REQUEST_KEYS: ReadonlySet<string> = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * The `_meta` key of a 2025-11-25 related task, whose value the SDK's request schema checks (an
+ * object with a string `taskId`). Written here: the SDK's constant for it is marked deprecated.
+ */
+const RELATED_TASK_KEY = "io.modelcontextprotocol/related-task";
 
 /** The `_meta` key of a request's progress token (a string or an integer in the SDK's schema). */
 const PROGRESS_TOKEN_KEY = "progressToken";
@@ -44,7 +50,7 @@ function holdsOnlyEnvelope(meta: unknown, withOtherMeta: boolean): boolean {
 	if (!isPlainObject(meta)) return false;
 	for (const key of Object.keys(meta)) {
 		if (ENVELOPE_KEYS.has(key)) continue;
-		if (!withOtherMeta || key === RELATED_TASK_META_KEY) return false;
+		if (!withOtherMeta || key === RELATED_TASK_KEY) return false;
 		if (key !== PROGRESS_TOKEN_KEY) continue;
 		const token = meta[key];
 		if (typeof token !== "string" && !Number.isSafeInteger(token)) return false;

@@ -128,7 +128,7 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
  * any other value is itself; undefined for a Base64 value that is not canonical or not UTF-8 (the
  * SDK refuses it). Node's parser has stripped the whitespace around the value already. Pure.
  */
-export function decodedNameHeader(value: string): string | undefined {
+function decodedNameHeader(value: string): string | undefined {
 	if (!(value.startsWith(BASE64_NAME_PREFIX) && value.endsWith(BASE64_NAME_SUFFIX))) return value;
 	const base64 = value.slice(BASE64_NAME_PREFIX.length, value.length - BASE64_NAME_SUFFIX.length);
 	if (!CANONICAL_BASE64.test(base64)) return undefined;
