@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
 	CLIENT_CAPABILITIES_META_KEY,
 	classifyInboundRequest,
+	isJsonContentType,
 	PROTOCOL_VERSION_META_KEY,
 	type JSONRPCMessage,
 	type JSONRPCRequest,
@@ -111,8 +112,32 @@ const DIRECT_METHODS: ReadonlySet<string> = new Set([
 /** The body field the Mcp-Name header must repeat, by method (the SDK's MCP_NAME_HEADER_SOURCE, for the methods above). */
 const NAME_HEADER_SOURCES: Readonly<Record<string, "name" | "uri">> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
-/** The prefix of an Mcp-Name value sent in Base64 (SEP-2243); such a value is left to the SDK to decode. */
+/** The two ends of an Mcp-Name value sent in Base64 (SEP-2243: `=?base64?` + the Base64 of the value's UTF-8 + `?=`). */
 const BASE64_NAME_PREFIX = "=?base64?";
+const BASE64_NAME_SUFFIX = "?=";
+
+/** Canonical Base64 (padding where due, no line breaks), the only form SEP-2243 lets a server take. */
+const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Refuses bytes that are not UTF-8 rather than putting U+FFFD in their place (a name that is not the body's then). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The name an Mcp-Name header value stands for, decoded as the SDK's handler decodes it: a value
+ * that starts with `=?base64?` and ends with `?=` is the UTF-8 text its canonical Base64 encodes,
+ * any other value is itself; undefined for a Base64 value that is not canonical or not UTF-8 (the
+ * SDK refuses it). Node's parser has stripped the whitespace around the value already. Pure.
+ */
+function decodedNameHeader(value: string): string | undefined {
+	if (!(value.startsWith(BASE64_NAME_PREFIX) && value.endsWith(BASE64_NAME_SUFFIX))) return value;
+	const base64 = value.slice(BASE64_NAME_PREFIX.length, value.length - BASE64_NAME_SUFFIX.length);
+	if (!CANONICAL_BASE64.test(base64)) return undefined;
+	try {
+		return STRICT_UTF8.decode(Buffer.from(base64, "base64"));
+	} catch {
+		return undefined;
+	}
+}
 
 /** A 2026-07-28 request the SDK's handler would let through to its handler, with its classification. */
 interface DirectRoute {
@@ -124,19 +149,21 @@ interface DirectRoute {
  * The request and its classification when every check the SDK's handler makes before a handler
  * runs certainly passes, or is made again by the server's own dispatch before any handler runs
  * (which `serveDirectly` notices: the SDK's handler then answers); otherwise null (the SDK's
- * handler answers it, pass or refuse). Narrower rules than the SDK's own checks: Content-Type
- * exactly `application/json`, both headers present and equal to the body, Mcp-Name equal to the
- * body's name or URI as sent (no Base64), one of the methods above, and a body that is certainly a
- * JSON-RPC request (`certainlyRequest`) whose `_meta` holds only the envelope, naming 2026-07-28,
- * and for a `tools/call` a progress token (its progress is then sent as `serveDirectly` says).
- * The envelope's values (client info, capabilities, log level) are the dispatch's to check: it
- * parses them with the same schema the SDK's handler does. Not checked here because this server
+ * handler answers it, pass or refuse). Narrower rules than the SDK's own checks: a Content-Type
+ * whose media type is `application/json` (parameters such as a charset allowed: the SDK's own
+ * test), both headers present and equal to the body, Mcp-Name equal to the body's name or URI as
+ * sent or in Base64 (`decodedNameHeader`), one of the methods above, and a body that is certainly a
+ * JSON-RPC request (`certainlyRequest`) whose `_meta` holds the envelope, naming 2026-07-28, and
+ * no related task; for a `tools/call` a progress token too (its progress is then sent as
+ * `serveDirectly` says). The envelope's values (client info, capabilities, log level) and a
+ * client's own `_meta` keys (a trace context, a tool-use id) are the dispatch's to check and pass
+ * on: it parses them with the same schema the SDK's handler does. Not checked here because this server
  * never has them: tools whose input schema declares `x-mcp-header` parameters (`serveDirectly`
  * checks) or a scope challenge. Pure.
  */
 export function directRoute(req: IncomingMessage, json: unknown): DirectRoute | null {
 	const { headers } = req;
-	if (req.method !== "POST" || headers["content-type"] !== "application/json") return null;
+	if (req.method !== "POST" || !isJsonContentType(headers["content-type"])) return null;
 	if (!certainlyRequest(json, true)) return null;
 	const { method, params } = json;
 	const meta = params?._meta as Record<string, unknown> | undefined;
@@ -149,7 +176,7 @@ export function directRoute(req: IncomingMessage, json: unknown): DirectRoute | 
 	const nameSource = NAME_HEADER_SOURCES[method];
 	if (nameSource !== undefined) {
 		const named = params?.[nameSource];
-		if (typeof named !== "string" || nameHeader !== named || named.startsWith(BASE64_NAME_PREFIX)) return null;
+		if (typeof named !== "string" || nameHeader === undefined || decodedNameHeader(nameHeader) !== named) return null;
 	}
 	if (meta?.[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION || !(CLIENT_CAPABILITIES_META_KEY in meta)) return null;
 	return { message: json, classification: modernClassification() };

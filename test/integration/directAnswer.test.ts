@@ -45,9 +45,15 @@ const ENVELOPE = {
 };
 
 /**
- * Sends `request` at 2026-07-28, its envelope in `_meta` and the standard headers: with Content-Type
- * exactly `application/json` a pooled server may answer it directly; with a charset parameter (which
- * the SDK's handler takes too) only the SDK's handler answers it.
+ * A `_meta` key the SDK's handler takes and that changes no answer (a 2025-11-25 related task, which
+ * no handler here reads), but whose value only the SDK's request schema checks: a request carrying
+ * it is never served directly.
+ */
+const ONLY_THROUGH_SDK = { "io.modelcontextprotocol/related-task": { taskId: "direct-test" } };
+
+/**
+ * Sends `request` at 2026-07-28, its envelope in `_meta` and the standard headers: as it is, a pooled
+ * server may answer it directly; `throughSdk`, only the SDK's handler answers it (`ONLY_THROUGH_SDK`).
  */
 function sendModern(running: RunningService, token: string, request: LegacyRequest, throughSdk: boolean): Promise<RawResponse> {
 	const name = request.params?.name;
@@ -55,8 +61,9 @@ function sendModern(running: RunningService, token: string, request: LegacyReque
 		["MCP-Protocol-Version", MODERN],
 		["Mcp-Method", request.method],
 		...(typeof name === "string" ? ([["Mcp-Name", name]] as Array<[string, string]>) : []),
-	]).map(([header, value]): [string, string] => (header === "Content-Type" && throughSdk ? [header, "application/json; charset=utf-8"] : [header, value]));
-	const body = JSON.stringify({ jsonrpc: "2.0", id: request.id ?? 1, method: request.method, params: { ...request.params, _meta: ENVELOPE } });
+	]);
+	const _meta = throughSdk ? { ...ENVELOPE, ...ONLY_THROUGH_SDK } : ENVELOPE;
+	const body = JSON.stringify({ jsonrpc: "2.0", id: request.id ?? 1, method: request.method, params: { ...request.params, _meta } });
 	return rawRequest(running.port, { headers, body });
 }
 
@@ -144,14 +151,14 @@ describe("2025 tools/call and tools/list answered without the SDK's protocol lay
 		const read = running.tokens.read ?? "";
 		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 		// One request on the agent's one socket: whether it went on a socket used before, and what the client sees.
-		const sendOn = (envelope: Record<string, unknown>, contentType: string) =>
+		const sendOn = (envelope: Record<string, unknown>) =>
 			new Promise<{ reused: boolean; seen: ReturnType<typeof seen> }>((resolve, reject) => {
 				const headers = Object.fromEntries(
 					mcpHeaders(running.port, read, [
 						["MCP-Protocol-Version", MODERN],
 						["Mcp-Method", "tools/call"],
 						["Mcp-Name", "read_note"],
-					]).map(([header, value]) => [header, header === "Content-Type" ? contentType : value]),
+					]),
 				);
 				const body = JSON.stringify({
 					jsonrpc: "2.0",
@@ -175,13 +182,13 @@ describe("2025 tools/call and tools/list answered without the SDK's protocol lay
 		const refused = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": 7 };
 		try {
 			const answers = [];
-			for (const envelope of [ENVELOPE, ENVELOPE, refused, refused, ENVELOPE]) answers.push(await sendOn(envelope, "application/json"));
+			for (const envelope of [ENVELOPE, ENVELOPE, refused, refused, ENVELOPE]) answers.push(await sendOn(envelope));
 			expect(answers.slice(1).every((answer) => answer.reused)).toBe(true);
 			const sdkAnswer = seen(await sendModern(running, read, { ...(REQUESTS[0] as LegacyRequest), id: 3 }, true));
 			expect(sdkAnswer.status).toBe(200);
 			expect(answers[1]?.seen).toEqual(sdkAnswer);
 			expect(answers[4]?.seen).toEqual(sdkAnswer);
-			const sdkRefusal = await sendOn(refused, "application/json; charset=utf-8");
+			const sdkRefusal = await sendOn({ ...refused, ...ONLY_THROUGH_SDK });
 			expect(sdkRefusal.seen.body).toContain("envelope");
 			expect(answers[2]?.seen).toEqual(sdkRefusal.seen);
 			expect(answers[3]?.seen).toEqual(sdkRefusal.seen);

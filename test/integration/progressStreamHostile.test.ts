@@ -26,25 +26,40 @@ const MODERN_HEADERS: Array<[string, string]> = [
 	["Mcp-Name", "rename_note"],
 ];
 
-/** The revisions whose POST streams a call's progress: a 2025-era one (no envelope) and 2026-07-28. */
-const REVISIONS: Array<[string, boolean]> = [
-	["2025-06-18", false],
-	[MODERN, true],
+/**
+ * The same 2026-07-28 call in the forms the spec allows besides the SDK v2 client's: a Content-Type
+ * with a charset, Mcp-Name in Base64, and a `_meta` key of the client's own.
+ */
+const OTHER_FORM_HEADERS: Array<[string, string]> = [
+	["MCP-Protocol-Version", MODERN],
+	["Mcp-Method", "tools/call"],
+	["Mcp-Name", `=?base64?${Buffer.from("rename_note").toString("base64")}?=`],
+];
+const OWN_META = { "claudecode/toolUseId": "toolu_1" };
+
+/** The revisions whose POST streams a call's progress: a 2025-era one (no envelope) and 2026-07-28, in the SDK client's form and the others. */
+const REVISIONS: Array<[string, "2025" | "modern" | "other forms"]> = [
+	["2025-06-18", "2025"],
+	[MODERN, "modern"],
+	[`${MODERN}, charset, Base64 Mcp-Name, own _meta`, "other forms"],
 ];
 
-describe.each(REVISIONS)("a rename asking for progress over real HTTP (%s), from a hostile client", (_revision, modern) => {
+describe.each(REVISIONS)("a rename asking for progress over real HTTP (%s), from a hostile client", (_revision, form) => {
+	const modern = form !== "2025";
 	function renameBody(from: string, to: string, progressToken: string | number): string {
-		return JSON.stringify({
-			jsonrpc: "2.0",
-			id: 1,
-			method: "tools/call",
-			params: { name: "rename_note", arguments: { path: from, new_path: to }, _meta: modern ? { ...ENVELOPE, progressToken } : { progressToken } },
-		});
+		const _meta = form === "2025" ? { progressToken } : form === "modern" ? { ...ENVELOPE, progressToken } : { ...ENVELOPE, ...OWN_META, progressToken };
+		return JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "rename_note", arguments: { path: from, new_path: to }, _meta } });
 	}
 
 	/** A POST whose answer is read as it comes; `res` once its head arrived. */
 	function post(port: number, token: string, body: string): Promise<IncomingMessage> {
-		const headers = mcpHeaders(port, token, modern ? MODERN_HEADERS : []).flat();
+		const headers = (
+			form === "other forms"
+				? mcpHeaders(port, token, OTHER_FORM_HEADERS).map(([name, value]): [string, string] =>
+						name === "Content-Type" ? [name, "application/json; charset=utf-8"] : [name, value],
+					)
+				: mcpHeaders(port, token, modern ? MODERN_HEADERS : [])
+		).flat();
 		return new Promise((resolve, reject) => {
 			const req = request({ host: "127.0.0.1", port, method: "POST", path: "/mcp", headers, setHost: false }, resolve);
 			req.on("error", reject);
@@ -132,24 +147,27 @@ describe.each(REVISIONS)("a rename asking for progress over real HTTP (%s), from
 		expect(events).toBeLessThan(16);
 	});
 
-	test("that reads its stream as it comes, with the same token, gets its notifications and the answer", async () => {
-		const hugeToken = "t".repeat(HUGE_TOKEN_BYTES);
-		const res = await post(running.port, running.tokens.write as string, renameBody("Target.md", "Moved/Goal.md", hugeToken));
-		const chunks: Buffer[] = [];
-		res.on("data", (chunk: Buffer) => chunks.push(chunk));
-		await new Promise<void>((resolve) => res.on("end", resolve));
-		const events = Buffer.concat(chunks)
-			.toString("utf8")
-			.split("\n\n")
-			.filter((event) => event.startsWith("event: message\ndata: "))
-			.map((event) => JSON.parse(event.slice("event: message\ndata: ".length)) as { method?: string; result?: { structuredContent?: unknown } });
-		// Each one taken before the next is sent: more than one over a call this long (its notifications are 5 ms apart, its deadline 500 ms).
-		expect(events.filter((event) => event.method === "notifications/progress").length).toBeGreaterThan(1);
-		expect(events.at(-1)?.result?.structuredContent).toMatchObject({ path: "Target.md", new_path: "Moved/Goal.md", notes_updated: LINKING_NOTES });
-	});
+	// The other forms' streamed answer is checked by renameProgressModern.test.ts (here it cost 3–4 s more).
+	if (form !== "other forms") {
+		test("that reads its stream as it comes, with the same token, gets its notifications and the answer", async () => {
+			const hugeToken = "t".repeat(HUGE_TOKEN_BYTES);
+			const res = await post(running.port, running.tokens.write as string, renameBody("Target.md", "Moved/Goal.md", hugeToken));
+			const chunks: Buffer[] = [];
+			res.on("data", (chunk: Buffer) => chunks.push(chunk));
+			await new Promise<void>((resolve) => res.on("end", resolve));
+			const events = Buffer.concat(chunks)
+				.toString("utf8")
+				.split("\n\n")
+				.filter((event) => event.startsWith("event: message\ndata: "))
+				.map((event) => JSON.parse(event.slice("event: message\ndata: ".length)) as { method?: string; result?: { structuredContent?: unknown } });
+			// Each one taken before the next is sent: more than one over a call this long (its notifications are 5 ms apart, its deadline 500 ms).
+			expect(events.filter((event) => event.method === "notifications/progress").length).toBeGreaterThan(1);
+			expect(events.at(-1)?.result?.structuredContent).toMatchObject({ path: "Target.md", new_path: "Moved/Goal.md", notes_updated: LINKING_NOTES });
+		});
+	}
 });
 
-describe("a 2026-07-28 rename asking for progress that the SDK's handler serves (a Content-Type with parameters)", () => {
+describe("a 2026-07-28 rename asking for progress that the SDK's handler serves (a related task in its _meta)", () => {
 	test("is answered as plain JSON: no notification, each echoing its 768 KiB token, is held until the answer", async () => {
 		const notes: Record<string, string> = { "Target.md": "# Target\n" };
 		for (let index = 0; index < LINKING_NOTES; index++) notes[`Notes/Linking ${index}.md`] = `Points at [[Target]] from ${index}.\n`;
@@ -161,9 +179,7 @@ describe("a 2026-07-28 rename asking for progress that the SDK's handler serves 
 		});
 		try {
 			await running.host.metadataCache.settled();
-			const headers = mcpHeaders(running.port, running.tokens.write as string, MODERN_HEADERS)
-				.map(([name, value]): [string, string] => (name === "Content-Type" ? [name, "application/json; charset=utf-8"] : [name, value]))
-				.flat();
+			const headers = mcpHeaders(running.port, running.tokens.write as string, MODERN_HEADERS).flat();
 			const body = JSON.stringify({
 				jsonrpc: "2.0",
 				id: 1,
@@ -171,7 +187,7 @@ describe("a 2026-07-28 rename asking for progress that the SDK's handler serves 
 				params: {
 					name: "rename_note",
 					arguments: { path: "Target.md", new_path: "Goal.md" },
-					_meta: { ...ENVELOPE, progressToken: "t".repeat(HUGE_TOKEN_BYTES) },
+					_meta: { ...ENVELOPE, "io.modelcontextprotocol/related-task": { taskId: "t" }, progressToken: "t".repeat(HUGE_TOKEN_BYTES) },
 				},
 			});
 			const answer = await new Promise<{ type: string; bytes: number; text: string }>((resolve, reject) => {

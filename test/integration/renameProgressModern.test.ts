@@ -15,43 +15,67 @@ interface Told {
 	message?: string;
 }
 
-async function connectModern(running: RunningService): Promise<ClientV2> {
+/** How a client's tool calls are sent: as the SDK v2 client sends them, or with headers the spec allows written otherwise. */
+type CallHeaders = (headers: Headers) => void;
+
+const AS_SENT: CallHeaders = () => {};
+
+async function connectModern(running: RunningService, callHeaders: CallHeaders = AS_SENT): Promise<ClientV2> {
 	const client = new ClientV2({ name: "v2-client", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
 	const headers = { Authorization: `Bearer ${running.tokens.write as string}` };
-	await client.connect(new HttpTransportV2(new URL(running.url), { requestInit: { headers } }));
+	// The client's own requests, with the tool calls' headers rewritten as `callHeaders` says.
+	const rewritten = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+		const sent = new Headers(init?.headers);
+		if (sent.get("mcp-method") === "tools/call") callHeaders(sent);
+		return await fetch(url, { ...init, headers: sent });
+	};
+	await client.connect(new HttpTransportV2(new URL(running.url), { requestInit: { headers }, fetch: rewritten }));
 	return client;
 }
 
+/**
+ * Forms the SDK's handler takes (SEP-2243, RFC 9110) that the SDK v2 client does not send for this
+ * server's tool names unless told to: the headers written otherwise, or `_meta` keys of the client's own.
+ */
+const SPEC_FORMS: Array<[string, CallHeaders, Record<string, unknown> | null]> = [
+	["a Content-Type with a charset", (headers) => headers.set("Content-Type", "application/json; charset=utf-8"), null],
+	["an Mcp-Name in Base64", (headers) => headers.set("Mcp-Name", `=?base64?${Buffer.from(headers.get("mcp-name") ?? "").toString("base64")}?=`), null],
+	["a _meta key of the client's own", AS_SENT, { "claudecode/toolUseId": "toolu_1" }],
+];
+
 describe("2026-07-28: a rename_note set to Ask, with the SDK v2 client asking for progress", () => {
-	test("a call waiting for the person's approval longer than the client's timeout is told its progress, so the client gets the answer", async () => {
-		/** The person answers after three of the client's timeouts: without progress the client gives up first. */
-		const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
-		const { root, running: asking } = await startRenameApprovedAfter(PERSON_ANSWERS_AFTER_MS, PROGRESS_INTERVAL_MS);
-		const client = await connectModern(asking);
-		try {
-			expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
-			const progress: Told[] = [];
-			const started = performance.now();
-			const result = await client.callTool(
-				{ name: "rename_note", arguments: { path: "Plan.md", new_path: "Done.md" } },
-				{
-					timeout: CLIENT_TIMEOUT_MS,
-					resetTimeoutOnProgress: true,
-					onprogress: (told: Told) => progress.push(told),
-				},
-			);
-			expect(performance.now() - started).toBeGreaterThanOrEqual(PERSON_ANSWERS_AFTER_MS);
-			expect(result.isError).toBeFalsy();
-			expect(await fs.readFile(nodePath.join(root, "Linker.md"), "utf8")).toBe("See [[Done]].\n");
-			expect(progress.length).toBeGreaterThan(1);
-			expect(progress.every((told, index) => index === 0 || told.progress > (progress[index - 1] as Told).progress)).toBe(true);
-			expect(progress[0]?.message).toMatch(/^rename_note still working/);
-		} finally {
-			await client.close();
-			await asking.stop();
-			await removeDir(root);
-		}
-	});
+	test.concurrent.each([["the SDK v2 client's own form", AS_SENT, null] as [string, CallHeaders, Record<string, unknown> | null], ...SPEC_FORMS])(
+		"with %s, a call waiting for the person's approval longer than the client's timeout is told its progress, so the client gets the answer",
+		async (_form, callHeaders, _meta) => {
+			/** The person answers after three of the client's timeouts: without progress the client gives up first. */
+			const PERSON_ANSWERS_AFTER_MS = 3 * CLIENT_TIMEOUT_MS;
+			const { root, running: asking } = await startRenameApprovedAfter(PERSON_ANSWERS_AFTER_MS, PROGRESS_INTERVAL_MS);
+			const client = await connectModern(asking, callHeaders);
+			try {
+				expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+				const progress: Told[] = [];
+				const started = performance.now();
+				const result = await client.callTool(
+					{ name: "rename_note", arguments: { path: "Plan.md", new_path: "Done.md" }, ...(_meta !== null && { _meta }) },
+					{
+						timeout: CLIENT_TIMEOUT_MS,
+						resetTimeoutOnProgress: true,
+						onprogress: (told: Told) => progress.push(told),
+					},
+				);
+				expect(performance.now() - started).toBeGreaterThanOrEqual(PERSON_ANSWERS_AFTER_MS);
+				expect(result.isError).toBeFalsy();
+				expect(await fs.readFile(nodePath.join(root, "Linker.md"), "utf8")).toBe("See [[Done]].\n");
+				expect(progress.length).toBeGreaterThan(1);
+				expect(progress.every((told, index) => index === 0 || told.progress > (progress[index - 1] as Told).progress)).toBe(true);
+				expect(progress[0]?.message).toMatch(/^rename_note still working/);
+			} finally {
+				await client.close();
+				await asking.stop();
+				await removeDir(root);
+			}
+		},
+	);
 });
 
 describe("2026-07-28: a call asking for progress that ends before its first notification, or sent with an Origin", () => {

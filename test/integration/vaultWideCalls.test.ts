@@ -522,12 +522,8 @@ describe("an answer made or written after its token is revoked", () => {
 			"io.modelcontextprotocol/clientCapabilities": {},
 		},
 	};
-	// Mcp-Name in Base64 (SEP-2243): the SDK's own handler answers, not the direct route.
-	const THROUGH_SDK_HEADERS: Array<[string, string]> = [
-		["MCP-Protocol-Version", "2026-07-28"],
-		["Mcp-Method", "tools/call"],
-		["Mcp-Name", `=?base64?${Buffer.from("read_note").toString("base64")}?=`],
-	];
+	// A related task in _meta (2025-11-25 vocabulary, read by no handler here): only the SDK's own handler answers, not the direct route.
+	const THROUGH_SDK_META = { _meta: { ...MODERN_META._meta, "io.modelcontextprotocol/related-task": { taskId: "slow-reader" } } };
 	const revoke = (settings: VaultMcpSettings) => revokeToken(settings, "flooder");
 	const denyReading = (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { read_note: "deny" });
 	const narrow = (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Projects"]);
@@ -536,8 +532,8 @@ describe("an answer made or written after its token is revoked", () => {
 		["2026-07-28", "its token is revoked", MODERN_HEADERS, MODERN_META, revoke],
 		["2025-11-25", "its token is denied read_note", [] as Array<[string, string]>, {}, denyReading],
 		["2026-07-28", "its token's folders are narrowed away from the note", MODERN_HEADERS, MODERN_META, narrow],
-		["2026-07-28 through the SDK's handler", "its token is revoked", THROUGH_SDK_HEADERS, MODERN_META, revoke],
-		["2026-07-28 through the SDK's handler", "its token is denied read_note", THROUGH_SDK_HEADERS, MODERN_META, denyReading],
+		["2026-07-28 through the SDK's handler", "its token is revoked", MODERN_HEADERS, THROUGH_SDK_META, revoke],
+		["2026-07-28 through the SDK's handler", "its token is denied read_note", MODERN_HEADERS, THROUGH_SDK_META, denyReading],
 	])("a big answer still being written at %s when %s is cut off: the rest of the note is not sent", async (_, _change, headers, meta, change) => {
 		const turns = new Gate({ open: false });
 		turns.open();

@@ -82,7 +82,38 @@ describe("certainlyRequest: a JSON-RPC request without the SDK's schemas", () =>
 	test("takes a progress token that is a string or an integer when asked for", () => {
 		for (const progressToken of ["rename", 7]) expect(certainlyRequest({ ...base, params: { _meta: { ...ENVELOPE, progressToken } } }, true)).toBe(true);
 		expect(certainlyRequest({ ...base, params: { _meta: { ...ENVELOPE, progressToken: 1.5 } } }, true)).toBe(false);
-		expect(certainlyRequest({ ...base, params: { _meta: { progressToken: "x", other: 1 } } }, true)).toBe(false);
+	});
+
+	// A client's own keys (a trace context, a tool-use id), the deprecated log level, a related task.
+	const otherMetas: unknown[] = [
+		{ "claudecode/toolUseId": "toolu_1" },
+		{ traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", tracestate: "a=1" },
+		{ "io.modelcontextprotocol/logLevel": "info" },
+		{ "io.modelcontextprotocol/logLevel": 5 },
+		{ "com.example/x": null, progressToken: "p" },
+		{ "com.example/x": 1, progressToken: 1.5 },
+		{ "io.modelcontextprotocol/related-task": { taskId: "t" } },
+		{ "io.modelcontextprotocol/related-task": 5 },
+		{ other: 1, "io.modelcontextprotocol/related-task": { taskId: 5 } },
+	];
+	test.each(otherMetas.map((extra) => [JSON.stringify(extra), extra]))(
+		"other _meta keys %s beside the envelope: taken when asked for, only if the SDK's checks take it for a request",
+		(_label, extra) => {
+			const body = { ...base, params: { _meta: { ...ENVELOPE, ...(extra as object) } } };
+			if (certainlyRequest(body, true)) {
+				expect(isJSONRPCRequest(body)).toBe(true);
+				expect(isJSONRPCResultResponse(body)).toBe(false);
+				expect(isJSONRPCErrorResponse(body)).toBe(false);
+				expect(parseJSONRPCMessage(body)).toEqual(body);
+			}
+			// Only when asked for.
+			expect(certainlyRequest(body)).toBe(false);
+		},
+	);
+
+	test("takes a client's own _meta keys when asked for, not a related task (the SDK checks its value)", () => {
+		expect(certainlyRequest({ ...base, params: { _meta: { ...ENVELOPE, progressToken: "x", "claudecode/toolUseId": "toolu_1" } } }, true)).toBe(true);
+		expect(certainlyRequest({ ...base, params: { _meta: { ...ENVELOPE, "io.modelcontextprotocol/related-task": { taskId: "t" } } } }, true)).toBe(false);
 	});
 
 	test("takes the forms clients send", () => {

@@ -16,6 +16,10 @@ const HEADERS: Record<string, string> = {
 	"mcp-name": "read_note",
 };
 
+function base64(text: string): string {
+	return Buffer.from(text, "utf8").toString("base64");
+}
+
 /** A node request as directRoute reads it: its method and its (lower-case, single) headers. */
 function requestWith(headers: Record<string, string | undefined>, method = "POST"): IncomingMessage {
 	const present = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
@@ -45,6 +49,37 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 		}
 	});
 
+	test.each([
+		["a Content-Type with a charset", { ...HEADERS, "content-type": "application/json; charset=utf-8" }, CALL],
+		["a Content-Type in capitals", { ...HEADERS, "content-type": "Application/JSON" }, CALL],
+		["an Mcp-Name in Base64", { ...HEADERS, "mcp-name": `=?base64?${base64("read_note")}?=` }, CALL],
+		[
+			"a resource URI in Base64",
+			{ ...HEADERS, "mcp-method": "resources/read", "mcp-name": `=?base64?${base64("vault://notes/Café.md")}?=` },
+			{ jsonrpc: "2.0", id: 4, method: "resources/read", params: { uri: "vault://notes/Café.md", _meta: ENVELOPE } },
+		],
+		[
+			"a client's own _meta keys (a tool-use id, a trace context)",
+			HEADERS,
+			{
+				...CALL,
+				params: {
+					...CALL.params,
+					_meta: { ...ENVELOPE, "claudecode/toolUseId": "toolu_1", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" },
+				},
+			},
+		],
+		[
+			"a tool name that starts as the Base64 form but does not end as it, sent as it is",
+			{ ...HEADERS, "mcp-name": "=?base64?x" },
+			{ ...CALL, params: { ...CALL.params, name: "=?base64?x" } },
+		],
+	])("%s goes directly, as the SDK's handler takes it", (_label, headers, body) => {
+		// A tool call asks for progress: it is then told it (only calls served directly are).
+		const _meta = body.method === "tools/call" ? { ...body.params._meta, progressToken: "p" } : body.params._meta;
+		expect(directRoute(requestWith(headers), { ...body, params: { ...body.params, _meta } })).toMatchObject({ classification: { revision: MODERN } });
+	});
+
 	// Each of these the SDK's handler refuses, or might, or serves in a way only it knows: it answers them.
 	test.each([
 		["no MCP-Protocol-Version", { ...HEADERS, "mcp-protocol-version": undefined }, CALL],
@@ -53,8 +88,20 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 		["an Mcp-Method that is not the body's", { ...HEADERS, "mcp-method": "tools/list" }, CALL],
 		["no Mcp-Name", { ...HEADERS, "mcp-name": undefined }, CALL],
 		["an Mcp-Name that is not the tool's", { ...HEADERS, "mcp-name": "search_notes" }, CALL],
-		["an Mcp-Name in Base64", { ...HEADERS, "mcp-name": "=?base64?cmVhZF9ub3Rl?=" }, CALL],
-		["a Content-Type with parameters", { ...HEADERS, "content-type": "application/json; charset=utf-8" }, CALL],
+		["an Mcp-Name in Base64 of another name", { ...HEADERS, "mcp-name": `=?base64?${base64("search_notes")}?=` }, CALL],
+		[
+			"an Mcp-Name in Base64 that is not canonical (no padding)",
+			{ ...HEADERS, "mcp-name": `=?base64?${base64("read_notes").replace(/=+$/, "")}?=` },
+			{ ...CALL, params: { ...CALL.params, name: "read_notes" } },
+		],
+		["an Mcp-Name in Base64 of bytes that are not UTF-8", { ...HEADERS, "mcp-name": `=?base64?${Buffer.from([0xff, 0xfe]).toString("base64")}?=` }, CALL],
+		[
+			"a tool name in the Base64 form sent as it is (the SDK decodes it)",
+			{ ...HEADERS, "mcp-name": "=?base64?QUJD?=" },
+			{ ...CALL, params: { ...CALL.params, name: "=?base64?QUJD?=" } },
+		],
+		["a Content-Type of another media type", { ...HEADERS, "content-type": "text/plain; a=application/json" }, CALL],
+		["two Content-Types in one", { ...HEADERS, "content-type": "application/json, text/plain" }, CALL],
 		["no envelope", HEADERS, { ...CALL, params: { name: "read_note", arguments: { path: "A" } } }],
 		[
 			"an envelope naming a 2025 revision",
@@ -68,6 +115,7 @@ describe("directRoute: which 2026-07-28 requests skip the SDK's HTTP handler", (
 			{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: ENVELOPE } },
 		],
 		["a batch", HEADERS, [CALL]],
+		["a related task", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, "io.modelcontextprotocol/related-task": { taskId: "t" } } } }],
 		["a fractional progress token", HEADERS, { ...CALL, params: { ...CALL.params, _meta: { ...ENVELOPE, progressToken: 1.5 } } }],
 		[
 			"a progress token on a method that is not a tool call",
