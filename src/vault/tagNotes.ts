@@ -1,5 +1,6 @@
 import type { EventRef } from "obsidian";
-import { KEPT_TAG_COUNT_SCOPES, KEPT_TAG_NOTE_ANSWERS, TAG_NOTES_CHECK_MASK } from "../config/limits";
+import { KEPT_TAG_COUNT_SCOPES, KEPT_TAG_NOTE_ANSWERS, RUNS_WHILE_RENAMED, TAG_NOTES_CHECK_MASK } from "../config/limits";
+import { untilNoneMovedOutOfSight } from "./renamesSeen";
 import type { Host, HostAbstractFile } from "../host/Host";
 import { noteVisibility } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
@@ -145,15 +146,16 @@ export class TagNotes {
 		}
 	}
 
-	/** Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path. The caller must not change the array. */
-	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[]> {
-		for (;;) {
-			const moves = this.moves;
-			const notes = await this.notesWithSince(scope, tag, budget, moves);
-			// The lists hold paths: a note renamed while they were merged and checked (into an excluded folder, say) was named,
-			// and counted, at the path it had left. Asked again, the marks of the rename are taken in first.
-			if (this.moves === moves) return notes;
-		}
+	/**
+	 * Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path; null when notes kept moving out of
+	 * `scope`'s sight (RUNS_WHILE_RENAMED runs). The caller must not change the array.
+	 */
+	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[] | null> {
+		// The lists hold paths: a note moved out of sight while they were merged and checked (into an excluded folder, say) was
+		// named, and counted, at the path it had left. Asked again, the marks of the rename are taken in first. A move within
+		// sight leaves a path the caller saw: made again at every rename, a busy vault kept the call going until its budget ran out.
+		const ran = await untilNoneMovedOutOfSight(this.host, scope, RUNS_WHILE_RENAMED, () => this.notesWithSince(scope, tag, budget, this.moves));
+		return ran && ran.value;
 	}
 
 	/** `notesWith` as of the index now; an answer is kept only when no note or folder was renamed since `moves` was read. */
