@@ -121,15 +121,15 @@ export class TagNotes {
 	/**
 	 * What `read` takes from the tag counts of `scope` (see TagCountWalk), finished: kept until a note
 	 * changes, and, when a call runs out of budget, kept where it stopped so the same call again goes
-	 * on from there. Counted and read again when a note or folder was renamed while the call waited:
-	 * the walk's notes are file objects renamed in place, and the tags of one moved into an excluded
-	 * folder meanwhile were in the answer (an edit meanwhile only makes the counts a moment old, as
-	 * any walk's are).
+	 * on from there. Counted and read again when a note or folder moved out of `scope`'s sight while the
+	 * call waited: the walk's notes are file objects renamed in place, and the tags of one moved into an
+	 * excluded folder meanwhile were in the answer (an edit, or a move within sight, only makes the counts
+	 * a moment old, as any walk's are). Null when something moved out of sight in each of RUNS_WHILE_RENAMED runs.
 	 */
-	async tagCounts<T>(scope: Scope, budget: CallBudget, read: (walk: TagCountWalk) => T | Promise<T>): Promise<T> {
+	async tagCounts<T>(scope: Scope, budget: CallBudget, read: (walk: TagCountWalk) => T | Promise<T>): Promise<{ value: T } | null> {
 		const key = scopeKey(scope);
-		for (;;) {
-			const moves = this.moves;
+		// A walk in the map has seen no rename since it began (each drops every walk): only this call's waits matter.
+		return untilNoneMovedOutOfSight(this.host, scope, RUNS_WHILE_RENAMED, async () => {
 			let walk = this.countWalks.get(key);
 			if (!walk) {
 				walk = new TagCountWalk(this.host, scope, this.memo);
@@ -140,10 +140,8 @@ export class TagNotes {
 				}
 			}
 			await walk.finish(budget);
-			const answer = await read(walk);
-			// A walk in the map has seen no rename since it began (each drops every walk): only this call's waits matter.
-			if (this.moves === moves) return answer;
-		}
+			return read(walk);
+		});
 	}
 
 	/**

@@ -9,6 +9,7 @@ import { NodeVault } from "../../src/headless/NodeVault";
 import { JournalFile } from "../../src/journal/JournalFile";
 import type { HostFile } from "../../src/host/Host";
 import { TagNotes } from "../../src/vault/tagNotes";
+import { TagCountWalk } from "../../src/vault/tagCounts";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
@@ -351,18 +352,25 @@ describe("a note moved into an excluded folder after list_notes made its entry",
 });
 
 /**
- * list_notes and find_notes_by_tag (as list_templates and query_base, renamesSeen.ts) are made again when a
+ * list_notes, find_notes_by_tag and list_tags (as list_templates and query_base, renamesSeen.ts) are made again when a
  * note moves out of the caller's sight while they run. A note moved between two visible folders leaves
  * nothing unseen in the answer: in a busy vault (someone reorganising, another client renaming in a loop)
  * such moves at every pause made every run count: list_notes failed after
- * RUNS_WHILE_RENAMED runs, find_notes_by_tag ran again until the moves stopped (or its budget ran out).
+ * RUNS_WHILE_RENAMED runs, find_notes_by_tag and list_tags ran again until the moves stopped (or the budget ran out).
  */
 describe("notes moved between visible folders at every pause of a call", () => {
 	const MOVES_DURING_CALL = 200;
+	/** What each run of a tool does once: find_notes_by_tag takes its tag's lists, list_tags finishes its walk. */
+	const runOf = {
+		list_notes: null,
+		find_notes_by_tag: { on: TagNotes.prototype as unknown as { sortedListsFor(): Promise<string[][]> }, method: "sortedListsFor" as const },
+		list_tags: { on: TagCountWalk.prototype, method: "finish" as const },
+	};
 	test.each([
-		["list_notes", { folder: "Notes" }],
-		["find_notes_by_tag", { tag: "fern", limit: 3 }],
-	])("%s answers", async (tool, args) => {
+		["list_notes", { folder: "Notes" }, { total: LIST_NOTES_PAGE_CHECK_MASK + 8 }],
+		["find_notes_by_tag", { tag: "fern", limit: 3 }, { total: LIST_NOTES_PAGE_CHECK_MASK + 8 }],
+		["list_tags", {}, { tags: [{ tag: "#fern", count: LIST_NOTES_PAGE_CHECK_MASK + 8 }] }],
+	] as const)("%s answers", async (tool, args, expected) => {
 		const listed = LIST_NOTES_PAGE_CHECK_MASK + 8;
 		const fillers = Object.fromEntries(Array.from({ length: listed }, (_, index) => [`Notes/n ${index}.md`, "#fern\n"]));
 		const root = await makeVault({ ...fillers, "Drafts/moving.md": "x\n", "Drafts/kept.md": "x\n", "Archive/kept.md": "x\n" });
@@ -381,8 +389,8 @@ describe("notes moved between visible folders at every pause of a call", () => {
 		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
 			under.way || !armed || moves >= MOVES_DURING_CALL ? null : () => (under.way = move()),
 		);
-		// Each run of find_notes_by_tag takes its tag's lists once.
-		const runs = jest.spyOn(TagNotes.prototype as unknown as { sortedListsFor(): Promise<string[][]> }, "sortedListsFor");
+		const run = runOf[tool];
+		const runs = run && jest.spyOn(run.on as Record<typeof run.method, () => Promise<unknown>>, run.method);
 		try {
 			armed = true;
 			const answer = await callTool(client, tool, args);
@@ -390,12 +398,12 @@ describe("notes moved between visible folders at every pause of a call", () => {
 			expect(moves).toBeGreaterThan(0);
 			// Before: "Notes kept being renamed while this call ran." (each of its RUNS_WHILE_RENAMED runs saw a move).
 			expect(answer.ok ? "answered" : answer.error).toBe("answered");
-			expect(answer.ok && answer.value).toMatchObject({ total: listed });
+			expect(answer.ok && answer.value).toMatchObject(expected);
 			// Before: a run for each of the moves, about.
-			if (tool === "find_notes_by_tag") expect(runs).toHaveBeenCalledTimes(1);
+			if (runs) expect(runs).toHaveBeenCalledTimes(1);
 		} finally {
 			armed = false;
-			runs.mockRestore();
+			runs?.mockRestore();
 			await under.way;
 			await client.close();
 			await service.stop();

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { graphStats } from "../../vault/links";
 import { TagCountWalk } from "../../vault/tagCounts";
 import { withinCallBudget } from "../../vault/workBudget";
+import { NOTES_KEPT_MOVING } from "../../vault/renamesSeen";
 import { defineTool } from "../tool";
-import { ok } from "../../result";
+import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 
@@ -33,13 +34,14 @@ export const getGraphStatsTool = defineTool({
 				...(await (ctx.graphStats?.stats(ctx.scope, GRAPH_TOP_LINKED, budget) ?? graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget))),
 				tags: ctx.tagNotes
 					? await ctx.tagNotes.tagCounts(ctx.scope, budget, (counts) => counts.distinct)
-					: (await TagCountWalk.finished(ctx.host, ctx.scope, budget)).distinct,
+					: { value: (await TagCountWalk.finished(ctx.host, ctx.scope, budget)).distinct },
 			}),
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,
 		);
 		if (!stats.ok) return stats;
-		const { unread, ...counted } = stats.value;
-		return ok({ ...counted, ...stillBeingReadField(unread, ctx.scope) });
+		const { unread, tags, ...counted } = stats.value;
+		if (tags === null) return fail(NOTES_KEPT_MOVING);
+		return ok({ ...counted, tags: tags.value, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });
