@@ -294,11 +294,11 @@ export const BASES_MAX_ROWS = 1000;
  */
 export const BASES_MAX_FILE_BYTES = 256 * 1024;
 /**
- * How many times a call that names notes at the paths it read them at (query_base over a base whose
- * values name other notes, list_notes, list_templates) is made when notes are renamed while it runs.
- * The host renames its file objects in place: a note moved into an excluded folder meanwhile was
- * named, and counted, at the path it had left. After this many runs that each saw a rename, the call
- * answers that notes kept moving.
+ * How many times a call that names or counts notes as it read them (query_base over a base whose values
+ * name other notes, list_notes, list_templates, find_notes_by_tag, list_tags, get_graph_stats' tags) is made when a note moves out of the caller's
+ * sight while it runs. The host renames its file objects in place: a note moved into an excluded folder
+ * meanwhile was named, and counted, at the path it had left. After this many runs that each saw such a
+ * move, the call answers that notes kept moving. Moves within sight do not count (renamesSeen.ts).
  */
 export const RUNS_WHILE_RENAMED = 3;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,6 @@
 import type { EventRef } from "obsidian";
-import { KEPT_TAG_COUNT_SCOPES, KEPT_TAG_NOTE_ANSWERS, TAG_NOTES_CHECK_MASK } from "../config/limits";
+import { KEPT_TAG_COUNT_SCOPES, KEPT_TAG_NOTE_ANSWERS, RUNS_WHILE_RENAMED, TAG_NOTES_CHECK_MASK } from "../config/limits";
+import { untilNoneMovedOutOfSight } from "./renamesSeen";
 import type { Host, HostAbstractFile } from "../host/Host";
 import { noteVisibility } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
@@ -120,15 +121,15 @@ export class TagNotes {
 	/**
 	 * What `read` takes from the tag counts of `scope` (see TagCountWalk), finished: kept until a note
 	 * changes, and, when a call runs out of budget, kept where it stopped so the same call again goes
-	 * on from there. Counted and read again when a note or folder was renamed while the call waited:
-	 * the walk's notes are file objects renamed in place, and the tags of one moved into an excluded
-	 * folder meanwhile were in the answer (an edit meanwhile only makes the counts a moment old, as
-	 * any walk's are).
+	 * on from there. Counted and read again when a note or folder moved out of `scope`'s sight while the
+	 * call waited: the walk's notes are file objects renamed in place, and the tags of one moved into an
+	 * excluded folder meanwhile were in the answer (an edit, or a move within sight, only makes the counts
+	 * a moment old, as any walk's are). Null when something moved out of sight in each of RUNS_WHILE_RENAMED runs.
 	 */
-	async tagCounts<T>(scope: Scope, budget: CallBudget, read: (walk: TagCountWalk) => T | Promise<T>): Promise<T> {
+	async tagCounts<T>(scope: Scope, budget: CallBudget, read: (walk: TagCountWalk) => T | Promise<T>): Promise<{ value: T } | null> {
 		const key = scopeKey(scope);
-		for (;;) {
-			const moves = this.moves;
+		// A walk in the map has seen no rename since it began (each drops every walk): only this call's waits matter.
+		return untilNoneMovedOutOfSight(this.host, scope, RUNS_WHILE_RENAMED, async () => {
 			let walk = this.countWalks.get(key);
 			if (!walk) {
 				walk = new TagCountWalk(this.host, scope, this.memo);
@@ -139,21 +140,20 @@ export class TagNotes {
 				}
 			}
 			await walk.finish(budget);
-			const answer = await read(walk);
-			// A walk in the map has seen no rename since it began (each drops every walk): only this call's waits matter.
-			if (this.moves === moves) return answer;
-		}
+			return read(walk);
+		});
 	}
 
-	/** Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path. The caller must not change the array. */
-	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[]> {
-		for (;;) {
-			const moves = this.moves;
-			const notes = await this.notesWithSince(scope, tag, budget, moves);
-			// The lists hold paths: a note renamed while they were merged and checked (into an excluded folder, say) was named,
-			// and counted, at the path it had left. Asked again, the marks of the rename are taken in first.
-			if (this.moves === moves) return notes;
-		}
+	/**
+	 * Visible notes of `scope` carrying `tag` or a tag nested under it, sorted by path; null when notes kept moving out of
+	 * `scope`'s sight (RUNS_WHILE_RENAMED runs). The caller must not change the array.
+	 */
+	async notesWith(scope: Scope, tag: string, budget: CallBudget): Promise<readonly string[] | null> {
+		// The lists hold paths: a note moved out of sight while they were merged and checked (into an excluded folder, say) was
+		// named, and counted, at the path it had left. Asked again, the marks of the rename are taken in first. A move within
+		// sight leaves a path the caller saw: made again at every rename, a busy vault kept the call going until its budget ran out.
+		const ran = await untilNoneMovedOutOfSight(this.host, scope, RUNS_WHILE_RENAMED, () => this.notesWithSince(scope, tag, budget, this.moves));
+		return ran && ran.value;
 	}
 
 	/** `notesWith` as of the index now; an answer is kept only when no note or folder was renamed since `moves` was read. */

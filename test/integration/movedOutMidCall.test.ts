@@ -11,6 +11,7 @@ import type { HostFile } from "../../src/host/Host";
 import { TagNotes } from "../../src/vault/tagNotes";
 import { IndexedNoteSearch } from "../../src/vault/search";
 import { PostingsIndex } from "../../src/search/postings";
+import { TagCountWalk } from "../../src/vault/tagCounts";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
 import { MemoryJournal } from "../helpers/memoryJournal";
@@ -446,6 +447,68 @@ describe("a note moved into an excluded folder after list_notes made its entry",
 			expect(answer.ok && answer.value).toMatchObject({ total: listed });
 			expect(answer.ok && (answer.value.notes as unknown[]).length).toBe(listed);
 		} finally {
+			await client.close();
+			await service.stop();
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
+/**
+ * list_notes, find_notes_by_tag and list_tags (as list_templates and query_base, renamesSeen.ts) are made again when a
+ * note moves out of the caller's sight while they run. A note moved between two visible folders leaves
+ * nothing unseen in the answer: in a busy vault (someone reorganising, another client renaming in a loop)
+ * such moves at every pause made every run count: list_notes failed after
+ * RUNS_WHILE_RENAMED runs, find_notes_by_tag and list_tags ran again until the moves stopped (or the budget ran out).
+ */
+describe("notes moved between visible folders at every pause of a call", () => {
+	const MOVES_DURING_CALL = 200;
+	/** What each run of a tool does once: find_notes_by_tag takes its tag's lists, list_tags finishes its walk. */
+	const runOf = {
+		list_notes: null,
+		find_notes_by_tag: { on: TagNotes.prototype as unknown as { sortedListsFor(): Promise<string[][]> }, method: "sortedListsFor" as const },
+		list_tags: { on: TagCountWalk.prototype, method: "finish" as const },
+	};
+	test.each([
+		["list_notes", { folder: "Notes" }, { total: LIST_NOTES_PAGE_CHECK_MASK + 8 }],
+		["find_notes_by_tag", { tag: "fern", limit: 3 }, { total: LIST_NOTES_PAGE_CHECK_MASK + 8 }],
+		["list_tags", {}, { tags: [{ tag: "#fern", count: LIST_NOTES_PAGE_CHECK_MASK + 8 }] }],
+	] as const)("%s answers", async (tool, args, expected) => {
+		const listed = LIST_NOTES_PAGE_CHECK_MASK + 8;
+		const fillers = Object.fromEntries(Array.from({ length: listed }, (_, index) => [`Notes/n ${index}.md`, "#fern\n"]));
+		const root = await makeVault({ ...fillers, "Drafts/moving.md": "x\n", "Drafts/kept.md": "x\n", "Archive/kept.md": "x\n" });
+		// Not watching: the watcher would see each move on disk again, after the next one had begun.
+		const host = await NodeHost.open(root, { watch: false });
+		let moves = 0;
+		// The move under way, if any (one at a time: pauses of the call's concurrent reads may come together).
+		const under: { way: Promise<void> | null } = { way: null };
+		let armed = false;
+		const move = async () => {
+			const file = host.vault.getFileByPath("Drafts/moving.md") ?? host.vault.getFileByPath("Archive/moving.md");
+			if (file) await host.vault.rename(file, file.path.startsWith("Drafts/") ? "Archive/moving.md" : "Drafts/moving.md");
+			moves++;
+			under.way = null;
+		};
+		const { service, client } = await serveMovingAtPauses(host, { ...defaultSettings(), serverEnabled: true, port: 0, excludedFolders: ["Private"] }, () =>
+			under.way || !armed || moves >= MOVES_DURING_CALL ? null : () => (under.way = move()),
+		);
+		const run = runOf[tool];
+		const runs = run && jest.spyOn(run.on as Record<typeof run.method, () => Promise<unknown>>, run.method);
+		try {
+			armed = true;
+			const answer = await callTool(client, tool, args);
+			armed = false;
+			expect(moves).toBeGreaterThan(0);
+			// Before: "Notes kept being renamed while this call ran." (each of its RUNS_WHILE_RENAMED runs saw a move).
+			expect(answer.ok ? "answered" : answer.error).toBe("answered");
+			expect(answer.ok && answer.value).toMatchObject(expected);
+			// Before: a run for each of the moves, about.
+			if (runs) expect(runs).toHaveBeenCalledTimes(1);
+		} finally {
+			armed = false;
+			runs?.mockRestore();
+			await under.way;
 			await client.close();
 			await service.stop();
 			await host.close();

@@ -3,6 +3,7 @@ import { TAG_NOTES_DEFAULT_LIMIT, TAG_NOTES_MAX_LIMIT } from "../../config/limit
 import { isValidTag } from "../../markdown/tags";
 import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { notesWithTag } from "../../vault/tags";
+import { NOTES_KEPT_MOVING } from "../../vault/renamesSeen";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -48,6 +49,7 @@ export const findNotesByTagTool = defineTool({
 		);
 		if (!found.ok) return found;
 		const { notes, unread } = found.value;
+		if (notes === null) return fail(NOTES_KEPT_MOVING);
 		const { items, nextCursor } = pageAfter(notes, after.value, args.limit, KEYED);
 		return ok({
 			tag: `#${tag}`,

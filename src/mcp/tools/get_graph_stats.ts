@@ -3,7 +3,7 @@ import { z } from "zod";
 import { graphStats } from "../../vault/links";
 import { TagCountWalk } from "../../vault/tagCounts";
 import { withinCallBudget } from "../../vault/workBudget";
-import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
+import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
@@ -31,20 +31,21 @@ export const getGraphStatsTool = defineTool({
 		// named among the most linked, and counted, at the path it had left. The counts are made again then.
 		const stats = await withinCallBudget(
 			(budget) =>
-				untilNoRename(ctx.host, RUNS_WHILE_RENAMED, async () => ({
+				untilNoneMovedOutOfSight(ctx.host, ctx.scope, RUNS_WHILE_RENAMED, async () => ({
 					// Looked at before the count: a note read meanwhile is named and may be counted too, never left out unnamed.
 					unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead),
 					...(await (ctx.graphStats?.stats(ctx.scope, GRAPH_TOP_LINKED, budget) ?? graphStats(ctx.host, ctx.scope, GRAPH_TOP_LINKED, budget))),
 					tags: ctx.tagNotes
 						? await ctx.tagNotes.tagCounts(ctx.scope, budget, (counts) => counts.distinct)
-						: (await TagCountWalk.finished(ctx.host, ctx.scope, budget)).distinct,
+						: { value: (await TagCountWalk.finished(ctx.host, ctx.scope, budget)).distinct },
 				})),
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,
 		);
 		if (!stats.ok) return stats;
 		if (stats.value === null) return fail(NOTES_KEPT_MOVING);
-		const { unread, ...counted } = stats.value.value;
-		return ok({ ...counted, ...stillBeingReadField(unread, ctx.scope) });
+		const { unread, tags, ...counted } = stats.value.value;
+		if (tags === null) return fail(NOTES_KEPT_MOVING);
+		return ok({ ...counted, tags: tags.value, ...stillBeingReadField(unread, ctx.scope) });
 	},
 });

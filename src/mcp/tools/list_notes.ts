@@ -5,7 +5,7 @@ import { countStillVisible, NoteListing, type ListedNote, type ListingOrder } fr
 import { noteVisibility } from "../../vault/notes";
 import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { withinCallBudget, type CallBudget } from "../../vault/workBudget";
-import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
+import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 
@@ -63,10 +63,10 @@ export const listNotesTool = defineTool({
 			const total = await countStillVisible(notes, visible, budget);
 			return { notes: answer, total, ...(nextCursor ? { next_cursor: nextCursor } : {}) };
 		};
-		// A note renamed after its entry was made or counted (into an excluded folder, say) was named, with its size, and
-		// counted at the path it had left: the page is made again then.
+		// A note moved out of sight (into an excluded folder, say) after its entry was made or counted was named, with its
+		// size, and counted at the path it had left: the page is made again then.
 		const answered = await withinCallBudget(
-			(budget) => untilNoRename(ctx.host, RUNS_WHILE_RENAMED, () => pageOfNotes(budget)),
+			(budget) => untilNoneMovedOutOfSight(ctx.host, ctx.scope, RUNS_WHILE_RENAMED, () => pageOfNotes(budget)),
 			"Pass a folder to list part of the vault.",
 			ctx.callBudget,
 		);

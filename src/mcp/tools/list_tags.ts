@@ -4,6 +4,7 @@ import { tagPlace, TagCountWalk, type CountedTag } from "../../vault/tagCounts";
 import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor";
 import { tagKey, tagPageWithinCharacters } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
+import { NOTES_KEPT_MOVING } from "../../vault/renamesSeen";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
@@ -44,13 +45,14 @@ export const listTagsTool = defineTool({
 				const top = (counts: TagCountWalk) => counts.top(prefix, args.limit + 1, budget, after);
 				const counted = ctx.tagNotes
 					? await ctx.tagNotes.tagCounts(ctx.scope, budget, top)
-					: await top(await TagCountWalk.finished(ctx.host, ctx.scope, budget));
-				return { ...counted, unread };
+					: { value: await top(await TagCountWalk.finished(ctx.host, ctx.scope, budget)) };
+				return counted && { ...counted.value, unread };
 			},
 			"The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,
 		);
 		if (!counted.ok) return counted;
+		if (counted.value === null) return fail(NOTES_KEPT_MOVING);
 		const { tags, total, unread } = counted.value;
 		const { listed, leftOut, taken } = tagPageWithinCharacters(tags, (entry) => entry.tag, args.limit, MAX_LISTED_TAG_CHARS);
 		// After the page's last tag, listed or too long for any page (one such would otherwise end every page); a tag that

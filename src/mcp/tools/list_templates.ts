@@ -6,7 +6,7 @@ import { countStillVisible, NoteListing, type ListedNote } from "../../vault/not
 import { noteVisibility } from "../../vault/notes";
 import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { withinCallBudget } from "../../vault/workBudget";
-import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
+import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { checkFolderArgument } from "../../vault/paths";
 import { isPathVisible, mayNameHidden } from "../../vault/scope";
 import { defineTool } from "../tool";
@@ -50,9 +50,9 @@ export const listTemplatesTool = defineTool({
 		// list_notes' listing of the folder, in path order: kept between calls, and filtered and sorted in slices (the whole vault's notes were, in one piece).
 		const listing = ctx.noteListing ?? new NoteListing(ctx.host);
 		const listed = await withinCallBudget(
-			// Counted again when a note was renamed meanwhile: one counted, then moved into an excluded folder, was still counted.
+			// Counted again when a note moved out of sight meanwhile: one counted, then moved into an excluded folder, was still counted.
 			(budget) =>
-				untilNoRename(ctx.host, RUNS_WHILE_RENAMED, async () => {
+				untilNoneMovedOutOfSight(ctx.host, ctx.scope, RUNS_WHILE_RENAMED, async () => {
 					const templates = await listing.list(ctx.scope, { folder, recursive: true }, "path", budget);
 					// Scope again as the page is made and counted: a note renamed out of it while the listing was made is neither shown nor counted.
 					const visible = noteVisibility(ctx.scope);

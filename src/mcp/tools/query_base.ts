@@ -15,7 +15,7 @@ import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } fro
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
-import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
+import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { CUTTABLE_ANSWER_BYTES, smallestResultBytes } from "../cutToFit";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
@@ -99,8 +99,8 @@ export const queryBaseTool = defineTool({
 			});
 		};
 		// A row's own note is checked as the answer is made; other notes its values name (a backlink, a link's file) are named at the
-		// paths they had when read: one renamed meanwhile (into an excluded folder, say) was named at the path it had left. Run again then.
-		const ran = readsOtherNotes(config.value) ? await untilNoRename(ctx.host, RUNS_WHILE_RENAMED, query) : { value: await query() };
+		// paths they had when read: one moved out of sight meanwhile (into an excluded folder, say) was named at the path it had left. Run again then.
+		const ran = readsOtherNotes(config.value) ? await untilNoneMovedOutOfSight(ctx.host, ctx.scope, RUNS_WHILE_RENAMED, query) : { value: await query() };
 		if (ran === null) return fail(NOTES_KEPT_MOVING);
 		const result = ran.value;
 		const answered = fileAsAnswered(ctx.host, ctx.scope, args.path, "base", found.value);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { INDEX_BUILD_SLICE_MS, MAX_QUERY_LENGTH, RUNS_WHILE_RENAMED, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_SLICE_MS } from "../../config/limits";
 import { parseQuery } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
-import { NOTES_KEPT_MOVING, untilNoRename } from "../../vault/renamesSeen";
+import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -44,7 +44,10 @@ export const searchNotesTool = defineTool({
 		// Ranking and snippets run in the call's slices, so a flood of searches never holds other clients. A note renamed
 		// meanwhile (into an excluded folder, say) off the page was counted in the total at the path it had left: searched again then.
 		const answered = await withinCallBudget(
-			(budget) => untilNoRename(ctx.host, RUNS_WHILE_RENAMED, () => ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget)),
+			(budget) =>
+				untilNoneMovedOutOfSight(ctx.host, ctx.scope, RUNS_WHILE_RENAMED, () =>
+					ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget),
+				),
 			"Add words, a folder or a tag to narrow the search, or ask for fewer results.",
 			searchBudget,
 		);

@@ -111,7 +111,7 @@ describe("notes by tag, kept while the server runs", () => {
 		const scope = vault.scope();
 		const read = jest.spyOn(vault.host.metadataCache, "getFileCache");
 		try {
-			const first = await kept.notesWith(scope, "project", countingBudget());
+			const first = (await kept.notesWith(scope, "project", countingBudget())) ?? [];
 			expect(first.length).toBeGreaterThan(3);
 			expect(read.mock.calls.length).toBeGreaterThanOrEqual(40);
 			read.mockClear();
@@ -310,7 +310,7 @@ describe("notes by tag, a call that waited behind another", () => {
 			const scope = vault.scope();
 			// Indexes every note.
 			expect(await kept.notesWith(scope, "gamma", countingBudget())).toEqual([]);
-			const waiting: { call: Promise<readonly string[]> | null } = { call: null };
+			const waiting: { call: Promise<readonly string[] | null> | null } = { call: null };
 			const pausing = new CallBudget(
 				async () => {
 					if (waiting.call) return;
