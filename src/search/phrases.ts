@@ -233,15 +233,18 @@ export function readShortPhrase(
  */
 function readAnchoredPhrase(packed: Uint8Array, anchor: Uint8Array, masks: Uint32Array, length: number, end: number, read: ShortPhraseRead, target: number): boolean {
 	const first = anchor[0] as number;
+	const from = read.index;
+	const rereadBefore = read.reread;
+	const budget = Math.max(1, target - read.work);
 	// `indexOf` looks to the end of what it is given: no further than the work left allows.
-	const seen = Math.min(end, read.index + Math.max(1, target - read.work));
+	const seen = Math.min(end, from + budget);
 	const view = packed.subarray(0, seen);
-	let { count, reread, work } = read;
-	let looked = read.index;
-	let at = view.indexOf(first, looked);
-	// One anchor at least a call, whatever the budget: the read goes on.
-	candidates: for (; at !== -1 && (looked === read.index || work < target); at = view.indexOf(first, at + 1)) {
-		work += at + 1 - looked;
+	let count = read.count;
+	let reread = rereadBefore;
+	let looked = from;
+	let at = view.indexOf(first, from);
+	// The work so far is the bytes looked through and the ids read after anchors; one anchor at least a call.
+	candidates: for (; at !== -1 && (looked === from || looked - from + reread - rereadBefore < budget); at = view.indexOf(first, at + 1)) {
 		looked = at + 1;
 		if (at > 0 && ((packed[at - 1] as number) & 0x80) !== 0) continue;
 		if (at + anchor.length > end) {
@@ -252,13 +255,13 @@ function readAnchoredPhrase(packed: Uint8Array, anchor: Uint8Array, masks: Uint3
 		let index = at + anchor.length;
 		for (let position = 1; position < length; position++) {
 			if (index >= end) continue candidates;
-			work++;
 			if (++reread > end) {
+				read.work += looked - from + reread - rereadBefore;
 				read.index = 0;
 				read.state = 0;
 				read.count = 0;
+				read.reread = reread;
 				read.anchored = false;
-				read.work = work;
 				return false;
 			}
 			let byte = packed[index++] as number;
@@ -271,15 +274,12 @@ function readAnchoredPhrase(packed: Uint8Array, anchor: Uint8Array, masks: Uint3
 		}
 		count++;
 	}
-	if (at === -1) {
-		// No anchor left before `seen`: all of it is looked through.
-		work += seen - looked;
-		looked = seen;
-	}
+	// No anchor left before `seen`: all of it is looked through.
+	if (at === -1) looked = seen;
+	read.work += looked - from + reread - rereadBefore;
 	read.index = looked;
 	read.count = count;
 	read.reread = reread;
-	read.work = work;
 	return looked >= end;
 }
 
