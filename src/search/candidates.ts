@@ -166,6 +166,14 @@ function listNamed(term: ResolvedTerm, from: number, to: number, seen: Uint8Arra
 	}
 }
 
+/** A phrase's read of one note in steps: a long phrase's (`long`) or a short one's (`short`). */
+interface PhraseReading {
+	readonly term: ResolvedTerm;
+	readonly doc: IndexedDocument;
+	readonly long?: LongPhraseRead;
+	readonly short?: ShortPhraseRead;
+}
+
 /** Finds the candidates of a search: the notes holding every term, or most of them. */
 export class CandidateFinder {
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
@@ -178,7 +186,7 @@ export class CandidateFinder {
 	 */
 	private phraseBytesRead = 0;
 	/** A phrase's read of a note that ran out of the step's share, resumed after the pause (`phraseBodyInSteps`): a long phrase's, or a short one's. */
-	private reading: { readonly term: ResolvedTerm; readonly doc: IndexedDocument; readonly long?: LongPhraseRead; readonly short?: ShortPhraseRead } | null = null;
+	private reading: PhraseReading | null = null;
 
 	constructor(private readonly index: PostingsIndex) {}
 

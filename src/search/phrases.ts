@@ -231,7 +231,15 @@ export function readShortPhrase(
  * anchor is left before the end; `read.anchored` false once the ids read after anchors pass the
  * body's bytes (the read then starts over id by id from the body's start).
  */
-function readAnchoredPhrase(packed: Uint8Array, anchor: Uint8Array, masks: Uint32Array, length: number, end: number, read: ShortPhraseRead, target: number): boolean {
+function readAnchoredPhrase(
+	packed: Uint8Array,
+	anchor: Uint8Array,
+	masks: Uint32Array,
+	length: number,
+	end: number,
+	read: ShortPhraseRead,
+	target: number,
+): boolean {
 	const first = anchor[0] as number;
 	const from = read.index;
 	const rereadBefore = read.reread;

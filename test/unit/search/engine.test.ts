@@ -526,7 +526,7 @@ describe("a short phrase read in a note of megabytes", () => {
 		{ kind: "excluded", query: 'b -"a a"', found: ["Small.md"] },
 	])("$kind: is read a step's share at a time, not the whole note in one piece", async ({ query, found }) => {
 		const more = (await pausesOver(query, 2_200_000, found)) - (await pausesOver(query, 1_000, found));
-		expect(more).toBeGreaterThanOrEqual(Math.floor(2 * 2_200_000 / PHRASE_READ_STEP_BYTES));
+		expect(more).toBeGreaterThanOrEqual(Math.floor((2 * 2_200_000) / PHRASE_READ_STEP_BYTES));
 	});
 });
 
