@@ -1,7 +1,7 @@
 import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, PHRASE_READ_STEP_BYTES, RULED_OUT_MIN_NOTES } from "../config/limits";
 import { PAUSE_FIRST } from "./bestFirst";
 import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
-import { longPhraseRead, readLongPackedPhrase, type LongPhraseRead } from "./phrases";
+import { longPhraseRead, readLongPackedPhrase, readShortPhrase, shortPhraseRead, type LongPhraseRead, type ShortPhraseRead } from "./phrases";
 import {
 	BODY_COUNT,
 	growUint32,
@@ -166,6 +166,14 @@ function listNamed(term: ResolvedTerm, from: number, to: number, seen: Uint8Arra
 	}
 }
 
+/** A phrase's read of one note in steps: a long phrase's (`long`) or a short one's (`short`). */
+interface PhraseReading {
+	readonly term: ResolvedTerm;
+	readonly doc: IndexedDocument;
+	readonly long?: LongPhraseRead;
+	readonly short?: ShortPhraseRead;
+}
+
 /** Finds the candidates of a search: the notes holding every term, or most of them. */
 export class CandidateFinder {
 	/** Scratch for a search's candidates and their packed values, reused: a common word has thousands. */
@@ -177,8 +185,8 @@ export class CandidateFinder {
 	 * times as a long phrase has state words (a 250-word phrase costs eight reads of each byte).
 	 */
 	private phraseBytesRead = 0;
-	/** A long phrase's read of a note that ran out of the step's share, resumed after the pause (`longPhraseBody`). */
-	private longReading: { readonly term: ResolvedTerm; readonly doc: IndexedDocument; readonly read: LongPhraseRead } | null = null;
+	/** A phrase's read of a note that ran out of the step's share, resumed after the pause (`phraseBodyInSteps`): a long phrase's, or a short one's. */
+	private reading: PhraseReading | null = null;
 
 	constructor(private readonly index: PostingsIndex) {}
 
@@ -201,13 +209,14 @@ export class CandidateFinder {
 			if (value < 0) {
 				if (this.phraseBytesRead >= PHRASE_READ_STEP_BYTES) return PAUSE_FIRST;
 				if (this.readsInSteps(term, doc)) {
-					// A long phrase within the step's share, read on after the pause (the share is then spent).
-					const body = this.longPhraseBody(term, doc);
+					// Within the step's share, read on after the pause (the share is then spent).
+					const body = this.phraseBodyInSteps(term, doc);
 					if (body === null) return PAUSE_FIRST;
 					value = this.index.matchValue(term, at, doc, IN_TITLE | IN_HEADING, body);
 				} else {
 					value = this.index.matchValue(term, at, doc);
-					// Once, not once per state word: a long phrase comes here only when its pair sketch rules it out, nothing read.
+					// Once, not once per state word: a long phrase comes here only when its pair sketch rules it out, nothing read;
+					// a short one when its note is within what is left of the share.
 					this.phraseBytesRead += doc.bodyBytes;
 				}
 				term.phraseLearnt?.learnValue(at, value);
@@ -608,8 +617,8 @@ export class CandidateFinder {
 			const remembered = at >= 0 && term.phraseLearnt ? term.phraseLearnt.value(at) >= 0 : false;
 			if (!remembered && at >= 0 && term.phraseLearnt && this.phraseShareUsed()) return PAUSE_FIRST;
 			if (!remembered && at >= 0 && term.phraseLearnt && this.readsInSteps(term, doc)) {
-				// A long phrase is read within the step's share and on after the pause, not a whole body at once.
-				const body = this.longPhraseBody(term, doc);
+				// Read within the step's share and on after the pause, not a whole body at once.
+				const body = this.phraseBodyInSteps(term, doc);
 				if (body === null) {
 					// The pause the caller makes next begins the next share.
 					this.phraseShareUsed();
@@ -624,31 +633,57 @@ export class CandidateFinder {
 		return holdsEnough(gathered.values, row, termCount, gathered.minimum);
 	}
 
-	/** Whether a phrase's read of `doc` goes in steps (`longPhraseBody`): a long phrase, in a note its pair sketch does not rule out (then nothing is read). */
+	/**
+	 * Whether a phrase's read of `doc` goes in steps (`phraseBodyInSteps`): not when its pair sketch
+	 * rules the phrase out (nothing is read); a long phrase's always; a short one's when the body is
+	 * more than what is left of the step's share, or its read began so (a two-word phrase's read of a
+	 * 4.4 MB note of `a-a-…` was one piece of 77–79 ms).
+	 */
 	private readsInSteps(term: ResolvedTerm, doc: IndexedDocument): boolean {
-		return term.phraseChunkMasks !== undefined && !(term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0);
+		const steps =
+			term.phraseChunkMasks !== undefined ||
+			doc.bodyBytes > PHRASE_READ_STEP_BYTES - this.phraseBytesRead ||
+			(this.reading?.term === term && this.reading.doc === doc);
+		// The sketch last: a note read in one piece has it read there (phraseBodyCount), once.
+		return steps && !(term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0);
 	}
 
 	/**
-	 * A long phrase's count in `doc`'s body, read on from where the last call for it stopped, within
-	 * what is left of the step's share: null when that ran out first (the share is then spent: the
-	 * caller pauses, then asks again).
+	 * A phrase's count in `doc`'s body, read on from where the last call for it stopped, within
+	 * what is left of the step's share (a long phrase's byte counted once per state word): null when
+	 * that ran out first (the share is then spent: the caller pauses, then asks again).
 	 */
-	private longPhraseBody(term: ResolvedTerm, doc: IndexedDocument): number | null {
-		const masks = term.phraseChunkMasks ?? [];
-		const words = masks.length;
-		let reading = this.longReading;
-		if (reading?.term !== term || reading.doc !== doc) reading = this.longReading = { term, doc, read: longPhraseRead(words) };
-		const from = reading.read.index;
-		const bytes = Math.max(1, Math.floor((PHRASE_READ_STEP_BYTES - this.phraseBytesRead) / words));
-		const done = readLongPackedPhrase(doc.packed, masks, term.phrase?.length ?? 0, doc.bodyBytes, reading.read, from + bytes);
-		this.phraseBytesRead += (reading.read.index - from) * words;
+	private phraseBodyInSteps(term: ResolvedTerm, doc: IndexedDocument): number | null {
+		let reading = this.reading;
+		if (reading?.term !== term || reading.doc !== doc) {
+			const chunks = term.phraseChunkMasks;
+			reading = this.reading = chunks
+				? { term, doc, long: longPhraseRead(chunks.length) }
+				: { term, doc, short: shortPhraseRead(term.phraseAnchor !== undefined) };
+		}
+		const share = PHRASE_READ_STEP_BYTES - this.phraseBytesRead;
+		const length = term.phrase?.length ?? 0;
+		let done: boolean;
+		let count: number;
+		if (reading.long) {
+			const masks = term.phraseChunkMasks ?? [];
+			const from = reading.long.index;
+			done = readLongPackedPhrase(doc.packed, masks, length, doc.bodyBytes, reading.long, from + Math.max(1, Math.floor(share / masks.length)));
+			this.phraseBytesRead += (reading.long.index - from) * masks.length;
+			count = reading.long.count;
+		} else {
+			const read = reading.short as ShortPhraseRead;
+			const from = read.work;
+			done = readShortPhrase(doc.packed, term.phraseAnchor, term.phraseMasks as Uint32Array, length, doc.bodyBytes, read, Math.max(1, share));
+			this.phraseBytesRead += read.work - from;
+			count = read.count;
+		}
 		if (!done) {
 			this.phraseBytesRead = PHRASE_READ_STEP_BYTES;
 			return null;
 		}
-		this.longReading = null;
-		return reading.read.count;
+		this.reading = null;
+		return count;
 	}
 
 	/**

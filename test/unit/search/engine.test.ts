@@ -499,6 +499,37 @@ describe("a long phrase read in a note of megabytes", () => {
 	});
 });
 
+describe("a short phrase read in a note of megabytes", () => {
+	// 2,200,000 words of `a-a-…` (4.4 MB, a byte a word packed): `"a a"` read the whole note in one piece of 77–79 ms.
+	const read = () => Promise.resolve("");
+	const made = (words: number) => {
+		const built = new SearchEngine();
+		built.index.add("Big.md", "Big", 0, `b ${"a-".repeat(words)}`, []);
+		built.index.add("Small.md", "Small", 0, "a b", []);
+		return built;
+	};
+	const pausesOver = async (query: string, words: number, found: string[]) => {
+		const whole = await made(words).search(parseQuery(query), null, 10, read);
+		expect(whole.results.map((hit) => hit.path)).toEqual(found);
+		let pauses = 0;
+		const paused = await made(words).search(parseQuery(query), null, 10, read, () => {
+			pauses++;
+			return Promise.resolve();
+		});
+		expect(paused).toEqual(whole);
+		return pauses;
+	};
+
+	// Every word is the phrase's first: each is looked at and the word after it read again, 2.2 MB packed twice over, a step's share between pauses.
+	test.each([
+		{ kind: "wanted", query: '"a a"', found: ["Big.md"] },
+		{ kind: "excluded", query: 'b -"a a"', found: ["Small.md"] },
+	])("$kind: is read a step's share at a time, not the whole note in one piece", async ({ query, found }) => {
+		const more = (await pausesOver(query, 2_200_000, found)) - (await pausesOver(query, 1_000, found));
+		expect(more).toBeGreaterThanOrEqual(Math.floor((2 * 2_200_000) / PHRASE_READ_STEP_BYTES));
+	});
+});
+
 describe("a template's word kept between searches", () => {
 	// A word said twice in most notes is a template's (templates.ts): its idf and counts change once enough notes say it so.
 	const templated = (index: number) => doc(`Person ${index}.md`, `Discord: discord\nNotes about person ${index} and their garden.`, index);
