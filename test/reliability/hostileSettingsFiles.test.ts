@@ -64,8 +64,8 @@ describe("settings files of many megabytes in the config folder", () => {
 		// Each settings file is refused by its size, unread: they were read whole, every time (12 MB each, 36 MB on 45c7f59b;
 		// one append_to_note beside a 1.5 GB one took 1.56 GB of memory). The rest is the notes, the requests and the journal.
 		expect(serveReadBytes(serving) - readBefore).toBeLessThan(HUGE_SETTINGS.length);
-		// No templates folder is set: the huge templates.json names none that counts.
-		expect(JSON.stringify(await calls)).toContain("No template folder is set");
+		// The huge templates.json names no templates folder that counts, and list_templates says why.
+		expect(JSON.stringify(await calls)).toContain("templates.json settings file is over");
 		// Written as with no settings at all.
 		expect(await fs.readFile(nodePath.join(vault, "Inbox.md"), "utf8")).toBe("# Inbox\n\none\n\n- [ ] two\n");
 	}, 60_000);
