@@ -500,13 +500,6 @@ export const LATE_APPEND_RECHECK_MS = 50;
  * Its text, once written, goes to a copy beside the note; 20 waits are a second.
  */
 export const RACED_REWRITE_RECHECKS = 20;
-
-/**
- * Lines compared in one piece (headless) when the file a note's edit replaced was written by another
- * program meanwhile: if the note holds each of its lines already (carried, not written over), no copy
- * of it is kept. A 5 MB note is about 100,000 short lines; 20,000 lines compare in about 2 ms.
- */
-export const LINES_COMPARED_PER_PIECE = 20_000;
 /**
  * How long after its last change a note read empty is taken as empty by a headless edit: before that
  * it is most likely another program rewriting it in place (truncated, its new text not yet written,

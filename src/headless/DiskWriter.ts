@@ -19,7 +19,6 @@ import {
 	EMPTY_NOTE_SETTLE_MS,
 	LATE_APPEND_PIECE_BYTES,
 	LATE_APPEND_RECHECK_MS,
-	LINES_COMPARED_PER_PIECE,
 	MAX_READ_NOTE_BYTES,
 	NOTE_TEXT_PIECE_CHARS,
 	RACED_REWRITE_RECHECKS,
@@ -419,8 +418,6 @@ export class DiskWriter {
 		// A piece of its own: the late re-check before this may have compared and carried a piece already.
 		await this.pause();
 		const { bytes } = await readInPieces(old, late.size, this.pause);
-		// Carried, and not written over since: every line is in the note already, and a copy would only clutter its folder.
-		if (await this.noteHoldsEveryLine(carry.target, bytes)) return;
 		const folder = nodePath.dirname(carry.target);
 		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
 		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
@@ -434,24 +431,6 @@ export class DiskWriter {
 				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 			}
 		}
-	}
-
-	/** Whether the note at `diskPath` now holds every line of `version` (in any order), read and compared in pieces; false when it cannot be read. */
-	private async noteHoldsEveryLine(diskPath: string, version: Buffer): Promise<boolean> {
-		const note = await this.jail.readFile(diskPath, MAX_READ_NOTE_BYTES).catch(() => null);
-		if (note === null) return false;
-		await this.pause();
-		const noteLines = new Set<string>();
-		let lines = 0;
-		for (const line of note.toString("utf8").split("\n")) {
-			noteLines.add(line);
-			if (++lines % LINES_COMPARED_PER_PIECE === 0) await this.pause();
-		}
-		for (const line of version.toString("utf8").split("\n")) {
-			if (!noteLines.has(line)) return false;
-			if (++lines % LINES_COMPARED_PER_PIECE === 0) await this.pause();
-		}
-		return true;
 	}
 
 	/**

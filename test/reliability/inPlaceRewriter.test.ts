@@ -141,21 +141,6 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		}
 	});
 
-	test("its line written to the replaced file and carried into the note, nothing written over it: no copy clutters the folder", async () => {
-		const { ok, files } = await beside(
-			({ note, rename }) => {
-				const replaced = nodeFs.openSync(note, "w");
-				rename();
-				nodeFs.writeSync(replaced, `${LOG}outside-1\n`);
-				nodeFs.closeSync(replaced);
-			},
-			() => pause(LATE_APPEND_RECHECK_MS * 4),
-		);
-		expect(ok).toBe(true);
-		expect([...files.keys()]).toEqual(["Log.md"]);
-		expect(files.get("Log.md")).toBe(`---\nstatus: done\n---\n${LOG}outside-1\n`);
-	});
-
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
 		const { ok, files } = await beside(
 			({ rename }) => rename(),
