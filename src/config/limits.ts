@@ -532,7 +532,6 @@ export const EMPTY_NOTE_SETTLE_MS = 200;
  * var71 measured four reads again (75 ms) letting 38 of 50 through, six 45-50 of 50.
  */
 export const EMPTY_PLAN_READ_RETRIES = 6;
-/** The first pause before such a read again (see EMPTY_PLAN_READ_RETRIES); each later one doubles. */
 export const EMPTY_PLAN_READ_FIRST_PAUSE_MS = 5;
 /**
  * Bytes another program appended to a note's old file, carried to the new file after an edit
