@@ -1,11 +1,7 @@
 import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import {
-	EMPTY_NOTE_SETTLE_MS,
-	LATE_APPEND_RECHECK_MS,
-	RACED_CARRY_SECOND_LOOK_MS,
-} from "../../src/config/limits";
+import { EMPTY_NOTE_SETTLE_MS, LATE_APPEND_RECHECK_MS, RACED_CARRY_SECOND_LOOK_MS } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
