@@ -508,14 +508,6 @@ export const RACED_REWRITE_RECHECKS = 20;
  */
 export const LINES_COMPARED_PER_PIECE = 20_000;
 /**
- * How long (headless) after finding another program's raced version of a note carried whole into the
- * note a second look is taken before no copy of it is kept: a cycle of a program rewriting the note in
- * place that read it before the carry writes it back without those lines a moment later (at a load of
- * 15, a cycle written over the carry 150 ms after the call's answer lost its line: in no file). A
- * second, like RACED_REWRITE_RECHECKS' waits for a late write.
- */
-export const RACED_CARRY_SECOND_LOOK_MS = 1_000;
-/**
  * How long after its last change a note read empty is taken as empty by a headless edit: before that
  * it is most likely another program rewriting it in place (truncated, its new text not yet written,
  * which at a load of 13-15 on 2 cores took tens of milliseconds), and the edit is tried again (within

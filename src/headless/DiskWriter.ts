@@ -22,7 +22,6 @@ import {
 	LINES_COMPARED_PER_PIECE,
 	MAX_READ_NOTE_BYTES,
 	NOTE_TEXT_PIECE_CHARS,
-	RACED_CARRY_SECOND_LOOK_MS,
 	RACED_REWRITE_RECHECKS,
 } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
@@ -421,11 +420,7 @@ export class DiskWriter {
 		await this.pause();
 		const { bytes } = await readInPieces(old, late.size, this.pause);
 		// Carried, and not written over since: every line is in the note already, and a copy would only clutter its folder.
-		// Looked at again a moment later: a cycle of the other program that read the note before the carry writes over it after this.
-		if (await this.noteHoldsEveryLine(carry.target, bytes)) {
-			await secondLookDelay();
-			if (await this.noteHoldsEveryLine(carry.target, bytes)) return;
-		}
+		if (await this.noteHoldsEveryLine(carry.target, bytes)) return;
 		const folder = nodePath.dirname(carry.target);
 		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
 		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
@@ -659,11 +654,6 @@ async function writeInPieces(handle: fs.FileHandle, text: string | Buffer, befor
 		for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 		start = end;
 	}
-}
-
-/** RACED_CARRY_SECOND_LOOK_MS, without keeping the process alive (see keepRacedVersion). */
-function secondLookDelay(): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, RACED_CARRY_SECOND_LOOK_MS).unref());
 }
 
 /** Whether a replaced file is shorter than the `seenLength` bytes read, or empty: truncated by a program rewriting it, its text perhaps still to come. */
