@@ -558,13 +558,19 @@ function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientG
  * A successful answer as the client gets it, with its size: made at once when small, in slices on
  * `callBudget` when big, its longest strings cut when too big whole.
  */
-async function resultOf(tool: ToolDescriptor, value: Record<string, unknown>, callBudget: ToolContext["callBudget"]): Promise<{ result: CallToolResult; bytes: number }> {
+async function resultOf(
+	tool: ToolDescriptor,
+	value: Record<string, unknown>,
+	callBudget: ToolContext["callBudget"],
+): Promise<{ result: CallToolResult; bytes: number }> {
 	const sliceMs = callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS;
 	const pause = callBudget?.pause ?? yieldToEventLoop;
 	let made = answerAtOnce(value) ?? (await answerInSlices(value, sliceMs, pause));
 	if (made.bytes > MAX_RESPONSE_BYTES) {
 		// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note); a path only to nothing.
-		const cut = await new SliceClock(sliceMs, pause).run(cutToFitSteps(value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces, placesOfBaseCells));
+		const cut = await new SliceClock(sliceMs, pause).run(
+			cutToFitSteps(value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces, placesOfBaseCells),
+		);
 		if (cut !== null) made = answerAtOnce(cut) ?? (await answerInSlices(cut, sliceMs, pause));
 	}
 	return made;
