@@ -85,4 +85,31 @@ describe("a note moved into an excluded folder while a big answer is made", () =
 		expect(answer.value.total).toBe(NOTES - 1);
 		expect(JSON.stringify(answer.value)).not.toMatch(/Private/u);
 	});
+
+	test("query_base names no row's note at the path it left, whichever pause it moved at", async () => {
+		await host.vault.create("Notes/All.base", "views:\n  - type: table\n    name: All\n    limit: 20\n");
+		const moving = name(3);
+		const args = { path: "Notes/All.base" };
+		pauses = 0;
+		moveAt = 0;
+		await callTool(client, "query_base", args);
+		const total = pauses;
+		// About 40 of its pauses, spread from the first to the last (a call a pause would pass the token's rate limit).
+		for (let k = 1; k <= total; k += Math.max(1, Math.floor(total / 40))) {
+			pauses = 0;
+			moveAt = k;
+			let moved = false;
+			move = async () => {
+				const file = host.vault.getFileByPath(moving);
+				if (file) await host.vault.rename(file, moving.replace(/^Notes\//u, "Private/"));
+				moved = true;
+			};
+			const answer = await callTool(client, "query_base", args);
+			moveAt = 0;
+			const back = host.vault.getFileByPath(moving.replace(/^Notes\//u, "Private/"));
+			if (back) await host.vault.rename(back, moving);
+			if (!moved) continue;
+			expect({ k, total, answer: JSON.stringify(answer) }).toEqual({ k, total, answer: expect.not.stringMatching(/n0003|Private/u) });
+		}
+	});
 });
