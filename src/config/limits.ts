@@ -298,7 +298,9 @@ export const BASES_MAX_FILE_BYTES = 256 * 1024;
  * name other notes, list_notes, list_templates, find_notes_by_tag, list_tags, get_graph_stats' tags) is made when a note moves out of the caller's
  * sight while it runs. The host renames its file objects in place: a note moved into an excluded folder
  * meanwhile was named, and counted, at the path it had left. After this many runs that each saw such a
- * move, the call answers that notes kept moving. Moves within sight do not count (renamesSeen.ts).
+ * move, the call answers that notes kept moving. Moves within sight do not count (renamesSeen.ts). Every
+ * read call whose answer is made in slices (a big one) is made again the same way when such a move comes
+ * at one of those pauses (runTool in server.ts).
  */
 export const RUNS_WHILE_RENAMED = 3;
 export const CANVAS_MAX_FILE_BYTES = 5 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ListToolsResult, type ProtocolEra } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { errorKind, type ActivityLog, type ActivityOutcome, type Logger } from "../activity";
-import { ERROR_CUT_TO_CHARS, MAX_RESPONSE_BYTES, VAULT_WIDE_SLICE_MS } from "../config/limits";
+import { ERROR_CUT_TO_CHARS, MAX_RESPONSE_BYTES, RUNS_WHILE_RENAMED, VAULT_WIDE_SLICE_MS } from "../config/limits";
 import { echoed } from "../markdown/echo";
 import { answerAtOnce, answerInSlices } from "./answerJson";
 import { CUT_TO_FIT_FIELD, cutToFitSchema, cutToFitSteps } from "./cutToFit";
@@ -21,6 +21,7 @@ import { runWriteCall } from "./writeCall";
 import { withProgress, type ProgressRequest } from "./progress";
 import { fixableMessageFor } from "./vaultErrors";
 import { scopeKey } from "../vault/scope";
+import { NOTES_KEPT_MOVING, withMovesOutOfSight } from "../vault/renamesSeen";
 import type { TokenRecord } from "../auth/tokens";
 import { rememberJsonText } from "../jsonText";
 import { IsoTimes } from "../isoTimes";
@@ -553,6 +554,28 @@ function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientG
 	return runWriteCall(ctx, tool, toolArgs, effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite), expectedHash, clientGone);
 }
 
+/**
+ * A successful answer as the client gets it, with its size: made at once when small, in slices on
+ * `callBudget` when big, its longest strings cut when too big whole.
+ */
+async function resultOf(
+	tool: ToolDescriptor,
+	value: Record<string, unknown>,
+	callBudget: ToolContext["callBudget"],
+): Promise<{ result: CallToolResult; bytes: number }> {
+	const sliceMs = callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS;
+	const pause = callBudget?.pause ?? yieldToEventLoop;
+	let made = answerAtOnce(value) ?? (await answerInSlices(value, sliceMs, pause));
+	if (made.bytes > MAX_RESPONSE_BYTES) {
+		// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note); a path only to nothing.
+		const cut = await new SliceClock(sliceMs, pause).run(
+			cutToFitSteps(value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces, placesOfBaseCells),
+		);
+		if (cut !== null) made = answerAtOnce(cut) ?? (await answerInSlices(cut, sliceMs, pause));
+	}
+	return made;
+}
+
 async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal): Promise<CallToolResult> {
 	const started = performance.now();
 	let outcome: ActivityOutcome = "ok";
@@ -561,21 +584,23 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 	let answerBytes: number | null = null;
 	const scopeAtStart = scopeKey(ctx.scope);
 	try {
-		const answer = await answerOf(ctx, tool, args, clientGone, scopeAtStart);
-		if (!answer.ok) {
+		let answer = await answerOf(ctx, tool, args, clientGone, scopeAtStart);
+		let made: { result: CallToolResult; bytes: number } | null = null;
+		// A big answer is made in slices, after the tool's own check for moves: a note moved out of the caller's sight (into
+		// an excluded folder, say) at one of their pauses was named, and counted, at the path it had left. A read is
+		// answered again then (review77's rule, as the tools' own work), at most RUNS_WHILE_RENAMED times; a write never.
+		for (let run = 1; answer.ok && made === null; run++) {
+			const value = answer.value;
+			const making = () => resultOf(tool, value, ctx.callBudget);
+			const ran = tool.access === "read" ? await withMovesOutOfSight(ctx.host, ctx.scope, making) : { value: await making(), movedOut: false };
+			if (!ran.movedOut) made = ran.value;
+			else if (run >= RUNS_WHILE_RENAMED) answer = fail(NOTES_KEPT_MOVING);
+			else answer = await answerOf(ctx, tool, args, clientGone, scopeAtStart);
+		}
+		if (!answer.ok || made === null) {
 			outcome = "fixable";
-			result = toCallToolResult(answer);
+			result = toCallToolResult(answer.ok ? fail(NOTES_KEPT_MOVING) : answer);
 		} else {
-			const sliceMs = ctx.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS;
-			const pause = ctx.callBudget?.pause ?? yieldToEventLoop;
-			let made = answerAtOnce(answer.value) ?? (await answerInSlices(answer.value, sliceMs, pause));
-			if (made.bytes > MAX_RESPONSE_BYTES) {
-				// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note); a path only to nothing.
-				const cut = await new SliceClock(sliceMs, pause).run(
-					cutToFitSteps(answer.value, made.bytes, MAX_RESPONSE_BYTES, schemasOf(tool).filePlaces, placesOfBaseCells),
-				);
-				if (cut !== null) made = answerAtOnce(cut) ?? (await answerInSlices(cut, sliceMs, pause));
-			}
 			result = made.result;
 			answerBytes = made.bytes;
 		}
