@@ -27,7 +27,8 @@ const QUERIES = [
 	`${word(2)} -${word(900)}`,
 	"zqb",
 ];
-const FILTERS: Array<NoteFilter | null> = [null, (path) => path !== "Other.md"];
+/** No filter, one asked anew each search, and one whose accepted notes are kept by key and brought up to date (acceptedSlots). */
+const FILTERS: Array<NoteFilter | null> = [null, (path) => path !== "Other.md", { include: (path) => path !== "Third.md", key: "not Third.md" }];
 
 function engineWith(notes: Record<string, string>): SearchEngine {
 	const engine = new SearchEngine(null);
@@ -98,4 +99,47 @@ describe("a big note's new version installed in steps, as searches see it", () =
 		runSteps(installing);
 		expect(await answers(engine)).toEqual(after);
 	});
+
+	test.each([
+		["the note removed in steps", "removed"],
+		["a third version installed in steps", "third"],
+	])(
+		"%s at any step of the replace: searches between any two steps answer as over one whole version (or none), and end with the last change",
+		async (_, kind) => {
+			const THIRD = `${words.slice(100, 800).join(" ")} ${word(350)} ${word(990)}`;
+			const old = await answers(engineWith({ ...OTHERS, "Big.md": OLD_BIG }));
+			const fresh = await answers(engineWith({ ...OTHERS, "Big.md": NEW_BIG }));
+			const last = await answers(kind === "removed" ? engineWith(OTHERS) : engineWith({ ...OTHERS, "Big.md": THIRD }));
+			const wholes = [old, fresh, last];
+			const probe = engineWith({ ...OTHERS, "Big.md": OLD_BIG });
+			const stepCount = [
+				...probe.index.installSteps(runSteps(probe.index.planCommit(runSteps(probe.index.prepare("Big.md", "note", 1, NEW_BIG, [])))), STEP),
+			].length;
+			// From 1 (a generator not yet stepped has not begun: its install would come after the change), every
+			// 4th step and the last (while the new version is written, at its publishing, while the old one is taken out): 1-3 s a test.
+			for (const at of [...Array.from({ length: Math.ceil(stepCount / 4) }, (__, n) => 1 + n * 4), stepCount]) {
+				const engine = engineWith({ ...OTHERS, "Big.md": OLD_BIG });
+				engine.index.compact();
+				// Warm memos (accepted notes by key, word unions) from before the replace.
+				await answers(engine);
+				const installing = engine.index.installSteps(
+					runSteps(engine.index.planCommit(runSteps(engine.index.prepare("Big.md", "note", 1, NEW_BIG, [])))),
+					STEP,
+				);
+				for (let step = 0; step < at; step++) installing.next();
+				const change =
+					kind === "removed"
+						? engine.index.removeSteps("Big.md")
+						: engine.index.installSteps(runSteps(engine.index.planCommit(runSteps(engine.index.prepare("Big.md", "note", 1, THIRD, [])))), STEP);
+				for (;;) {
+					const next = change.next();
+					expect(wholes).toContain(await answers(engine));
+					if (next.done) break;
+				}
+				runSteps(installing);
+				expect(engine.index.retiredSlotHeld).toBe(false);
+				expect(await answers(engine)).toEqual(last);
+			}
+		},
+	);
 });
