@@ -757,11 +757,19 @@ export class PostingsIndex {
 	private retire(slot: number): void {
 		const doc = this.documents[slot];
 		this.generation++;
-		this.logChanged(slot);
 		this.documents[slot] = undefined;
 		if (slot < this.sketchAt.length) this.sketchAt[slot] = 0;
 		if (doc) this.totalBodyLength -= doc.bodyLength;
 		this.retired = slot;
+		// Last, as the one step that can fail (out of memory): retired first, the old version is then taken out at
+		// once (pendingSteps). Logged first, it stayed whole beside the new one, found by unfiltered searches as a second hit.
+		try {
+			this.logChanged(slot);
+		} catch (error) {
+			// No kept filter answer can be brought up to date past an unlogged change.
+			this.acceptedMemos.clear();
+			throw error;
+		}
 	}
 
 	/** Takes the retired old slot's postings out of a plan's old terms `[from, to)`: the last share ends the retirement. Rewrites lists in place: bumps the generation. */

@@ -1127,6 +1127,29 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce({ ...notesAfter(), "Big.md": OLD_BIG }), words, PATHS));
 			});
 
+			test("in retiring the old version, once the new one is published: the old one is taken out all the same, never found beside the new one", () => {
+				placing?.mockRestore();
+				const index = indexWith(true);
+				const oldSlot = (index as unknown as { slotOfPath: Map<string, number> }).slotOfPath.get("Big.md");
+				const plan = planOf(index, NEW_BIG);
+				const proto = PostingsIndex.prototype as unknown as { logChanged: (slot: number) => void };
+				const log = proto.logChanged;
+				const logging = jest.spyOn(proto, "logChanged").mockImplementation(function (this: PostingsIndex, slot: number) {
+					if (slot === oldSlot) throw new RangeError("Array buffer allocation failed");
+					log.call(this, slot);
+				});
+				try {
+					expect(() => run(index.installSteps(plan, STEP))).toThrow(RangeError);
+				} finally {
+					logging.mockRestore();
+				}
+				expect(index.installing).toBe(false);
+				expect(index.retiredSlotHeld).toBe(false);
+				const notes = { "Small.md": `${word(1)} ${word(2)}`, "Other.md": `${word(2)} ${word(900)}`, "Big.md": NEW_BIG };
+				expect(postingsByPath(index, words, PATHS)).toEqual(postingsByPath(builtAtOnce(notes), words, PATHS));
+				expect(index.totalBodyLength).toBe(builtAtOnce(notes).totalBodyLength);
+			});
+
 			test("in a new version of a note installed at once (few words): the note is left out whole, never found by some of its words", () => {
 				const index = indexWith(true);
 				const plan = planOf(index, NEW_BIG);
