@@ -100,6 +100,22 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 		expect(JSON.stringify(answer)).not.toMatch(/Private/u);
 	}
 
+	/** Moves each of `moves`' notes into `Private/` right after the vault's first read of the file it is keyed by; what is left to move. */
+	function moveAfterReading(moves: Map<string, string>): Map<string, string> {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			const text = await original.call(this, file);
+			const moved = moves.get(file.path);
+			if (moved !== undefined) {
+				moves.delete(file.path);
+				await moveIntoPrivate(moved);
+			}
+			return text;
+		});
+		return moves;
+	}
+
 	test("list_tasks names no task under the excluded path", async () => {
 		let moved = false;
 		atNextPause = async () => {
@@ -198,19 +214,9 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 	});
 
 	test("list_bases does not count a base of a later page moved into the excluded folder while the page's bases were read", async () => {
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
-		const original = NodeVault.prototype.cachedRead;
-		let moved = false;
-		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
-			const text = await original.call(this, file);
-			if (!moved && file.path === "Notes/A board.base") {
-				moved = true;
-				await moveIntoPrivate("Notes/B board.base");
-			}
-			return text;
-		});
+		const moving = moveAfterReading(new Map([["Notes/A board.base", "Notes/B board.base"]]));
 		const answer = await callTool(client, "list_bases", { limit: 1 });
-		expect(moved).toBe(true);
+		expect(moving.size).toBe(0);
 		expect(answer.ok).toBe(true);
 		// Before: total 2, the moved base counted at the path it had left.
 		if (answer.ok) expect(answer.value).toEqual({ bases: [{ path: "Notes/A board.base", views: ["Ferns"] }], total: 1, next_cursor: expect.any(String) });
@@ -220,14 +226,12 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 	});
 
 	test("read_canvas and query_base do not answer with the file's excluded path", async () => {
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
-		const original = NodeVault.prototype.cachedRead;
-		const moving = new Set(["Notes/Plan.canvas", "Notes/A board.base"]);
-		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
-			const text = await original.call(this, file);
-			if (moving.delete(file.path)) await moveIntoPrivate(file.path);
-			return text;
-		});
+		const moving = moveAfterReading(
+			new Map([
+				["Notes/Plan.canvas", "Notes/Plan.canvas"],
+				["Notes/A board.base", "Notes/A board.base"],
+			]),
+		);
 		const canvas = await callTool(client, "read_canvas", { path: "Notes/Plan.canvas" });
 		const base = await callTool(client, "query_base", { path: "Notes/A board.base" });
 		expect(moving.size).toBe(0);
@@ -316,19 +320,9 @@ describe("a note moved into an excluded folder while a call about it runs", () =
 	});
 
 	test("read_note does not answer with the note's excluded path", async () => {
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
-		const original = NodeVault.prototype.cachedRead;
-		let moved = false;
-		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
-			const text = await original.call(this, file);
-			if (!moved && file.path === "Notes/A first.md") {
-				moved = true;
-				await moveIntoPrivate("Notes/A first.md");
-			}
-			return text;
-		});
+		const moving = moveAfterReading(new Map([["Notes/A first.md", "Notes/A first.md"]]));
 		const answer = await callTool(client, "read_note", { path: "Notes/A first.md" });
-		expect(moved).toBe(true);
+		expect(moving.size).toBe(0);
 		expectNoPrivatePath(answer);
 	});
 });
