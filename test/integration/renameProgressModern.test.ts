@@ -27,7 +27,8 @@ async function connectModern(running: RunningService, callHeaders: CallHeaders =
 	const rewritten = async (url: string | URL, init?: RequestInit): Promise<Response> => {
 		const sent = new Headers(init?.headers);
 		if (sent.get("mcp-method") === "tools/call") callHeaders(sent);
-		return await fetch(url, { ...init, headers: sent });
+		// Node's fetch, as the SDK client's transport uses by default (Obsidian's requestUrl exists only in the app).
+		return await globalThis.fetch(url, { ...init, headers: sent });
 	};
 	await client.connect(new HttpTransportV2(new URL(running.url), { requestInit: { headers }, fetch: rewritten }));
 	return client;
