@@ -422,13 +422,14 @@ export class DiskWriter {
 		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
 		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
 		for (let number = 0; ; number++) {
-			const name = copyNameBeside(nodePath.basename(carry.target), RACED_COPY_LABEL, new Date(), number);
+			const copy = nodePath.join(folder, copyNameBeside(nodePath.basename(carry.target), RACED_COPY_LABEL, new Date(), number));
 			try {
-				await this.create(nodePath.join(folder, name), bytes);
+				await this.create(copy, bytes);
 				return;
 			} catch (error) {
-				// Taken a moment ago (by another program, or a race a second earlier): the next number.
-				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+				// Taken (by another program, or a race a second earlier): the next number. Taken by a link, `create` refuses it
+				// as outside the vault, and stopping there lost the only copy of the other program's text.
+				if ((await fs.lstat(copy).catch(() => null)) === null) throw error;
 			}
 		}
 	}

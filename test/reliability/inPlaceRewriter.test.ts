@@ -2,10 +2,11 @@ import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { EMPTY_NOTE_SETTLE_MS, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
+import { copyNameBeside } from "../../src/vault/copyName";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
-import { makeVault, removeDir } from "../helpers/vault";
+import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
 
 /**
  * Another program keeps a log note by reading it and writing it back with one line more, in place
@@ -138,6 +139,46 @@ describe("set_property beside a program that rewrites the note in place", () => 
 			await client.close();
 			await running.stop();
 			await removeDir(vault);
+		}
+	});
+
+	test("the names the copy would take are links (one out of the vault, one dangling) or a folder: the other program's version is kept under the next free name, and nothing is written through a link", async () => {
+		const outside = await makeTempDir("vault-mcp-outside-");
+		const outsideFile = nodePath.join(outside, "target.md");
+		await fs.writeFile(outsideFile, "outside the vault\n");
+		let nextRead = "";
+		const planted: string[] = [];
+		try {
+			const { ok, files } = await beside(
+				({ note, rename }) => {
+					// Another program took the names the copy of this minute (and the next) would be given, before the server needed them.
+					const folder = nodePath.dirname(note);
+					for (const time of [new Date(), new Date(Date.now() + 60_000)]) {
+						const names = [0, 1, 2].map((number) => copyNameBeside("Log.md", "another program's version", time, number));
+						nodeFs.symlinkSync(outsideFile, nodePath.join(folder, names[0] ?? ""));
+						nodeFs.symlinkSync(nodePath.join(outside, "missing.md"), nodePath.join(folder, names[1] ?? ""));
+						nodeFs.mkdirSync(nodePath.join(folder, names[2] ?? ""));
+						planted.push(...names);
+					}
+					const replaced = nodeFs.openSync(note, "w");
+					rename();
+					nodeFs.writeSync(replaced, `${LOG}outside-1\n`);
+					nodeFs.closeSync(replaced);
+					nextRead = nodeFs.readFileSync(note, "utf8");
+				},
+				async (note) => {
+					nodeFs.writeFileSync(note, `${nextRead}outside-2\n`);
+					await pause(LATE_APPEND_RECHECK_MS * 4);
+				},
+			);
+			expect(ok).toBe(true);
+			// Kept in a plain file of its own, under a name nobody had taken.
+			expect([...outsideLines(files)].sort()).toEqual([0, 1, 2]);
+			expect([...files.entries()].filter(([name]) => name !== "Log.md" && !planted.includes(name)).map(([, text]) => text)).toEqual([`${LOG}outside-1\n`]);
+			expect(await fs.readFile(outsideFile, "utf8")).toBe("outside the vault\n");
+			expect(await fs.readdir(outside)).toEqual(["target.md"]);
+		} finally {
+			await removeDir(outside);
 		}
 	});
 
