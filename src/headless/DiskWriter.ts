@@ -424,7 +424,8 @@ export class DiskWriter {
 		for (let number = 0; ; number++) {
 			const copy = nodePath.join(folder, copyNameBeside(nodePath.basename(carry.target), RACED_COPY_LABEL, new Date(), number));
 			try {
-				await this.create(copy, bytes);
+				// As private as the note: another program's version of a note only its owner may read is not left readable by others.
+				await this.create(copy, bytes, undefined, read.mode & 0o777);
 				return;
 			} catch (error) {
 				// Taken (by another program, or a race a second earlier): the next number. Taken by a link, `create` refuses it
@@ -460,12 +461,12 @@ export class DiskWriter {
 	}
 
 	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */
-	async create(diskPath: string, data: string | Buffer, beforeWrite?: () => void): Promise<Stats> {
+	async create(diskPath: string, data: string | Buffer, beforeWrite?: () => void, mode = 0o666): Promise<Stats> {
 		await this.jail.makeFolders(nodePath.dirname(diskPath));
 		let handle;
 		try {
 			// Exclusive and not following links: fails if another program created the file a moment ago, never overwrites it.
-			handle = await fs.open(diskPath, CREATE_NEW | O_NOFOLLOW, 0o666);
+			handle = await fs.open(diskPath, CREATE_NEW | O_NOFOLLOW, mode);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await fs.lstat(diskPath)).isSymbolicLink()) throw new OutsideVaultError();
 			throw error;

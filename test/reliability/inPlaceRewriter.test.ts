@@ -36,8 +36,10 @@ async function topFiles(vault: string): Promise<Map<string, string>> {
 async function beside(
 	interleave: (parts: { note: string; rename: () => void }) => void,
 	after: (note: string) => Promise<void>,
+	noteMode = 0o644,
 ): Promise<{ ok: boolean; files: Map<string, string> }> {
 	const vault = await makeVault({ "Log.md": LOG });
+	await fs.chmod(nodePath.join(vault, "Log.md"), noteMode);
 	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
 	const client = await connectClient(running.url, running.tokens.write ?? "");
 	const root = running.host.vault.root;
@@ -174,12 +176,41 @@ describe("set_property beside a program that rewrites the note in place", () => 
 			expect(ok).toBe(true);
 			// Kept in a plain file of its own, under a name nobody had taken.
 			expect([...outsideLines(files)].sort()).toEqual([0, 1, 2]);
-			expect([...files.entries()].filter(([name]) => name !== "Log.md" && !planted.includes(name)).map(([, text]) => text)).toEqual([`${LOG}outside-1\n`]);
+			expect([...files.entries()].filter(([name]) => name !== "Log.md" && !planted.includes(name)).map(([, text]) => text)).toEqual([
+				`${LOG}outside-1\n`,
+			]);
 			expect(await fs.readFile(outsideFile, "utf8")).toBe("outside the vault\n");
 			expect(await fs.readdir(outside)).toEqual(["target.md"]);
 		} finally {
 			await removeDir(outside);
 		}
+	});
+
+	test("a note only its owner may read: the copy of the other program's version is as private", async () => {
+		let nextRead = "";
+		let modes: number[] = [];
+		const { ok, files } = await beside(
+			({ note, rename }) => {
+				const replaced = nodeFs.openSync(note, "w");
+				rename();
+				nodeFs.writeSync(replaced, `${LOG}outside-1\n`);
+				nodeFs.closeSync(replaced);
+				nextRead = nodeFs.readFileSync(note, "utf8");
+			},
+			async (note) => {
+				nodeFs.writeFileSync(note, `${nextRead}outside-2\n`);
+				await pause(LATE_APPEND_RECHECK_MS * 4);
+				const folder = nodePath.dirname(note);
+				modes = nodeFs
+					.readdirSync(folder, { withFileTypes: true })
+					.filter((entry) => entry.isFile())
+					.map((entry) => nodeFs.statSync(nodePath.join(folder, entry.name)).mode & 0o777);
+			},
+			0o600,
+		);
+		expect(ok).toBe(true);
+		expect(files.size).toBe(2);
+		expect(modes).toEqual([0o600, 0o600]);
 	});
 
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
