@@ -309,12 +309,17 @@ export class DiskWriter {
 		// Returned before any pause, so the vault records this write before the watcher can report it as another program's.
 		void (async () => {
 			try {
-				const carriedLater = (await carried.rest) ?? [];
-				await lateRecheckDelay();
-				await this.carryLateAppends(carry, old, [...seen, ...carried.first, ...carriedLater]).rest;
+				try {
+					const carriedLater = (await carried.rest) ?? [];
+					await lateRecheckDelay();
+					await this.carryLateAppends(carry, old, [...seen, ...carried.first, ...carriedLater]).rest;
+				} catch {
+					// The note or its folder went meanwhile (moved or deleted by the person): nothing to carry them to. The
+					// copy below is still made, beside where the note was: stopping here lost the other program's version.
+				}
 				await this.keepRacedVersion(carry, old, seen, read);
 			} catch {
-				// The note or its folder went meanwhile: nothing to carry them to.
+				// Its folder went too, or the disk refused the copy.
 			} finally {
 				this.lateCarries.delete(carry);
 				close(old, () => undefined);

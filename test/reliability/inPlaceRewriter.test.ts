@@ -213,6 +213,29 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		expect(modes).toEqual([0o600, 0o600]);
 	});
 
+	test("the person moves the note away right after its line went to the replaced file: the line is kept beside where the note was", async () => {
+		let movedText = "";
+		const { ok, files } = await beside(
+			({ note, rename }) => {
+				const replaced = nodeFs.openSync(note, "w");
+				rename();
+				nodeFs.writeSync(replaced, `${LOG}outside-1\n`);
+				nodeFs.closeSync(replaced);
+				// Before the server's late look at the replaced file: nothing is then where its lines would be carried.
+				nodeFs.mkdirSync(nodePath.join(nodePath.dirname(note), "Archive"));
+				nodeFs.renameSync(note, nodePath.join(nodePath.dirname(note), "Archive", "Log.md"));
+			},
+			async (note) => {
+				await pause(LATE_APPEND_RECHECK_MS * 4);
+				movedText = nodeFs.readFileSync(nodePath.join(nodePath.dirname(note), "Archive", "Log.md"), "utf8");
+			},
+		);
+		expect(ok).toBe(true);
+		expect(movedText).toBe(`---\nstatus: done\n---\n${LOG}`);
+		// Before: outside-1 in no file (the late carry found no note, and the copy was never made).
+		expect([...files.values()]).toEqual([`${LOG}outside-1\n`]);
+	});
+
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
 		const { ok, files } = await beside(
 			({ rename }) => rename(),
