@@ -2,7 +2,8 @@ import { execFileSync, spawn } from "node:child_process";
 import * as nodePath from "node:path";
 import fc from "fast-check";
 import { JOURNAL_READ_PIECE_BYTES } from "../../../src/config/limits";
-import { lineBytes, lineSteps, parseLine, syncFolder, type JournalLine } from "../../../src/journal/journalLines";
+import { lineBytes, lineSteps, parseLine, replayLine, syncFolder, type JournalLine } from "../../../src/journal/journalLines";
+import type { JournalChange, JournalEntry } from "../../../src/journal/entry";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
 /** How long before another program opens the pipe for writing, which frees an open that waits for one. */
@@ -153,5 +154,71 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 			}),
 			{ numRuns: 60 },
 		);
+	});
+});
+
+describe("replayLine: moved lines of a call that changed many notes", () => {
+	const hash = "a".repeat(64);
+	const change = (id: string, path: string, text: string): JournalLine => ({
+		kind: "change",
+		id,
+		time: "2026-12-05T10:00:00.000Z",
+		tokenName: "w",
+		tool: "rename_note",
+		path,
+		before: `${text} before`,
+		beforeHash: hash,
+		after: `${text} after`,
+		afterHash: hash,
+	});
+
+	/** The call's changes, its list wrapped to count the changes looked at from then on. */
+	function counted(entry: JournalEntry): { looks: () => number } {
+		let looks = 0;
+		entry.changes = new Proxy(entry.changes, {
+			get(target, key, receiver) {
+				if (typeof key === "string" && /^\d+$/.test(key)) looks++;
+				return Reflect.get(target, key, receiver) as unknown;
+			},
+		});
+		return { looks: () => looks };
+	}
+
+	test("a rename that relinked 2,000 notes, each then moved by the person: each change is looked at a few times, not once per move", () => {
+		const notes = 2000;
+		const entries = new Map<string, JournalEntry>();
+		for (let index = 0; index < notes; index++) replayLine(change("call", `Notes/N${index}.md`, `n${index}`), entries);
+		const entry = entries.get("call") as JournalEntry;
+		const { looks } = counted(entry);
+		for (let index = 0; index < notes; index++)
+			replayLine({ kind: "moved", id: "call", path: `Notes/N${index}.md`, nowAt: `Archive/N${index}.md` }, entries);
+		// Before: every move looked through the call's every change (4,000,000 looks).
+		expect(looks()).toBeLessThan(notes * 4);
+		expect(entry.changes.map((each: JournalChange) => each.nowAt)).toEqual(Array.from({ length: notes }, (_, index) => `Archive/N${index}.md`));
+	});
+
+	test("moves, changes, drops and replaced attempts interleaved: every change of the moved path, and only those, says where it is", () => {
+		const entries = new Map<string, JournalEntry>();
+		const lines: JournalLine[] = [
+			change("call", "A.md", "a1"),
+			change("call", "B.md", "b1"),
+			{ kind: "moved", id: "call", path: "A.md", nowAt: "X/A.md" },
+			// A second change of A, after B's: added, not an attempt replaced.
+			change("call", "A.md", "a2"),
+			{ kind: "moved", id: "call", path: "A.md", nowAt: "Y/A.md" },
+			change("call", "C.md", "c1"),
+			{ kind: "moved", id: "call", path: "C.md", nowAt: "W/C.md" },
+			// Written again on fresh text (its before is not the last attempt's after): replaces that attempt.
+			{ ...change("call", "C.md", "c2"), beforeHash: "b".repeat(64) },
+			{ kind: "drop", id: "call", path: "B.md" },
+			{ kind: "moved", id: "call", path: "B.md", nowAt: "Z/B.md" },
+			{ kind: "moved", id: "call", path: "C.md", nowAt: "Z/C.md" },
+		];
+		for (const line of lines) replayLine(line, entries);
+		expect((entries.get("call") as JournalEntry).changes.map((each) => [each.path, each.before, each.nowAt])).toEqual([
+			["A.md", "a1 before", "Y/A.md"],
+			["A.md", "a2 before", "Y/A.md"],
+			["C.md", "c2 before", "Z/C.md"],
+		]);
 	});
 });
