@@ -159,7 +159,7 @@ describe("lineSteps: a long journal line parsed a piece at a time", () => {
 
 describe("replayLine: moved lines of a call that changed many notes", () => {
 	const hash = "a".repeat(64);
-	const change = (id: string, path: string, text: string): JournalLine => ({
+	const change = (id: string, path: string, text: string): Extract<JournalLine, { kind: "change" }> => ({
 		kind: "change",
 		id,
 		time: "2026-12-05T10:00:00.000Z",
