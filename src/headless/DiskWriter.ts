@@ -45,6 +45,17 @@ const RACED_COPY_LABEL = "another program's version";
 
 const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 
+/**
+ * Where the late appends of a file just replaced go: the note's path, moved along when this writer
+ * renames or trashes the note in the meantime, and the file the edit wrote there, followed through
+ * this writer's later replaces of it. Another file at that path (the person moved the note away and
+ * another program made a note of that name) is not theirs: they were appended into an unrelated note.
+ */
+interface LateCarryTarget {
+	target: string;
+	file: Pick<Stats, "ino" | "dev">;
+}
+
 /** Bytes carried from a replaced note's old file: the first piece at once, the rest (if any) in later turns. */
 interface LateCarry {
 	first: Buffer[];
@@ -93,11 +104,8 @@ export class DiskWriter {
 	/** Descriptors of files just replaced: kept open a moment longer for carryLateAppends, which closes them. */
 	private readonly replacedDescriptors = new Set<number>();
 
-	/**
-	 * Where the late appends of each file just replaced go: the note's path, moved along when the note is
-	 * renamed or trashed in the meantime (another note made at the old path is not theirs).
-	 */
-	private readonly lateCarries = new Set<{ target: string }>();
+	/** Where the late appends of each file just replaced go (see LateCarryTarget). */
+	private readonly lateCarries = new Set<LateCarryTarget>();
 
 	/**
 	 * One attempt of an edit of the file at `diskPath`: reads it, runs `fn`, and writes the result
@@ -288,6 +296,8 @@ export class DiskWriter {
 				closeSync(created);
 			}
 			renameSync(temporary, diskPath);
+			// Late appends of an earlier edit of this note still being carried go on into the file that replaced it.
+			for (const carry of this.lateCarries) if (carry.target === diskPath) carry.file = written;
 		} catch (error) {
 			rmSync(temporary, { force: true });
 			throw error;
@@ -296,7 +306,7 @@ export class DiskWriter {
 		// and the rename: those bytes went to the file just replaced, so add them to the new one, now
 		// and once more a moment later (a writer that opened the old file may be descheduled before it writes).
 		const seen = [beforeBytes, added];
-		const carry = { target: diskPath };
+		const carry: LateCarryTarget = { target: diskPath, file: written };
 		// The edit is made: a note gone, or its folder swapped for a link, since the rename only leaves nothing to carry them to.
 		let carried: LateCarry;
 		try {
@@ -376,12 +386,12 @@ export class DiskWriter {
 	 * (`carry.target`, which follows the note through this writer's renames and trash moves):
 	 * appending through a hard link would write under its other name too.
 	 */
-	private carryLateAppends(carry: { target: string }, old: number, seen: readonly Buffer[]): LateCarry {
+	private carryLateAppends(carry: LateCarryTarget, old: number, seen: readonly Buffer[]): LateCarry {
 		const seenLength = lengthOf(seen);
 		const late = fstatSync(old);
 		const end = late.size;
 		if (late.nlink !== 0 || end <= seenLength || !fileStartsWith(old, seen)) return NOTHING_CARRIED;
-		const first = this.carryPiece(carry.target, old, seenLength, end);
+		const first = this.carryPiece(carry, old, seenLength, end);
 		if (first === null) return NOTHING_CARRIED;
 		const rest = async (): Promise<Buffer[]> => {
 			const carried: Buffer[] = [];
@@ -392,7 +402,7 @@ export class DiskWriter {
 				// where it was, compared in the same piece as the next one is read (the re-look compares everything).
 				const last = carried.at(-1) ?? first;
 				if (!fileHoldsAt(old, last, at - last.length)) break;
-				const piece = this.carryPiece(carry.target, old, at, end);
+				const piece = this.carryPiece(carry, old, at, end);
 				if (piece === null) break;
 				carried.push(piece);
 				at += piece.length;
@@ -413,7 +423,7 @@ export class DiskWriter {
 	 * was read (`read`: its stats when opened), is empty, still has a name (its bytes are not lost),
 	 * or is over MAX_READ_NOTE_BYTES.
 	 */
-	private async keepRacedVersion(carry: { target: string }, old: number, seen: readonly Buffer[], read: Stats): Promise<void> {
+	private async keepRacedVersion(carry: LateCarryTarget, old: number, seen: readonly Buffer[], read: Stats): Promise<void> {
 		const seenLength = lengthOf(seen);
 		for (let wait = 0; wait < RACED_REWRITE_RECHECKS && isShortOf(fstatSync(old), seenLength); wait++) await lateRecheckDelay();
 		const late = fstatSync(old);
@@ -443,16 +453,17 @@ export class DiskWriter {
 	/**
 	 * Reads up to LATE_APPEND_PIECE_BYTES of the old file from `at` (not past `end`), each byte read
 	 * once, and appends them to the note as it is now; null when nothing was left, a name leads to the
-	 * old file again, or the note has another name.
+	 * old file again, the note has another name, or its path leads to another file than the one the
+	 * edit wrote (their bytes are then kept in the copy beside it, keepRacedVersion).
 	 */
-	private carryPiece(diskPath: string, old: number, at: number, end: number): Buffer | null {
+	private carryPiece(carry: LateCarryTarget, old: number, at: number, end: number): Buffer | null {
 		if (fstatSync(old).nlink !== 0) return null;
 		const piece = Buffer.alloc(Math.min(LATE_APPEND_PIECE_BYTES, end - at));
 		const got = readSync(old, piece, 0, piece.length, at);
 		if (got === 0) return null;
-		const { fd, stats } = this.jail.openSync(diskPath, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+		const { fd, stats } = this.jail.openSync(carry.target, fsConstants.O_WRONLY | fsConstants.O_APPEND);
 		try {
-			if (stats.nlink !== 1) return null;
+			if (stats.nlink !== 1 || stats.ino !== carry.file.ino || stats.dev !== carry.file.dev) return null;
 			writeAll(fd, piece.subarray(0, got));
 		} finally {
 			closeSync(fd);

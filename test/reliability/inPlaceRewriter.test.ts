@@ -236,6 +236,31 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		expect([...files.values()]).toEqual([`${LOG}outside-1\n`]);
 	});
 
+	test("the person moves the note away and another program makes a note of that name: the lines appended late to the replaced file are kept beside it, not appended to that other note", async () => {
+		let unrelated = "";
+		const { ok, files } = await beside(
+			({ note, rename }) => {
+				// A logger that opened the note just before the rename appends its line to the file replaced…
+				const replaced = nodeFs.openSync(note, "a");
+				rename();
+				nodeFs.writeSync(replaced, "outside-1\n");
+				nodeFs.closeSync(replaced);
+				// …and before the server carries it over, the person moves the note away and another program makes a new note there.
+				nodeFs.mkdirSync(nodePath.join(nodePath.dirname(note), "Archive"));
+				nodeFs.renameSync(note, nodePath.join(nodePath.dirname(note), "Archive", "Log.md"));
+				nodeFs.writeFileSync(note, "an unrelated note\n");
+			},
+			async (note) => {
+				await pause(LATE_APPEND_RECHECK_MS * 4);
+				unrelated = nodeFs.readFileSync(note, "utf8");
+			},
+		);
+		expect(ok).toBe(true);
+		// Before: "an unrelated note\noutside-1\n".
+		expect(unrelated).toBe("an unrelated note\n");
+		expect([...files.entries()].filter(([name]) => name !== "Log.md").map(([, text]) => text)).toEqual([`${LOG}outside-1\n`]);
+	});
+
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
 		const { ok, files } = await beside(
 			({ rename }) => rename(),
