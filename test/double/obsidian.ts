@@ -213,8 +213,11 @@ export class Component {
 		this.register(() => el.removeEventListener(type, callback));
 	}
 
+	/** As Obsidian's: the listener is taken off its events at unload (`ref.e.offref(ref)`). */
 	registerEvent(ref: EventRef): void {
-		void ref;
+		const events = (ref as { e?: { offref(ref: EventRef): void } }).e;
+		if (!events) throw new Error("registerEvent takes an EventRef from an Events object's on()");
+		this.register(() => events.offref(ref));
 	}
 
 	registerInterval(id: number): number {
