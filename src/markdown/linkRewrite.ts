@@ -135,7 +135,12 @@ export interface RewrittenLinks {
  * embed and frontmatter link whose link path `newLinkpath` maps to a new one gets it, in its own
  * form; `newLinkpath` returns null to leave a link as it is. Everything else keeps its bytes.
  */
-export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (linkpath: string) => string | null, options: RewriteOptions = {}): RewrittenLinks {
+export function rewriteLinks(
+	text: string,
+	cache: CachedMetadata,
+	newLinkpath: (linkpath: string) => string | null,
+	options: RewriteOptions = {},
+): RewrittenLinks {
 	return runSteps(rewriteLinksSteps(text, cache, newLinkpath, options));
 }
 
