@@ -140,9 +140,15 @@ function obsidianVault(vault: NodeHost["vault"], unchangedSaves: string[]): Node
 			return { type: stats.isDirectory() ? "folder" : "file", ctime: stats.birthtimeMs, mtime: stats.mtimeMs, size: stats.size };
 		},
 	};
+	// Obsidian's createFolder refuses a path already taken (a folder made a moment ago by another call included); NodeVault's makes what is missing.
+	const createFolder: NodeHost["vault"]["createFolder"] = async (path) => {
+		if (vault.getFolderByPath(normalizeVaultPath(path)) || vault.getFileByPath(normalizeVaultPath(path))) throw new Error("Folder already exists.");
+		return await vault.createFolder(path);
+	};
 	return new Proxy(vault, {
 		get(target, key) {
 			if (key === "process") return process;
+			if (key === "createFolder") return createFolder;
 			if (key === "adapter") return adapter;
 			const value: unknown = Reflect.get(target, key, target);
 			return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
