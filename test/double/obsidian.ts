@@ -29,6 +29,8 @@ export interface PluginManifest {
 	description: string;
 	author: string;
 	isDesktopOnly?: boolean;
+	/** The plugin's folder in the vault, as Obsidian sets it: the folder it was installed in, whatever its name. */
+	dir?: string;
 }
 
 type HostFile = ReturnType<NodeHost["vault"]["getMarkdownFiles"]>[number];
@@ -248,8 +250,10 @@ export abstract class Plugin extends Component {
 		super();
 	}
 
+	/** As Obsidian's: data.json in the folder the plugin was installed in (`manifest.dir`). */
 	private get dataPath(): string {
-		return nodePath.join(this.app.vault.toDiskPath(this.app.vault.configDir), "plugins", this.manifest.id, "data.json");
+		const folder = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+		return nodePath.join(this.app.vault.toDiskPath(folder), "data.json");
 	}
 
 	/** Like Obsidian's: null when there is no data.json, and a SyntaxError when it is not JSON. */
