@@ -51,6 +51,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	private unreadableCopy: UnreadableFileCopy | null = null;
 
 	override async onload(): Promise<void> {
+		this.warnOfFolderName();
 		this.settings = await this.readSettingsOrStayOff();
 		this.host = await obsidianHost(this.app, this);
 		// Read in pieces after the plugin loads: a journal of tens of megabytes held the app's UI for seconds.
@@ -195,11 +196,32 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		}
 	}
 
+	/**
+	 * The plugin's folder, where Obsidian's `loadData` reads data.json: the folder it was installed in
+	 * (`manifest.dir`), which a manual install may have named otherwise than the plugin's id.
+	 */
+	private pluginFolder(): string {
+		return this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+	}
+
+	/**
+	 * The command line (`serve`, `token`, `folders`) and the settings lock find data.json in
+	 * `<configDir>/plugins/vault-mcp`: installed in a folder of another name, the plugin keeps its
+	 * settings apart from theirs, which the person is told, with the fix.
+	 */
+	private warnOfFolderName(): void {
+		const expected = normalizePath(`${this.app.vault.configDir}/plugins/${this.manifest.id}`);
+		const folder = normalizePath(this.pluginFolder());
+		if (folder === expected) return;
+		new Notice(
+			`Vault MCP: it is installed in "${folder}", but the command line (vault-mcp serve, token, folders) reads its settings from "${expected}": the two do not share tokens or excluded folders. Close Obsidian and rename the folder to "${this.manifest.id}".`,
+		);
+		consoleLogger.warn("the plugin's folder is not named after its id; the command line reads other settings");
+	}
+
 	/** Copies the unreadable data.json aside, once; returns the copy's vault path, or null if it could not be made. */
 	private async keepUnreadableSettings(): Promise<string | null> {
-		this.unreadableCopy ??= new UnreadableFileCopy(normalizePath(`${this.app.vault.configDir}/plugins/${this.manifest.id}/data.json`), (from, to) =>
-			this.app.vault.adapter.copy(from, to),
-		);
+		this.unreadableCopy ??= new UnreadableFileCopy(normalizePath(`${this.pluginFolder()}/data.json`), (from, to) => this.app.vault.adapter.copy(from, to));
 		try {
 			return await this.unreadableCopy.keep();
 		} catch {

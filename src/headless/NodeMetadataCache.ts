@@ -173,6 +173,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.events.offref(ref);
 	}
 
+	/** Listeners registered on the cache, for leak tests. */
+	get listenerCount(): number {
+		return this.events.listenerCount;
+	}
+
 	/** Stops following the vault. */
 	close(): void {
 		this.closed = true;

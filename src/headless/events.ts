@@ -3,6 +3,8 @@ import type { EventRef } from "obsidian";
 type Callback = (...args: never[]) => unknown;
 
 interface Registration extends EventRef {
+	/** The events it was registered on, as Obsidian's EventRef names them: `Component.registerEvent` calls `e.offref(ref)` at unload. */
+	e: HostEvents;
 	name: string;
 	callback: Callback;
 }
@@ -12,7 +14,7 @@ export class HostEvents {
 	private readonly listeners = new Map<string, Set<Registration>>();
 
 	on(name: string, callback: Callback): EventRef {
-		const registration: Registration = { name, callback };
+		const registration: Registration = { e: this, name, callback };
 		let set = this.listeners.get(name);
 		if (!set) this.listeners.set(name, (set = new Set()));
 		set.add(registration);

@@ -8,8 +8,9 @@ import { runSteps, type Steps } from "./steps";
 /**
  * Rewriting the path part of links, as Obsidian does when a note is renamed with "Automatically
  * update internal links" on. Pure. A link keeps its form: a wikilink stays a wikilink, a Markdown
- * link a Markdown link, an embed an embed, with its `#heading`, `#^block`, `|alias` or link text
- * untouched; only the path changes, to what Obsidian's `fileToLinktext` gives for the new place.
+ * link a Markdown link, an embed an embed, with its `#heading`, `#^block`, `|alias` or link text;
+ * the path changes, to what Obsidian's `fileToLinktext` gives for the new place, and for a rename
+ * the shown text too where it was the old name (`withShownNameRenamed`).
  */
 
 /** Obsidian's "New link format" setting (`newLinkFormat` in `.obsidian/app.json`). */
@@ -114,6 +115,15 @@ function bareDestinationLength(destination: string): number {
 	return destination.length;
 }
 
+/** How links are rewritten. */
+export interface RewriteOptions {
+	/**
+	 * A rename's: a link showing the renamed file's old name shows the new one (`withShownNameRenamed`), as
+	 * Obsidian's rename writes it. Off for undo, which points links back and leaves what they show.
+	 */
+	renameShownName?: boolean;
+}
+
 /** A text with some links' paths rewritten, and how many links changed. */
 export interface RewrittenLinks {
 	text: string;
@@ -125,12 +135,23 @@ export interface RewrittenLinks {
  * embed and frontmatter link whose link path `newLinkpath` maps to a new one gets it, in its own
  * form; `newLinkpath` returns null to leave a link as it is. Everything else keeps its bytes.
  */
-export function rewriteLinks(text: string, cache: CachedMetadata, newLinkpath: (linkpath: string) => string | null): RewrittenLinks {
-	return runSteps(rewriteLinksSteps(text, cache, newLinkpath));
+export function rewriteLinks(
+	text: string,
+	cache: CachedMetadata,
+	newLinkpath: (linkpath: string) => string | null,
+	options: RewriteOptions = {},
+): RewrittenLinks {
+	return runSteps(rewriteLinksSteps(text, cache, newLinkpath, options));
 }
 
 /** `rewriteLinks` as pausable steps: a note may hold tens of thousands of links to the renamed note. */
-export function* rewriteLinksSteps(text: string, cache: CachedMetadata, newLinkpath: (linkpath: string) => string | null): Steps<RewrittenLinks> {
+export function* rewriteLinksSteps(
+	text: string,
+	cache: CachedMetadata,
+	newLinkpath: (linkpath: string) => string | null,
+	options: RewriteOptions = {},
+): Steps<RewrittenLinks> {
+	const renameShownName = options.renameShownName === true;
 	// Links and embeds apart: each list is in the text's order, so the two are merged, not sorted.
 	const edits: TextEdit[][] = [[], []];
 	let sincePause = 0;
@@ -140,7 +161,7 @@ export function* rewriteLinksSteps(text: string, cache: CachedMetadata, newLinkp
 				sincePause = 0;
 				yield;
 			}
-			const replacement = replacementFor(link.link, link.original, newLinkpath);
+			const replacement = replacementFor(link.link, link.original, newLinkpath, renameShownName);
 			const { start, end } = link.position;
 			if (replacement !== null && text.slice(start.offset, end.offset) === link.original)
 				edits[which]?.push({ start: start.offset, end: end.offset, replacement });
@@ -158,7 +179,7 @@ export function* rewriteLinksSteps(text: string, cache: CachedMetadata, newLinkp
 		const replacements = new Map<string, string>();
 		let frontmatterLinks = 0;
 		for (const link of cache.frontmatterLinks ?? []) {
-			const replacement = replacementFor(link.link, link.original, newLinkpath);
+			const replacement = replacementFor(link.link, link.original, newLinkpath, renameShownName);
 			if (replacement === null) continue;
 			frontmatterLinks++;
 			replacements.set(link.original, replacement);
@@ -312,13 +333,62 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 }
 
-function replacementFor(link: string, original: string, newLinkpath: (linkpath: string) => string | null): string | null {
+function replacementFor(link: string, original: string, newLinkpath: (linkpath: string) => string | null, renameShownName: boolean): string | null {
 	const hash = link.indexOf("#");
 	const linkpath = hash === -1 ? link : link.slice(0, hash);
 	const next = newLinkpath(linkpath);
 	if (next === null) return null;
-	const replaced = withLinkpath(original, next);
+	const linked = withLinkpath(original, next);
+	const replaced = linked !== null && renameShownName ? withShownNameRenamed(linked, original, linkpath, next) : linked;
 	return replaced === original ? null : replaced;
+}
+
+/** The last part of a path: `a/b/Plan.md` → `Plan.md`. */
+function lastPart(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** A path with its file's extension left off: `a/b/Plan.md` → `a/b/Plan` (a name without one, or a dot file, as it is). */
+function withoutExtension(path: string): string {
+	const dot = path.lastIndexOf(".");
+	return dot > path.lastIndexOf("/") + 1 ? path.slice(0, dot) : path;
+}
+
+/**
+ * `linked` (the link `original` with its path part now `next`) with the text it shows renamed too,
+ * where that text was the renamed file's old name, as Obsidian's rename writes it (its link updater,
+ * read from Obsidian 1.13.7's code; not checked against a running Obsidian here):
+ * - a wikilink whose path part holds a folder and whose alias is that path's last part, the alias
+ *   trimmed (`[[Old/Plan|Plan]]`), gets the new path's last part as alias. The path part is all up to
+ *   the first `|`, so `[[Old/Plan#Goals|Plan]]` and a table's `[[Old/Plan\|Plan]]` keep theirs;
+ * - a Markdown link whose text, trimmed, is the old file name without its extension
+ *   (`[Plan](Old/Plan.md)`) gets the new one's; one whose text holds a folder and is the old path
+ *   without the extension gets the new path's.
+ * Any other shown text is left as it is.
+ */
+function withShownNameRenamed(linked: string, original: string, linkpath: string, next: string): string {
+	const wikiOpen = original.startsWith("![[") ? 3 : original.startsWith("[[") ? 2 : 0;
+	if (wikiOpen > 0) {
+		const inner = original.slice(wikiOpen, -2);
+		const pipe = inner.indexOf("|");
+		if (pipe === -1) return linked;
+		const pathPart = inner.slice(0, pipe);
+		const alias = inner.slice(pipe + 1);
+		if (!pathPart.includes("/") || lastPart(pathPart) !== alias.trim()) return linked;
+		// The alias closes the link in `linked` as in `original`: only the path part before it changed.
+		return `${linked.slice(0, linked.length - 2 - alias.length)}${lastPart(next)}]]`;
+	}
+	const textStart = original.indexOf("[") + 1;
+	const textEnd = closingBracket(original);
+	const shown = original.slice(textStart, textEnd).trim();
+	const renamed =
+		shown === withoutExtension(lastPart(linkpath))
+			? withoutExtension(lastPart(next))
+			: shown.includes("/") && shown === withoutExtension(linkpath)
+				? withoutExtension(next)
+				: null;
+	// The link text stands before the destination, at the same place in `linked`.
+	return renamed === null ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
 }
 
 /** A canvas's `"file"` and `"text"` string fields, as JSON writes them (the value still escaped). */

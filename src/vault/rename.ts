@@ -232,7 +232,7 @@ function isLinkSource(path: string): boolean {
 /** A note's or canvas's text with its links to the renamed note rewritten. */
 function rewriteSource(source: string, text: string, newLinkpath: (linkpath: string) => string | null, move: { from: string; to: string }): RewrittenLinks {
 	if (source.endsWith(".canvas")) return rewriteCanvasLinks(text, newLinkpath, (path) => (path === move.from ? move.to : null), metadataSteps);
-	return rewriteLinks(text, parseMetadata(text), newLinkpath);
+	return rewriteLinks(text, parseMetadata(text), newLinkpath, { renameShownName: true });
 }
 
 /**
@@ -253,7 +253,7 @@ async function rewriteSourceInSlices(
 	if (source.endsWith(".canvas"))
 		return clock.run(rewriteCanvasLinksSteps(text, newLinkpath, (path) => (path === move.from ? move.to : null), linkMetadataSteps));
 	const metadata = (await host.metadataCache.parsedFrom?.(source, text)) ?? (await clock.run(linkMetadataSteps(text)));
-	return clock.run(rewriteLinksSteps(text, metadata, newLinkpath));
+	return clock.run(rewriteLinksSteps(text, metadata, newLinkpath, { renameShownName: true }));
 }
 
 /** A fresh clock for one rename's planning, pausing like every other long piece of work. */

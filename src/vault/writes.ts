@@ -171,7 +171,15 @@ export async function ensureParentFolder(host: Host, path: string): Promise<void
 	const slash = path.lastIndexOf("/");
 	if (slash === -1) return;
 	const folder = path.slice(0, slash);
-	if (!(await folderAt(host, folder))) await host.vault.createFolder(folder);
+	if (await folderAt(host, folder)) return;
+	try {
+		await host.vault.createFolder(folder);
+	} catch (error) {
+		// Made in the moment since it was looked at (another call moving a note into the same new folder, another
+		// program): Obsidian's createFolder then throws "Folder already exists.", and the folder is what was needed.
+		if (isAlreadyExists(error) && (await folderAt(host, folder))) return;
+		throw error;
+	}
 }
 
 /** The folder at `path`, or null: asked of the host without holding the event loop where it can (headless checks the disk). */

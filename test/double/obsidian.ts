@@ -29,6 +29,8 @@ export interface PluginManifest {
 	description: string;
 	author: string;
 	isDesktopOnly?: boolean;
+	/** The plugin's folder in the vault, as Obsidian sets it: the folder it was installed in, whatever its name. */
+	dir?: string;
 }
 
 type HostFile = ReturnType<NodeHost["vault"]["getMarkdownFiles"]>[number];
@@ -140,9 +142,15 @@ function obsidianVault(vault: NodeHost["vault"], unchangedSaves: string[]): Node
 			return { type: stats.isDirectory() ? "folder" : "file", ctime: stats.birthtimeMs, mtime: stats.mtimeMs, size: stats.size };
 		},
 	};
+	// Obsidian's createFolder refuses a path already taken (a folder made a moment ago by another call included); NodeVault's makes what is missing.
+	const createFolder: NodeHost["vault"]["createFolder"] = async (path) => {
+		if (vault.getFolderByPath(normalizeVaultPath(path)) || vault.getFileByPath(normalizeVaultPath(path))) throw new Error("Folder already exists.");
+		return await vault.createFolder(path);
+	};
 	return new Proxy(vault, {
 		get(target, key) {
 			if (key === "process") return process;
+			if (key === "createFolder") return createFolder;
 			if (key === "adapter") return adapter;
 			const value: unknown = Reflect.get(target, key, target);
 			return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
@@ -213,8 +221,11 @@ export class Component {
 		this.register(() => el.removeEventListener(type, callback));
 	}
 
+	/** As Obsidian's: the listener is taken off its events at unload (`ref.e.offref(ref)`). */
 	registerEvent(ref: EventRef): void {
-		void ref;
+		const events = (ref as { e?: { offref(ref: EventRef): void } }).e;
+		if (!events) throw new Error("registerEvent takes an EventRef from an Events object's on()");
+		this.register(() => events.offref(ref));
 	}
 
 	registerInterval(id: number): number {
@@ -239,8 +250,10 @@ export abstract class Plugin extends Component {
 		super();
 	}
 
+	/** As Obsidian's: data.json in the folder the plugin was installed in (`manifest.dir`). */
 	private get dataPath(): string {
-		return nodePath.join(this.app.vault.toDiskPath(this.app.vault.configDir), "plugins", this.manifest.id, "data.json");
+		const folder = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+		return nodePath.join(this.app.vault.toDiskPath(folder), "data.json");
 	}
 
 	/** Like Obsidian's: null when there is no data.json, and a SyntaxError when it is not JSON. */

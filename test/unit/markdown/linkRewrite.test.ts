@@ -302,3 +302,43 @@ describe("frontmatter links in a frontmatter over the YAML bounds", () => {
 		expect(rewritten).toEqual({ text: text.replace("Body [[Old]]", "Body [[New]]"), links: 1 });
 	});
 });
+
+describe("a rename's links show the new name where they showed the old one, as Obsidian's rename writes them", () => {
+	/** Rewrites the links to `Old/Plan.md` for its move to `to`, as a rename plans them. */
+	const moved = (text: string, to: string, renameShownName = true) =>
+		rewriteLinks(
+			text,
+			parseMetadata(text),
+			(linkpath) => (linkpath === "Old/Plan" ? to : linkpath === "Old/Plan.md" ? `${to}.md` : linkpath === "Plan.md" ? `${to}.md` : null),
+			{ renameShownName },
+		).text;
+
+	const cases: Array<[string, string, string]> = [
+		// A wikilink with a folder in its path, showing that path's last part: the alias follows the name.
+		["[[Old/Plan|Plan]]", "Garden/Beans", "[[Garden/Beans|Beans]]"],
+		["![[Old/Plan| Plan ]]", "Garden/Beans", "![[Garden/Beans|Beans]]"],
+		// Any other alias, a subpath before the pipe, or a table's escaped pipe: the alias stays.
+		["[[Old/Plan|my plan]]", "Garden/Beans", "[[Garden/Beans|my plan]]"],
+		["[[Old/Plan#Goals|Plan]]", "Garden/Beans", "[[Garden/Beans#Goals|Plan]]"],
+		["[[Old/Plan\\|Plan]]", "Garden/Beans", "[[Garden/Beans\\|Plan]]"],
+		// A Markdown link showing the old file name (without .md), or its whole old path: the new one.
+		["[Plan](Old/Plan.md)", "Garden/Beans", "[Beans](Garden/Beans.md)"],
+		["[Plan](Old/Plan.md#Goals)", "Garden/Beans", "[Beans](Garden/Beans.md#Goals)"],
+		["[Old/Plan](Old/Plan.md)", "Garden/Beans", "[Garden/Beans](Garden/Beans.md)"],
+		["![Plan](Old/Plan.md)", "Garden/Beans", "![Beans](Garden/Beans.md)"],
+		// Other link text stays.
+		["[the plan](Old/Plan.md)", "Garden/Beans", "[the plan](Garden/Beans.md)"],
+		["[Plan.md](Old/Plan.md)", "Garden/Beans", "[Plan.md](Garden/Beans.md)"],
+	];
+	test.each(cases)("%s moved to %s → %s", (link, to, expected) => {
+		expect(moved(`See ${link} here.\n`, to)).toBe(`See ${expected} here.\n`);
+	});
+
+	test("a wikilink with no folder in its path keeps its alias, whatever it shows", () => {
+		expect(moved("[[Plan.md|Plan]]\n", "Garden/Beans")).toBe("[[Garden/Beans.md|Plan]]\n");
+	});
+
+	test("undo's pointing back (no renameShownName) leaves every shown text as it is", () => {
+		expect(moved("[[Old/Plan|Plan]] [Plan](Old/Plan.md)\n", "Garden/Beans", false)).toBe("[[Garden/Beans|Plan]] [Plan](Garden/Beans.md)\n");
+	});
+});

@@ -18,7 +18,8 @@ const linkFormat = (format: "shortest" | "relative" | "absolute") => ({ ".obsidi
 /**
  * Renames as Obsidian makes them with "Automatically update internal links" on: every link to the
  * note gets the path the vault's link format gives for the new place, keeping its kind (wikilink,
- * embed, Markdown link), its heading or block, and its alias; nothing else in the note changes.
+ * embed, Markdown link), its heading or block, and its alias (unless it showed the old name, as
+ * Obsidian's rename has it); nothing else in the note changes.
  */
 describe("rename plans", () => {
 	let vault: OpenVault;
@@ -65,6 +66,15 @@ describe("rename plans", () => {
 		vault = await openVault({ "Old.md": "x", "Archive/Note.md": "other", "Home.md": "[[Old]]" });
 		const plan = await planRename(vault.host, SCOPE, file("Old.md"), "Projects/Note.md");
 		expect(plan.notes.map((note) => note.after)).toEqual(["[[Projects/Note]]"]);
+	});
+
+	test("a link that showed the old name shows the new one, as Obsidian's rename writes it; other shown text stays", async () => {
+		const linking = "[[Archive/Old|Old]], [[Archive/Old|the old plan]], [Old](Archive/Old.md), [notes](Archive/Old.md)";
+		vault = await openVault({ ...linkFormat("absolute"), "Archive/Old.md": "x", "Home.md": linking });
+		const plan = await planRename(vault.host, SCOPE, file("Archive/Old.md"), "Projects/New.md");
+		expect(plan.notes.map((note) => note.after)).toEqual([
+			"[[Projects/New|New]], [[Projects/New|the old plan]], [New](Projects/New.md), [notes](Projects/New.md)",
+		]);
 	});
 
 	test("relative format from a note in another folder", async () => {

@@ -9,6 +9,7 @@ import {
 	checkNewNotePath,
 	createNoteFile,
 	editNote,
+	ensureParentFolder,
 	hashText,
 	NoteExistsError,
 	overEditedSize,
@@ -133,5 +134,37 @@ describe("createNoteFile: the folder check before a new note", () => {
 		} finally {
 			await removeDir(outside);
 		}
+	});
+});
+
+describe("ensureParentFolder when the folder comes in the moment after it was looked for", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+
+	test("Obsidian's createFolder refuses it as already there, and the note's folder is there: no error", async () => {
+		vault = await openVault({ "Note.md": "x" });
+		const { host } = vault;
+		let looks = 0;
+		const racedVault = new Proxy(host.vault, {
+			get(target, key) {
+				// The first look finds nothing; another call (or program) makes the folder right after it.
+				if (key === "getFolderByPathAsync")
+					return async (path: string) => {
+						if (looks++ > 0) return target.getFolderByPathAsync(path);
+						await fs.mkdir(nodePath.join(vault.root, path));
+						return null;
+					};
+				// As Obsidian's: a path taken is refused.
+				if (key === "createFolder")
+					return async (path: string) => {
+						if (await target.getFolderByPathAsync(path)) throw new Error("Folder already exists.");
+						return target.createFolder(path);
+					};
+				const value: unknown = Reflect.get(target, key, target);
+				return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+			},
+		});
+		await expect(ensureParentFolder({ ...host, vault: racedVault, hiddenLinks: () => [] }, "Projects/Plan.md")).resolves.toBeUndefined();
+		expect((await fs.stat(nodePath.join(vault.root, "Projects"))).isDirectory()).toBe(true);
 	});
 });
