@@ -30,7 +30,8 @@ export interface JudgedQuery {
 		| "cargo-book"
 		| "foam-docs"
 		| "jekyll-docs"
-		| "homebrew-docs";
+		| "homebrew-docs"
+		| "nushell-book";
 	query: string;
 	expected: string[];
 }

@@ -47,6 +47,7 @@ import {
 	foamDocsVaultDir,
 	jekyllDocsVaultDir,
 	homebrewDocsVaultDir,
+	nushellBookVaultDir,
 } from "../test/helpers/fixtures";
 import VaultMcpPlugin from "../src/main";
 import { COMMON_QUERIES, SYNTHETIC_QUERIES, TASKS_DEMO_QUERIES, WORST_CASE_QUERIES, firstTimeCommonQueries, type BenchQuery } from "./querySet";
@@ -70,6 +71,7 @@ import { CARGO_BOOK_JUDGED_QUERIES } from "./cargoBookJudgedQueries";
 import { FOAM_DOCS_JUDGED_QUERIES } from "./foamDocsJudgedQueries";
 import { JEKYLL_DOCS_JUDGED_QUERIES } from "./jekyllDocsJudgedQueries";
 import { HOMEBREW_DOCS_JUDGED_QUERIES } from "./homebrewDocsJudgedQueries";
+import { NUSHELL_BOOK_JUDGED_QUERIES } from "./nushellBookJudgedQueries";
 import { benchProtocolCost, writeTinyVault } from "./protocol";
 import { benchBases } from "./bases";
 import { benchVaultWide, runAsFloodProcess } from "./vaultWide";
@@ -490,7 +492,8 @@ async function benchCommonVault(size: number): Promise<void> {
  * documentation (bench/jekyllDocsJudgedQueries.ts, the thirteenth held-out set, where
  * `npm run fixtures -- --set jekyll-docs` fetched it), and Homebrew's documentation
  * (bench/homebrewDocsJudgedQueries.ts, the fourteenth held-out set, where `npm run fixtures --
- * --set homebrew-docs` fetched it).
+ * --set homebrew-docs` fetched it), and The Nushell Book (bench/nushellBookJudgedQueries.ts, the
+ * fifteenth held-out set, where `npm run fixtures -- --set nushell-book` fetched it).
  */
 async function benchJudged(): Promise<void> {
 	const makeRoot = () => fs.mkdtemp(nodePath.join(os.tmpdir(), "vault-mcp-bench-judged-"));
@@ -538,6 +541,11 @@ async function benchJudged(): Promise<void> {
 	} catch (missing) {
 		console.log(`held-out judged queries (Homebrew docs) not run: ${(missing as Error).message}`);
 	}
+	try {
+		sources["nushell-book"] = nushellBookVaultDir();
+	} catch (missing) {
+		console.log(`held-out judged queries (The Nushell Book) not run: ${(missing as Error).message}`);
+	}
 	const roots: Partial<Record<JudgedQuery["vault"], string>> = {};
 	try {
 		for (const [vault, source] of Object.entries(sources) as Array<[JudgedQuery["vault"], string]>) {
@@ -562,12 +570,13 @@ async function benchJudged(): Promise<void> {
 		] as Array<[string, JudgedQuery[]]>;
 		// Sets nobody has read the misses of: printing them (in CI's log too) would spend them.
 		// Serverless, Cargo and Jekyll were measured and became development sets on 5 December 2026
-		// (rank64), when the Homebrew set was written to be held out in their place.
+		// (rank64), when the Homebrew set was written to be held out in their place; Homebrew became one
+		// (rank80) when its misses were read, and the Nushell Book set was written to be held out instead.
 		const HELD_OUT_SETS = new Set([
 			"held-out judged queries (pino docs)",
 			"held-out judged queries (Obsidian Hub)",
 			"held-out judged queries (Foam docs)",
-			"held-out judged queries (Homebrew docs)",
+			"held-out judged queries (The Nushell Book)",
 		]);
 		if (roots["obsidian-help"] !== undefined) sets.push(["unseen judged queries (Obsidian Help)", UNSEEN_JUDGED_QUERIES]);
 		if (roots["obsidian-hub"] !== undefined) {
@@ -578,6 +587,7 @@ async function benchJudged(): Promise<void> {
 		if (roots["foam-docs"] !== undefined) sets.push(["held-out judged queries (Foam docs)", FOAM_DOCS_JUDGED_QUERIES]);
 		if (roots["jekyll-docs"] !== undefined) sets.push(["held-out judged queries (Jekyll docs)", JEKYLL_DOCS_JUDGED_QUERIES]);
 		if (roots["homebrew-docs"] !== undefined) sets.push(["held-out judged queries (Homebrew docs)", HOMEBREW_DOCS_JUDGED_QUERIES]);
+		if (roots["nushell-book"] !== undefined) sets.push(["held-out judged queries (The Nushell Book)", NUSHELL_BOOK_JUDGED_QUERIES]);
 		await withJudgedSearch(roots, async (search) => {
 			for (const [name, queries] of sets) {
 				const scores = await scoreJudgedQueries(search, queries);

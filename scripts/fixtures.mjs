@@ -14,9 +14,11 @@
 //                  the thirteenth held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //   homebrew-docs  Homebrew's documentation, 85 Markdown pages of Homebrew/brew's docs (BSD-2-Clause; test/fixtures-manifest-homebrew-docs.json):
 //                  the fourteenth held-out judged queries read it, fetched only when named with --set, as the Hub is.
+//   nushell-book   The Nushell Book, 65 Markdown pages of nushell/nushell.github.io's book (MIT; test/fixtures-manifest-nushell-book.json):
+//                  the fifteenth held-out judged queries read it, fetched only when named with --set, as the Hub is.
 //
 //   npm run fixtures                          download the sets every checkout wants (golden, obsidian-help) into .fixtures/
-//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book, foam-docs, jekyll-docs, homebrew-docs)
+//   npm run fixtures -- --set NAME            only that set (golden, obsidian-help, obsidian-hub, cargo-book, foam-docs, jekyll-docs, homebrew-docs, nushell-book)
 //   npm run fixtures -- --tarball FILE        use a codeload tarball of the set's pinned commit fetched by other means
 //   npm run fixtures -- --from DIR            use a checkout of the set's repository, or a copy laid out like .fixtures/
 //   npm run fixtures -- --out DIR             write somewhere else (then set VAULT_MCP_FIXTURES=DIR)
@@ -159,6 +161,22 @@ const SETS = {
 			["LICENSE-homebrew-", ["(none: the license travels with the data)"]],
 		],
 		defaults: { repository: "Homebrew/brew", commit: "aad366ffaf6a8c94c66d35e4b990d42ac4195305", license: "BSD-2-Clause" },
+		// Read by the held-out judged queries only: only when asked for by name.
+		onlyWhenNamed: true,
+	},
+	"nushell-book": {
+		manifestPath: path.join(PROJECT_ROOT, "test", "fixtures-manifest-nushell-book.json"),
+		upstreamFolders: [
+			["LICENSE-nushell-MIT.txt", "LICENSE"],
+			["vaults/nushell-book/", "book/"],
+		],
+		ownedFolders: ["LICENSE-nushell-MIT.txt", "vaults/nushell-book"],
+		checkoutMarker: "book/thinking_in_nu.md",
+		readBy: [
+			["vaults/nushell-book/", ["test/integration/searchRanking.test.ts", "npm run bench"]],
+			["LICENSE-nushell-", ["(none: the license travels with the data)"]],
+		],
+		defaults: { repository: "nushell/nushell.github.io", commit: "72e298f7d579c20cebede45c861d63cbb689838f", license: "MIT" },
 		// Read by the held-out judged queries only: only when asked for by name.
 		onlyWhenNamed: true,
 	},

@@ -17,6 +17,7 @@ import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
 import { hasPairSketch, PAIR_COUNT_SATURATED, pairCountBound, pairHash, pairSketchBytes, secondHash, writePairSketch } from "./pairSketch";
 import { PhraseLearnt } from "./phraseLearnt";
+import { isSentenceHeading } from "./rank";
 import {
 	acceptedIds,
 	type AcceptedIds,
@@ -1826,13 +1827,16 @@ export class PostingsIndex {
 }
 
 /**
- * `[...headings, last].join("\n")`, a step's worth of headings at a time: a note's million
- * headings, copied and joined at once, were one piece of about 0.2 s.
+ * `[...headings, last].join("\n")` without the headings that are sentences (isSentenceHeading), a
+ * step's worth of headings at a time: a note's million headings, copied and joined at once, were
+ * one piece of about 0.2 s.
  */
 function* namesTextInSteps(headings: Iterable<string>, last: string): Generator<void, string, void> {
 	const pieces: string[] = [];
 	let step: string[] = [];
 	for (const heading of headings) {
+		// A heading that is a sentence names no section: its words count as the body's, which holds them.
+		if (isSentenceHeading(heading)) continue;
 		step.push(heading);
 		if (step.length < HEADINGS_JOINED_STEP) continue;
 		pieces.push(step.join("\n"));

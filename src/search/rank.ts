@@ -109,6 +109,24 @@ export function titleCoverage(titleWords: number, titleLength: number, queryShar
  */
 export const LONG_TITLE_WORDS = 6;
 
+/**
+ * Words (runs of non-space) past which a heading is a sentence, not a section's name: its words are
+ * the body's (they stay in it), not heading words. Rule pages head sections with their description
+ * (`Require private members to be marked as readonly if they're never modified outside of the
+ * constructor.`), FAQ-like pages with a whole question (`Case: I got the error "…" How can I fix
+ * this?`), API references with a signature; each word of such a heading took HEADING_WEIGHT and
+ * counted as a word the vault names, as the one word of `Timeouts` does. 15 rather than 8–12: at 8
+ * and 10 sections named by a long phrase lost it (typescript-eslint −0.04 and −0.01 MRR, jest −0.009).
+ */
+export const SENTENCE_HEADING_WORDS = 15;
+
+/** Whether a heading has more than SENTENCE_HEADING_WORDS words (counted only that far: a heading may be megabytes). */
+export function isSentenceHeading(heading: string): boolean {
+	const words = /\S+/g;
+	for (let count = 0; count <= SENTENCE_HEADING_WORDS; count++) if (words.exec(heading) === null) return false;
+	return true;
+}
+
 /** What a title word's TITLE_WEIGHT loses in a title of `contentWords` content words (LONG_TITLE_WORDS). */
 export function longTitleCut(contentWords: number): number {
 	return contentWords > LONG_TITLE_WORDS ? TITLE_WEIGHT * (1 - LONG_TITLE_WORDS / contentWords) : 0;

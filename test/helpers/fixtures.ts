@@ -43,6 +43,7 @@ const CARGO_BOOK_MANIFEST = "fixtures-manifest-cargo-book.json";
 const FOAM_DOCS_MANIFEST = "fixtures-manifest-foam-docs.json";
 const JEKYLL_DOCS_MANIFEST = "fixtures-manifest-jekyll-docs.json";
 const HOMEBREW_DOCS_MANIFEST = "fixtures-manifest-homebrew-docs.json";
+const NUSHELL_BOOK_MANIFEST = "fixtures-manifest-nushell-book.json";
 
 /** The files a manifest lists that a folder lacks (presence only: `npm run fixtures` checks the bytes). */
 function missingFixtureFiles(projectRoot: string, dir: string, manifestName: string = GOLDEN_MANIFEST): string[] {
@@ -165,6 +166,20 @@ export function homebrewDocsVaultDir(projectRoot: string = findProjectRoot(), en
 	const dir = fixtureCandidates(projectRoot, env).find((candidate) => missingFixtureFiles(projectRoot, candidate, HOMEBREW_DOCS_MANIFEST).length === 0);
 	if (dir === undefined) throw new Error(HOMEBREW_DOCS_HINT);
 	return nodePath.join(dir, "vaults", "homebrew-docs");
+}
+
+/** What to do when The Nushell Book is nowhere: the bench and the ranking test print this line instead of its scores. */
+const NUSHELL_BOOK_HINT =
+	'The Nushell Book that the fifteenth held-out judged search queries run on is missing: run "npm run fixtures -- --set nushell-book" (65 pages, 0.7 MB from GitHub at a pinned commit, checksums verified; offline, a tarball of that commit with --tarball, or --from a checkout of nushell/nushell.github.io), or set VAULT_MCP_FIXTURES to a folder that holds it.';
+
+/**
+ * The Nushell Book (test/fixtures-manifest-nushell-book.json: the Markdown pages of
+ * nushell/nushell.github.io's `book`), looked for in the same folders as the golden data; throws
+ * NUSHELL_BOOK_HINT when none holds all of it. Only its judged queries read it (the bench, and the
+ * ranking test where it was fetched).
+ */
+export function nushellBookVaultDir(projectRoot: string = findProjectRoot(), env: NodeJS.ProcessEnv = process.env): string {
+	return fetchedVaultDir(NUSHELL_BOOK_MANIFEST, "nushell-book", NUSHELL_BOOK_HINT, projectRoot, env);
 }
 
 /**

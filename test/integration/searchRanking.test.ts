@@ -16,6 +16,7 @@ import { UNSEEN_JUDGED_QUERIES } from "../../bench/unseenJudgedQueries";
 import { CARGO_BOOK_JUDGED_QUERIES } from "../../bench/cargoBookJudgedQueries";
 import { FOAM_DOCS_JUDGED_QUERIES } from "../../bench/foamDocsJudgedQueries";
 import { JEKYLL_DOCS_JUDGED_QUERIES } from "../../bench/jekyllDocsJudgedQueries";
+import { NUSHELL_BOOK_JUDGED_QUERIES } from "../../bench/nushellBookJudgedQueries";
 import { HOMEBREW_DOCS_JUDGED_QUERIES } from "../../bench/homebrewDocsJudgedQueries";
 import {
 	fastifyDocsVaultDir,
@@ -34,6 +35,7 @@ import {
 	cargoBookVaultDir,
 	foamDocsVaultDir,
 	jekyllDocsVaultDir,
+	nushellBookVaultDir,
 	homebrewDocsVaultDir,
 } from "../helpers/fixtures";
 import { TASKS_DEMO_VAULT, copyVault, removeDir, copyDemoVault } from "../helpers/vault";
@@ -263,6 +265,16 @@ const JEKYLL_DOCS_MRR = 0.72;
 const HOMEBREW_DOCS_SUCCESS_AT_3 = 0.76;
 const HOMEBREW_DOCS_MRR = 0.6;
 
+/**
+ * The fifteenth held-out set (bench/nushellBookJudgedQueries.ts, 57 questions over the 65 pages of
+ * The Nushell Book: a tour, concept chapters, pages for people coming from other shells, long
+ * configuration and line-editor references, stub pages that only link their sub-pages), fetched
+ * from GitHub (`npm run fixtures -- --set nushell-book`), written before it was scored and never
+ * tuned on: 0.842 / 0.783 on main `7b31439` (5 December 2026).
+ */
+const NUSHELL_BOOK_SUCCESS_AT_3 = 0.84;
+const NUSHELL_BOOK_MRR = 0.78;
+
 /** The vault's folder, or null where it was not fetched: the test is then skipped (its name says how to fetch it). */
 function fetchedVault(find: () => string): string | null {
 	try {
@@ -465,6 +477,15 @@ const FETCHED_SETS = [
 		queries: JEKYLL_DOCS_JUDGED_QUERIES,
 		success: JEKYLL_DOCS_SUCCESS_AT_3,
 		mrr: JEKYLL_DOCS_MRR,
+	},
+	{
+		what: "held-out judged questions over The Nushell Book",
+		vault: "nushell-book",
+		fetch: "nushell-book",
+		dir: nushellBookVaultDir,
+		queries: NUSHELL_BOOK_JUDGED_QUERIES,
+		success: NUSHELL_BOOK_SUCCESS_AT_3,
+		mrr: NUSHELL_BOOK_MRR,
 	},
 ] as const satisfies ReadonlyArray<{
 	what: string;

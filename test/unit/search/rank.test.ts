@@ -1,6 +1,6 @@
 import { SearchEngine } from "../../../src/search/engine";
 import { parseQuery } from "../../../src/search/query";
-import { fieldScore, longTitleCut, memoized, namesWord, onceEach, titleCoverage } from "../../../src/search/rank";
+import { fieldScore, isSentenceHeading, longTitleCut, memoized, namesWord, onceEach, SENTENCE_HEADING_WORDS, titleCoverage } from "../../../src/search/rank";
 import fc from "fast-check";
 import { BODY_COUNT, IN_HEADING, IN_TITLE } from "../../../src/search/postingValues";
 
@@ -124,5 +124,43 @@ describe("namesWord: whether a note names a word (title, alias or heading)", () 
 		const values = list([2, (1 | IN_HEADING) >>> 0]);
 		expect(namesWord(values, Uint8Array.from([1, 0]))).toBe(false);
 		expect(namesWord(values, Uint8Array.from([1, 1]))).toBe(true);
+	});
+});
+
+describe("a heading that is a sentence names no section", () => {
+	const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join(" ");
+
+	test("a heading of more than SENTENCE_HEADING_WORDS words is a sentence; one of that many or fewer is a name", () => {
+		expect(isSentenceHeading(words(SENTENCE_HEADING_WORDS))).toBe(false);
+		expect(isSentenceHeading(words(SENTENCE_HEADING_WORDS + 1))).toBe(true);
+		expect(isSentenceHeading(`  ${words(SENTENCE_HEADING_WORDS).replace(/ /g, " \t\n ")}  `)).toBe(false);
+		expect(isSentenceHeading("")).toBe(false);
+		expect(isSentenceHeading(`${words(SENTENCE_HEADING_WORDS + 1)} ${"x".repeat(1_000_000)}`)).toBe(true);
+	});
+
+	const question = "Case: I got an error saying the request must retry, how can I fix this in my own code?";
+	const ranked = async (extra: Array<[string, string, string[]]> = []) => {
+		const engine = new SearchEngine();
+		const notes: Array<[string, string, string[]]> = [
+			// Its one mention of the word is in a heading that is a whole question.
+			["Focus.md", `## ${question}\n\nAdd a tab index to the element so that it can take focus.`, [question]],
+			// Says the word in its text, three times, under no heading.
+			["Resending.md", "A failed request is sent again. Each retry waits longer; a retry stops after five; set retry to zero to stop.", []],
+			...extra,
+		];
+		for (const [path, text, headings] of notes) engine.index.add(path, path.replace(/\.md$/, ""), 1, text, headings);
+		const answer = await engine.search(parseQuery("retry"), null, 10, () => Promise.resolve(""));
+		return answer.results.map((hit) => hit.path);
+	};
+
+	test("a note saying the word in its text outranks a note whose only mention is in a heading that is a whole question", async () => {
+		expect(SENTENCE_HEADING_WORDS).toBeLessThan(question.split(" ").length);
+		expect(await ranked()).toEqual(["Resending.md", "Focus.md"]);
+	});
+
+	test("a short heading naming the word still lifts its note above the text's mentions", async () => {
+		const found = await ranked([["Waiting.md", "## Retry\n\nWait between attempts.", ["Retry"]]]);
+		expect(found[0]).toBe("Waiting.md");
+		expect(found).toContain("Focus.md");
 	});
 });
