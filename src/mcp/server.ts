@@ -562,10 +562,11 @@ async function resultOf(
 	tool: ToolDescriptor,
 	value: Record<string, unknown>,
 	callBudget: ToolContext["callBudget"],
+	madeAtOnce: { result: CallToolResult; bytes: number } | null,
 ): Promise<{ result: CallToolResult; bytes: number }> {
 	const sliceMs = callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS;
 	const pause = callBudget?.pause ?? yieldToEventLoop;
-	let made = answerAtOnce(value) ?? (await answerInSlices(value, sliceMs, pause));
+	let made = madeAtOnce ?? (await answerInSlices(value, sliceMs, pause));
 	if (made.bytes > MAX_RESPONSE_BYTES) {
 		// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note); a path only to nothing.
 		const cut = await new SliceClock(sliceMs, pause).run(
@@ -591,7 +592,14 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		// answered again then (review77's rule, as the tools' own work), at most RUNS_WHILE_RENAMED times; a write never.
 		for (let run = 1; answer.ok && made === null; run++) {
 			const value = answer.value;
-			const making = () => resultOf(tool, value, ctx.callBudget);
+			const atOnce = answerAtOnce(value);
+			// Made now, in this turn, and small enough (nearly every call): nothing can move between the handler's answer and
+			// here, so there is no move to listen for (a listener and two promises a call before).
+			if (atOnce !== null && atOnce.bytes <= MAX_RESPONSE_BYTES) {
+				made = atOnce;
+				break;
+			}
+			const making = () => resultOf(tool, value, ctx.callBudget, atOnce);
 			const ran = tool.access === "read" ? await withMovesOutOfSight(ctx.host, ctx.scope, making) : { value: await making(), movedOut: false };
 			if (!ran.movedOut) made = ran.value;
 			else if (run >= RUNS_WHILE_RENAMED) answer = fail(NOTES_KEPT_MOVING);
