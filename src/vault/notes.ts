@@ -252,6 +252,9 @@ function editDistance(a: string, b: string): number {
 	return previous[b.length] ?? 0;
 }
 
+/** The most UTF-8 bytes one UTF-16 code unit takes in a JSON string: a control character or a lone surrogate, written `\u00xx`. */
+const MAX_JSON_BYTES_PER_CODE_UNIT = 6;
+
 /**
  * The longest prefix of `text` whose JSON string (as `JSON.stringify` writes it, less its quotes)
  * fits in `maxBytes` of UTF-8, never splitting a character. Cut by its UTF-8 bytes alone, a note of
@@ -260,6 +263,8 @@ function editDistance(a: string, b: string): number {
  * note from ever being read. Only the prefix kept is looked at.
  */
 export function truncateAsJson(text: string, maxBytes: number): string {
+	// No code unit takes more than MAX_JSON_BYTES_PER_CODE_UNIT: a text that fits even so (nearly every note) is not walked.
+	if (text.length * MAX_JSON_BYTES_PER_CODE_UNIT <= maxBytes) return text;
 	let bytes = 0;
 	for (let index = 0; index < text.length; index++) {
 		const size = jsonCharBytes(text, index);
