@@ -76,7 +76,7 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
 	const named = noteNamedExactly(host, scope, input);
 	if (named !== null) return ok(named);
 	// Otherwise `#heading`, `^block` and `|alias` are parts of link text (Obsidian warns against them in names).
-	const linkpath = input.split(/[#|]/, 1)[0]?.trim() ?? "";
+	const linkpath = beforeHashOrBar(input).trim();
 	const checked = checkVaultPath(linkpath, scope);
 	if (!checked.ok) return checked;
 	const path = checked.value;
@@ -89,6 +89,14 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
 	const found = exact ?? resolveVisibleLink(host, scope, path, "");
 	if (found && isNoteInScope(found.path, scope)) return ok(found);
 	return fail(notFoundMessage(host, scope, path));
+}
+
+/** `input` up to its first `#` or `|`: cut with `indexOf`, not a regular expression's `split` (a list per read_note call). */
+function beforeHashOrBar(input: string): string {
+	const hash = input.indexOf("#");
+	const bar = input.indexOf("|");
+	const end = hash === -1 ? bar : bar === -1 ? hash : Math.min(hash, bar);
+	return end === -1 ? input : input.slice(0, end);
 }
 
 /**
