@@ -28,7 +28,7 @@ export type { EndpointDeps, EndpointPolicy, LentServer } from "./endpointState";
 /** The endpoint: a node:http request listener, and a way to wait for the requests it is still answering. */
 export interface McpEndpoint {
 	(req: IncomingMessage, res: ServerResponse): void;
-	/** Resolves once every request being answered has finished (its tool call, and any write, included). */
+	/** Resolves once no request is being answered (each one's tool call, and any write, finished); the server stops listening first. */
 	drain(): Promise<void>;
 	/** Ends every open subscription stream with its closing result (the server is stopping); resolves once they are closed. */
 	closeStreams(): Promise<void>;
@@ -89,7 +89,15 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger) : null,
 		turns: deps.turns ?? OWN_TURNS,
 	};
-	const active = new Set<Promise<void>>();
+	// Requests being answered, counted (a set of their promises hashed each one in and out), and who waits for none.
+	let answering = 0;
+	let whenNoneAnswered: Array<() => void> = [];
+	const answered = () => {
+		if (--answering > 0) return;
+		const waiting = whenNoneAnswered;
+		whenNoneAnswered = [];
+		for (const resolve of waiting) resolve();
+	};
 	const digests = new PresentedTokenDigests();
 
 	const endpoint = (req: IncomingMessage, res: ServerResponse): void => {
@@ -120,17 +128,14 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		deps.onTokenUsed?.(answer.token);
 		// A failure nothing below caught still answers, and never becomes an unhandled rejection (which ends a headless server).
 		// One reaction for both outcomes, not a `catch` and then a `finally` (five promises a request).
-		const work: Promise<void> = serveMcp(req, res, answer, headers["mcp-protocol-version"]?.[0], state).then(
-			() => void active.delete(work),
-			(error: unknown) => {
-				active.delete(work);
-				failRequest(res, deps.logger, error);
-			},
-		);
-		active.add(work);
+		answering++;
+		void serveMcp(req, res, answer, headers["mcp-protocol-version"]?.[0], state).then(answered, (error: unknown) => {
+			failRequest(res, deps.logger, error);
+			answered();
+		});
 	};
 	return Object.assign(endpoint, {
-		drain: async () => void (await Promise.allSettled([...active])),
+		drain: () => (answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenNoneAnswered.push(resolve))),
 		closeStreams: async () => await state.listens?.closeAll(),
 		entriesKept: () => ({
 			rateWindows: state.rateLimiter.keys,

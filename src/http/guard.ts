@@ -179,8 +179,21 @@ function refuse(status: number, kind: RefusalKind, message: string, headers?: Re
 	return headers ? { status, kind, message, headers } : { status, kind, message };
 }
 
+/** The Host and port `namesThisServer` last took: a client sends the same Host with every request, so it is not matched again. */
+const lastHostTaken = { host: "", localPort: undefined as number | undefined };
+
 /** True for `127.0.0.1`, `localhost` (any case) or `[::1]`, with no port or the port the request arrived on. */
 function namesThisServer(host: string, localPort: number | undefined): boolean {
+	if (host === lastHostTaken.host && localPort === lastHostTaken.localPort && host !== "") return true;
+	const taken = hostNamesThisServer(host, localPort);
+	if (taken) {
+		lastHostTaken.host = host;
+		lastHostTaken.localPort = localPort;
+	}
+	return taken;
+}
+
+function hostNamesThisServer(host: string, localPort: number | undefined): boolean {
 	const match = LOOPBACK_HOST.exec(host);
 	if (match === null) return false;
 	const port = match[1];
@@ -202,6 +215,8 @@ function pathOf(url: string): string {
 
 /** A Content-Type's media type, lower case, without its parameters (cut as `pathOf` cuts). */
 function mediaTypeOf(contentType: string): string {
+	// What nearly every client sends, already in its one spelling.
+	if (contentType === "application/json") return contentType;
 	const parameters = contentType.indexOf(";");
 	return (parameters === -1 ? contentType : contentType.slice(0, parameters)).trim().toLowerCase();
 }

@@ -48,8 +48,12 @@ export class LoopbackHttpServer {
 		// A backstop on file handles over every kind of connection; the pool keeps tokenless ones far below it.
 		server.maxConnections = MAX_CONNECTIONS;
 		server.on("connection", (socket) => this.connections.admit(socket));
-		server.on("request", (req: IncomingMessage) => this.connections.requestStarted(req.socket));
-		server.on("request", this.listener);
+		// One listener, not two: an event with two listeners copies their list on every emit.
+		const listener = this.listener;
+		server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+			this.connections.requestStarted(req.socket);
+			listener(req, res);
+		});
 		return new Promise((resolve, reject) => {
 			const onError = (error: NodeJS.ErrnoException) => {
 				server.close();

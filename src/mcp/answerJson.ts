@@ -3,7 +3,7 @@
  * canvas of 5,000 cards) is 0.3–1.2 MB of JSON; made in one piece, and then made again to count its
  * bytes, it held every other client 30–100 ms per call beside the SDK's own copy.
  */
-import { ANSWER_ITEMS_MADE_IN_ONE_PIECE, ANSWER_COUNTED_CHARS } from "../config/limits";
+import { ANSWER_AT_ONCE_CHARS, ANSWER_ITEMS_MADE_IN_ONE_PIECE, ANSWER_COUNTED_CHARS } from "../config/limits";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { pieceEnd, rememberJsonText } from "../jsonText";
 import { runSteps, SliceClock, type Steps } from "../markdown/steps";
@@ -100,7 +100,13 @@ export function answerAtOnce(value: Record<string, unknown>): { result: CallTool
 	if (listedItems(value) >= ANSWER_ITEMS_MADE_IN_ONE_PIECE) return null;
 	const text = JSON.stringify(value);
 	rememberJsonText(value, text);
-	return { result: { content: [{ type: "text", text }], structuredContent: value }, bytes: resultBytes(text) };
+	const content: CallToolResult["content"] = [{ type: "text", text }];
+	if (text.length > ANSWER_AT_ONCE_CHARS) return { result: { content, structuredContent: value }, bytes: resultBytes(text) };
+	// The text quoted once, here: the transport writes the content as this JSON instead of quoting the text again (a note's
+	// answer, twice its size, each time), and the quoting gives the escapes' count (the text is JSON: only `"` and `\` are escaped).
+	const quoted = JSON.stringify(text);
+	rememberJsonText(content, `[{"type":"text","text":${quoted}}]`);
+	return { result: { content, structuredContent: value }, bytes: RESULT_FRAME_BYTES + quoted.length - text.length + 2 * Buffer.byteLength(text) };
 }
 
 /**

@@ -114,8 +114,10 @@ interface ToolSet {
 interface ServerSlot {
 	server: McpServer;
 	ctx: ToolContext | null;
-	/** Tool calls started and not yet settled: the slot is reused only once they are. */
-	running: Set<Promise<unknown>>;
+	/** Tool calls started and not yet settled: the slot is reused only once they are. Counted: a set of their promises hashed each call in and out. */
+	running: number;
+	/** Who waits for `running` to come to 0. */
+	whenIdle: Array<() => void>;
 	/** Its read tools' calls and its tool list, answered without the SDK's protocol layer. */
 	direct: DirectAnswers;
 }
@@ -157,13 +159,13 @@ export class McpServerPool {
 			server: slot.server,
 			direct: slot.direct,
 			// Nearly always nothing is still running: the server goes back at once, without a promise of its own.
-			release: () => (slot.running.size > 0 ? this.releaseWhenSettled(slot, key) : (this.giveBack(slot, key), SETTLED)),
+			release: () => (slot.running > 0 ? this.releaseWhenSettled(slot, key) : (this.giveBack(slot, key), SETTLED)),
 		};
 	}
 
 	/** Gives `slot` back once its calls have settled. */
 	private async releaseWhenSettled(slot: ServerSlot, key: string): Promise<void> {
-		while (slot.running.size > 0) await Promise.allSettled([...slot.running]);
+		while (slot.running > 0) await new Promise<void>((resolve) => slot.whenIdle.push(resolve));
 		this.giveBack(slot, key);
 	}
 
@@ -222,16 +224,20 @@ export class McpServerPool {
 	}
 
 	private newSlot(tools: readonly ToolDescriptor[], serverVersion: string, withPrompts: boolean, era: ProtocolEra): ServerSlot {
-		const running = new Set<Promise<unknown>>();
-		const slot: ServerSlot = { server: null as unknown as McpServer, ctx: null, running, direct: null as unknown as DirectAnswers };
+		const slot: ServerSlot = { server: null as unknown as McpServer, ctx: null, running: 0, whenIdle: [], direct: null as unknown as DirectAnswers };
 		const contextOf = () => {
 			if (!slot.ctx) throw new Error("A pooled MCP server was used while not lent to a request.");
 			return slot.ctx;
 		};
+		// One reaction for both outcomes (a `finally` and a `catch` made four promises a call), made once per slot; a rejection is the caller's to handle.
+		const settled = () => {
+			if (--slot.running > 0) return;
+			const waiting = slot.whenIdle;
+			slot.whenIdle = [];
+			for (const resolve of waiting) resolve();
+		};
 		const track = <T>(work: Promise<T>): Promise<T> => {
-			running.add(work);
-			// One reaction for both outcomes (a `finally` and a `catch` made four promises a call); a rejection is the caller's to handle.
-			const settled = () => running.delete(work);
+			slot.running++;
 			void work.then(settled, settled);
 			return work;
 		};
@@ -562,10 +568,11 @@ async function resultOf(
 	tool: ToolDescriptor,
 	value: Record<string, unknown>,
 	callBudget: ToolContext["callBudget"],
+	madeAtOnce: { result: CallToolResult; bytes: number } | null,
 ): Promise<{ result: CallToolResult; bytes: number }> {
 	const sliceMs = callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS;
 	const pause = callBudget?.pause ?? yieldToEventLoop;
-	let made = answerAtOnce(value) ?? (await answerInSlices(value, sliceMs, pause));
+	let made = madeAtOnce ?? (await answerInSlices(value, sliceMs, pause));
 	if (made.bytes > MAX_RESPONSE_BYTES) {
 		// Too big whole: its longest strings are cut to fit, and named, rather than the answer refused (a planted string would hide its note); a path only to nothing.
 		const cut = await new SliceClock(sliceMs, pause).run(
@@ -591,7 +598,14 @@ async function runTool(ctx: ToolContext, deps: McpServerDeps, tool: ToolDescript
 		// answered again then (review77's rule, as the tools' own work), at most RUNS_WHILE_RENAMED times; a write never.
 		for (let run = 1; answer.ok && made === null; run++) {
 			const value = answer.value;
-			const making = () => resultOf(tool, value, ctx.callBudget);
+			const atOnce = answerAtOnce(value);
+			// Made now, in this turn, and small enough (nearly every call): nothing can move between the handler's answer and
+			// here, so there is no move to listen for (a listener and two promises a call before).
+			if (atOnce !== null && atOnce.bytes <= MAX_RESPONSE_BYTES) {
+				made = atOnce;
+				break;
+			}
+			const making = () => resultOf(tool, value, ctx.callBudget, atOnce);
 			const ran = tool.access === "read" ? await withMovesOutOfSight(ctx.host, ctx.scope, making) : { value: await making(), movedOut: false };
 			if (!ran.movedOut) made = ran.value;
 			else if (run >= RUNS_WHILE_RENAMED) answer = fail(NOTES_KEPT_MOVING);

@@ -76,7 +76,7 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
 	const named = noteNamedExactly(host, scope, input);
 	if (named !== null) return ok(named);
 	// Otherwise `#heading`, `^block` and `|alias` are parts of link text (Obsidian warns against them in names).
-	const linkpath = input.split(/[#|]/, 1)[0]?.trim() ?? "";
+	const linkpath = beforeHashOrBar(input).trim();
 	const checked = checkVaultPath(linkpath, scope);
 	if (!checked.ok) return checked;
 	const path = checked.value;
@@ -89,6 +89,14 @@ export function findNote(host: Host, scope: Scope, input: string): Result<HostFi
 	const found = exact ?? resolveVisibleLink(host, scope, path, "");
 	if (found && isNoteInScope(found.path, scope)) return ok(found);
 	return fail(notFoundMessage(host, scope, path));
+}
+
+/** `input` up to its first `#` or `|`: cut with `indexOf`, not a regular expression's `split` (a list per read_note call). */
+function beforeHashOrBar(input: string): string {
+	const hash = input.indexOf("#");
+	const bar = input.indexOf("|");
+	const end = hash === -1 ? bar : bar === -1 ? hash : Math.min(hash, bar);
+	return end === -1 ? input : input.slice(0, end);
 }
 
 /**
@@ -252,6 +260,9 @@ function editDistance(a: string, b: string): number {
 	return previous[b.length] ?? 0;
 }
 
+/** The most UTF-8 bytes one UTF-16 code unit takes in a JSON string: a control character or a lone surrogate, written `\u00xx`. */
+const MAX_JSON_BYTES_PER_CODE_UNIT = 6;
+
 /**
  * The longest prefix of `text` whose JSON string (as `JSON.stringify` writes it, less its quotes)
  * fits in `maxBytes` of UTF-8, never splitting a character. Cut by its UTF-8 bytes alone, a note of
@@ -260,6 +271,8 @@ function editDistance(a: string, b: string): number {
  * note from ever being read. Only the prefix kept is looked at.
  */
 export function truncateAsJson(text: string, maxBytes: number): string {
+	// No code unit takes more than MAX_JSON_BYTES_PER_CODE_UNIT: a text that fits even so (nearly every note) is not walked.
+	if (text.length * MAX_JSON_BYTES_PER_CODE_UNIT <= maxBytes) return text;
 	let bytes = 0;
 	for (let index = 0; index < text.length; index++) {
 		const size = jsonCharBytes(text, index);

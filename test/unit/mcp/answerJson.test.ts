@@ -73,4 +73,17 @@ describe("a small answer made at once", () => {
 		}
 		expect(answerAtOnce({ rows: Array.from({ length: 1000 }, (_, index) => index) })).toBeNull();
 	});
+
+	test("a short answer's content is remembered as its exact JSON (the transport writes it without quoting the text again), its byte count exact; a long one's is not", () => {
+		const { rows: _rows, ...awkwardFew } = AWKWARD;
+		for (const value of [awkwardFew, { small: ['"\\'] }, { quotes: '"'.repeat(500), slashes: "\\".repeat(500) }, { path: "Ünïcode 東京 😀.md" }, {}]) {
+			const atOnce = answerAtOnce(value);
+			if (atOnce === null) throw new Error("a small answer is made at once");
+			expect(knownJsonText(atOnce.result.content)).toBe(JSON.stringify(atOnce.result.content));
+			expect(atOnce.bytes).toBe(Buffer.byteLength(JSON.stringify(atOnce.result)));
+		}
+		const long = answerAtOnce({ text: `${"é".repeat(70_000)}"😀"` });
+		expect(long && knownJsonText(long.result.content)).toBeUndefined();
+		expect(long?.bytes).toBe(Buffer.byteLength(JSON.stringify(long?.result)));
+	});
 });

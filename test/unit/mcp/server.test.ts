@@ -83,4 +83,18 @@ describe("createMcpServer over an in-memory transport", () => {
 			await close();
 		}
 	});
+
+	test("a small read's answer, made in the turn its work ended, listens for no move (a big one does while it is made: movedOutWhileAnswerMade)", async () => {
+		const { client, activity, close } = await connect(false);
+		const on = jest.spyOn(host.vault, "on");
+		try {
+			expect(await callTool(client, "read_note", { path: "Welcome" })).toMatchObject({ ok: true });
+			expect(on.mock.calls.filter(([name]) => name === "rename")).toHaveLength(0);
+			// Its size is still counted for the log.
+			expect(activity.list().at(-1)?.responseBytes).toBeGreaterThan(0);
+		} finally {
+			on.mockRestore();
+			await close();
+		}
+	});
 });

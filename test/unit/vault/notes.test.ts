@@ -16,6 +16,8 @@ describe("truncateAsJson", () => {
 		["a NUL counts as its escape, six bytes", "\0\0", 11, "\0"],
 		["a quote and a backslash count two each", '"\\x', 4, '"\\'],
 		["a lone surrogate counts as its escape, six bytes", "\ud83dab", 7, "\ud83da"],
+		["the worst characters, fitting to the byte, are whole", "\0\ud83d\u001f", 18, "\0\ud83d\u001f"],
+		["the worst characters, a byte over, are cut", "\0\ud83d\u001f", 17, "\0\ud83d"],
 	])("%s", (_name, text, maxBytes, expected) => {
 		expect(truncateAsJson(text, maxBytes)).toBe(expected);
 		expect(jsonBytes(truncateAsJson(text, maxBytes))).toBeLessThanOrEqual(maxBytes);
