@@ -644,7 +644,7 @@ function isShortOf(stats: Stats, seenLength: number): boolean {
  * Whether an empty file is most likely being rewritten in place by another program (truncated, not
  * yet written): changed in the last EMPTY_NOTE_SETTLE_MS, and not a file made empty and left so.
  */
-function isBeingRewritten(stats: Stats): boolean {
+export function isBeingRewritten(stats: Stats): boolean {
 	const madeEmpty = stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
 	// Either way: a file time ahead of this clock (another machine's, on a shared disk) is not waited for without end.
 	return !madeEmpty && Math.abs(Date.now() - stats.mtimeMs) < EMPTY_NOTE_SETTLE_MS;

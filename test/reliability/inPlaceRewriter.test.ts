@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { EMPTY_NOTE_SETTLE_MS, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
+import { EMPTY_NOTE_SETTLE_MS, EMPTY_PLAN_READ_FIRST_PAUSE_MS, EMPTY_PLAN_READ_RETRIES, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
@@ -149,5 +149,61 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		expect(ok).toBe(true);
 		expect([...files.keys()]).toEqual(["Log.md"]);
 		expect(files.get("Log.md")).toBe(`---\nstatus: done\n---\n${LOG}`);
+	});
+});
+
+describe("complete_task beside a program that rewrites the note in place", () => {
+	const TASKS = "# Tasks\n- [ ] first\n- [ ] second\n";
+
+	/**
+	 * One complete_task of line 2 played against the other program's rewrite: when the call asks the
+	 * metadata cache for the note's tasks, the note has just been truncated, the cache holds the parse
+	 * of it empty, and the other program writes its text back `writeAfterMs` later.
+	 */
+	async function completeDuringRewrite(writeAfterMs: number): Promise<{ answer: { ok: boolean; error?: string }; text: string }> {
+		const vault = await makeVault({ "Tasks.md": TASKS, "Empty.md": "" });
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const note = nodePath.join(running.host.vault.root, "Tasks.md");
+		const cache = running.host.metadataCache;
+		await cache.settled();
+		const emptyParse = cache.getCache("Empty.md");
+		const getFileCache = cache.getFileCache.bind(cache);
+		let written: Promise<void> | undefined;
+		const spy = jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (file.path !== "Tasks.md" || written) return getFileCache(file);
+			const truncated = nodeFs.openSync(note, "w");
+			written = pause(writeAfterMs).then(() => {
+				nodeFs.writeSync(truncated, TASKS);
+				nodeFs.closeSync(truncated);
+			});
+			return emptyParse;
+		});
+		try {
+			const answer = await callTool(client, "complete_task", { path: "Tasks.md", line: 2, text: "second", status: "x" });
+			expect(written).toBeDefined();
+			await written;
+			return { answer, text: await fs.readFile(note, "utf8") };
+		} finally {
+			spy.mockRestore();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}
+
+	test("the note caught empty between the other program's truncation and its write, and cached so: the task is completed on its text once written", async () => {
+		// Before, the plan took its tasks from the cache's empty parse (and read the note empty): "Line 2 is not the task … It has no open tasks".
+		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_FIRST_PAUSE_MS * 4);
+		expect(answer.ok).toBe(true);
+		expect(text).toMatch(/^# Tasks\n- \[ \] first\n- \[x\] second ✅ \d{4}-\d{2}-\d{2}\n$/u);
+	});
+
+	test("the other program never writes its text back within the plan's reads again: refused, and the note left as the other program writes it", async () => {
+		// Four times as long as the plan's pauses between its reads again, all told.
+		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_FIRST_PAUSE_MS * (2 ** EMPTY_PLAN_READ_RETRIES - 1) * 4);
+		expect(answer.ok).toBe(false);
+		expect(answer.error).toMatch(/Line 2 is not the task "second".*Nothing was changed/su);
+		expect(text).toBe(TASKS);
 	});
 });
