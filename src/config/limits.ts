@@ -509,6 +509,8 @@ export const RACED_REWRITE_RECHECKS = 20;
  * WRITE_RETRY_BUDGET_MS). Made on the empty text, the edit passed its last look (the file still empty)
  * and its rename put the note's whole earlier text, written a moment later, out of the note (636 of
  * 868 lines in one run of 100 set_property calls). A note made empty and never written since waits not.
+ * The same holds for a note read a whole number of pages long (4,096 bytes): the other program's
+ * write may be half done, and an edit made on that prefix cut the note there (task80).
  */
 export const EMPTY_NOTE_SETTLE_MS = 200;
 /**

@@ -141,6 +141,69 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		}
 	});
 
+	test("the note read while the other program's write of it is half done (its first page on disk): the edit waits for the rest, and none of that program's lines is cut", async () => {
+		// 600 lines, about 7 KB: the first 4,096 bytes end inside a line.
+		const before = `# Log\n\n${Array.from({ length: 600 }, (_, index) => `outside-${index}\n`).join("")}`;
+		const rewritten = `${before}outside-600\n`;
+		const PAGE = 4096;
+		expect(rewritten[PAGE - 1]).not.toBe("\n");
+		const vault = await makeVault({ "Log.md": before });
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const root = running.host.vault.root;
+		const note = nodePath.join(root, "Log.md");
+		// The other program truncates the note and writes its text with one line more: the kernel has put its first page in place
+		// when the server comes to write (its plan was made on the note before), the rest EMPTY_NOTE_SETTLE_MS / 4 later (or as the server renames, if that comes first).
+		let writing = -1;
+		let timer: NodeJS.Timeout | undefined;
+		const finish = () => {
+			if (writing === -1) return;
+			nodeFs.writeSync(writing, rewritten.slice(PAGE));
+			nodeFs.closeSync(writing);
+			writing = -1;
+		};
+		const vaultHost = running.host.vault;
+		const process = vaultHost.process.bind(vaultHost);
+		const processSpy = jest.spyOn(vaultHost, "process").mockImplementation((file, fn, options) => {
+			if (timer === undefined && file.path === "Log.md") {
+				writing = nodeFs.openSync(note, "w");
+				nodeFs.writeSync(writing, rewritten.slice(0, PAGE));
+				timer = setTimeout(finish, EMPTY_NOTE_SETTLE_MS / 4);
+			}
+			return process(file, fn, options);
+		});
+		const originalRename = nodeFs.renameSync;
+		let nextRead = "";
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const spy = jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			originalRename(from, to);
+			if (to !== note || nextRead !== "") return;
+			finish();
+			// Its next cycle reads the note as the rename left it…
+			nextRead = nodeFs.readFileSync(note, "utf8");
+		});
+		try {
+			const answer = await callTool(client, "set_property", { path: "Log.md", name: "status", value: "done" });
+			expect(answer.ok).toBe(true);
+			expect(timer).toBeDefined();
+			// …and writes it back with one line more, over whatever the server carried into it meanwhile.
+			nodeFs.writeFileSync(note, `${nextRead}outside-601\n`);
+			await pause(LATE_APPEND_RECHECK_MS * 4);
+			// Made on the first page, the edit cut the note inside line 349: the rest was only in a copy, and line 601 was written onto half a line.
+			const text = await fs.readFile(note, "utf8");
+			expect(text).toBe(`---\nstatus: done\n---\n${rewritten}outside-601\n`);
+		} finally {
+			clearTimeout(timer);
+			finish();
+			spy.mockRestore();
+			processSpy.mockRestore();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
 		const { ok, files } = await beside(
 			({ rename }) => rename(),
