@@ -30,7 +30,7 @@ import type { ProcessOptions } from "../host/Host";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
 import { copyNameBeside } from "../vault/copyName";
-import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
+import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readBytesInPieces, readInPieces, type Pause } from "./bytePieces";
 
 /** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
 export interface EditResult {
@@ -422,7 +422,7 @@ export class DiskWriter {
 		if (late.size === seenLength && (late.mtimeMs === read.mtimeMs || fileStartsWith(old, seen, true))) return;
 		// A piece of its own: the late re-check before this may have compared and carried a piece already.
 		await this.pause();
-		const { bytes } = await readInPieces(old, late.size, this.pause);
+		const bytes = await readBytesInPieces(old, MAX_READ_NOTE_BYTES, this.pause);
 		const folder = nodePath.dirname(carry.target);
 		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
 		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
