@@ -141,36 +141,48 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		}
 	});
 
-	test("the note read while the other program's write of it is half done (its first page on disk): the edit waits for the rest, and none of that program's lines is cut", async () => {
-		// 600 lines, about 7 KB: the first 4,096 bytes end inside a line.
-		const before = `# Log\n\n${Array.from({ length: 600 }, (_, index) => `outside-${index}\n`).join("")}`;
-		const rewritten = `${before}outside-600\n`;
-		const PAGE = 4096;
-		expect(rewritten[PAGE - 1]).not.toBe("\n");
+	/**
+	 * One set_property of `Log.md` while the other program's rewrite of it (truncate, then one write of
+	 * its text with lines added) is half done: the kernel has put its first `shown` bytes in place (a
+	 * page, a folio: a file's end moves in those steps while one write is under way), the rest comes
+	 * EMPTY_NOTE_SETTLE_MS / 4 later, or as the server renames if that comes first. `when`: before the
+	 * server's read (its plan was made on the note before), or between its read and its last look.
+	 * The other program's next cycle then reads the note as the rename left it and writes it back with
+	 * one line more (over whatever the server carried into it meanwhile); the note's text is returned.
+	 */
+	async function editDuringHalfDoneWrite(before: string, rewritten: string, shown: number, when: "read" | "look"): Promise<string> {
 		const vault = await makeVault({ "Log.md": before });
 		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
 		const client = await connectClient(running.url, running.tokens.write ?? "");
-		const root = running.host.vault.root;
-		const note = nodePath.join(root, "Log.md");
-		// The other program truncates the note and writes its text with one line more: the kernel has put its first page in place
-		// when the server comes to write (its plan was made on the note before), the rest EMPTY_NOTE_SETTLE_MS / 4 later (or as the server renames, if that comes first).
+		const note = nodePath.join(running.host.vault.root, "Log.md");
 		let writing = -1;
 		let timer: NodeJS.Timeout | undefined;
+		const start = () => {
+			if (timer !== undefined) return;
+			writing = nodeFs.openSync(note, "w");
+			nodeFs.writeSync(writing, rewritten.slice(0, shown));
+			timer = setTimeout(finish, EMPTY_NOTE_SETTLE_MS / 4);
+		};
 		const finish = () => {
 			if (writing === -1) return;
-			nodeFs.writeSync(writing, rewritten.slice(PAGE));
+			nodeFs.writeSync(writing, rewritten.slice(shown));
 			nodeFs.closeSync(writing);
 			writing = -1;
 		};
 		const vaultHost = running.host.vault;
 		const process = vaultHost.process.bind(vaultHost);
 		const processSpy = jest.spyOn(vaultHost, "process").mockImplementation((file, fn, options) => {
-			if (timer === undefined && file.path === "Log.md") {
-				writing = nodeFs.openSync(note, "w");
-				nodeFs.writeSync(writing, rewritten.slice(0, PAGE));
-				timer = setTimeout(finish, EMPTY_NOTE_SETTLE_MS / 4);
-			}
-			return process(file, fn, options);
+			if (file.path !== "Log.md") return process(file, fn, options);
+			if (when === "read") start();
+			// The edit's function runs between the read and the last look.
+			return process(
+				file,
+				(data) => {
+					if (when === "look") start();
+					return fn(data);
+				},
+				options,
+			);
 		});
 		const originalRename = nodeFs.renameSync;
 		let nextRead = "";
@@ -180,19 +192,15 @@ describe("set_property beside a program that rewrites the note in place", () => 
 			originalRename(from, to);
 			if (to !== note || nextRead !== "") return;
 			finish();
-			// Its next cycle reads the note as the rename left it…
 			nextRead = nodeFs.readFileSync(note, "utf8");
 		});
 		try {
 			const answer = await callTool(client, "set_property", { path: "Log.md", name: "status", value: "done" });
 			expect(answer.ok).toBe(true);
 			expect(timer).toBeDefined();
-			// …and writes it back with one line more, over whatever the server carried into it meanwhile.
-			nodeFs.writeFileSync(note, `${nextRead}outside-601\n`);
+			nodeFs.writeFileSync(note, `${nextRead}outside-next\n`);
 			await pause(LATE_APPEND_RECHECK_MS * 4);
-			// Made on the first page, the edit cut the note inside line 349: the rest was only in a copy, and line 601 was written onto half a line.
-			const text = await fs.readFile(note, "utf8");
-			expect(text).toBe(`---\nstatus: done\n---\n${rewritten}outside-601\n`);
+			return await fs.readFile(note, "utf8");
 		} finally {
 			clearTimeout(timer);
 			finish();
@@ -202,6 +210,30 @@ describe("set_property beside a program that rewrites the note in place", () => 
 			await running.stop();
 			await removeDir(vault);
 		}
+	}
+
+	/** `# The log` and the other program's lines `from` to `to` (not included): its first 4,096 bytes end inside a line, its first 8,192 after one. */
+	const logLines = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => `outside-${from + index}\n`).join("");
+	const PAGE = 4096;
+
+	test("the note read while the other program's write of it is half done (its first page on disk): the edit waits for the rest, and none of that program's lines is cut", async () => {
+		const before = `# The log\n${logLines(0, 600)}`;
+		const rewritten = `${before}outside-600\n`;
+		expect(rewritten[PAGE - 1]).not.toBe("\n");
+		const text = await editDuringHalfDoneWrite(before, rewritten, PAGE, "read");
+		// Made on the first page, the edit cut the note inside line outside-349: the rest was only in a copy, and the next line was written onto half a line.
+		expect(text).toBe(`---\nstatus: done\n---\n${rewritten}outside-next\n`);
+	});
+
+	test("the other program's write half done at the edit's last look, its first two pages ending a line: the edit waits for the rest, and none of that program's lines is left out", async () => {
+		const before = `# The log\n${logLines(0, 600)}`;
+		// Many lines more (it wrote several times since the server read the note): the first 8,192 bytes hold the note as read and whole lines after it.
+		const rewritten = `${before}${logLines(600, 750)}`;
+		expect(before.length).toBeLessThan(2 * PAGE);
+		expect(rewritten[2 * PAGE - 1]).toBe("\n");
+		const text = await editDuringHalfDoneWrite(before, rewritten, 2 * PAGE, "look");
+		// Taken as whole lines added at the end, the two pages went after the edit and its rename left lines 691-749 out of the note.
+		expect(text).toBe(`---\nstatus: done\n---\n${rewritten}outside-next\n`);
 	});
 
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
