@@ -509,8 +509,20 @@ export const RACED_REWRITE_RECHECKS = 20;
  * WRITE_RETRY_BUDGET_MS). Made on the empty text, the edit passed its last look (the file still empty)
  * and its rename put the note's whole earlier text, written a moment later, out of the note (636 of
  * 868 lines in one run of 100 set_property calls). A note made empty and never written since waits not.
+ * The same holds for a note read a whole number of pages long (4,096 bytes): the other program's
+ * write may be half done, and an edit made on that prefix cut the note there (task80).
  */
 export const EMPTY_NOTE_SETTLE_MS = 200;
+/**
+ * Reads again (headless) of a note a write call's plan read empty while another program rewrites it
+ * in place (see EMPTY_NOTE_SETTLE_MS), after pauses of EMPTY_PLAN_READ_FIRST_PAUSE_MS, doubling:
+ * 315 ms at most before the plan is made on the empty text. Planned on it, complete_task refused 89
+ * of 100 calls beside a program rewriting its note every 2 ms ("not the task … no open tasks");
+ * var71 measured four reads again (75 ms) letting 38 of 50 through, six 45-50 of 50.
+ */
+export const EMPTY_PLAN_READ_RETRIES = 6;
+/** The first pause before such a read again (see EMPTY_PLAN_READ_RETRIES); each later one doubles. */
+export const EMPTY_PLAN_READ_FIRST_PAUSE_MS = 5;
 /**
  * Bytes another program appended to a note's old file, carried to the new file after an edit
  * replaced it (headless), per piece: the event loop is given back between pieces. Read in one piece,

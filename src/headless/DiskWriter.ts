@@ -30,7 +30,7 @@ import type { ProcessOptions } from "../host/Host";
 import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
 import { copyNameBeside } from "../vault/copyName";
-import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readInPieces, type Pause } from "./bytePieces";
+import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readBytesInPieces, readInPieces, type Pause } from "./bytePieces";
 
 /** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
 export interface EditResult {
@@ -123,7 +123,9 @@ export class DiskWriter {
 			if (options?.refuseOverBytes !== undefined && stats.size > options.refuseOverBytes) throw new FileOverBytesError(stats.size);
 			if (stats.size > MAX_READ_NOTE_BYTES) throw new NoteTooLargeError(stats.size);
 			const read = await readInPieces(fd, stats.size, this.pause);
-			if (read.bytes.length === 0 && isBeingRewritten(fstatSync(fd))) return null;
+			// Read in the middle of another program's rewrite (truncated, its text not yet all written): made on that
+			// prefix of the note, the edit would pass its last look while the write still stood there, and its rename cut the note there.
+			if (read.bytes.length % WRITE_STEP_BYTES === 0 && isBeingRewritten(fstatSync(fd), read.bytes.length)) return null;
 			const before = read.text;
 			const after = fn(before);
 			if (after === before) return { text: after, stats: null, exact: true };
@@ -279,7 +281,10 @@ export class DiskWriter {
 					// every 2 ms otherwise won every race: 4 of 50 property changes went in, after 3 s each.
 					// The lines are the bytes checked, from that one read: read again, a program rewriting the
 					// note in place a moment later could give half a line of its new text after the edit.
-					added = this.wholeLinesAdded(old, beforeBytes, fstatSync(old).size, [lastPiece]) ?? Buffer.alloc(0);
+					// Grown to a page's end a moment ago: perhaps a write still going on (see isBeingRewritten), whose last lines are not yet there.
+					const now = fstatSync(old);
+					const midWrite = now.size % WRITE_STEP_BYTES === 0 && isBeingRewritten(now, now.size);
+					added = midWrite ? Buffer.alloc(0) : (this.wholeLinesAdded(old, beforeBytes, now.size, [lastPiece]) ?? Buffer.alloc(0));
 					if (added.length === 0) {
 						rmSync(temporary, { force: true });
 						return null;
@@ -432,7 +437,7 @@ export class DiskWriter {
 		if (late.size === seenLength && (late.mtimeMs === read.mtimeMs || fileStartsWith(old, seen, true))) return;
 		// A piece of its own: the late re-check before this may have compared and carried a piece already.
 		await this.pause();
-		const { bytes } = await readInPieces(old, late.size, this.pause);
+		const bytes = await readBytesInPieces(old, MAX_READ_NOTE_BYTES, this.pause);
 		const folder = nodePath.dirname(carry.target);
 		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
 		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
@@ -659,11 +664,22 @@ function isShortOf(stats: Stats, seenLength: number): boolean {
 }
 
 /**
- * Whether an empty file is most likely being rewritten in place by another program (truncated, not
- * yet written): changed in the last EMPTY_NOTE_SETTLE_MS, and not a file made empty and left so.
+ * The steps in which a file's length grows while one write to it is under way: the kernel copies a
+ * write into the page cache a page (or a larger folio, a multiple of it) at a time and moves the end
+ * of the file after each, so a read in the middle of another program's write ends at a multiple of
+ * this. Seen beside a program rewriting a note in place (one 43 KB write): an edit read the note
+ * 32,768 bytes long, mid-line, its last look saw the same, and its rename left 755 of the other
+ * program's lines out of the note (kept in a copy) and one cut in two.
  */
-function isBeingRewritten(stats: Stats): boolean {
-	const madeEmpty = stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
+const WRITE_STEP_BYTES = 4096;
+
+/**
+ * Whether a file read `length` bytes long (0 or a multiple of WRITE_STEP_BYTES) is most likely
+ * another program's rewrite in place still under way (truncated, its text not yet all written):
+ * changed in the last EMPTY_NOTE_SETTLE_MS, and not a file made empty and left so.
+ */
+export function isBeingRewritten(stats: Stats, length = 0): boolean {
+	const madeEmpty = length === 0 && stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
 	// Either way: a file time ahead of this clock (another machine's, on a shared disk) is not waited for without end.
 	return !madeEmpty && Math.abs(Date.now() - stats.mtimeMs) < EMPTY_NOTE_SETTLE_MS;
 }

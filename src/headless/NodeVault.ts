@@ -7,6 +7,8 @@ import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
 import { SliceClock } from "../markdown/steps";
 import {
+	EMPTY_PLAN_READ_FIRST_PAUSE_MS,
+	EMPTY_PLAN_READ_RETRIES,
 	MAX_CACHED_TEXT_CHARS,
 	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
@@ -19,7 +21,7 @@ import {
 import { TextCache } from "./TextCache";
 import { normalizeVaultPath } from "../paths/spelling";
 import { HostEvents } from "./events";
-import { DiskWriter } from "./DiskWriter";
+import { DiskWriter, isBeingRewritten } from "./DiskWriter";
 import { decodeInPieces } from "./bytePieces";
 import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
 import { readSettingsFile } from "../host/settingsFile";
@@ -215,6 +217,24 @@ export class NodeVault implements HostVault, WatchedVault {
 			}
 		}
 		return this.read(file);
+	}
+
+	/**
+	 * `cachedRead` for a write call's plan: a note read empty whose last change is a moment old is
+	 * most likely another program's rewrite in place (truncated, its text not yet written, for tens
+	 * of milliseconds on a busy machine); planned on the empty text, a complete_task was refused as
+	 * "not the task". It is read again after pauses that double, EMPTY_PLAN_READ_RETRIES times at most.
+	 */
+	async cachedReadPastRewrite(file: HostFile): Promise<string> {
+		let text = await this.cachedRead(file);
+		for (let attempt = 0; text === "" && attempt < EMPTY_PLAN_READ_RETRIES; attempt++) {
+			const known = this.files.get(file.path);
+			const stats = known && lstatSync(known.diskPath, { throwIfNoEntry: false });
+			if (!stats?.isFile() || !isBeingRewritten(stats)) return text;
+			await sleep(EMPTY_PLAN_READ_FIRST_PAUSE_MS * 2 ** attempt);
+			text = await this.cachedRead(file);
+		}
+		return text;
 	}
 
 	/**

@@ -136,6 +136,25 @@ export async function readInPieces(fd: number, size: number, pause: Pause): Prom
 	return { bytes: read, text: text + (await decodeInvalidInPieces(read.subarray(decoded), pause)), utf8: false };
 }
 
+/**
+ * The bytes of the file open as `fd` from its start to its end, `limit` at most, read
+ * NOTE_TEXT_PIECE_CHARS at a time with a pause between reads, and not decoded: for a file whose
+ * bytes are kept as they are (a copy of another program's version of a note), where readInPieces'
+ * decode was work for nothing (about 4 ms a 5 MB note, 13 ms with a byte that is not UTF-8).
+ */
+export async function readBytesInPieces(fd: number, limit: number, pause: Pause): Promise<Buffer> {
+	const pieces: Buffer[] = [];
+	for (let length = 0; length < limit;) {
+		if (length > 0) await pause();
+		const piece = Buffer.allocUnsafe(Math.min(NOTE_TEXT_PIECE_CHARS, limit - length));
+		const got = readSync(fd, piece, 0, piece.length, length);
+		if (got === 0) break;
+		pieces.push(piece.subarray(0, got));
+		length += got;
+	}
+	return Buffer.concat(pieces);
+}
+
 const NEWLINE = 0x0a;
 
 /** Where the whole characters of `bytes` from `start` to `end` end: before the last character's first byte when the bytes read so far stop inside it. */

@@ -53,6 +53,12 @@ export interface HostVault {
 	 */
 	getFolderByPathAsync?(path: string): Promise<HostAbstractFile | null>;
 	cachedRead(file: HostFile): Promise<string>;
+	/**
+	 * Headless only: `cachedRead`, but a note read empty while another program rewrites it in place
+	 * (truncated a moment ago, its text not yet written) is read again after short pauses (at most
+	 * EMPTY_PLAN_READ_RETRIES). A write call's plan reads through it. Obsidian has none.
+	 */
+	cachedReadPastRewrite?(file: HostFile): Promise<string>;
 	read(file: HostFile): Promise<string>;
 	/** Atomically reads, changes and writes a file: no other write to it can come in between. */
 	process(file: HostFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string>;

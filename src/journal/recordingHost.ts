@@ -115,18 +115,22 @@ export function planningHost(
 	const files = new Map<string, HostFile>();
 	const movedAway = new Set<string>();
 	let charsRead = 0;
+	/** Each note's text as the plan first read it: a plan is made on one text of a note, however often the tool reads it. */
+	const readTexts = new Map<string, string>();
 	// The host's cached read (checked against the disk): a plan made on stale text is caught when each note is written.
 	const textOf = async (file: HostFile) => {
-		const earlier = planned.get(file.path)?.after;
+		const earlier = planned.get(file.path)?.after ?? readTexts.get(file.path);
 		if (earlier !== undefined) return earlier;
 		// A call whose notes hold more text than its journal records may keep stops being planned here,
 		// before the rest is read: a rename linked from 20 MB of notes is refused after reading the bound, not the 20 MB.
 		if (charsRead + file.stat.size > MAX_JOURNAL_CALL_BYTES) throw new CallTooLargeError();
-		const text = await host.vault.cachedRead(file);
+		// Headless, a note caught empty in another program's rewrite in place is read again once its text is back.
+		const text = await (host.vault.cachedReadPastRewrite?.(file) ?? host.vault.cachedRead(file));
 		// Moved out of sight while it was read (into an excluded folder, by the person: the same file object,
 		// renamed): as if deleted then. Its text would otherwise be planned on, and a plan's error quotes it (its headings).
 		if (!isPathVisible(file.path, scope)) throw Object.assign(new Error("The note was moved out of sight while it was read."), { code: "ENOENT" });
 		charsRead += text.length;
+		readTexts.set(file.path, text);
 		return text;
 	};
 	/** Adds an edit of `path`; on a note the call already changed, the edit follows the earlier one (and so does its redo). */

@@ -1,6 +1,9 @@
 /** add_task's edit: today's daily note found or made, and one task line added in the note's own style. */
 import dayjs from "dayjs";
-import { COMPLETE_TASK_OPEN_TASKS_LISTED } from "../config/limits";
+import { COMPLETE_TASK_OPEN_TASKS_LISTED, METADATA_PARSE_SLICE_MS } from "../config/limits";
+import { metadataSteps } from "../markdown/metadata";
+import { runStepsInSlices } from "../markdown/steps";
+import { yieldToEventLoop } from "./workBudget";
 import type { Host, HostFile } from "../host/Host";
 import { appendToEnd, appendUnderHeading } from "../markdown/outline";
 import { changeTaskInNote } from "../markdown/taskCompletion";
@@ -132,7 +135,14 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	const file = found.value;
 	const [settings, vaultFormat] = await Promise.all([taskCompletionSettings(host), taskDateFormat(host)]);
 	const cache = host.metadataCache.getFileCache(file);
-	const tasks = cache ? taskItemsOf(cache) : [];
+	const cachedTasks = cache ? taskItemsOf(cache) : [];
+	// The cache's tasks are those of the text it last parsed, which beside another program rewriting the
+	// note in place may be the note as it was for an instant (empty: truncated, not yet written), and then
+	// 89 of 100 completions were refused as "not the task". With no task of it on the line asked for, the
+	// note's text is parsed (in slices) and its own tasks used; the edit below is planned on that same text.
+	const tasks = cachedTasks.some((task) => task.line === options.line)
+		? cachedTasks
+		: taskItemsOf(await runStepsInSlices(metadataSteps(await host.vault.cachedRead(file)), METADATA_PARSE_SLICE_MS, yieldToEventLoop));
 	const today = options.today ?? dayjs().format("YYYY-MM-DD");
 	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;
 	const result = await editNote(host, file, (text) => {

@@ -1,7 +1,7 @@
 import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { EMPTY_NOTE_SETTLE_MS, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
+import { EMPTY_NOTE_SETTLE_MS, EMPTY_PLAN_READ_FIRST_PAUSE_MS, EMPTY_PLAN_READ_RETRIES, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
 import { copyNameBeside } from "../../src/vault/copyName";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
@@ -261,6 +261,101 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		expect([...files.entries()].filter(([name]) => name !== "Log.md").map(([, text]) => text)).toEqual([`${LOG}outside-1\n`]);
 	});
 
+	/**
+	 * One set_property of `Log.md` while the other program's rewrite of it (truncate, then one write of
+	 * its text with lines added) is half done: the kernel has put its first `shown` bytes in place (a
+	 * page, a folio: a file's end moves in those steps while one write is under way), the rest comes
+	 * EMPTY_NOTE_SETTLE_MS / 4 later, or as the server renames if that comes first. `when`: before the
+	 * server's read (its plan was made on the note before), or between its read and its last look.
+	 * The other program's next cycle then reads the note as the rename left it and writes it back with
+	 * one line more (over whatever the server carried into it meanwhile); the note's text is returned.
+	 */
+	async function editDuringHalfDoneWrite(before: string, rewritten: string, shown: number, when: "read" | "look"): Promise<string> {
+		const vault = await makeVault({ "Log.md": before });
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const note = nodePath.join(running.host.vault.root, "Log.md");
+		let writing = -1;
+		let timer: NodeJS.Timeout | undefined;
+		const start = () => {
+			if (timer !== undefined) return;
+			writing = nodeFs.openSync(note, "w");
+			nodeFs.writeSync(writing, rewritten.slice(0, shown));
+			timer = setTimeout(finish, EMPTY_NOTE_SETTLE_MS / 4);
+		};
+		const finish = () => {
+			if (writing === -1) return;
+			nodeFs.writeSync(writing, rewritten.slice(shown));
+			nodeFs.closeSync(writing);
+			writing = -1;
+		};
+		const vaultHost = running.host.vault;
+		const process = vaultHost.process.bind(vaultHost);
+		const processSpy = jest.spyOn(vaultHost, "process").mockImplementation((file, fn, options) => {
+			if (file.path !== "Log.md") return process(file, fn, options);
+			if (when === "read") start();
+			// The edit's function runs between the read and the last look.
+			return process(
+				file,
+				(data) => {
+					if (when === "look") start();
+					return fn(data);
+				},
+				options,
+			);
+		});
+		const originalRename = nodeFs.renameSync;
+		let nextRead = "";
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const spy = jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			originalRename(from, to);
+			if (to !== note || nextRead !== "") return;
+			finish();
+			nextRead = nodeFs.readFileSync(note, "utf8");
+		});
+		try {
+			const answer = await callTool(client, "set_property", { path: "Log.md", name: "status", value: "done" });
+			expect(answer.ok).toBe(true);
+			expect(timer).toBeDefined();
+			nodeFs.writeFileSync(note, `${nextRead}outside-next\n`);
+			await pause(LATE_APPEND_RECHECK_MS * 4);
+			return await fs.readFile(note, "utf8");
+		} finally {
+			clearTimeout(timer);
+			finish();
+			spy.mockRestore();
+			processSpy.mockRestore();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}
+
+	/** `# The log` and the other program's lines `from` to `to` (not included): its first 4,096 bytes end inside a line, its first 8,192 after one. */
+	const logLines = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => `outside-${from + index}\n`).join("");
+	const PAGE = 4096;
+
+	test("the note read while the other program's write of it is half done (its first page on disk): the edit waits for the rest, and none of that program's lines is cut", async () => {
+		const before = `# The log\n${logLines(0, 600)}`;
+		const rewritten = `${before}outside-600\n`;
+		expect(rewritten[PAGE - 1]).not.toBe("\n");
+		const text = await editDuringHalfDoneWrite(before, rewritten, PAGE, "read");
+		// Made on the first page, the edit cut the note inside line outside-349: the rest was only in a copy, and the next line was written onto half a line.
+		expect(text).toBe(`---\nstatus: done\n---\n${rewritten}outside-next\n`);
+	});
+
+	test("the other program's write half done at the edit's last look, its first two pages ending a line: the edit waits for the rest, and none of that program's lines is left out", async () => {
+		const before = `# The log\n${logLines(0, 600)}`;
+		// Many lines more (it wrote several times since the server read the note): the first 8,192 bytes hold the note as read and whole lines after it.
+		const rewritten = `${before}${logLines(600, 750)}`;
+		expect(before.length).toBeLessThan(2 * PAGE);
+		expect(rewritten[2 * PAGE - 1]).toBe("\n");
+		const text = await editDuringHalfDoneWrite(before, rewritten, 2 * PAGE, "look");
+		// Taken as whole lines added at the end, the two pages went after the edit and its rename left lines 691-749 out of the note.
+		expect(text).toBe(`---\nstatus: done\n---\n${rewritten}outside-next\n`);
+	});
+
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
 		const { ok, files } = await beside(
 			({ rename }) => rename(),
@@ -269,5 +364,61 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		expect(ok).toBe(true);
 		expect([...files.keys()]).toEqual(["Log.md"]);
 		expect(files.get("Log.md")).toBe(`---\nstatus: done\n---\n${LOG}`);
+	});
+});
+
+describe("complete_task beside a program that rewrites the note in place", () => {
+	const TASKS = "# Tasks\n- [ ] first\n- [ ] second\n";
+
+	/**
+	 * One complete_task of line 2 played against the other program's rewrite: when the call asks the
+	 * metadata cache for the note's tasks, the note has just been truncated, the cache holds the parse
+	 * of it empty, and the other program writes its text back `writeAfterMs` later.
+	 */
+	async function completeDuringRewrite(writeAfterMs: number): Promise<{ answer: { ok: boolean; error?: string }; text: string }> {
+		const vault = await makeVault({ "Tasks.md": TASKS, "Empty.md": "" });
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const note = nodePath.join(running.host.vault.root, "Tasks.md");
+		const cache = running.host.metadataCache;
+		await cache.settled();
+		const emptyParse = cache.getCache("Empty.md");
+		const getFileCache = cache.getFileCache.bind(cache);
+		let written: Promise<void> | undefined;
+		const spy = jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
+			if (file.path !== "Tasks.md" || written) return getFileCache(file);
+			const truncated = nodeFs.openSync(note, "w");
+			written = pause(writeAfterMs).then(() => {
+				nodeFs.writeSync(truncated, TASKS);
+				nodeFs.closeSync(truncated);
+			});
+			return emptyParse;
+		});
+		try {
+			const answer = await callTool(client, "complete_task", { path: "Tasks.md", line: 2, text: "second", status: "x" });
+			expect(written).toBeDefined();
+			await written;
+			return { answer, text: await fs.readFile(note, "utf8") };
+		} finally {
+			spy.mockRestore();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}
+
+	test("the note caught empty between the other program's truncation and its write, and cached so: the task is completed on its text once written", async () => {
+		// Before, the plan took its tasks from the cache's empty parse (and read the note empty): "Line 2 is not the task … It has no open tasks".
+		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_FIRST_PAUSE_MS * 4);
+		expect(answer.ok).toBe(true);
+		expect(text).toMatch(/^# Tasks\n- \[ \] first\n- \[x\] second ✅ \d{4}-\d{2}-\d{2}\n$/u);
+	});
+
+	test("the other program never writes its text back within the plan's reads again: refused, and the note left as the other program writes it", async () => {
+		// Four times as long as the plan's pauses between its reads again, all told.
+		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_FIRST_PAUSE_MS * (2 ** EMPTY_PLAN_READ_RETRIES - 1) * 4);
+		expect(answer.ok).toBe(false);
+		expect(answer.error).toMatch(/Line 2 is not the task "second".*Nothing was changed/su);
+		expect(text).toBe(TASKS);
 	});
 });

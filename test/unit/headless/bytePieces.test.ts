@@ -2,7 +2,15 @@ import * as fc from "fast-check";
 import { appendFileSync, closeSync, openSync, promises as fs, readFileSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { NOTE_READ_GROWTH_BYTES, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
-import { decodeInPieces, decodeInvalidInPieces, encodeInPieces, fileHoldsAt, fileStartsWith, readInPieces } from "../../../src/headless/bytePieces";
+import {
+	decodeInPieces,
+	decodeInvalidInPieces,
+	encodeInPieces,
+	fileHoldsAt,
+	fileStartsWith,
+	readBytesInPieces,
+	readInPieces,
+} from "../../../src/headless/bytePieces";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
 const noPause = (): Promise<void> => Promise.resolve();
@@ -186,6 +194,29 @@ describe("bytePieces", () => {
 		}
 		// The read's pieces and the decode's, each a piece at a time.
 		expect(pauses).toBeGreaterThanOrEqual(2 * Math.floor(bytes.length / NOTE_TEXT_PIECE_CHARS) - 2);
+	});
+
+	test("a file's bytes read in pieces as they are, to its end or the limit, one pause a piece and no decode", async () => {
+		// Three and a half pieces, with a byte that is not UTF-8 in the first: readInPieces paused for its decode too.
+		const bytes = Buffer.alloc(Math.floor(NOTE_TEXT_PIECE_CHARS * 3.5), "ab\n");
+		bytes[10] = 0xff;
+		const file = nodePath.join(folder, "copy.md");
+		writeFileSync(file, bytes);
+		const fd = openSync(file, "r");
+		let pauses = 0;
+		const counted = (): Promise<void> => {
+			pauses++;
+			return Promise.resolve();
+		};
+		try {
+			expect((await readBytesInPieces(fd, bytes.length * 2, counted)).equals(bytes)).toBe(true);
+			// One a piece read (the last before the read that finds the end); readInPieces took as many again for its decode.
+			expect(pauses).toBe(Math.ceil(bytes.length / NOTE_TEXT_PIECE_CHARS));
+			expect((await readBytesInPieces(fd, NOTE_TEXT_PIECE_CHARS + 5, noPause)).equals(bytes.subarray(0, NOTE_TEXT_PIECE_CHARS + 5))).toBe(true);
+			expect((await readBytesInPieces(fd, 0, noPause)).length).toBe(0);
+		} finally {
+			closeSync(fd);
+		}
 	});
 
 	test("bad bytes anywhere decode in pieces to the text of a decoding of the whole", async () => {
