@@ -26,10 +26,18 @@ test.each([
 	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
 	const client = await connectClient(running.url, running.tokens.write ?? "");
 	try {
-		const done = await callOk<{ line: number; next_task: { line: number; text: string } }>(client, "complete_task", { path: "Garden.md", line: 0, text: TASK });
+		const done = await callOk<{ line: number; next_task: { line: number; text: string } }>(client, "complete_task", {
+			path: "Garden.md",
+			line: 0,
+			text: TASK,
+		});
 		expect(done.next_task).toEqual({ line: 0, text: "Water the herbs 🔁 every day 📅 2026-12-08" });
 		const lines = readFileSync(nodePath.join(vault, "Garden.md"), "utf8").split("\n");
-		expect(lines).toEqual(["- [ ] Water the herbs 🔁 every day 📅 2026-12-08", expect.stringMatching(/^- \[x\] Water the herbs 🔁 every day 📅 2026-12-07 ✅ \d{4}-\d{2}-\d{2}$/), ""]);
+		expect(lines).toEqual([
+			"- [ ] Water the herbs 🔁 every day 📅 2026-12-08",
+			expect.stringMatching(/^- \[x\] Water the herbs 🔁 every day 📅 2026-12-07 ✅ \d{4}-\d{2}-\d{2}$/),
+			"",
+		]);
 	} finally {
 		await client.close();
 		await running.stop();

@@ -17,10 +17,7 @@ export const completeTaskTool = defineTool({
 		path: z.string(),
 		line: z.number().int().min(0),
 		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH),
-		status: z
-			.string()
-			.refine(isTaskStatusSymbol, "status is one character, e.g. 'x' or '-'.")
-			.default("x"),
+		status: z.string().refine(isTaskStatusSymbol, "status is one character, e.g. 'x' or '-'.").default("x"),
 	},
 	outputSchema: {
 		path: z.string(),
