@@ -84,6 +84,16 @@ export function taskStatusCharOf(line: string): string | undefined {
 	return TASK_LINE_MARKERS.exec(line)?.[1];
 }
 
+/**
+ * True when `symbol` can stand in a task's checkbox: one character, not a line break (the line
+ * would end inside the brackets) and not `]` (it would close them early). complete_task's status
+ * and the statuses read from the Tasks plugin's data.json are held to it alike: a next status of
+ * "\n- [ ] …" planted there was written into the note as a line of its own.
+ */
+export function isTaskStatusSymbol(symbol: string): boolean {
+	return [...symbol].length === 1 && !/[\r\n\]]/.test(symbol);
+}
+
 /** How a checkbox character reads: space open, x done, - cancelled, anything else "other". */
 export function taskStatus(statusChar: string): "open" | "done" | "cancelled" | "other" {
 	if (statusChar === " ") return "open";

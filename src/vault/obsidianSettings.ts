@@ -6,6 +6,7 @@
 import type { Host } from "../host/Host";
 import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig, type StatusType } from "../markdown/taskCompletion";
 import type { NewLinkFormat } from "../markdown/linkRewrite";
+import { isTaskStatusSymbol } from "../markdown/taskLine";
 import { trimSlashes } from "../paths/spelling";
 import { OBSIDIAN_SETTINGS_MAX_BYTES, OBSIDIAN_SETTINGS_MAX_CHARS } from "../config/limits";
 import { FileOverBytesError } from "../host/FileOverBytesError";
@@ -168,7 +169,15 @@ export async function taskCompletionSettings(host: Host): Promise<CompletionSett
 		if (!Array.isArray(list)) continue;
 		for (const entry of list as Array<Record<string, unknown>>) {
 			const { symbol, nextStatusSymbol, type } = entry ?? {};
-			if (typeof symbol !== "string" || [...symbol].length !== 1 || typeof nextStatusSymbol !== "string" || !STATUS_TYPES.includes(type as StatusType))
+			// A status whose symbol or next symbol cannot stand in a checkbox is left out, as one of an unknown type:
+			// its next symbol is written into the new occurrence of a recurring task.
+			if (
+				typeof symbol !== "string" ||
+				!isTaskStatusSymbol(symbol) ||
+				typeof nextStatusSymbol !== "string" ||
+				!isTaskStatusSymbol(nextStatusSymbol) ||
+				!STATUS_TYPES.includes(type as StatusType)
+			)
 				continue;
 			statuses[symbol] = { type: type as StatusType, next: nextStatusSymbol };
 		}

@@ -1,13 +1,13 @@
 /** add_task's edit: today's daily note found or made, and one task line added in the note's own style. */
 import dayjs from "dayjs";
-import { COMPLETE_TASK_OPEN_TASKS_LISTED, METADATA_PARSE_SLICE_MS } from "../config/limits";
-import { metadataSteps } from "../markdown/metadata";
-import { runStepsInSlices } from "../markdown/steps";
-import { yieldToEventLoop } from "./workBudget";
+import { COMPLETE_TASK_OPEN_TASKS_LISTED, METADATA_PARSE_SLICE_MS, NOTE_TEXT_SLICE_MS } from "../config/limits";
 import type { Host, HostFile } from "../host/Host";
 import { appendToEnd, appendUnderHeading } from "../markdown/outline";
 import { changeTaskInNote } from "../markdown/taskCompletion";
 import { formatTaskLine, taskText } from "../markdown/taskLine";
+import { metadataSteps, parseMetadataOnClock } from "../markdown/metadata";
+import { runStepsInSlices, SliceClock } from "../markdown/steps";
+import { yieldToEventLoop } from "./workBudget";
 import { dailyNoteSettings, taskCompletionSettings, taskDateFormat } from "./obsidianSettings";
 import { DAILY_NOTE_TIME_FORMAT, dailyNotePath, readDailyTemplate } from "./dailyNotes";
 import { editNoteInStyle } from "./noteEdits";
@@ -100,7 +100,29 @@ export async function addTask(
 		},
 		options.emptyNoteMode,
 	);
-	return result.ok ? ok({ path: file.path, line: result.value.line, createdNote, notice }) : result;
+	if (!result.ok) return result;
+	if (!(await isTaskAt(result.value.text, result.value.line)))
+		return fail(
+			`The task would not be a task in "${file.path}": the note leaves a code block, comment or math block open${heading === undefined ? " to its end" : " in that section"}, so the line added there would be read as part of it (list_tasks and the Tasks plugin would not see it). Nothing was changed. Close that block in the note first, or add the task under a heading before it.`,
+		);
+	return ok({ path: file.path, line: result.value.line, createdNote, notice });
+}
+
+/**
+ * What can stay open to a note's end and take in the lines after it: a fenced code block, an HTML
+ * block or comment, a `%%` comment, `$$` math. A note holding none of them is not parsed again.
+ */
+const MAY_BE_LEFT_OPEN = /^ {0,3}(?:```|~~~|<)|%%|\$\$/m;
+
+/**
+ * Whether line `line` of `text` is a task to the parser list_tasks reads: a task added at the end
+ * of a note whose code block is never closed was code, though add_task answered with its line.
+ * Parsed in slices: the note may be a megabyte.
+ */
+async function isTaskAt(text: string, line: number): Promise<boolean> {
+	if (!MAY_BE_LEFT_OPEN.test(text)) return true;
+	const parsed = await parseMetadataOnClock(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
+	return parsed.listItems?.some((item) => item.position.start.line === line && item.task !== undefined) ?? false;
 }
 
 export interface CompleteTaskOptions {

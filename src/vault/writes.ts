@@ -7,7 +7,7 @@ import type { EditResult } from "../markdown/outline";
 import { MAX_EDITED_NOTE_BYTES, MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, MAX_WRITE_ATTEMPTS, NOTE_TEXT_SLICE_MS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
-import { isNoteInScope, type Scope } from "./scope";
+import { isNoteInScope, isPathVisible, type Scope } from "./scope";
 
 /** Hex SHA-256 of a note's text: the version a write produced. */
 export function hashText(text: string): string {
@@ -101,11 +101,17 @@ export async function editNote(host: Host, file: HostFile, edit: (text: string) 
 	return result.ok ? ok({ text, line: result.value.line }) : result;
 }
 
-/** `Note.md` → `Note.md.bak`, or `Note.md.2.bak`, `Note.md.3.bak`… when taken (numbering from `from`, 1 meaning the plain `.bak`). */
-export function backupPath(host: Host, path: string, from = 1): string {
+/**
+ * `Note.md` → `Note.md.bak`, or `Note.md.2.bak`, `Note.md.3.bak`… when taken (numbering from `from`, 1
+ * meaning the plain `.bak`). A name the caller may not see (an excluded folder of that very name) is
+ * passed over as taken: the note's old text is never written where the caller may not write, and
+ * the overwrite was refused as if the token's rights had changed. Bounded: each excluded folder
+ * matches one name at most.
+ */
+export function backupPath(host: Host, scope: Scope, path: string, from = 1): string {
 	for (let number = Math.max(1, from); ; number++) {
 		const candidate = number === 1 ? `${path}.bak` : `${path}.${number}.bak`;
-		if (!host.vault.getFileByPath(candidate)) return candidate;
+		if (!host.vault.getFileByPath(candidate) && isPathVisible(candidate, scope)) return candidate;
 	}
 }
 
@@ -117,13 +123,13 @@ export function backupPath(host: Host, path: string, from = 1): string {
  * call's first write is the note itself (where `expected_hash` is checked). Between the two writes
  * the replaced text is in the write journal, which records it before the note is written.
  */
-export async function overwriteWithBackup(host: Host, file: HostFile, text: string): Promise<{ backup: string; text: string }> {
+export async function overwriteWithBackup(host: Host, scope: Scope, file: HostFile, text: string): Promise<{ backup: string; text: string }> {
 	let replaced = "";
 	const written = await host.vault.process(file, (latest) => {
 		replaced = latest;
 		return text;
 	});
-	const backupFile = await createBackup(host, file.path, replaced);
+	const backupFile = await createBackup(host, scope, file.path, replaced);
 	return { backup: backupFile.path, text: written };
 }
 
@@ -133,10 +139,10 @@ export async function overwriteWithBackup(host: Host, file: HostFile, text: stri
  * symbolic link, which the jail refuses) moves the backup to the next number, so such a name never
  * blocks an overwrite; bounded, then the error.
  */
-async function createBackup(host: Host, path: string, text: string): Promise<HostFile> {
+async function createBackup(host: Host, scope: Scope, path: string, text: string): Promise<HostFile> {
 	let from = 1;
 	for (let attempt = 1; ; attempt++) {
-		const candidate = backupPath(host, path, from);
+		const candidate = backupPath(host, scope, path, from);
 		try {
 			return await host.vault.create(candidate, text);
 		} catch (error) {

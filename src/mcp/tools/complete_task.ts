@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_TASK_TEXT_LENGTH } from "../../config/limits";
+import { isTaskStatusSymbol } from "../../markdown/taskLine";
 import { completeTask } from "../../vault/taskWrites";
 import { hashText } from "../../vault/writes";
 import { defineTool } from "../tool";
@@ -16,10 +17,7 @@ export const completeTaskTool = defineTool({
 		path: z.string(),
 		line: z.number().int().min(0),
 		text: z.string().min(1).max(MAX_TASK_TEXT_LENGTH),
-		status: z
-			.string()
-			.refine((value) => [...value].length === 1 && !/[\r\n\]]/.test(value), "status is one character, e.g. 'x' or '-'.")
-			.default("x"),
+		status: z.string().refine(isTaskStatusSymbol, "status is one character, e.g. 'x' or '-'.").default("x"),
 	},
 	outputSchema: {
 		path: z.string(),

@@ -93,7 +93,7 @@ export const createNoteTool = defineTool({
 			return fail(
 				`A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).`,
 			);
-		const { backup, text: written } = await overwriteWithBackup(host, existing, text);
+		const { backup, text: written } = await overwriteWithBackup(host, ctx.scope, existing, text);
 		return ok({ path, created: false, backup, hash: await hashTextInPieces(written), ...(notice === undefined ? {} : { notice }) });
 	},
 });

@@ -1,4 +1,4 @@
-import { dateProblem, formatTaskLine, ISO_DATE, taskStatusCharOf, taskText } from "../../../src/markdown/taskLine";
+import { dateProblem, formatTaskLine, isTaskStatusSymbol, ISO_DATE, taskStatusCharOf, taskText } from "../../../src/markdown/taskLine";
 
 describe("taskText", () => {
 	test("text that starts like a list marker stays the task's text", () => {
@@ -70,5 +70,16 @@ describe("taskStatusCharOf", () => {
 			"- > [x] quoted in an item",
 		])
 			expect(taskStatusCharOf(line)).toBeUndefined();
+	});
+});
+
+describe("isTaskStatusSymbol", () => {
+	test.each(["x", " ", "-", "/", "[", "🔁"])("%j can stand in a checkbox", (symbol) => {
+		expect(isTaskStatusSymbol(symbol)).toBe(true);
+		expect(taskStatusCharOf(`- [${symbol}] task`)).toBe(symbol);
+	});
+
+	test.each(["", "xx", "\n", "\r", "]", "\n- [ ] planted"])("%j cannot: a task line written with it would not be one task line", (symbol) => {
+		expect(isTaskStatusSymbol(symbol)).toBe(false);
 	});
 });

@@ -37,6 +37,7 @@ describe("checkNewNotePath: where a new note may be written", () => {
 });
 
 describe("writing notes through a host", () => {
+	const WHOLE_VAULT = { configDir: ".obsidian", excludedFolders: [] };
 	let vault: OpenVault;
 	const file = (path: string) => vault.host.vault.getFileByPath(path) as HostFile;
 	const onDisk = (path: string) => fs.readFile(nodePath.join(vault.root, path), "utf8");
@@ -58,17 +59,19 @@ describe("writing notes through a host", () => {
 	});
 
 	test("overwriteWithBackup keeps the replaced text beside the note, under the first free backup name", async () => {
-		const first = await overwriteWithBackup(vault.host, file("Note.md"), "new\n");
+		const first = await overwriteWithBackup(vault.host, WHOLE_VAULT, file("Note.md"), "new\n");
 		expect(first).toEqual({ backup: "Note.md.bak", text: "new\n" });
-		const second = await overwriteWithBackup(vault.host, file("Note.md"), "newer\n");
+		const second = await overwriteWithBackup(vault.host, WHOLE_VAULT, file("Note.md"), "newer\n");
 		expect(second.backup).toBe("Note.md.2.bak");
 		expect([await onDisk("Note.md"), await onDisk("Note.md.bak"), await onDisk("Note.md.2.bak")]).toEqual(["newer\n", "old text\n", "new\n"]);
-		expect(backupPath(vault.host, "Kept.md")).toBe("Kept.md.2.bak");
+		expect(backupPath(vault.host, WHOLE_VAULT, "Kept.md")).toBe("Kept.md.2.bak");
+		// A name the caller may not see is passed over like a taken one, however its excluded folder is spelt.
+		expect(backupPath(vault.host, { configDir: ".obsidian", excludedFolders: ["kept.md.2.BAK", "Kept.md.3.bak"] }, "Kept.md")).toBe("Kept.md.4.bak");
 	});
 
 	test("a backup name taken on disk by something the vault does not list moves the backup on, never blocks the overwrite", async () => {
 		await fs.mkdir(nodePath.join(vault.root, "Note.md.bak"));
-		const done = await overwriteWithBackup(vault.host, file("Note.md"), "new\n");
+		const done = await overwriteWithBackup(vault.host, WHOLE_VAULT, file("Note.md"), "new\n");
 		expect(done.backup).toBe("Note.md.2.bak");
 		expect(await onDisk("Note.md.2.bak")).toBe("old text\n");
 	});

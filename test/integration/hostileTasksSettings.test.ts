@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import { connectClient } from "../helpers/http";
+import { startService } from "../helpers/service";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const TASK = "Water the herbs 🔁 every day 📅 2026-12-07";
+const TASKS_SETTINGS = ".obsidian/plugins/obsidian-tasks-plugin/data.json";
+
+/** A Tasks data.json whose `x` status (done) names `next` as the status after it: a recurring task's new occurrence takes it. */
+function tasksSettingsWithNext(next: string): string {
+	return JSON.stringify({ statusSettings: { customStatuses: [{ symbol: "x", nextStatusSymbol: next, type: "DONE", name: "Done" }] } });
+}
+
+// Anyone who can write to the vault's config folder (a synced plugin folder, a shared vault) writes data.json;
+// complete_task reads it to tick a task as the Tasks plugin does, and must never write a line nobody asked for.
+test.each([
+	["a line break and a planted task", "\n- [ ] planted by data.json"],
+	["a line break alone", "\n"],
+	["a closing bracket", "]"],
+	["two characters", "ab"],
+	["nothing", ""],
+])("a Tasks data.json whose next status is %s: the new occurrence is one open task line, as with Tasks' defaults", async (_kind, next) => {
+	const vault = await makeVault({ "Garden.md": `- [ ] ${TASK}\n`, [TASKS_SETTINGS]: tasksSettingsWithNext(next) });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		const done = await callOk<{ line: number; next_task: { line: number; text: string } }>(client, "complete_task", {
+			path: "Garden.md",
+			line: 0,
+			text: TASK,
+		});
+		expect(done.next_task).toEqual({ line: 0, text: "Water the herbs 🔁 every day 📅 2026-12-08" });
+		const lines = readFileSync(nodePath.join(vault, "Garden.md"), "utf8").split("\n");
+		expect(lines).toEqual([
+			"- [ ] Water the herbs 🔁 every day 📅 2026-12-08",
+			expect.stringMatching(/^- \[x\] Water the herbs 🔁 every day 📅 2026-12-07 ✅ \d{4}-\d{2}-\d{2}$/),
+			"",
+		]);
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});
+
+test("a Tasks data.json's own statuses of one character are still followed: a next status of '/' starts the new occurrence in progress", async () => {
+	const vault = await makeVault({
+		"Garden.md": `- [ ] ${TASK}\n`,
+		[TASKS_SETTINGS]: JSON.stringify({
+			statusSettings: {
+				customStatuses: [
+					{ symbol: "x", nextStatusSymbol: "/", type: "DONE", name: "Done" },
+					{ symbol: "/", nextStatusSymbol: "x", type: "IN_PROGRESS", name: "Doing" },
+				],
+			},
+		}),
+	});
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		await callOk(client, "complete_task", { path: "Garden.md", line: 0, text: TASK });
+		expect(readFileSync(nodePath.join(vault, "Garden.md"), "utf8")).toMatch(/^- \[\/\] Water the herbs 🔁 every day 📅 2026-12-08\n- \[x\] /);
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});
