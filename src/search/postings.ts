@@ -707,6 +707,12 @@ export class PostingsIndex {
 		return this.documents[slot] === plan.prepared.doc;
 	}
 
+	/** Whether `plan`'s note is the index's version of it: from its install's publishing step on, while the old version's postings are still being taken out too. */
+	isInstalled(plan: CommitPlan): boolean {
+		const slot = this.slotOfPath.get(plan.prepared.doc.path);
+		return slot !== undefined && this.documents[slot] === plan.prepared.doc;
+	}
+
 	/** Whether an install is under way in steps (`installSteps`): a caller that can pause waits for it to end before it installs. */
 	get installing(): boolean {
 		return this.pending !== null;
