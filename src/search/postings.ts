@@ -302,14 +302,33 @@ function copyPostings(
 	}
 }
 
-/** Counts `body[from, to)` into `counts` (up to BODY_COUNT), noting in `touched` each id met for the first time. */
-function countBody(body: Uint32Array, from: number, to: number, counts: Uint32Array, touched: number[]): void {
-	for (let index = from; index < to; index++) {
-		const id = body[index] as number;
-		const value = counts[id] as number;
-		if (value === 0) touched.push(id);
-		if (value < BODY_COUNT) counts[id] = value + 1;
+/**
+ * Counts at most `limit` of the ids packed in `packed[from, to)` (packedIds.ts) into `counts` (up
+ * to BODY_COUNT), noting in `touched` each id met for the first time: the byte after the last id read.
+ * Read where they are packed, a step's share at a time: a long body unpacked at once for counting was
+ * one piece of 8-51 ms for a 5 MB note (the varint loop written out, as the phrase readers do, for speed).
+ */
+function countPacked(packed: Uint8Array, from: number, to: number, limit: number, counts: Uint32Array, touched: number[]): number {
+	let read = 0;
+	let value = 0;
+	let shift = 0;
+	let index = from;
+	while (index < to && read < limit) {
+		const byte = packed[index++] as number;
+		value |= (byte & 0x7f) << shift;
+		if (byte & 0x80) {
+			shift += 7;
+			continue;
+		}
+		const id = value >>> 0;
+		value = 0;
+		shift = 0;
+		read++;
+		const count = counts[id] as number;
+		if (count === 0) touched.push(id);
+		if (count < BODY_COUNT) counts[id] = count + 1;
 	}
+	return index;
 }
 
 /** Sets `flag` in the count of each term of a name, noting in `touched` each id met for the first time; in steps of COMMIT_STEP_POSTINGS when `stepped`. */
@@ -436,7 +455,6 @@ export class PostingsIndex {
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings (searches that never pause); all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private readonly mergeScratch: UnionScratch = unionScratch();
-	private unpacked: Uint32Array = new Uint32Array(256);
 	private readonly unpackedNames: { ids: Uint32Array; count: number } = { ids: new Uint32Array(64), count: 0 };
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
@@ -538,13 +556,6 @@ export class PostingsIndex {
 		if (at > 0) return sketchedPairBound(this.compacted, at - 1, this.bodyLengths[slot] as number, pairs);
 		const doc = this.documents[slot];
 		return doc ? phrasePairBound(doc, pairs) : BODY_COUNT;
-	}
-
-	/** A document's body token ids, in scratch that the next call overwrites. */
-	private unpackBody(doc: IndexedDocument): Uint32Array {
-		this.unpacked = growUint32(this.unpacked, doc.bodyLength);
-		unpackIds(doc.packed, this.unpacked, 0, doc.bodyBytes);
-		return this.unpacked;
 	}
 
 	/** Adds or replaces a prepared document, in one piece. */
@@ -893,12 +904,9 @@ export class PostingsIndex {
 	 */
 	private *postingsSteps(prepared: PreparedDocument): Generator<void, { ids: Uint32Array; values: Uint32Array }, void> {
 		const { doc, names } = prepared;
-		const { counts, body, long } = this.countingScratch(doc, namesLength(names));
+		const { counts, long } = this.countingScratch(doc, namesLength(names));
 		const touched: number[] = [];
-		for (let from = 0; from < doc.bodyLength; from += COMMIT_STEP_POSTINGS) {
-			countBody(body, from, Math.min(doc.bodyLength, from + COMMIT_STEP_POSTINGS), counts, touched);
-			if (long) yield;
-		}
+		yield* this.countBodySteps(doc, counts, touched, long);
 		// Each word left out was counted once before it (repeatedAddressWords): at least that one stays.
 		for (const id of prepared.uncounted) {
 			const value = counts[id] as number;
@@ -930,12 +938,9 @@ export class PostingsIndex {
 	/** A note's distinct terms, in its body and its names (in steps for a long body, as `postingsSteps`). */
 	private *termsSteps(doc: IndexedDocument): Generator<void, Uint32Array, void> {
 		const names = this.namesOf(doc);
-		const { counts, body, long } = this.countingScratch(doc, namesLength(names));
+		const { counts, long } = this.countingScratch(doc, namesLength(names));
 		const touched: number[] = [];
-		for (let from = 0; from < doc.bodyLength; from += COMMIT_STEP_POSTINGS) {
-			countBody(body, from, Math.min(doc.bodyLength, from + COMMIT_STEP_POSTINGS), counts, touched);
-			if (long) yield;
-		}
+		yield* this.countBodySteps(doc, counts, touched, long);
 		for (const field of [names.title, names.headings, ...names.aliases]) yield* markNamed(field, 1, counts, touched, long);
 		const terms = new Uint32Array(touched.length);
 		for (let from = 0; from < terms.length; from += COMMIT_STEP_POSTINGS) {
@@ -950,16 +955,25 @@ export class PostingsIndex {
 	}
 
 	/**
-	 * Where a note's tokens are counted: the shared scratch for a short body (counted at once), arrays
-	 * of its own for a long one, counted in steps (another note may be committed, or a phrase read,
-	 * with the shared scratch meanwhile).
+	 * Where a note's tokens are counted: the shared scratch for a short body (counted at once), an
+	 * array of its own for a long one, counted in steps (another note may be committed, or a phrase
+	 * read, with the shared scratch meanwhile).
 	 */
-	private countingScratch(doc: IndexedDocument, namesLength: number): { counts: Uint32Array; body: Uint32Array; long: boolean } {
+	private countingScratch(doc: IndexedDocument, namesLength: number): { counts: Uint32Array; long: boolean } {
 		const long = doc.bodyLength + namesLength > COMMIT_STEP_POSTINGS;
-		if (!long) return { counts: (this.counts = growUint32(this.counts, this.dictionary.size)), body: this.unpackBody(doc), long };
-		const body = new Uint32Array(doc.bodyLength);
-		unpackIds(doc.packed, body, 0, doc.bodyBytes);
-		return { counts: new Uint32Array(this.dictionary.size), body, long };
+		if (!long) return { counts: (this.counts = growUint32(this.counts, this.dictionary.size)), long };
+		return { counts: new Uint32Array(this.dictionary.size), long };
+	}
+
+	/**
+	 * Counts a note's body into `counts` (`countPacked`), COMMIT_STEP_POSTINGS tokens a step when `long`. Read from
+	 * `doc.packed` at each step: a compaction during a pause moves its bytes to the shared buffer, the same bytes.
+	 */
+	private *countBodySteps(doc: IndexedDocument, counts: Uint32Array, touched: number[], long: boolean): Generator<void, void, void> {
+		for (let at = 0; at < doc.bodyBytes;) {
+			at = countPacked(doc.packed, at, doc.bodyBytes, COMMIT_STEP_POSTINGS, counts, touched);
+			if (long) yield;
+		}
 	}
 
 	/**
