@@ -851,6 +851,16 @@ export const NOTE_READ_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000]
  * history` listed such never-made changes as made.
  */
 export const JOURNAL_DROP_RETRY_PAUSES_MS: readonly number[] = [500, 5_000, 30_000];
+/**
+ * Headings the headless metadata parse keeps of one note (and MAX_NOTE_SECTIONS sections). Past them its lines are
+ * still read for links, tags, list items and block ids, and the note is listed, linked and read whole;
+ * a heading asked for past the bound is "not read" (`describeHeadingPlaces`). A note of 400,000 `#`
+ * lines (800 KB) kept 400,000 of each: 2.7-2.9 s of CPU to take in at start (hold76: 4.9 s at its load),
+ * about 150 MB of objects before they were packed, and thirty such notes 63 s and 201 MB of heap.
+ */
+export const MAX_NOTE_HEADINGS = 100_000;
+/** Top-level sections (`CachedMetadata.sections`) the headless metadata parse keeps of one note, as MAX_NOTE_HEADINGS headings: past them its blocks are still read for links, tags, list items and block ids. */
+export const MAX_NOTE_SECTIONS = 100_000;
 /** Notes larger than this (bytes) are parsed just after the headless server starts, not before it listens. */
 export const MAX_STARTUP_PARSE_BYTES = 1024 * 1024;
 /**

@@ -1,5 +1,12 @@
 import type { BlockCache, CachedMetadata, EmbedCache, HeadingCache, LinkCache, ListItemCache, Pos, SectionCache, TagCache } from "obsidian";
-import { BLOCK_CHUNK_LINES, INLINE_ITEMS_PAUSE_COUNT, INLINE_PASS_STEP_CHARS, TOKEN_VISIT_PAUSE_TOKENS } from "../config/limits";
+import {
+	BLOCK_CHUNK_LINES,
+	INLINE_ITEMS_PAUSE_COUNT,
+	INLINE_PASS_STEP_CHARS,
+	MAX_NOTE_HEADINGS,
+	MAX_NOTE_SECTIONS,
+	TOKEN_VISIT_PAUSE_TOKENS,
+} from "../config/limits";
 import { SplitStringMap } from "./splitStringMap";
 import { ChunkedArray } from "./chunkedArray";
 import { LEFT_OUT_TOKEN, parseBlocks, type MarkdownToken } from "./blocks";
@@ -264,6 +271,8 @@ class MetadataBuilder {
 	// its two arrays of objects by copying them whole, pieces of 75–80 ms (see ChunkedArray).
 	private readonly sections = new ChunkedArray<SectionCache>();
 	private readonly headings = new ChunkedArray<HeadingCache>();
+	/** Whether the last top-level block visited was kept as a section (past MAX_NOTE_SECTIONS, none is). */
+	private lastSectionKept = false;
 	readonly listItems: ListItemRecords;
 	private readonly links = new ChunkedArray<LinkCache>();
 	private readonly embeds = new ChunkedArray<EmbedCache>();
@@ -433,7 +442,11 @@ class MetadataBuilder {
 				: isFootnoteDefinition(token)
 					? "footnoteDefinition"
 					: SECTION_TYPES[token.type];
+		this.lastSectionKept = false;
 		if (!type) return undefined;
+		// Past the bound the note's blocks are still read for links, tags, items and ids: only their sections are not kept.
+		if (this.sections.length >= MAX_NOTE_SECTIONS) return undefined;
+		this.lastSectionKept = true;
 		const section: SectionCache = { type, position: this.lines.linesPos(map[0], 0, this.lastContentLine(map[0], map[1])) };
 		this.sections.push(section);
 		return section;
@@ -547,6 +560,8 @@ class MetadataBuilder {
 	}
 
 	private addHeading(token: MarkdownToken, map: [number, number], inline: MarkdownToken | undefined): void {
+		// Past the bound a heading's line is still read for links and tags; the heading is not kept (describeHeadingPlaces says so).
+		if (this.headings.length >= MAX_NOTE_HEADINGS) return;
 		this.headings.push({
 			heading: inline?.content ?? "",
 			level: Number(token.tag.slice(1)),
@@ -561,7 +576,7 @@ class MetadataBuilder {
 		if (id === null || this.items.length > 0) return;
 		const position: Pos = this.lines.linesPos(map[0], this.contentStart(map[0]), lastLine);
 		this.blocks.add(id, position);
-		if (token.level === 0) {
+		if (token.level === 0 && this.lastSectionKept) {
 			const section = this.sections.last();
 			if (section) section.id = id;
 		}

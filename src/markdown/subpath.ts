@@ -1,4 +1,4 @@
-import { SUBPATH_HEADING_STEP } from "../config/limits";
+import { MAX_NOTE_HEADINGS, SUBPATH_HEADING_STEP } from "../config/limits";
 import type { CachedMetadata, HeadingCache } from "obsidian";
 import { echoed } from "./echo";
 import { runSteps, type Steps } from "./steps";
@@ -165,5 +165,7 @@ export function describeHeadingPlaces(headings: HeadingPlaces, max: number, coun
 	for (let index = 0; index < Math.min(max, headings.texts.length); index++)
 		listed.push(`${"#".repeat(headings.levels[index] as number)} ${echoed(headings.texts[index] as string)} (line ${headings.lines[index] as number})`);
 	const more = count > max ? ` and ${count - max} more` : "";
-	return `Its headings: ${listed.join("; ")}${more}.`;
+	// Exactly at the bound: the headless parse kept no more (a note of exactly as many is told so too; Obsidian's own cache has no bound).
+	const unread = count === MAX_NOTE_HEADINGS ? ` Headings past the first ${MAX_NOTE_HEADINGS} of a note are not read: read it whole.` : "";
+	return `Its headings: ${listed.join("; ")}${more}.${unread}`;
 }

@@ -303,14 +303,33 @@ function copyPostings(
 	}
 }
 
-/** Counts `body[from, to)` into `counts` (up to BODY_COUNT), noting in `touched` each id met for the first time. */
-function countBody(body: Uint32Array, from: number, to: number, counts: Uint32Array, touched: number[]): void {
-	for (let index = from; index < to; index++) {
-		const id = body[index] as number;
-		const value = counts[id] as number;
-		if (value === 0) touched.push(id);
-		if (value < BODY_COUNT) counts[id] = value + 1;
+/**
+ * Counts at most `limit` of the ids packed in `packed[from, to)` (packedIds.ts) into `counts` (up
+ * to BODY_COUNT), noting in `touched` each id met for the first time: the byte after the last id read.
+ * Read where they are packed, a step's share at a time: a long body unpacked at once for counting was
+ * one piece of 8-51 ms for a 5 MB note (the varint loop written out, as the phrase readers do, for speed).
+ */
+function countPacked(packed: Uint8Array, from: number, to: number, limit: number, counts: Uint32Array, touched: number[]): number {
+	let read = 0;
+	let value = 0;
+	let shift = 0;
+	let index = from;
+	while (index < to && read < limit) {
+		const byte = packed[index++] as number;
+		value |= (byte & 0x7f) << shift;
+		if (byte & 0x80) {
+			shift += 7;
+			continue;
+		}
+		const id = value >>> 0;
+		value = 0;
+		shift = 0;
+		read++;
+		const count = counts[id] as number;
+		if (count === 0) touched.push(id);
+		if (count < BODY_COUNT) counts[id] = count + 1;
 	}
+	return index;
 }
 
 /** Sets `flag` in the count of each term of a name, noting in `touched` each id met for the first time; in steps of COMMIT_STEP_POSTINGS when `stepped`. */
@@ -437,7 +456,6 @@ export class PostingsIndex {
 	/** Scratch for counting a note's tokens while committing and for merging a prefix's postings (searches that never pause); all zero between uses. */
 	private counts: Uint32Array = new Uint32Array(256);
 	private readonly mergeScratch: UnionScratch = unionScratch();
-	private unpacked: Uint32Array = new Uint32Array(256);
 	private readonly unpackedNames: { ids: Uint32Array; count: number } = { ids: new Uint32Array(64), count: 0 };
 
 	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
@@ -539,13 +557,6 @@ export class PostingsIndex {
 		if (at > 0) return sketchedPairBound(this.compacted, at - 1, this.bodyLengths[slot] as number, pairs);
 		const doc = this.documents[slot];
 		return doc ? phrasePairBound(doc, pairs) : BODY_COUNT;
-	}
-
-	/** A document's body token ids, in scratch that the next call overwrites. */
-	private unpackBody(doc: IndexedDocument): Uint32Array {
-		this.unpacked = growUint32(this.unpacked, doc.bodyLength);
-		unpackIds(doc.packed, this.unpacked, 0, doc.bodyBytes);
-		return this.unpacked;
 	}
 
 	/** Adds or replaces a prepared document, in one piece. */
@@ -706,6 +717,12 @@ export class PostingsIndex {
 		// Failed in a step another change ran: its log line named no error kind ("undefined").
 		if (pending.failure) throw pending.failure.error;
 		return this.documents[slot] === plan.prepared.doc;
+	}
+
+	/** Whether `plan`'s note is the index's version of it: from its install's publishing step on, while the old version's postings are still being taken out too. */
+	isInstalled(plan: CommitPlan): boolean {
+		const slot = this.slotOfPath.get(plan.prepared.doc.path);
+		return slot !== undefined && this.documents[slot] === plan.prepared.doc;
 	}
 
 	/** Whether an install is under way in steps (`installSteps`): a caller that can pause waits for it to end before it installs. */
@@ -888,12 +905,9 @@ export class PostingsIndex {
 	 */
 	private *postingsSteps(prepared: PreparedDocument): Generator<void, { ids: Uint32Array; values: Uint32Array }, void> {
 		const { doc, names } = prepared;
-		const { counts, body, long } = this.countingScratch(doc, namesLength(names));
+		const { counts, long } = this.countingScratch(doc, namesLength(names));
 		const touched: number[] = [];
-		for (let from = 0; from < doc.bodyLength; from += COMMIT_STEP_POSTINGS) {
-			countBody(body, from, Math.min(doc.bodyLength, from + COMMIT_STEP_POSTINGS), counts, touched);
-			if (long) yield;
-		}
+		yield* this.countBodySteps(doc, counts, touched, long);
 		// Each word left out was counted once before it (repeatedAddressWords): at least that one stays.
 		for (const id of prepared.uncounted) {
 			const value = counts[id] as number;
@@ -925,12 +939,9 @@ export class PostingsIndex {
 	/** A note's distinct terms, in its body and its names (in steps for a long body, as `postingsSteps`). */
 	private *termsSteps(doc: IndexedDocument): Generator<void, Uint32Array, void> {
 		const names = this.namesOf(doc);
-		const { counts, body, long } = this.countingScratch(doc, namesLength(names));
+		const { counts, long } = this.countingScratch(doc, namesLength(names));
 		const touched: number[] = [];
-		for (let from = 0; from < doc.bodyLength; from += COMMIT_STEP_POSTINGS) {
-			countBody(body, from, Math.min(doc.bodyLength, from + COMMIT_STEP_POSTINGS), counts, touched);
-			if (long) yield;
-		}
+		yield* this.countBodySteps(doc, counts, touched, long);
 		for (const field of [names.title, names.headings, ...names.aliases]) yield* markNamed(field, 1, counts, touched, long);
 		const terms = new Uint32Array(touched.length);
 		for (let from = 0; from < terms.length; from += COMMIT_STEP_POSTINGS) {
@@ -945,16 +956,25 @@ export class PostingsIndex {
 	}
 
 	/**
-	 * Where a note's tokens are counted: the shared scratch for a short body (counted at once), arrays
-	 * of its own for a long one, counted in steps (another note may be committed, or a phrase read,
-	 * with the shared scratch meanwhile).
+	 * Where a note's tokens are counted: the shared scratch for a short body (counted at once), an
+	 * array of its own for a long one, counted in steps (another note may be committed, or a phrase
+	 * read, with the shared scratch meanwhile).
 	 */
-	private countingScratch(doc: IndexedDocument, namesLength: number): { counts: Uint32Array; body: Uint32Array; long: boolean } {
+	private countingScratch(doc: IndexedDocument, namesLength: number): { counts: Uint32Array; long: boolean } {
 		const long = doc.bodyLength + namesLength > COMMIT_STEP_POSTINGS;
-		if (!long) return { counts: (this.counts = growUint32(this.counts, this.dictionary.size)), body: this.unpackBody(doc), long };
-		const body = new Uint32Array(doc.bodyLength);
-		unpackIds(doc.packed, body, 0, doc.bodyBytes);
-		return { counts: new Uint32Array(this.dictionary.size), body, long };
+		if (!long) return { counts: (this.counts = growUint32(this.counts, this.dictionary.size)), long };
+		return { counts: new Uint32Array(this.dictionary.size), long };
+	}
+
+	/**
+	 * Counts a note's body into `counts` (`countPacked`), COMMIT_STEP_POSTINGS tokens a step when `long`. Read from
+	 * `doc.packed` at each step: a compaction during a pause moves its bytes to the shared buffer, the same bytes.
+	 */
+	private *countBodySteps(doc: IndexedDocument, counts: Uint32Array, touched: number[], long: boolean): Generator<void, void, void> {
+		for (let at = 0; at < doc.bodyBytes;) {
+			at = countPacked(doc.packed, at, doc.bodyBytes, COMMIT_STEP_POSTINGS, counts, touched);
+			if (long) yield;
+		}
 	}
 
 	/**

@@ -285,6 +285,16 @@ class Behind {
 	}
 }
 
+/** Runs `steps`, ending `behind`'s count at the first step after which `installed()` holds. */
+function* uncountedOnceIn<T>(steps: Steps<T>, installed: () => boolean, behind: Behind): Steps<T> {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return next.value;
+		if (installed()) behind.done();
+		yield;
+	}
+}
+
 /** One build of the index: its notes, taken in order by the build and by searches that help it. */
 interface IndexBuild {
 	readonly notes: readonly HostFile[];
@@ -913,7 +923,13 @@ export class IndexedNoteSearch implements NoteSearch {
 			if (first.done) return first.value || { error: undefined };
 			behind.count();
 			await this.yieldToHost();
-			const rest = await runStepsInSlicesWhile(installing, INDEX_UPDATE_SLICE_MS, this.yieldToHost, () => !this.stopped && engine === this.engine);
+			// Counted until its new version answers: while the old one's postings are taken out after, answers said it was missing.
+			const rest = await runStepsInSlicesWhile(
+				uncountedOnceIn(installing, () => engine.index.isInstalled(plan), behind),
+				INDEX_UPDATE_SLICE_MS,
+				this.yieldToHost,
+				() => !this.stopped && engine === this.engine,
+			);
 			return (rest.done && rest.value) || { error: undefined };
 		} catch (error) {
 			return { error };

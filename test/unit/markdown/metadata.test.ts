@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { getAllTags } from "../../../src/markdown/tags";
 import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
-import { CHUNKED_ARRAY_CHUNK, INLINE_PASS_STEP_CHARS, MAX_STEPPED_BLOCK_DEPTH } from "../../../src/config/limits";
+import { CHUNKED_ARRAY_CHUNK, INLINE_PASS_STEP_CHARS, MAX_NOTE_HEADINGS, MAX_NOTE_SECTIONS, MAX_STEPPED_BLOCK_DEPTH } from "../../../src/config/limits";
 import { blockPartInSteps } from "../../../src/headless/compactMetadata";
 import type { NotePart } from "../../../src/markdown/subpath";
 
@@ -456,6 +456,25 @@ describe("a note of 100,000 headings", () => {
 		expect(cache.sections?.[last]).toEqual({ type: "heading", position: cache.headings?.[last]?.position });
 		expect(cache.links?.map((link) => link.link)).toEqual(Array.from({ length: HEADINGS }, (_, index) => `L${index}`));
 		expect(cache.tags?.[last]?.tag).toBe(`#t${last}`);
+	});
+});
+
+describe("a note of more headings than MAX_NOTE_HEADINGS", () => {
+	test("keeps the first MAX_NOTE_HEADINGS headings and MAX_NOTE_SECTIONS sections; links, tags and block ids past them are still read (400,000 `#` lines kept 400,000 of each: 2.7-2.9 s at start)", () => {
+		const PAST = 1_000;
+		const count = Math.max(MAX_NOTE_HEADINGS, MAX_NOTE_SECTIONS) + PAST;
+		// Links and tags on the lines past the bound only: scanning every line for them is most of a parse's work.
+		const text = `${Array.from({ length: count }, (_, index) => (index < count - PAST ? `# h${index}` : `# h${index} [[L${index}]] #t${index}`)).join("\n")}\n\nlast ^end\n`;
+		const cache = parseMetadata(text);
+		expect(cache.headings).toHaveLength(MAX_NOTE_HEADINGS);
+		expect(cache.headings?.at(-1)?.heading).toBe(`h${MAX_NOTE_HEADINGS - 1}`);
+		expect(cache.sections).toHaveLength(MAX_NOTE_SECTIONS);
+		// The last paragraph's id is its own block's, not set on the last section kept (a heading's).
+		expect(cache.sections?.some((section) => section.id !== undefined)).toBe(false);
+		expect(cache.blocks?.end?.position.start.line).toBe(count + 1);
+		expect(cache.links).toHaveLength(PAST);
+		expect(cache.links?.at(-1)?.link).toBe(`L${count - 1}`);
+		expect(cache.tags).toHaveLength(PAST);
 	});
 });
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ACCEPTED_PATCH_SLOTS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
+import { ACCEPTED_PATCH_SLOTS, COMMIT_STEP_POSTINGS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 import { PackedIdWriter } from "../../../src/search/packedIds";
@@ -751,6 +751,51 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 		expect(postingsByPath(index, [word(99_999)], ["Small.md", "Big.md"])).not.toEqual([`${word(99_999)}: `]);
 		index.commit(run(index.prepare("Big.md", "Big", 3, "short", [])));
 		expect(postingsByPath(index, [word(0), word(99_999)], ["Small.md", "Big.md"])).toEqual([`${word(0)}: `, `${word(99_999)}: `]);
+	});
+
+	test("a big note's new version is planned reading at most a step's share of either version's packed words between two pauses (each was unpacked whole in one piece: 8-51 ms for 5 MB)", () => {
+		const DISTINCT = 40_000;
+		const oldBody = Array.from({ length: DISTINCT }, (_, n) => word(n)).join(" ");
+		const newBody = Array.from({ length: DISTINCT }, (_, n) => word(n + DISTINCT / 2)).join(" ");
+		const index = new PostingsIndex(null);
+		index.add("Small.md", "Small", 1, `${word(1)} ${word(DISTINCT)}`, []);
+		index.add("Big.md", "Big", 1, oldBody, []);
+		index.compact();
+		let read = 0;
+		/** The same bytes, each element read counted. */
+		const counted = (packed: Uint8Array): Uint8Array =>
+			new Proxy(packed, {
+				get(target, key) {
+					if (typeof key === "string" && /^\d+$/.test(key)) read++;
+					const value = Reflect.get(target, key) as unknown;
+					return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+				},
+			});
+		const documents = (index as unknown as { documents: Array<{ packed: Uint8Array; bodyBytes: number } | undefined> }).documents;
+		const oldDoc = documents[slotOf(index, "Big.md")];
+		if (!oldDoc) throw new Error("Big.md is not indexed");
+		oldDoc.packed = counted(oldDoc.packed);
+		const prepared = run(index.prepare("Big.md", "Big", 2, newBody, []));
+		prepared.doc.packed = counted(prepared.doc.packed);
+		const perPiece: number[] = [];
+		const steps = index.planCommit(prepared);
+		let next = steps.next();
+		for (; ; next = steps.next()) {
+			perPiece.push(read);
+			read = 0;
+			if (next.done) break;
+		}
+		// Both versions' words read (the new one's to count, the old one's to know its terms)...
+		expect(perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(oldDoc.bodyBytes + prepared.doc.bodyBytes);
+		// ...a step's share of tokens at a time, of three bytes at most here. Before: each body whole in one piece (100 KB).
+		expect(Math.max(...perPiece)).toBeLessThanOrEqual(3 * COMMIT_STEP_POSTINGS);
+		run(index.installSteps(next.value));
+		const whole = new PostingsIndex(null);
+		whole.add("Small.md", "Small", 1, `${word(1)} ${word(DISTINCT)}`, []);
+		whole.add("Big.md", "Big", 2, newBody, []);
+		const words = [word(0), word(1), word(DISTINCT / 2), word(DISTINCT), word(DISTINCT + DISTINCT / 2 - 1)];
+		expect(postingsByPath(index, words, ["Small.md", "Big.md"])).toEqual(postingsByPath(whole, words, ["Small.md", "Big.md"]));
+		expect([index.size, index.totalBodyLength]).toEqual([whole.size, whole.totalBodyLength]);
 	});
 
 	test("a big note's plan made stale by a note replaced meanwhile is made again without counting the note again, in steps when asked (at start, one piece of 212-226 ms in serve)", () => {

@@ -1457,6 +1457,39 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		}
 	}, 120_000);
 
+	test("a new version of a big note: once it answers, while its old version's postings are still taken out, answers no longer say it is not yet indexed", async () => {
+		const vault = await openVault({ "Small.md": "alpha\n", "Big.md": bigOf("v") });
+		const scope = vault.scope();
+		const clearing: string[] = [];
+		let watching = false;
+		const sliceUsedUp = jest.spyOn(SliceClock.prototype, "due").mockImplementation(() => watching);
+		const index: IndexedNoteSearch = new IndexedNoteSearch(vault.host, scope, async () => {
+			const postings = (index as unknown as { engine: { index: PostingsIndex } }).engine.index;
+			// The pauses between the steps that take the old version's postings out: the new version answers.
+			if (watching && postings.retiredSlotHeld) {
+				const answer = await index.search(scope, parseQuery("w0"), {}, 5);
+				clearing.push(`${answer.results.map((hit) => hit.path).join()} | ${answer.notice ?? ""}`);
+			}
+			await settle();
+		});
+		index.start();
+		await index.whenReady();
+		try {
+			watching = true;
+			await write(vault, "Big.md", bigOf("w"));
+			for (let turn = 0; turn < 100_000 && (installing(index) || (await foundBy(index, scope, "w0")).length === 0); turn++) await settle();
+			watching = false;
+			// 60,000 old postings taken out COMMIT_STEP_POSTINGS a step: a pause between each two.
+			expect(clearing.length).toBeGreaterThanOrEqual(DISTINCT / COMMIT_STEP_POSTINGS - 1);
+			expect(new Set(clearing)).toEqual(new Set(["Big.md | "]));
+		} finally {
+			watching = false;
+			sliceUsedUp.mockRestore();
+			await index.stop();
+			await vault.close();
+		}
+	}, 120_000);
+
 	test("a new version of a big note whose install fails twice: neither version is found (the old one stayed whole), and answers name it", async () => {
 		const vault = await openVault({ "Small.md": "alpha\n", "Big.md": bigOf("v") });
 		const scope = vault.scope();

@@ -1,4 +1,4 @@
-import { MAX_STARTUP_PARSE_BYTES, SLICED_TAGS } from "../../../../src/config/limits";
+import { MAX_NOTE_HEADINGS, MAX_STARTUP_PARSE_BYTES, SLICED_TAGS } from "../../../../src/config/limits";
 import { countSetAdds, countWorkPerPiece } from "../../../helpers/workPieces";
 import { NodeVault } from "../../../../src/headless/NodeVault";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
@@ -104,6 +104,28 @@ describe("read_note", () => {
 			await cache.settled();
 			expect(await planted.ok("read_note", { path: "Outline#^b99999" })).toMatchObject({ content: "line ^b99999" });
 			expect(await planted.ok("read_note", { path: "Outline#h99999" })).toMatchObject({ section: "h99999" });
+		} finally {
+			await planted.close();
+		}
+	}, 60_000);
+
+	test("a heading past the MAX_NOTE_HEADINGS a note's parse keeps is said to be not read, and the note is read whole; one within is read", async () => {
+		const count = MAX_NOTE_HEADINGS + 10;
+		const text = Array.from({ length: count }, (_, index) => `# ${index}\n`).join("");
+		const planted = await openToolVault({ "Outline.md": text, "Small.md": "# a\n" });
+		try {
+			await planted.vault.host.metadataCache.settled();
+			const past = await planted.error("read_note", { path: `Outline#${count - 1}` });
+			expect(past).toMatch(new RegExp(`^No heading "${count - 1}" in "Outline\\.md"\\. Its headings: # 0 \\(line 0\\);`));
+			expect(past).toContain(`Headings past the first ${MAX_NOTE_HEADINGS} of a note are not read: read it whole.`);
+			expect(await planted.ok("read_note", { path: "Outline#5" })).toMatchObject({ section: "5", content: "# 5\n" });
+			const whole = await planted.ok("read_note", { path: "Outline" });
+			expect(whole).toMatchObject({ size: text.length });
+			expect(text.startsWith(whole.content as string)).toBe(true);
+			// A note within the bound is told nothing of it.
+			expect(await planted.error("read_note", { path: "Small#nothere" })).toBe(
+				'No heading "nothere" in "Small.md". Its headings: # a (line 0). Call read_note with one of these after \'#\', or with the path alone for the whole note.',
+			);
 		} finally {
 			await planted.close();
 		}
