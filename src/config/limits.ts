@@ -1177,6 +1177,15 @@ export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;
 export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
 
 /**
+ * Characters of the Daily Notes date format (`daily-notes.json`'s `format`) that is used; a longer one
+ * leaves the file unused (Obsidian's defaults apply, and the answer says why). The format names a note
+ * path (at most MAX_PATH_LENGTH characters), and reading a name back by it is quadratic in its length:
+ * create_note in the daily folder beside a format of 60,000 `[` held the server 6.7 s in one piece
+ * (1.6 s at 30,000; the 256 K characters a settings file may have, over 100 s). At this bound, 2 ms.
+ */
+export const DAILY_NOTE_MAX_FORMAT_CHARS = MAX_PATH_LENGTH;
+
+/**
  * Characters of title one template may fill (each `{{title}}` counts the title's characters and two
  * more); a template over it is refused. A template of 500,000 `{{title}}` (4.5 MB) filled with a
  * 200-character title made 96 MiB of text, with pieces of 100–160 ms and 0.8 s of the server's CPU
