@@ -713,6 +713,14 @@ export const MAX_BATCH_ENTRIES = 32;
  * "Internal server error." and no reason.
  */
 export const MAX_REQUEST_NESTING = 64;
+/**
+ * Object members (keys) one request body may hold in all, counted over every object in it (400 past it).
+ * A message with its arguments holds a few dozen. A megabyte body holds 120,000: the SDK's message
+ * schema copied them in one piece of 173–215 ms (keys beside `jsonrpc`, or in `_meta`), a tool's
+ * argument schema in one of 67–98 ms (extra arguments). Arrays' items are not counted: they cost
+ * the schemas little (a list of 130,000 numbers: a 5 ms piece).
+ */
+export const MAX_REQUEST_OBJECT_KEYS = 4096;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
 
