@@ -1187,11 +1187,11 @@ export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
 /**
  * Characters of the Daily Notes date format (`daily-notes.json`'s `format`) that is used; a longer one
  * leaves the file unused (Obsidian's defaults apply, and the answer says why). The format names a note
- * path (at most MAX_PATH_LENGTH characters), and reading a name back by it is quadratic in its length:
+ * path (at most MAX_PATH_LENGTH characters, the same 1,024), and reading a name back by it is quadratic in its length:
  * create_note in the daily folder beside a format of 60,000 `[` held the server 6.7 s in one piece
  * (1.6 s at 30,000; the 256 K characters a settings file may have, over 100 s). At this bound, 2 ms.
  */
-export const DAILY_NOTE_MAX_FORMAT_CHARS = MAX_PATH_LENGTH;
+export const DAILY_NOTE_MAX_FORMAT_CHARS = 1024;
 
 /**
  * Characters of title one template may fill (each `{{title}}` counts the title's characters and two
