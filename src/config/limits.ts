@@ -725,6 +725,14 @@ export const MAX_BATCH_ENTRIES = 32;
  * "Internal server error." and no reason.
  */
 export const MAX_REQUEST_NESTING = 64;
+/**
+ * Object members (keys) one request body may hold in all, counted over every object in it (400 past it).
+ * A message with its arguments holds a few dozen. A megabyte body holds 120,000: the SDK's message
+ * schema copied them in one piece of 173–215 ms (keys beside `jsonrpc`, or in `_meta`), a tool's
+ * argument schema in one of 67–98 ms (extra arguments). Arrays' items are not counted: they cost
+ * the schemas little (a list of 130,000 numbers: a 5 ms piece).
+ */
+export const MAX_REQUEST_OBJECT_KEYS = 4096;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
 
@@ -1197,6 +1205,15 @@ export const TOOL_LIST_ALL_MAX_BYTES = 13 * 1024;
  * 0.8 s, and one format of 60,000 `[` 5 s before dayjs's brackets were made linear.
  */
 export const TEMPLATE_MAX_DATE_FORMAT_CHARS = 10_000;
+
+/**
+ * Characters of the Daily Notes date format (`daily-notes.json`'s `format`) that is used; a longer one
+ * leaves the file unused (Obsidian's defaults apply, and the answer says why). The format names a note
+ * path (at most MAX_PATH_LENGTH characters, the same 1,024), and reading a name back by it is quadratic in its length:
+ * create_note in the daily folder beside a format of 60,000 `[` held the server 6.7 s in one piece
+ * (1.6 s at 30,000; the 256 K characters a settings file may have, over 100 s). At this bound, 2 ms.
+ */
+export const DAILY_NOTE_MAX_FORMAT_CHARS = 1024;
 
 /**
  * Characters of title one template may fill (each `{{title}}` counts the title's characters and two

@@ -8,7 +8,7 @@ import { DEFAULT_COMPLETION_SETTINGS, type CompletionSettings, type StatusConfig
 import type { NewLinkFormat } from "../markdown/linkRewrite";
 import { isTaskStatusSymbol } from "../markdown/taskLine";
 import { trimSlashes } from "../paths/spelling";
-import { OBSIDIAN_SETTINGS_MAX_BYTES, OBSIDIAN_SETTINGS_MAX_CHARS } from "../config/limits";
+import { DAILY_NOTE_MAX_FORMAT_CHARS, OBSIDIAN_SETTINGS_MAX_BYTES, OBSIDIAN_SETTINGS_MAX_CHARS } from "../config/limits";
 import { FileOverBytesError } from "../host/FileOverBytesError";
 import { errorKind, type Logger } from "../activity";
 
@@ -47,9 +47,14 @@ function told(host: Host, relativePath: string, why: string | undefined, size: n
  * Reads a JSON file from the vault's config folder; null when it is missing, and null with the reason
  * (`unused`, logged too) when it is not JSON or longer than OBSIDIAN_SETTINGS_MAX_CHARS (no settings
  * file of Obsidian's is near it; parsing one of 19 MB held the server 280–340 ms in one piece, on every
- * write). One over OBSIDIAN_SETTINGS_MAX_BYTES the adapter refuses unread.
+ * write). One over OBSIDIAN_SETTINGS_MAX_BYTES the adapter refuses unread. `refuse` says why an object
+ * that is read is not used all the same (a field over its bound), or undefined.
  */
-async function readConfigJson(host: Host, relativePath: string): Promise<ConfigJson> {
+async function readConfigJson(
+	host: Host,
+	relativePath: string,
+	refuse: (value: Record<string, unknown>) => string | undefined = () => undefined,
+): Promise<ConfigJson> {
 	const path = `${host.vault.configDir}/${relativePath}`;
 	let why: string;
 	let size = 0;
@@ -63,11 +68,13 @@ async function readConfigJson(host: Host, relativePath: string): Promise<ConfigJ
 		if (text.length > OBSIDIAN_SETTINGS_MAX_CHARS) why = `over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters`;
 		else {
 			const value: unknown = JSON.parse(text);
-			if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+			const refused =
+				value !== null && typeof value === "object" && !Array.isArray(value) ? refuse(value as Record<string, unknown>) : "not a JSON object";
+			if (refused === undefined) {
 				told(host, relativePath, undefined, 0);
 				return { value: value as Record<string, unknown> };
 			}
-			why = "not a JSON object";
+			why = refused;
 		}
 	} catch (error) {
 		// Removed since it was found: missing, as if it had not been found.
@@ -86,8 +93,9 @@ async function textSettings<K extends string>(
 	host: Host,
 	relativePath: string,
 	defaults: Record<K, string>,
+	refuse?: (value: Record<string, unknown>) => string | undefined,
 ): Promise<{ values: Record<K, string>; unused?: string }> {
-	const { value: settings, unused } = await readConfigJson(host, relativePath);
+	const { value: settings, unused } = await readConfigJson(host, relativePath, refuse);
 	const values = { ...defaults };
 	for (const name of Object.keys(defaults) as K[]) {
 		const value = settings?.[name];
@@ -117,9 +125,25 @@ export interface DailyNoteSettings {
 /** Obsidian's own defaults for the Daily Notes core plugin. */
 const DAILY_NOTE_DEFAULT_FORMAT = "YYYY-MM-DD";
 
-/** The Daily Notes core plugin's settings (`daily-notes.json`), with Obsidian's defaults filled in. */
+/**
+ * Why a `daily-notes.json` is not used though it is JSON: a date format over DAILY_NOTE_MAX_FORMAT_CHARS
+ * names no note, and reading names by it would hold the server (see the limit).
+ */
+function overlongDailyFormat(settings: Record<string, unknown>): string | undefined {
+	const { format } = settings;
+	return typeof format === "string" && format.trim().length > DAILY_NOTE_MAX_FORMAT_CHARS
+		? `over ${DAILY_NOTE_MAX_FORMAT_CHARS} characters in its date format`
+		: undefined;
+}
+
+/** The Daily Notes core plugin's settings (`daily-notes.json`), with Obsidian's defaults filled in (for the whole file when its date format is over its bound). */
 export async function dailyNoteSettings(host: Host): Promise<DailyNoteSettings> {
-	const { values, unused } = await textSettings(host, "daily-notes.json", { folder: "", format: DAILY_NOTE_DEFAULT_FORMAT, template: "" });
+	const { values, unused } = await textSettings(
+		host,
+		"daily-notes.json",
+		{ folder: "", format: DAILY_NOTE_DEFAULT_FORMAT, template: "" },
+		overlongDailyFormat,
+	);
 	return { ...values, folder: trimSlashes(values.folder), ...(unused === undefined ? {} : { unused }) };
 }
 

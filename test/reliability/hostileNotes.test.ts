@@ -18,6 +18,7 @@ import {
 	MAX_FRONTMATTER_ENTRIES,
 	MAX_NOTE_CONTENT_BYTES,
 	MAX_REQUEST_NESTING,
+	MAX_REQUEST_OBJECT_KEYS,
 	MAX_TASK_TEXT_LENGTH,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
@@ -658,6 +659,28 @@ describe("set_property with a list of 100,000 items (a request's megabyte)", () 
 		expect(await fs.readFile(nodePath.join(served.vault, "Plain.md"), "utf8")).toBe("---\nrank: 1\n---\nbody\n");
 		// The server is still there, and a flat value is written.
 		expect(await callOk(served.client, "set_property", { path: "Plain.md", name: "flat", value: [1, 2] })).toMatchObject({ changed: true });
+	}, 60_000);
+
+	test("a megabyte request of 120,000 keys (in _meta, beside jsonrpc, as extra arguments) is refused naming the bound, the loop never held long; one within it answers", async () => {
+		const keys = (count: number) => Array.from({ length: count }, (_, index) => `"${index.toString(36)}":0`).join(",");
+		const call = `"method":"tools/call","params":{"name":"read_note","arguments":{"path":"Plain.md"`;
+		const bodies = [
+			`{"jsonrpc":"2.0","id":1,${call}},"_meta":{${keys(120_000)}}}}`,
+			`{"jsonrpc":"2.0","id":2,${call}}},${keys(120_000)}}`,
+			`{"jsonrpc":"2.0","id":3,${call},${keys(120_000)}}}}`,
+		];
+		const headers = mcpHeaders(served.running.port, served.running.tokens.write ?? "", [["MCP-Protocol-Version", "2025-06-18"]]);
+		for (const body of bodies) {
+			const { value: answer, hold } = await measured(() => rawRequest(served.running.port, { headers, body }));
+			// 200 on 7b314396, after pieces of 67–215 ms in the SDK's message schema or the tool's argument schema.
+			expect(answer.status).toBe(400);
+			expect(answer.body).toContain(`more than ${MAX_REQUEST_OBJECT_KEYS} keys in all`);
+			expect(hold.longestMs).toBeLessThan(HOLD_ALWAYS_FINE_MS);
+		}
+		const within = `{"jsonrpc":"2.0","id":4,${call}},"_meta":{${keys(MAX_REQUEST_OBJECT_KEYS - 20)}}}}`;
+		const answer = await rawRequest(served.running.port, { headers, body: within });
+		expect(answer.status).toBe(200);
+		expect(answer.body).toContain("body");
 	}, 60_000);
 });
 

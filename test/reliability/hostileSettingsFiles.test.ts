@@ -1,6 +1,7 @@
 import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { DAILY_NOTE_MAX_FORMAT_CHARS, OBSIDIAN_SETTINGS_MAX_CHARS } from "../../src/config/limits";
 import { runCli, startServe, serveCpuMs, type ServingCli } from "../helpers/cli";
 import { connectClient } from "../helpers/http";
 import { callOk, callTool } from "../helpers/tools";
@@ -68,5 +69,49 @@ describe("settings files of many megabytes in the config folder", () => {
 		expect(JSON.stringify(await calls)).toContain("templates.json settings file is over");
 		// Written as with no settings at all.
 		expect(await fs.readFile(nodePath.join(vault, "Inbox.md"), "utf8")).toBe("# Inbox\n\none\n\n- [ ] two\n");
+	}, 60_000);
+});
+
+/**
+ * A Daily Notes date format (`daily-notes.json`'s `format`) as long as a settings file allows. create_note
+ * reads a new note's name back by it (is it a daily note?), which is quadratic in the format's length: one
+ * of 60,000 `[` held the server 6.7 s in one piece, this one over 100 s. add_task wrote today's note by it.
+ * A format over DAILY_NOTE_MAX_FORMAT_CHARS now leaves the file unused (Obsidian's defaults), and says so.
+ */
+describe("a Daily Notes date format of a quarter of a million characters", () => {
+	let vault = "";
+	let serving: ServingCli;
+	let writer: Client;
+	beforeAll(async () => {
+		vault = await makeVault({
+			".obsidian/daily-notes.json": JSON.stringify({ folder: "Daily", format: "[".repeat(OBSIDIAN_SETTINGS_MAX_CHARS - 100) }),
+			"Daily/Old.md": "old\n",
+		});
+		const writeToken = (
+			JSON.parse((await runCli(["token", "new", vault, "--name", "writer", "--level", "write", "--allow-all-writes", "--json"])).stdout) as {
+				token: string;
+			}
+		).token;
+		serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		writer = await connectClient(serving.url, writeToken);
+	}, 60_000);
+	afterAll(async () => {
+		await writer.close();
+		await serving.stop();
+		await removeDir(vault);
+	});
+
+	test("create_note in the daily folder costs no more than elsewhere, and add_task writes today's note by the default format, saying why", async () => {
+		const before = serveCpuMs(serving);
+		await callOk(writer, "create_note", { path: "Daily/Plan.md", content: "plan", overwrite: false });
+		// Over 100 s of serve's CPU on 7b314396 (the test's timeout ends it first).
+		expect(serveCpuMs(serving) - before).toBeLessThan(1000);
+		expect(await fs.readFile(nodePath.join(vault, "Daily/Plan.md"), "utf8")).toBe("plan\n");
+		const added = JSON.stringify(await callOk(writer, "add_task", { text: "call back" }));
+		// On 7b314396: "Today's daily note cannot be written: The path is longer than 1024 characters."
+		expect(added).toContain(`daily-notes.json settings file is over ${DAILY_NOTE_MAX_FORMAT_CHARS} characters in its date format, so it is not used`);
+		const dailies = (await fs.readdir(vault)).filter((name) => /^\d{4}-\d{2}-\d{2}\.md$/.test(name));
+		expect(dailies).toHaveLength(1);
+		expect(await fs.readFile(nodePath.join(vault, dailies[0] ?? ""), "utf8")).toContain("- [ ] call back");
 	}, 60_000);
 });

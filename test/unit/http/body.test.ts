@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { PassThrough } from "node:stream";
 import type { AddressInfo, Socket } from "node:net";
 import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../../../src/config/limits";
-import { nestsDeeperThan, readJsonBody, refuseBeforeBody } from "../../../src/http/body";
+import { readJsonBody, refuseBeforeBody, shapeOver } from "../../../src/http/body";
 import type { Refusal } from "../../../src/http/guard";
 import { sendJson, sendRefusal } from "../../../src/http/replies";
 import { rawRequest, type RawResponse } from "../../helpers/http";
@@ -270,7 +270,10 @@ describe("refuseBeforeBody: a request refused on its headers", () => {
 	});
 });
 
-describe("nestsDeeperThan: how deep a parsed body's arrays and objects nest", () => {
+/** Whether a parsed body nests more than `maxDepth` deep, its keys not counted. */
+const nestsDeeperThan = (json: unknown, maxDepth: number) => shapeOver(json, maxDepth, Infinity) === "nesting";
+
+describe("shapeOver: how deep a parsed body's arrays and objects nest", () => {
 	test.each<[string, unknown, number, boolean]>([
 		["a scalar nests 0 deep", 1, 0, false],
 		["an empty object is one level", {}, 0, true],
@@ -280,6 +283,22 @@ describe("nestsDeeperThan: how deep a parsed body's arrays and objects nest", ()
 		["…and past it is refused", [1, {}, [[[]]]], 3, true],
 	])("%s", (_name, json, maxDepth, deeper) => {
 		expect(nestsDeeperThan(json, maxDepth)).toBe(deeper);
+	});
+
+	test("keys are counted over every object, array items not; the walk stops past the bound", () => {
+		const message = { jsonrpc: "2.0", params: { _meta: { a: 1, b: 2 }, arguments: { list: [1, 2, 3, 4, 5, 6] } } };
+		// jsonrpc, params, _meta, arguments, a, b, list: 7 keys.
+		expect(shapeOver(message, 64, 7)).toBeNull();
+		expect(shapeOver(message, 64, 6)).toBe("keys");
+		expect(shapeOver([{ a: 1 }, { b: 1 }, { c: 1 }], 64, 2)).toBe("keys");
+		expect(
+			shapeOver(
+				Array.from({ length: 100_000 }, () => 1),
+				64,
+				0,
+			),
+		).toBeNull();
+		expect(shapeOver({ a: { b: { c: 1 } } }, 2, 10)).toBe("nesting");
 	});
 
 	test("arrays 100,000 deep are measured without overflowing the stack", () => {

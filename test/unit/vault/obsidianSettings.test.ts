@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { OBSIDIAN_SETTINGS_MAX_BYTES, OBSIDIAN_SETTINGS_MAX_CHARS } from "../../../src/config/limits";
+import { DAILY_NOTE_MAX_FORMAT_CHARS, OBSIDIAN_SETTINGS_MAX_BYTES, OBSIDIAN_SETTINGS_MAX_CHARS } from "../../../src/config/limits";
 import {
 	dailyNoteSettings,
 	logUnusedSettings,
@@ -102,6 +102,24 @@ describe("Obsidian's settings, read from the vault's config folder", () => {
 			`obsidian settings: templates.json is over ${OBSIDIAN_SETTINGS_MAX_CHARS} characters; its settings are not used`,
 		]);
 		expect(warnings.join("\n")).not.toContain("Private");
+	});
+
+	test("a Daily Notes date format over its bound leaves the file unused, says why and is logged once; one at the bound is used", async () => {
+		const atBound = `[${"Y".repeat(DAILY_NOTE_MAX_FORMAT_CHARS - 2)}]`;
+		const { host, root } = await open({ ".obsidian/daily-notes.json": JSON.stringify({ folder: "Journal", format: ` ${atBound}Y `, template: "Day" }) });
+		const warnings: string[] = [];
+		logUnusedSettings(host, { info: () => undefined, warn: (message) => warnings.push(message), error: () => undefined });
+		const why = `over ${DAILY_NOTE_MAX_FORMAT_CHARS} characters in its date format`;
+		expect(await dailyNoteSettings(host)).toEqual({
+			folder: "",
+			format: "YYYY-MM-DD",
+			template: "",
+			unused: `Obsidian's daily-notes.json settings file is ${why}, so it is not used: its defaults apply.`,
+		});
+		await dailyNoteSettings(host);
+		expect(warnings).toEqual([`obsidian settings: daily-notes.json is ${why}; its settings are not used`]);
+		await fs.writeFile(nodePath.join(root, ".obsidian/daily-notes.json"), JSON.stringify({ folder: "Journal", format: atBound, template: "Day" }));
+		expect(await dailyNoteSettings(host)).toEqual({ folder: "Journal", format: atBound, template: "Day" });
 	});
 
 	test("the link format, automatic link updates and the Tasks plugin's date format are read as set", async () => {
