@@ -122,6 +122,11 @@ export interface RewriteOptions {
 	 * Obsidian's rename writes it. Off for undo, which points links back and leaves what they show.
 	 */
 	renameShownName?: boolean;
+	/**
+	 * Links written exactly as a key are written as its value, whole (undo of a rename: a link as the rename
+	 * wrote it goes back as it was, shown name included); other links are rewritten by their path only.
+	 */
+	exactly?: ReadonlyMap<string, string>;
 }
 
 /** A text with some links' paths rewritten, and how many links changed. */
@@ -152,6 +157,11 @@ export function* rewriteLinksSteps(
 	options: RewriteOptions = {},
 ): Steps<RewrittenLinks> {
 	const renameShownName = options.renameShownName === true;
+	const replacement = (link: { link: string; original: string }): string | null => {
+		const exact = options.exactly?.get(link.original);
+		if (exact !== undefined) return exact === link.original ? null : exact;
+		return replacementFor(link.link, link.original, newLinkpath, renameShownName);
+	};
 	// Links and embeds apart: each list is in the text's order, so the two are merged, not sorted.
 	const edits: TextEdit[][] = [[], []];
 	let sincePause = 0;
@@ -161,10 +171,10 @@ export function* rewriteLinksSteps(
 				sincePause = 0;
 				yield;
 			}
-			const replacement = replacementFor(link.link, link.original, newLinkpath, renameShownName);
+			const replaced = replacement(link);
 			const { start, end } = link.position;
-			if (replacement !== null && text.slice(start.offset, end.offset) === link.original)
-				edits[which]?.push({ start: start.offset, end: end.offset, replacement });
+			if (replaced !== null && text.slice(start.offset, end.offset) === link.original)
+				edits[which]?.push({ start: start.offset, end: end.offset, replacement: replaced });
 		}
 	}
 	yield;
@@ -179,10 +189,10 @@ export function* rewriteLinksSteps(
 		const replacements = new Map<string, string>();
 		let frontmatterLinks = 0;
 		for (const link of cache.frontmatterLinks ?? []) {
-			const replacement = replacementFor(link.link, link.original, newLinkpath, renameShownName);
-			if (replacement === null) continue;
+			const replaced = replacement(link);
+			if (replaced === null) continue;
 			frontmatterLinks++;
-			replacements.set(link.original, replacement);
+			replacements.set(link.original, replaced);
 		}
 		const rewritten = replacements.size > 0 ? yield* rewriteFrontmatterValuesSteps(out, frontmatterEnd, replacements) : null;
 		// Obsidian's cache may list links in a frontmatter over the YAML bounds, which is not parsed here to rewrite
