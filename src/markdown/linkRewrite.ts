@@ -119,7 +119,7 @@ function bareDestinationLength(destination: string): number {
 export interface RewriteOptions {
 	/**
 	 * A rename's: a link showing the renamed file's old name shows the new one (`withShownNameRenamed`), as
-	 * Obsidian's rename writes it. Off for undo, which points links back and leaves what they show.
+	 * Obsidian's rename writes it. Off for undo, which puts back the links the rename wrote (`exactly`).
 	 */
 	renameShownName?: boolean;
 	/**
