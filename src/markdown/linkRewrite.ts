@@ -365,6 +365,13 @@ function withoutExtension(path: string): string {
 }
 
 /**
+ * What a file name may hold that Markdown link text does not show as it is: a bracket ends the text or
+ * opens another link, a backslash escapes, a backtick opens a code span that may run past the link, an
+ * angle bracket an HTML tag (`[Be]ans](Projects/Be%5Dans.md)` is no link). Such a new name is not shown.
+ */
+const NOT_PLAIN_LINK_TEXT = /[[\]\\`<>]/u;
+
+/**
  * `linked` (the link `original` with its path part now `next`) with the text it shows renamed too,
  * where that text was the renamed file's old name, as Obsidian's rename writes it (its link updater,
  * read from Obsidian 1.13.7's code; not checked against a running Obsidian here):
@@ -373,7 +380,7 @@ function withoutExtension(path: string): string {
  *   the first `|`, so `[[Old/Plan#Goals|Plan]]` and a table's `[[Old/Plan\|Plan]]` keep theirs;
  * - a Markdown link whose text, trimmed, is the old file name without its extension
  *   (`[Plan](Old/Plan.md)`) gets the new one's; one whose text holds a folder and is the old path
- *   without the extension gets the new path's.
+ *   without the extension gets the new path's; unless the new one is not plain text (NOT_PLAIN_LINK_TEXT).
  * Any other shown text is left as it is.
  */
 function withShownNameRenamed(linked: string, original: string, linkpath: string, next: string): string {
@@ -398,7 +405,7 @@ function withShownNameRenamed(linked: string, original: string, linkpath: string
 				? withoutExtension(next)
 				: null;
 	// The link text stands before the destination, at the same place in `linked`.
-	return renamed === null ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
+	return renamed === null || NOT_PLAIN_LINK_TEXT.test(renamed) ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
 }
 
 /** A canvas's `"file"` and `"text"` string fields, as JSON writes them (the value still escaped). */
