@@ -54,6 +54,12 @@ const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EX
 interface LateCarryTarget {
 	target: string;
 	file: Pick<Stats, "ino" | "dev">;
+	/**
+	 * A descriptor of that file, open until the late appends are carried: a file deleted meanwhile keeps its
+	 * inode number while it is open. Closed, ext4 gives the number at once to the next file made, and a new
+	 * note made at the path after the person deleted this one passed as the file the edit wrote.
+	 */
+	pin: number;
 }
 
 /** Bytes carried from a replaced note's old file: the first piece at once, the rest (if any) in later turns. */
@@ -252,11 +258,14 @@ export class DiskWriter {
 		/** Whole lines another program added at the end after the note was read, written after the edit. */
 		let added: Buffer = Buffer.alloc(0);
 		let written: Stats;
+		/** The file written, kept open for the late carry (LateCarryTarget.pin) once it is renamed over the note. */
+		let pin = -1;
 		let afterLength = 0;
 		/** The edit's last bytes (whether it ends a line). */
 		let lastPiece = Buffer.alloc(0);
 		try {
 			const created = this.createTemporary(temporary, folder, read.mode & 0o777);
+			let renaming = false;
 			try {
 				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
 				for (let start = 0; start < after.length;) {
@@ -297,13 +306,15 @@ export class DiskWriter {
 				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;
 				// The note was read and its new text written in pieces, other requests answered between them: the caller may no longer write (the temporary file is removed below).
 				beforeWrite?.();
+				renaming = true;
 			} finally {
-				closeSync(created);
+				if (!renaming) closeSync(created);
 			}
+			pin = created;
 			renameSync(temporary, diskPath);
-			// Late appends of an earlier edit of this note still being carried go on into the file that replaced it.
-			for (const carry of this.lateCarries) if (carry.target === diskPath) carry.file = written;
+			this.followLateCarries(diskPath, written);
 		} catch (error) {
+			if (pin !== -1) closeSync(pin);
 			rmSync(temporary, { force: true });
 			throw error;
 		}
@@ -311,7 +322,7 @@ export class DiskWriter {
 		// and the rename: those bytes went to the file just replaced, so add them to the new one, now
 		// and once more a moment later (a writer that opened the old file may be descheduled before it writes).
 		const seen = [beforeBytes, added];
-		const carry: LateCarryTarget = { target: diskPath, file: written };
+		const carry: LateCarryTarget = { target: diskPath, file: written, pin };
 		// The edit is made: a note gone, or its folder swapped for a link, since the rename only leaves nothing to carry them to.
 		let carried: LateCarry;
 		try {
@@ -331,11 +342,15 @@ export class DiskWriter {
 				} catch {
 					// The note or its folder went meanwhile (moved or deleted by the person): nothing to carry them to. The
 					// copy below is still made, beside where the note was: stopping here lost the other program's version.
+				} finally {
+					// Nothing more is appended: the copy below may wait for the other program a while.
+					this.unpin(carry);
 				}
 				await this.keepRacedVersion(carry, old, seen, read);
 			} catch {
 				// Its folder went too, or the disk refused the copy.
 			} finally {
+				this.unpin(carry);
 				this.lateCarries.delete(carry);
 				close(old, () => undefined);
 			}
@@ -468,12 +483,44 @@ export class DiskWriter {
 		if (got === 0) return null;
 		const { fd, stats } = this.jail.openSync(carry.target, fsConstants.O_WRONLY | fsConstants.O_APPEND);
 		try {
-			if (stats.nlink !== 1 || stats.ino !== carry.file.ino || stats.dev !== carry.file.dev) return null;
+			if (carry.pin === -1 || stats.nlink !== 1 || stats.ino !== carry.file.ino || stats.dev !== carry.file.dev) return null;
 			writeAll(fd, piece.subarray(0, got));
 		} finally {
 			closeSync(fd);
 		}
 		return piece.subarray(0, got);
+	}
+
+	/**
+	 * Late appends of an earlier edit of the note at `diskPath` still being carried go on into the file
+	 * `written` that has just replaced it there, pinned as LateCarryTarget says; if the name no longer
+	 * leads to that file (another program was quicker), they keep their target and go to the copy.
+	 */
+	private followLateCarries(diskPath: string, written: Stats): void {
+		for (const carry of this.lateCarries) {
+			if (carry.target !== diskPath || carry.pin === -1) continue;
+			let pin: number;
+			try {
+				// Not blocking: another program may have put a pipe there since the rename.
+				pin = openSync(diskPath, fsConstants.O_RDONLY | O_NOFOLLOW | fsConstants.O_NONBLOCK);
+			} catch {
+				continue;
+			}
+			if (!sameFile(fstatSync(pin), written)) {
+				closeSync(pin);
+				continue;
+			}
+			closeSync(carry.pin);
+			carry.pin = pin;
+			carry.file = written;
+		}
+	}
+
+	/** Lets the file a late carry went into go (LateCarryTarget.pin): nothing more is appended to it. */
+	private unpin(carry: LateCarryTarget): void {
+		if (carry.pin === -1) return;
+		close(carry.pin, () => undefined);
+		carry.pin = -1;
 	}
 
 	/** The late appends of a note just replaced at `from` now go to `to` (the note was moved there). */

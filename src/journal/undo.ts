@@ -218,9 +218,11 @@ function* stepFor(change: JournalChange, relinkedByRename: boolean, current: str
 	if (current === change.before) return { kind: "none", done: { path, result: "unchanged" } };
 	if (relinkedByRename) {
 		// Edited since: its text is kept and only the links the rename changed are pointed back.
-		const back = yield* renamedLinkpaths(change.before, change.after);
+		const { back, exactly } = yield* renamedLinks(change.before, change.after);
 		const relinked =
-			back.size === 0 ? current : (yield* rewriteLinksSteps(current, yield* metadataSteps(current), (linkpath) => back.get(linkpath) ?? null)).text;
+			back.size === 0
+				? current
+				: (yield* rewriteLinksSteps(current, yield* metadataSteps(current), (linkpath) => back.get(linkpath) ?? null, { exactly })).text;
 		if (relinked !== current)
 			return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
 	}
@@ -356,21 +358,40 @@ async function removeCreatedFolders(host: Host, scope: Scope, notePath: string, 
 	return removed;
 }
 
-/** The link paths a rename changed in a note, new → old. Its rewriting changes only path parts, so the links of the text before and after pair up in order. */
-function* renamedLinkpaths(before: string, after: string): Steps<Map<string, string>> {
-	const linkpaths = function* (text: string): Steps<string[]> {
+/** What a rename changed in a note's links, to point them back: link paths new → old, and links as written new → old. */
+interface RenamedLinks {
+	back: Map<string, string>;
+	/**
+	 * Each link as the rename wrote it → as it was (for a shown name the rename changed too, which a path
+	 * alone does not give back); one the rename made of two different links is left out: which it was is unknown.
+	 */
+	exactly: Map<string, string>;
+}
+
+/** What a rename changed in a note's links. Its rewriting changes only the links it points elsewhere, so the links of the text before and after pair up in order. */
+function* renamedLinks(before: string, after: string): Steps<RenamedLinks> {
+	const links = function* (text: string): Steps<{ linkpath: string; original: string }[]> {
 		const cache = yield* linkMetadataSteps(text);
-		return [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((link) => linkpathOf(link.link));
+		return [...(cache.links ?? []), ...(cache.embeds ?? []), ...(cache.frontmatterLinks ?? [])].map((link) => ({
+			linkpath: linkpathOf(link.link),
+			original: link.original,
+		}));
 	};
-	const old = yield* linkpaths(before);
-	const renamed = yield* linkpaths(after);
+	const old = yield* links(before);
+	const renamed = yield* links(after);
 	const back = new Map<string, string>();
-	if (old.length !== renamed.length) return back;
-	renamed.forEach((linkpath, index) => {
+	const exactly = new Map<string, string>();
+	const unknown = new Set<string>();
+	if (old.length !== renamed.length) return { back, exactly };
+	renamed.forEach(({ linkpath, original }, index) => {
 		const was = old[index];
-		if (was !== undefined && was !== linkpath) back.set(linkpath, was);
+		if (was === undefined || was.linkpath === linkpath) return;
+		back.set(linkpath, was.linkpath);
+		if (exactly.has(original) && exactly.get(original) !== was.original) unknown.add(original);
+		exactly.set(original, was.original);
 	});
-	return back;
+	for (const original of unknown) exactly.delete(original);
+	return { back, exactly };
 }
 
 /** Saves a changed note's earlier text beside it, at the first free conflict-copy name. */

@@ -119,9 +119,14 @@ function bareDestinationLength(destination: string): number {
 export interface RewriteOptions {
 	/**
 	 * A rename's: a link showing the renamed file's old name shows the new one (`withShownNameRenamed`), as
-	 * Obsidian's rename writes it. Off for undo, which points links back and leaves what they show.
+	 * Obsidian's rename writes it. Off for undo, which puts back the links the rename wrote (`exactly`).
 	 */
 	renameShownName?: boolean;
+	/**
+	 * Links written exactly as a key are written as its value, whole (undo of a rename: a link as the rename
+	 * wrote it goes back as it was, shown name included); other links are rewritten by their path only.
+	 */
+	exactly?: ReadonlyMap<string, string>;
 }
 
 /** A text with some links' paths rewritten, and how many links changed. */
@@ -152,6 +157,11 @@ export function* rewriteLinksSteps(
 	options: RewriteOptions = {},
 ): Steps<RewrittenLinks> {
 	const renameShownName = options.renameShownName === true;
+	const replacement = (link: { link: string; original: string }): string | null => {
+		const exact = options.exactly?.get(link.original);
+		if (exact !== undefined) return exact === link.original ? null : exact;
+		return replacementFor(link.link, link.original, newLinkpath, renameShownName);
+	};
 	// Links and embeds apart: each list is in the text's order, so the two are merged, not sorted.
 	const edits: TextEdit[][] = [[], []];
 	let sincePause = 0;
@@ -161,10 +171,10 @@ export function* rewriteLinksSteps(
 				sincePause = 0;
 				yield;
 			}
-			const replacement = replacementFor(link.link, link.original, newLinkpath, renameShownName);
+			const replaced = replacement(link);
 			const { start, end } = link.position;
-			if (replacement !== null && text.slice(start.offset, end.offset) === link.original)
-				edits[which]?.push({ start: start.offset, end: end.offset, replacement });
+			if (replaced !== null && text.slice(start.offset, end.offset) === link.original)
+				edits[which]?.push({ start: start.offset, end: end.offset, replacement: replaced });
 		}
 	}
 	yield;
@@ -179,10 +189,10 @@ export function* rewriteLinksSteps(
 		const replacements = new Map<string, string>();
 		let frontmatterLinks = 0;
 		for (const link of cache.frontmatterLinks ?? []) {
-			const replacement = replacementFor(link.link, link.original, newLinkpath, renameShownName);
-			if (replacement === null) continue;
+			const replaced = replacement(link);
+			if (replaced === null) continue;
 			frontmatterLinks++;
-			replacements.set(link.original, replacement);
+			replacements.set(link.original, replaced);
 		}
 		const rewritten = replacements.size > 0 ? yield* rewriteFrontmatterValuesSteps(out, frontmatterEnd, replacements) : null;
 		// Obsidian's cache may list links in a frontmatter over the YAML bounds, which is not parsed here to rewrite
@@ -355,6 +365,13 @@ function withoutExtension(path: string): string {
 }
 
 /**
+ * What a file name may hold that Markdown link text does not show as it is: a bracket ends the text or
+ * opens another link, a backslash escapes, a backtick opens a code span that may run past the link, an
+ * angle bracket an HTML tag (`[Be]ans](Projects/Be%5Dans.md)` is no link). Such a new name is not shown.
+ */
+const NOT_PLAIN_LINK_TEXT = /[[\]\\`<>]/u;
+
+/**
  * `linked` (the link `original` with its path part now `next`) with the text it shows renamed too,
  * where that text was the renamed file's old name, as Obsidian's rename writes it (its link updater,
  * read from Obsidian 1.13.7's code; not checked against a running Obsidian here):
@@ -363,7 +380,7 @@ function withoutExtension(path: string): string {
  *   the first `|`, so `[[Old/Plan#Goals|Plan]]` and a table's `[[Old/Plan\|Plan]]` keep theirs;
  * - a Markdown link whose text, trimmed, is the old file name without its extension
  *   (`[Plan](Old/Plan.md)`) gets the new one's; one whose text holds a folder and is the old path
- *   without the extension gets the new path's.
+ *   without the extension gets the new path's; unless the new one is not plain text (NOT_PLAIN_LINK_TEXT).
  * Any other shown text is left as it is.
  */
 function withShownNameRenamed(linked: string, original: string, linkpath: string, next: string): string {
@@ -388,7 +405,7 @@ function withShownNameRenamed(linked: string, original: string, linkpath: string
 				? withoutExtension(next)
 				: null;
 	// The link text stands before the destination, at the same place in `linked`.
-	return renamed === null ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
+	return renamed === null || NOT_PLAIN_LINK_TEXT.test(renamed) ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
 }
 
 /** A canvas's `"file"` and `"text"` string fields, as JSON writes them (the value still escaped). */

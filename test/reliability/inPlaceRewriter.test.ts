@@ -356,6 +356,29 @@ describe("set_property beside a program that rewrites the note in place", () => 
 		expect(text).toBe(`---\nstatus: done\n---\n${rewritten}outside-next\n`);
 	});
 
+	test("the person deletes the note and another program makes a new one of that name (given the freed inode number, as ext4 does): the late lines are kept beside it, not appended to the new note", async () => {
+		let unrelated = "";
+		const { ok, files } = await beside(
+			({ note, rename }) => {
+				const replaced = nodeFs.openSync(note, "a");
+				rename();
+				nodeFs.writeSync(replaced, "outside-1\n");
+				nodeFs.closeSync(replaced);
+				// The file the edit wrote deleted, and a new note made at once: ext4 gives it the number just freed.
+				nodeFs.unlinkSync(note);
+				nodeFs.writeFileSync(note, "an unrelated note\n");
+			},
+			async (note) => {
+				await pause(LATE_APPEND_RECHECK_MS * 4);
+				unrelated = nodeFs.readFileSync(note, "utf8");
+			},
+		);
+		expect(ok).toBe(true);
+		// Before (on ext4): "an unrelated note\noutside-1\n", and no copy.
+		expect(unrelated).toBe("an unrelated note\n");
+		expect([...files.entries()].filter(([name]) => name !== "Log.md").map(([, text]) => text)).toEqual([`${LOG}outside-1\n`]);
+	});
+
 	test("nothing raced the rename: the edit is made and nothing is kept beside the note", async () => {
 		const { ok, files } = await beside(
 			({ rename }) => rename(),

@@ -133,6 +133,23 @@ describe("DiskWriter.editOnce", () => {
 		expect(text.includes("# Plan!") && text.includes("half lin")).toBe(false);
 		if (result !== null) expect(text).toBe(`# Plan!\n\n- one\n${logged}`);
 	});
+
+	test("a line appended late to the file an edit replaced goes into the note after a second edit replaced it again", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		let logger = -1;
+		// A logger opened the note before the first edit's rename, and writes only after a second edit replaced the note again.
+		expect(
+			await writer.editOnce(note, (text) => {
+				logger = nodeFs.openSync(note, "a");
+				return text.replace("# Plan", "# Plan!");
+			}),
+		).not.toBeNull();
+		expect(await writer.editOnce(note, (text) => text.replace("# Plan!", "# Plan!!"))).not.toBeNull();
+		nodeFs.writeSync(logger, "- logged\n");
+		nodeFs.closeSync(logger);
+		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS * 4));
+		expect(await fs.readFile(note, "utf8")).toBe("# Plan!!\n\n- one\n- logged\n");
+	});
 });
 
 /** Waits until `done` holds, looking every few milliseconds, for at most `ms`. */

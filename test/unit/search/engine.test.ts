@@ -5,6 +5,7 @@ import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
 import type * as proximity from "../../../src/search/proximity";
 import { parseQuery } from "../../../src/search/query";
+import { SENTENCE_HEADING_WORDS } from "../../../src/search/rank";
 import { foldText, tokenize } from "../../../src/search/text";
 
 interface Doc {
@@ -313,7 +314,8 @@ describe("a page of a few results", () => {
 		fc.record({
 			title: words(1, 4),
 			body: words(0, 40),
-			headings: fc.array(words(1, 2), { maxLength: 1 }),
+			// Some longer than SENTENCE_HEADING_WORDS: a sentence, whose words are not heading words.
+			headings: fc.array(fc.oneof(words(1, 2), words(SENTENCE_HEADING_WORDS - 1, SENTENCE_HEADING_WORDS + 3)), { maxLength: 2 }),
 			aliases: fc.array(words(1, 3), { maxLength: 2 }),
 			modified: fc.integer({ min: 0, max: 3 }),
 		}),

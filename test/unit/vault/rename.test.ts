@@ -7,6 +7,7 @@ import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
 import { INLINE_ITEMS_PAUSE_COUNT, MAX_STARTUP_PARSE_BYTES, MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
 import { LineIndex } from "../../../src/markdown/lines";
+import { parseMetadata } from "../../../src/markdown/metadata";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
@@ -75,6 +76,17 @@ describe("rename plans", () => {
 		expect(plan.notes.map((note) => note.after)).toEqual([
 			"[[Projects/New|New]], [[Projects/New|the old plan]], [New](Projects/New.md), [notes](Projects/New.md)",
 		]);
+	});
+
+	test("a new name holding a bracket, backslash, backtick or angle bracket: a Markdown link keeps its shown text and still leads to the note", async () => {
+		for (const [index, name] of ["Be]ans", "Be[ans", "Be\\ans", "Be`ans", "<Beans>"].entries()) {
+			if (index > 0) await vault.close();
+			vault = await openVault({ ...linkFormat("absolute"), "Archive/Old.md": "x", "Home.md": "[Old](Archive/Old.md) then `code`\n" });
+			const plan = await planRename(vault.host, SCOPE, file("Archive/Old.md"), `Projects/${name}.md`);
+			const after = plan.notes[0]?.after ?? "";
+			// Before: "[Be]ans](Projects/Be%5Dans.md)" is no link (nor "[Be`ans](…) then `code`", a code span), "[<Beans>](…)" shows an HTML tag.
+			expect(parseMetadata(after).links?.map((link) => [link.link, link.displayText])).toEqual([[`Projects/${name}.md`, "Old"]]);
+		}
 	});
 
 	test("relative format from a note in another folder", async () => {
