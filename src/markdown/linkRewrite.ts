@@ -355,6 +355,14 @@ function withoutExtension(path: string): string {
 }
 
 /**
+ * What a new name or path (folders may hold `[` and `]`, names a backtick or `$`) cannot be written
+ * as a Markdown link's text without changing how the line is read: a bracket ends or opens the text
+ * (`[Gar]den/Plan](…)` is no link), a backtick, `$`, `%%` or `<` may open a code span, math, a comment
+ * or HTML that swallows the link, an entity shows another character. Such a link keeps its text.
+ */
+const READ_OTHERWISE_IN_LINK_TEXT = /[[\]\\`$<>]|%%|&#?\w+;/u;
+
+/**
  * `linked` (the link `original` with its path part now `next`) with the text it shows renamed too,
  * where that text was the renamed file's old name, as Obsidian's rename writes it (its link updater,
  * read from Obsidian 1.13.7's code; not checked against a running Obsidian here):
@@ -388,7 +396,7 @@ function withShownNameRenamed(linked: string, original: string, linkpath: string
 				? withoutExtension(next)
 				: null;
 	// The link text stands before the destination, at the same place in `linked`.
-	return renamed === null ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
+	return renamed === null || READ_OTHERWISE_IN_LINK_TEXT.test(renamed) ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
 }
 
 /** A canvas's `"file"` and `"text"` string fields, as JSON writes them (the value still escaped). */
