@@ -365,11 +365,12 @@ function withoutExtension(path: string): string {
 }
 
 /**
- * What a file name may hold that Markdown link text does not show as it is: a bracket ends the text or
- * opens another link, a backslash escapes, a backtick opens a code span that may run past the link, an
- * angle bracket an HTML tag (`[Be]ans](Projects/Be%5Dans.md)` is no link). Such a new name is not shown.
+ * What a new name or path (folders may hold `[` and `]`, names a backtick or `$`) cannot be written
+ * as a Markdown link's text without changing how the line is read: a bracket ends or opens the text
+ * (`[Gar]den/Plan](…)` is no link), a backtick, `$`, `%%` or `<` may open a code span, math, a comment
+ * or HTML that swallows the link, an entity shows another character. Such a link keeps its text.
  */
-const NOT_PLAIN_LINK_TEXT = /[[\]\\`<>]/u;
+const READ_OTHERWISE_IN_LINK_TEXT = /[[\]\\`$<>]|%%|&#?\w+;/u;
 
 /**
  * `linked` (the link `original` with its path part now `next`) with the text it shows renamed too,
@@ -380,7 +381,7 @@ const NOT_PLAIN_LINK_TEXT = /[[\]\\`<>]/u;
  *   the first `|`, so `[[Old/Plan#Goals|Plan]]` and a table's `[[Old/Plan\|Plan]]` keep theirs;
  * - a Markdown link whose text, trimmed, is the old file name without its extension
  *   (`[Plan](Old/Plan.md)`) gets the new one's; one whose text holds a folder and is the old path
- *   without the extension gets the new path's; unless the new one is not plain text (NOT_PLAIN_LINK_TEXT).
+ *   without the extension gets the new path's; unless the new one is not plain text (READ_OTHERWISE_IN_LINK_TEXT).
  * Any other shown text is left as it is.
  */
 function withShownNameRenamed(linked: string, original: string, linkpath: string, next: string): string {
@@ -405,7 +406,7 @@ function withShownNameRenamed(linked: string, original: string, linkpath: string
 				? withoutExtension(next)
 				: null;
 	// The link text stands before the destination, at the same place in `linked`.
-	return renamed === null || NOT_PLAIN_LINK_TEXT.test(renamed) ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
+	return renamed === null || READ_OTHERWISE_IN_LINK_TEXT.test(renamed) ? linked : `${linked.slice(0, textStart)}${renamed}${linked.slice(textEnd)}`;
 }
 
 /** A canvas's `"file"` and `"text"` string fields, as JSON writes them (the value still escaped). */

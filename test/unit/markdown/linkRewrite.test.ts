@@ -334,6 +334,25 @@ describe("a rename's links show the new name where they showed the old one, as O
 		expect(moved(`See ${link} here.\n`, to)).toBe(`See ${expected} here.\n`);
 	});
 
+	// A new path a Markdown link's text cannot show as it is: the link keeps its text, and stays a link to the new place.
+	const keptText: Array<[string, string, string]> = [
+		// A folder may hold brackets: `[Gar]den/Plan](…)` was no link at all, `[a[b](…)` a link showing "b".
+		["[Old/Plan](Old/Plan.md)", "Gar]den/Plan", "[Old/Plan](Gar%5Dden/Plan.md)"],
+		["[Old/Plan](Old/Plan.md)", "a[b/Plan", "[Old/Plan](a%5Bb/Plan.md)"],
+		// A backtick, `$` or `%%` may open a code span, math or a comment with one later on the line.
+		["[Plan](Old/Plan.md) then `code`", "Garden/a`b", "[Plan](Garden/a%60b.md) then `code`"],
+		["[Plan](Old/Plan.md) costs $5", "Garden/a$b", "[Plan](Garden/a$b.md) costs $5"],
+		["[Plan](Old/Plan.md) %%note%%", "Garden/a%%b", "[Plan](Garden/a%25%25b.md) %%note%%"],
+		// An entity would show another character than the name has.
+		["[Plan](Old/Plan.md)", "Garden/a&amp;b", "[Plan](Garden/a&amp;b.md)"],
+	];
+	test.each(keptText)("%s moved to %s keeps its text: %s", (link, to, expected) => {
+		const text = `See ${link} here.\n`;
+		const rewritten = moved(text, to);
+		expect(rewritten).toBe(`See ${expected} here.\n`);
+		expect(parseMetadata(rewritten).links?.map((found) => found.link)).toEqual([`${to}.md`]);
+	});
+
 	test("a wikilink with no folder in its path keeps its alias, whatever it shows", () => {
 		expect(moved("[[Plan.md|Plan]]\n", "Garden/Beans")).toBe("[[Garden/Beans.md|Plan]]\n");
 	});
