@@ -10,7 +10,7 @@ import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc, Pos,
 import { lineStartsOf } from "../markdown/lines";
 import { exposeBlocks, unreadBlockRecords, type BlockRecords, type ListItemRecords } from "../markdown/metadata";
 import { runSteps, type Steps } from "../markdown/steps";
-import type { HeadingPlaces, NotePart } from "../markdown/subpath";
+import { headingsLeftOutOf, type HeadingPlaces, type NotePart } from "../markdown/subpath";
 
 /**
  * A note's `CachedMetadata` kept small. Obsidian's shape gives every link, tag, heading, section
@@ -1031,6 +1031,13 @@ function noHeadingPlaces(): HeadingPlaces {
  */
 export function* headingPlacesInSteps(cache: CachedMetadata | null): Steps<HeadingPlaces> {
 	if (!cache) return noHeadingPlaces();
+	const places = yield* keptHeadingPlacesInSteps(cache);
+	const leftOutEnds = headingsLeftOutOf(cache);
+	return leftOutEnds === undefined ? places : { ...places, leftOutEnds };
+}
+
+/** The headings `cache` holds as `HeadingPlaces`, in steps. */
+function* keptHeadingPlacesInSteps(cache: CachedMetadata): Steps<HeadingPlaces> {
 	const packed = (cache as Partial<PackedCarrier>)[PACKED];
 	const own = Object.getOwnPropertyDescriptor(cache, "headings");
 	// A list set on the object since (as on a plain one) is read as set.

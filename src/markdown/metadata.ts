@@ -14,6 +14,7 @@ import { frontmatterFences, frontmatterLinks, parseFrontmatterSteps } from "./fr
 import { FindingMarkers, scanInlineSteps, trailingBlockId, type InlineLink } from "./inline";
 import { LineIndex } from "./lines";
 import { runSteps, type SliceClock, type Steps } from "./steps";
+import { HEADING_LEVELS, HEADINGS_LEFT_OUT_KEY } from "./subpath";
 
 /**
  * The metadata Obsidian's cache holds for one Markdown note (`CachedMetadata`), computed from its
@@ -271,6 +272,8 @@ class MetadataBuilder {
 	// its two arrays of objects by copying them whole, pieces of 75–80 ms (see ChunkedArray).
 	private readonly sections = new ChunkedArray<SectionCache>();
 	private readonly headings = new ChunkedArray<HeadingCache>();
+	/** Past MAX_NOTE_HEADINGS, where the first heading left out of each level or a higher one starts (`headingsLeftOutOf`); null until one is. */
+	private headingsLeftOut: number[] | null = null;
 	/** Whether the last top-level block visited was kept as a section (past MAX_NOTE_SECTIONS, none is). */
 	private lastSectionKept = false;
 	readonly listItems: ListItemRecords;
@@ -324,6 +327,7 @@ class MetadataBuilder {
 		if (this.embeds.length) cache.embeds = yield* this.embeds.toArraySteps();
 		if (this.tags.length) cache.tags = yield* this.tags.toArraySteps();
 		if (this.headings.length) cache.headings = yield* this.headings.toArraySteps();
+		if (this.headingsLeftOut) (cache as Record<string, unknown>)[HEADINGS_LEFT_OUT_KEY] = this.headingsLeftOut;
 		if (this.sections.length) cache.sections = yield* this.sections.toArraySteps();
 		// The keys in their places; the caller sets the items and blocks (metadataSteps, or a packing cache).
 		if (this.listItems.length) cache.listItems = undefined;
@@ -561,10 +565,18 @@ class MetadataBuilder {
 
 	private addHeading(token: MarkdownToken, map: [number, number], inline: MarkdownToken | undefined): void {
 		// Past the bound a heading's line is still read for links and tags; the heading is not kept (describeHeadingPlaces says so).
-		if (this.headings.length >= MAX_NOTE_HEADINGS) return;
+		const level = Number(token.tag.slice(1));
+		if (this.headings.length >= MAX_NOTE_HEADINGS) {
+			// Where it starts is kept while it is the first left out of its level or a higher one: the kept headings' sections end there.
+			const ends = (this.headingsLeftOut ??= new Array<number>(HEADING_LEVELS).fill(-1));
+			if (ends[level - 1] !== -1) return;
+			const start = this.lines.linesPos(map[0], this.contentStart(map[0]), map[0]).start.offset;
+			for (let deeper = level; deeper <= HEADING_LEVELS; deeper++) if (ends[deeper - 1] === -1) ends[deeper - 1] = start;
+			return;
+		}
 		this.headings.push({
 			heading: inline?.content ?? "",
-			level: Number(token.tag.slice(1)),
+			level,
 			position: this.lines.linesPos(map[0], this.contentStart(map[0]), this.lastContentLine(map[0], map[1])),
 		});
 	}

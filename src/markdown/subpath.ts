@@ -11,6 +11,22 @@ export interface HeadingPlaces {
 	lines: Int32Array;
 	/** Each heading's `headingKey`, filled in as a lookup first needs it (kept with the places, so a lookup again keys nothing). */
 	keys?: string[];
+	/** The note's `headingsLeftOut` (`headingsLeftOutOf`), when its parse left headings out. */
+	leftOutEnds?: readonly number[];
+}
+
+/** The key under which the headless parse notes, on a note with more headings than MAX_NOTE_HEADINGS, where the ones it left out start (`headingsLeftOutOf`). */
+export const HEADINGS_LEFT_OUT_KEY = "headingsLeftOut";
+
+/**
+ * For each heading level 1–6 (at 0–5), where the first heading the headless parse left out (past
+ * MAX_NOTE_HEADINGS) of that level or a higher one starts, -1 for none: a kept heading's section ends
+ * there when no kept heading ends it. Undefined when none was left out (always in Obsidian, whose
+ * cache has no bound). Pure.
+ */
+export function headingsLeftOutOf(cache: CachedMetadata | null): readonly number[] | undefined {
+	const ends = (cache as Record<string, unknown> | null)?.[HEADINGS_LEFT_OUT_KEY];
+	return Array.isArray(ends) ? (ends as number[]) : undefined;
 }
 
 /** One part of a note a link can point to: a heading's section or a block, by offsets into the note's text. */
@@ -39,21 +55,26 @@ function keyOf(headings: HeadingPlaces, index: number): string {
 	return (keys[index] ??= headingKey(headings.texts[index] ?? ""));
 }
 
-/** Where the section under heading `index` ends: at the next heading of the same or a higher level, or the note's end. */
+/**
+ * Where the section under heading `index` ends: at the next heading of the same or a higher level,
+ * kept or left out by the parse (past MAX_NOTE_HEADINGS the last kept ones' sections ran to the
+ * note's end), or the note's end.
+ */
 function* sectionEnd(headings: HeadingPlaces, index: number, textLength: number): Steps<number> {
 	const level = headings.levels[index] ?? 1;
 	for (let next = index + 1; next < headings.texts.length; next++) {
 		if ((headings.levels[next] as number) <= level) return headings.offsets[next] as number;
 		if (next % SUBPATH_HEADING_STEP === 0) yield;
 	}
-	return textLength;
+	const leftOut = headings.leftOutEnds?.[level - 1] ?? -1;
+	return leftOut === -1 ? textLength : leftOut;
 }
 
 /**
  * Heading levels (`#` to `######`). Each heading of a chain lies inside the section of the one
  * before, so it is deeper: no chain of more headings than this names a part of any note.
  */
-const HEADING_LEVELS = 6;
+export const HEADING_LEVELS = 6;
 
 /**
  * A subpath's parts, `#`-separated, trimmed, empty ones left out; null when there are more than a
@@ -81,17 +102,18 @@ function subpathParts(subpath: string): string[] | null {
  * inside the section of the one before; the first match wins, as in Obsidian. Null when there is none.
  */
 export function resolveSubpath(cache: CachedMetadata | null, subpath: string, textLength: number): NotePart | null {
-	return runSteps(resolveSubpathInSteps(cache, headingPlacesOf(cache?.headings ?? []), subpath, textLength));
+	return runSteps(resolveSubpathInSteps(cache, headingPlacesOf(cache?.headings ?? [], headingsLeftOutOf(cache)), subpath, textLength));
 }
 
-/** A list of headings as `HeadingPlaces`. Pure. */
-export function headingPlacesOf(headings: readonly HeadingCache[]): HeadingPlaces {
-	return {
+/** A list of headings as `HeadingPlaces`, with where those left out of its note start (`headingsLeftOutOf`). Pure. */
+export function headingPlacesOf(headings: readonly HeadingCache[], leftOutEnds?: readonly number[]): HeadingPlaces {
+	const places: HeadingPlaces = {
 		texts: headings.map((heading) => heading.heading),
 		levels: Uint8Array.from(headings, (heading) => heading.level),
 		offsets: Int32Array.from(headings, (heading) => heading.position.start.offset),
 		lines: Int32Array.from(headings, (heading) => heading.position.start.line),
 	};
+	return leftOutEnds === undefined ? places : { ...places, leftOutEnds };
 }
 
 /**
@@ -155,7 +177,7 @@ export function* resolveSubpathInSteps(
 
 /** The note's headings as a model can pass them back: `## Name (line N)`, at most `max`, with how many more there are. */
 export function describeHeadings(cache: CachedMetadata | null, max: number): string {
-	return describeHeadingPlaces(headingPlacesOf((cache?.headings ?? []).slice(0, max)), max, cache?.headings?.length ?? 0);
+	return describeHeadingPlaces(headingPlacesOf((cache?.headings ?? []).slice(0, max), headingsLeftOutOf(cache)), max, cache?.headings?.length ?? 0);
 }
 
 /** `describeHeadings` of a note's `headings` (of which there are `count`, all of them when not said). */
@@ -165,7 +187,7 @@ export function describeHeadingPlaces(headings: HeadingPlaces, max: number, coun
 	for (let index = 0; index < Math.min(max, headings.texts.length); index++)
 		listed.push(`${"#".repeat(headings.levels[index] as number)} ${echoed(headings.texts[index] as string)} (line ${headings.lines[index] as number})`);
 	const more = count > max ? ` and ${count - max} more` : "";
-	// Exactly at the bound: the headless parse kept no more (a note of exactly as many is told so too; Obsidian's own cache has no bound).
-	const unread = count === MAX_NOTE_HEADINGS ? ` Headings past the first ${MAX_NOTE_HEADINGS} of a note are not read: read it whole.` : "";
+	// Only when the headless parse left headings out: a note of exactly MAX_NOTE_HEADINGS, or one in Obsidian (no bound), was told so too.
+	const unread = headings.leftOutEnds !== undefined ? ` Headings past the first ${MAX_NOTE_HEADINGS} of a note are not read: read it whole.` : "";
 	return `Its headings: ${listed.join("; ")}${more}.${unread}`;
 }

@@ -468,6 +468,10 @@ describe("a note of more headings than MAX_NOTE_HEADINGS", () => {
 		const cache = parseMetadata(text);
 		expect(cache.headings).toHaveLength(MAX_NOTE_HEADINGS);
 		expect(cache.headings?.at(-1)?.heading).toBe(`h${MAX_NOTE_HEADINGS - 1}`);
+		// Where the first heading left out starts, for each level (all are `#`): the last kept one's section ends there.
+		const firstLeftOut = text.indexOf(`\n# h${MAX_NOTE_HEADINGS}`) + 1;
+		expect((cache as Record<string, unknown>).headingsLeftOut).toEqual(new Array(6).fill(firstLeftOut));
+		expect(parseMetadata("# a\n## b\n")).not.toHaveProperty("headingsLeftOut");
 		expect(cache.sections).toHaveLength(MAX_NOTE_SECTIONS);
 		// The last paragraph's id is its own block's, not set on the last section kept (a heading's).
 		expect(cache.sections?.some((section) => section.id !== undefined)).toBe(false);

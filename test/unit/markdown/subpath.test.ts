@@ -191,3 +191,25 @@ describe("describeHeadings lists the headings a model may pass back", () => {
 		expect(describeHeadings(null, 10)).toBe("The note has no headings.");
 	});
 });
+
+describe("headings the headless parse left out (past MAX_NOTE_HEADINGS)", () => {
+	// A cache as the parse leaves it: `# A` and `## B` kept; `### C` (at 13) and `# D` (at 21) left out.
+	const text = "# A\nx\n## B\ny\n### C\nz\n# D\nw\n";
+	const kept = parseMetadata(text).headings?.slice(0, 2);
+	const cache = { headings: kept, headingsLeftOut: [21, 21, 13, 13, 13, 13] } as unknown as CachedMetadata;
+
+	test("a kept heading's section ends at the first one left out of its level or a higher one, not at the note's end", () => {
+		expect(text.indexOf("### C")).toBe(13);
+		expect(text.indexOf("# D")).toBe(21);
+		expect(resolveSubpath(cache, "A", text.length)).toEqual({ name: "A", start: 0, end: 21 });
+		// `### C` is deeper: it does not end `## B`'s section.
+		expect(resolveSubpath(cache, "B", text.length)).toEqual({ name: "B", start: 6, end: 21 });
+		// Nothing left out: the last kept heading's section is the rest of the note.
+		expect(resolveSubpath({ headings: kept }, "B", text.length)).toEqual({ name: "B", start: 6, end: text.length });
+	});
+
+	test("the notice that headings are not read is given only when some were left out", () => {
+		expect(describeHeadings(cache, 10)).toContain("are not read");
+		expect(describeHeadings({ headings: kept }, 10)).not.toContain("are not read");
+	});
+});

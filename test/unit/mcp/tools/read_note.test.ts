@@ -119,6 +119,11 @@ describe("read_note", () => {
 			expect(past).toMatch(new RegExp(`^No heading "${count - 1}" in "Outline\\.md"\\. Its headings: # 0 \\(line 0\\);`));
 			expect(past).toContain(`Headings past the first ${MAX_NOTE_HEADINGS} of a note are not read: read it whole.`);
 			expect(await planted.ok("read_note", { path: "Outline#5" })).toMatchObject({ section: "5", content: "# 5\n" });
+			// The last heading kept: its section ends at the first one left out, not at the note's end (the 10 after it came too).
+			expect(await planted.ok("read_note", { path: `Outline#${MAX_NOTE_HEADINGS - 1}` })).toMatchObject({
+				section: `${MAX_NOTE_HEADINGS - 1}`,
+				content: `# ${MAX_NOTE_HEADINGS - 1}\n`,
+			});
 			const whole = await planted.ok("read_note", { path: "Outline" });
 			expect(whole).toMatchObject({ size: text.length });
 			expect(text.startsWith(whole.content as string)).toBe(true);
@@ -126,6 +131,25 @@ describe("read_note", () => {
 			expect(await planted.error("read_note", { path: "Small#nothere" })).toBe(
 				'No heading "nothere" in "Small.md". Its headings: # a (line 0). Call read_note with one of these after \'#\', or with the path alone for the whole note.',
 			);
+		} finally {
+			await planted.close();
+		}
+	}, 60_000);
+
+	test("past MAX_NOTE_HEADINGS a kept heading's section ends at the first heading left out of its level; a note of exactly MAX_NOTE_HEADINGS is not told headings are unread", async () => {
+		// The last two headings kept are `# top` and `## sub`; `### deep` and `# next` are left out: `# top` ends at `# next`, not at `### deep`.
+		const nested = `${"# h\n".repeat(MAX_NOTE_HEADINGS - 2)}# top\n## sub\n### deep\n# next\nafter\n`;
+		const exact = Array.from({ length: MAX_NOTE_HEADINGS }, (_, index) => `# ${index}\n`).join("");
+		const planted = await openToolVault({ "Nested.md": nested, "Exact.md": exact });
+		try {
+			await planted.vault.host.metadataCache.settled();
+			const top = await planted.ok("read_note", { path: "Nested#top" });
+			expect(top).toMatchObject({ section: "top", content: "# top\n## sub\n### deep\n" });
+			expect(await planted.ok("read_note", { path: "Nested#sub" })).toMatchObject({ content: "## sub\n### deep\n" });
+			const missing = await planted.error("read_note", { path: "Exact#nothere" });
+			expect(missing).toMatch(/^No heading "nothere" in "Exact\.md"\. Its headings: # 0 \(line 0\);/);
+			expect(missing).not.toContain("not read");
+			expect(await planted.ok("read_note", { path: `Exact#${MAX_NOTE_HEADINGS - 1}` })).toMatchObject({ content: `# ${MAX_NOTE_HEADINGS - 1}\n` });
 		} finally {
 			await planted.close();
 		}
