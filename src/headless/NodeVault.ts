@@ -70,6 +70,8 @@ export class NodeVault implements HostVault, WatchedVault {
 	private readonly contents = new TextCache(MAX_CACHED_TEXT_CHARS);
 	/** How many times each known file's stats were recorded (its own writes and others' seen): a read whose decode saw this change keeps no text. */
 	private readonly recordings = new WeakMap<KnownFile, number>();
+	/** Each note's stats after this vault's last edit of it that left exactly the text written: a note so left is not another program's rewrite under way. */
+	private readonly ownWrites = new WeakMap<KnownFile, Stats>();
 	private readonly events = new HostEvents();
 	private readonly writeLocks = new Map<string, Promise<unknown>>();
 	private readonly links = new Set<string>();
@@ -230,7 +232,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		for (let attempt = 0; text === "" && attempt < EMPTY_PLAN_READ_RETRIES; attempt++) {
 			const known = this.files.get(file.path);
 			const stats = known && lstatSync(known.diskPath, { throwIfNoEntry: false });
-			if (!stats?.isFile() || !isBeingRewritten(stats)) return text;
+			if (!known || !stats?.isFile() || !isBeingRewritten(stats, 0, this.ownWrites.get(known))) return text;
 			await sleep(EMPTY_PLAN_READ_FIRST_PAUSE_MS * 2 ** attempt);
 			text = await this.cachedRead(file);
 		}
@@ -297,9 +299,11 @@ export class NodeVault implements HostVault, WatchedVault {
 
 	/** One attempt of `process`: the text written, or null when the note changed under it and the edit must be made again. */
 	private async editOnce(known: KnownFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string | null> {
-		const result = await this.writer.editOnce(known.diskPath, fn, options);
+		const result = await this.writer.editOnce(known.diskPath, fn, options, this.ownWrites.get(known));
 		if (result === null) return null;
 		if (result.stats !== null) {
+			if (result.exact) this.ownWrites.set(known, result.stats);
+			else this.ownWrites.delete(known);
 			// Our own write: recorded so the watcher does not report it as someone else's.
 			this.record(known.path, result.stats, known.diskPath);
 			if (result.exact) this.contents.set(known.path, result.text);

@@ -105,13 +105,29 @@ export async function editNote(host: Host, file: HostFile, edit: (text: string) 
  * `Note.md` → `Note.md.bak`, or `Note.md.2.bak`, `Note.md.3.bak`… when taken (numbering from `from`, 1
  * meaning the plain `.bak`). A name the caller may not see (an excluded folder of that very name) is
  * passed over as taken: the note's old text is never written where the caller may not write, and
- * the overwrite was refused as if the token's rights had changed. Bounded: each excluded folder
- * matches one name at most.
+ * the overwrite was refused as if the token's rights had changed. Undefined when no name can be seen:
+ * a token limited to the note itself (its "folder" is the note's path) sees none beside it, and the
+ * search for one ran without end in one piece, holding the server.
  */
-export function backupPath(host: Host, scope: Scope, path: string, from = 1): string {
-	for (let number = Math.max(1, from); ; number++) {
+export function backupPath(host: Host, scope: Scope, path: string, from = 1): string | undefined {
+	// The names differ only in their last part: an excluded folder hides one of them at most, and with no token folder
+	// above the note each token folder shows one at most. Past that many hidden names, none is looked for.
+	const hiddenAtMost = scope.excludedFolders.length + (scope.tokenFolders?.length ?? 0);
+	for (let number = Math.max(1, from), hidden = 0; ; number++) {
 		const candidate = number === 1 ? `${path}.bak` : `${path}.${number}.bak`;
-		if (!host.vault.getFileByPath(candidate) && isPathVisible(candidate, scope)) return candidate;
+		if (!isPathVisible(candidate, scope)) {
+			if (++hidden > hiddenAtMost) return undefined;
+		} else if (!host.vault.getFileByPath(candidate)) return candidate;
+	}
+}
+
+/** No backup name beside a note is one the caller may see (its token limited to the note itself): an overwrite is refused before it writes. */
+export class NoBackupNameError extends Error {
+	constructor(readonly path: string) {
+		super(
+			`No backup of "${path}" can be kept where this token may write (its folders do not hold the names beside the note), so it cannot be overwritten. Nothing was written. Use append_to_note to add to it.`,
+		);
+		this.name = "NoBackupNameError";
 	}
 }
 
@@ -125,6 +141,8 @@ export function backupPath(host: Host, scope: Scope, path: string, from = 1): st
  */
 export async function overwriteWithBackup(host: Host, scope: Scope, file: HostFile, text: string): Promise<{ backup: string; text: string }> {
 	let replaced = "";
+	// Asked before the note is replaced: with no name for the backup, the note keeps its text.
+	if (backupPath(host, scope, file.path) === undefined) throw new NoBackupNameError(file.path);
 	const written = await host.vault.process(file, (latest) => {
 		replaced = latest;
 		return text;
@@ -143,6 +161,7 @@ async function createBackup(host: Host, scope: Scope, path: string, text: string
 	let from = 1;
 	for (let attempt = 1; ; attempt++) {
 		const candidate = backupPath(host, scope, path, from);
+		if (candidate === undefined) throw new NoBackupNameError(path);
 		try {
 			return await host.vault.create(candidate, text);
 		} catch (error) {

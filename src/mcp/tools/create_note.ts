@@ -6,11 +6,13 @@ import { dailyNoteSettings, indentationSettings, templateSettings } from "../../
 import { isDailyNotePath } from "../../vault/dailyNotes";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
 import {
+	backupPath,
 	checkNewNotePath,
 	createNoteFile,
 	folderAt,
 	hashTextInPieces,
 	linkSyntaxNameError,
+	NoBackupNameError,
 	overEditedBytesMessage,
 	overwriteWithBackup,
 } from "../../vault/writes";
@@ -93,6 +95,8 @@ export const createNoteTool = defineTool({
 			return fail(
 				`A note already exists at "${path}". Nothing was written. Use append_to_note to add to it, or pass overwrite: true (its current text is kept in a backup).`,
 			);
+		// A token limited to the note itself may see no name beside it for the backup: refused before the note is replaced.
+		if (backupPath(host, ctx.scope, path) === undefined) return fail(new NoBackupNameError(path).message);
 		const { backup, text: written } = await overwriteWithBackup(host, ctx.scope, existing, text);
 		return ok({ path, created: false, backup, hash: await hashTextInPieces(written), ...(notice === undefined ? {} : { notice }) });
 	},

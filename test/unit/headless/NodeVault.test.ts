@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
+import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { NodeVault, normalizeVaultPath } from "../../../src/headless/NodeVault";
 import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import type { HostAbstractFile } from "../../../src/host/Host";
@@ -370,5 +371,44 @@ describe("NodeVault with a megabyte note", () => {
 		jest.restoreAllMocks();
 		expect(await fs.readFile(nodePath.join(root, "Made.md"), "utf8")).toBe(big);
 		expect(Math.max(...lengths)).toBeLessThanOrEqual(NOTE_TEXT_PIECE_CHARS);
+	});
+});
+
+describe("NodeVault edits of a note a whole number of pages long", () => {
+	const PAGE = 4096;
+	/** Two pages of task lines: completing a task keeps the note's length. */
+	const line = "- [ ] a task of the person's list, padded to a steady length.\n";
+	const text = line.repeat(Math.floor((2 * PAGE) / line.length)).padEnd(2 * PAGE - 1, "y") + "\n";
+	let root: string;
+	let vault: NodeVault;
+	beforeEach(async () => {
+		root = await makeVault({ "Tasks.md": text });
+		// Written a minute ago, not a moment ago: the first edit need not wait for it.
+		const minuteAgo = new Date(Date.now() - 60_000);
+		await fs.utimes(nodePath.join(root, "Tasks.md"), minuteAgo, minuteAgo);
+		vault = await NodeVault.open(root);
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await vault.close();
+		await removeDir(root);
+	});
+
+	test("a client's edits one after another are each made at the first attempt; another program's write of it is still waited for", async () => {
+		expect(text.length).toBe(2 * PAGE);
+		const file = vault.getFileByPath("Tasks.md");
+		if (!file) throw new Error("no note");
+		const attempts = jest.spyOn(DiskWriter.prototype, "editOnce");
+		const flip = (note: string) => (note.startsWith("- [ ]") ? note.replace("- [ ]", "- [x]") : note.replace("- [x]", "- [ ]"));
+		for (let edit = 0; edit < 10; edit++) await vault.process(file, flip);
+		// Its own last write, still whole: each edit within EMPTY_NOTE_SETTLE_MS of the one before waited it out (93 attempts for 10 edits, 2 s).
+		expect(attempts).toHaveBeenCalledTimes(10);
+		expect((await fs.readFile(nodePath.join(root, "Tasks.md"), "utf8")).length).toBe(2 * PAGE);
+		// Another program writes it in place (its change time moves on): read at a page's end a moment later, the edit waits.
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		await fs.writeFile(nodePath.join(root, "Tasks.md"), text);
+		attempts.mockClear();
+		await vault.process(file, flip);
+		expect(attempts.mock.calls.length).toBeGreaterThan(1);
 	});
 });

@@ -69,6 +69,22 @@ describe("writing notes through a host", () => {
 		expect(backupPath(vault.host, { configDir: ".obsidian", excludedFolders: ["kept.md.2.BAK", "Kept.md.3.bak"] }, "Kept.md")).toBe("Kept.md.4.bak");
 	});
 
+	test("a token limited to the note itself sees no backup name: overwriteWithBackup refuses before the note is replaced, after a bounded look", async () => {
+		const limitedToNote = { configDir: ".obsidian", excludedFolders: [], tokenFolders: ["Note.md"] };
+		// Names looked up: a search without end (it held the server) is stopped here and fails the test instead.
+		const lookUp = vault.host.vault.getFileByPath.bind(vault.host.vault);
+		let looked = 0;
+		vault.host.vault.getFileByPath = (path: string) => {
+			if (++looked > 1_000) throw new Error("looked for a backup name without end");
+			return lookUp(path);
+		};
+		expect(backupPath(vault.host, limitedToNote, "Note.md")).toBeUndefined();
+		await expect(overwriteWithBackup(vault.host, limitedToNote, file("Note.md"), "new\n")).rejects.toThrow(/No backup of "Note.md".*Nothing was written/);
+		expect(await onDisk("Note.md")).toBe("old text\n");
+		// Limited to the note and to a folder of the second name: that one is shown, and taken.
+		expect(backupPath(vault.host, { ...limitedToNote, tokenFolders: ["Note.md", "Note.md.2.bak"] }, "Note.md")).toBe("Note.md.2.bak");
+	});
+
 	test("a backup name taken on disk by something the vault does not list moves the backup on, never blocks the overwrite", async () => {
 		await fs.mkdir(nodePath.join(vault.root, "Note.md.bak"));
 		const done = await overwriteWithBackup(vault.host, WHOLE_VAULT, file("Note.md"), "new\n");
