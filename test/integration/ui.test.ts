@@ -302,13 +302,12 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		const input = tab.setting("Prompts folder").querySelector("input") as HTMLInputElement;
 		expect(input.value).toBe("Prompts");
 		input.value = " Library/Prompts ";
+		// The field's change saves without being awaited: waited for, not a fixed 30 ms (a CI run at load 15 read it before).
 		input.dispatchEvent(new Event("change"));
-		await settle();
-		expect(plugin.settings.promptsFolder).toBe("Library/Prompts");
+		await until(() => plugin.settings.promptsFolder === "Library/Prompts");
 		input.value = "";
 		input.dispatchEvent(new Event("change"));
-		await settle();
-		expect(plugin.settings.promptsFolder).toBe("");
+		await until(() => plugin.settings.promptsFolder === "");
 	});
 
 	test("unload removes the ribbon icon and status bar item and closes the port", async () => {
