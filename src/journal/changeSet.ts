@@ -174,7 +174,11 @@ export async function isPathFree(host: Host, path: string): Promise<boolean> {
  * moved note's target taken), or null when every note is as planned. Read before the first byte
  * is written, so a set that cannot be applied as planned writes nothing.
  */
-export async function findChangedNote(host: Host, changes: readonly NoteChange[], options?: Pick<ApplyOptions, "redoEdits" | "shownRelinks">): Promise<string | null> {
+export async function findChangedNote(
+	host: Host,
+	changes: readonly NoteChange[],
+	options?: Pick<ApplyOptions, "redoEdits" | "shownRelinks">,
+): Promise<string | null> {
 	// A set's only edit that may be made again on newer text is compared inside its atomic edit instead:
 	// a note another program keeps appending to changes between any look and the write.
 	const redoneAtWrite = (change: NoteChange) =>
