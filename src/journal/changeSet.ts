@@ -184,7 +184,10 @@ export async function findChangedNote(
 	const redoneAtWrite = (change: NoteChange) =>
 		(change.relink === true && options?.shownRelinks !== true) || (options?.redoEdits === true && changes.length === 1 && change.redo !== undefined);
 	const moved = new Set(changes.flatMap((change) => (change.movedFrom === undefined ? [] : [change.path])));
+	// Paused between notes: a shown rename's 3,000 linking notes, each looked at, took 56–77 ms of CPU in one piece.
+	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	for (const change of changes) {
+		await clock.checkpoint();
 		if (change.movedFrom !== undefined) {
 			if ((await currentText(host, change.movedFrom)) !== change.before) return change.movedFrom;
 			if (change.path.toLowerCase() !== change.movedFrom.toLowerCase() && !(await isPathFree(host, change.path))) return change.path;
