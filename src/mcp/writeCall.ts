@@ -252,6 +252,8 @@ export async function runWriteCall<Args>(
 					expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1
 						? (before, after) => isSameChange(planned.changes, [{ ...planned.changes[0]!, before, after }])
 						: undefined,
+				// The person saw each linking note's new text: one changed since is planned and, if its change differs, shown again.
+				shownRelinks: shown,
 				hostUpdatesLinks,
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.

@@ -137,6 +137,37 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 		).toEqual([...written].sort());
 	});
 
+	test("a rename's link edits the person saw: a linking note changed since is not relinked on its new text, before the first write or at its own", async () => {
+		await vault.close();
+		vault = await openVault({ "A.md": "[[Hub]]\n", "B.md": "[[Hub]]\n" });
+		const relinked = (text: string) => text.replace("[[Hub]]", "[[Centre]]");
+		const changes: NoteChange[] = ["A.md", "B.md"].map((path) => ({ path, before: "[[Hub]]\n", after: "[[Centre]]\n", relink: true, redo: relinked }));
+		const shown: ApplyOptions = { ...APPROVED, shownRelinks: true };
+		// Changed before the set is applied: nothing written.
+		await fs.writeFile(nodePath.join(vault.root, "B.md"), "[[Hub]] and [Hub](Hub.md)\n");
+		const early = await applyChangeSet({ host: vault.host, journal, call: call("rename_note") }, changes, shown).catch((caught: unknown) => caught);
+		expect(early).toMatchObject({ path: "B.md", written: [] });
+		expect([await onDisk("A.md"), await onDisk("B.md")]).toEqual(["[[Hub]]\n", "[[Hub]] and [Hub](Hub.md)\n"]);
+		// Changed in the instant before its own write (as A's is made): left as the other program wrote it.
+		await fs.writeFile(nodePath.join(vault.root, "B.md"), "[[Hub]]\n");
+		const edit = Object.getOwnPropertyDescriptor(DiskWriter.prototype, "editOnce")?.value as DiskWriter["editOnce"];
+		const edits = jest.spyOn(DiskWriter.prototype, "editOnce").mockImplementation(async function (this: DiskWriter, ...args) {
+			if (edits.mock.calls.length === 1) await fs.writeFile(nodePath.join(vault.root, "B.md"), "[[Hub]] and [Hub](Hub.md)\n");
+			return edit.apply(this, args);
+		});
+		const made = call("rename_note");
+		let late: unknown;
+		try {
+			late = await applyChangeSet({ host: vault.host, journal, call: made }, changes, shown).catch((caught: unknown) => caught);
+		} finally {
+			edits.mockRestore();
+		}
+		expect(late).toBeInstanceOf(NoteChangedSinceError);
+		expect(late).toMatchObject({ path: "B.md", written: ["A.md"] });
+		expect([await onDisk("A.md"), await onDisk("B.md")]).toEqual(["[[Centre]]\n", "[[Hub]] and [Hub](Hub.md)\n"]);
+		expect(journal.get(made.id)?.changes.map((change) => change.path)).toEqual(["A.md"]);
+	});
+
 	test("an overwrite whose right goes away once its note is replaced still keeps the replaced text in its backup; nothing else is written", async () => {
 		const changes: NoteChange[] = [
 			{ path: "Daily.md", before: "# Today\n", after: "replaced\n", redo: () => "replaced\n" },

@@ -1,0 +1,62 @@
+/**
+ * A rename approved in Ask mode writes what the person saw: a linking note another program edits
+ * while the approval window is open is not relinked on text nobody saw. Over real HTTP with the SDK
+ * client and a scripted approver, as red81 probed the other write tools' Ask flows.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { ApprovalRequest, Approver } from "../../src/mcp/approval";
+import { connectClient } from "../helpers/http";
+import { startService } from "../helpers/service";
+import { callOk } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** A service whose approver runs `meanwhile` (another program's edit) on the first request only, then approves each. */
+async function renameWhileEdited(files: Record<string, string>, meanwhile: (vault: string) => void) {
+	const vault = await makeVault({ ...files, ".obsidian/app.json": JSON.stringify({ newLinkFormat: "absolute" }) });
+	const requests: ApprovalRequest[] = [];
+	const approver: Approver = {
+		decide: (request) => {
+			requests.push(request);
+			if (requests.length === 1) meanwhile(vault);
+			return Promise.resolve("approve");
+		},
+	};
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true }, approver, rights: { write: { rename_note: "ask" } } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		await callOk(client, "rename_note", { path: "Old/Plan.md", new_path: "Garden/Beans.md" });
+		const read = (path: string) => (existsSync(nodePath.join(vault, path)) ? readFileSync(nodePath.join(vault, path), "utf8") : null);
+		const written = Object.fromEntries([...Object.keys(files), "Garden/Beans.md"].map((path) => [path, read(path)]));
+		const shown = requests.map((request) => Object.fromEntries(request.changes.map((change) => [change.path, change.after])));
+		return { requests, shown, written };
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+}
+
+describe("rename_note in Ask mode, a linking note edited while the window is open", () => {
+	test("links added meanwhile are shown in a second window, and what that window showed is written", async () => {
+		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n", "B.md": "[[Old/Plan]] too\n" };
+		const { requests, shown, written } = await renameWhileEdited(files, (vault) => {
+			writeFileSync(nodePath.join(vault, "A.md"), "[[Old/Plan]]\n[Plan](Old/Plan.md) and [[Old/Plan|Plan]]\n");
+		});
+		// On lead4: one window, and A.md had a Markdown link rewritten nobody saw and a wikilink left at the old path.
+		expect(requests).toHaveLength(2);
+		expect(shown[1]?.["A.md"]).toBe("[[Garden/Beans]]\n[Beans](Garden/Beans.md) and [[Garden/Beans|Beans]]\n");
+		expect(written["A.md"]).toBe(shown[1]?.["A.md"]);
+		expect(written["B.md"]).toBe("[[Garden/Beans]] too\n");
+		expect([written["Old/Plan.md"], written["Garden/Beans.md"]]).toEqual([null, "# Plan\n"]);
+	});
+
+	test("an edit away from the links keeps the approved change: written over the edit without asking again", async () => {
+		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n" };
+		const { requests, written } = await renameWhileEdited(files, (vault) => {
+			writeFileSync(nodePath.join(vault, "A.md"), "[[Old/Plan]]\nA line added meanwhile.\n");
+		});
+		expect(requests).toHaveLength(1);
+		expect(written["A.md"]).toBe("[[Garden/Beans]]\nA line added meanwhile.\n");
+	});
+});
