@@ -314,12 +314,21 @@ export class NodeVault implements HostVault, WatchedVault {
 		return this.withWriteLock(normalized, async () => {
 			if (this.files.has(normalized)) throw new Error(`File already exists: ${normalized}`);
 			const diskPath = this.toDiskPath(normalized);
-			const stats = await this.writer.create(diskPath, data, options?.beforeWrite);
+			const mode = options?.sameAccessAs === undefined ? undefined : await this.permissionBitsOf(options.sameAccessAs);
+			const stats = await this.writer.create(diskPath, data, options?.beforeWrite, mode);
 			const file = this.record(normalized, stats, diskPath);
 			this.contents.set(normalized, data);
 			this.events.trigger("create", file);
 			return file;
 		});
+	}
+
+	/** The permission bits of the note at `path` as it is on disk now; undefined when no note is there (ProcessOptions.sameAccessAs). */
+	private async permissionBitsOf(path: string): Promise<number | undefined> {
+		const known = this.files.get(normalizeVaultPath(path));
+		if (!known) return undefined;
+		const stats = await fs.lstat(known.diskPath).catch(() => null);
+		return stats?.isFile() ? stats.mode & 0o777 : undefined;
 	}
 
 	/**

@@ -28,6 +28,12 @@ export interface ProcessOptions {
 	 * reading it in.
 	 */
 	refuseOverBytes?: number;
+	/**
+	 * `create` only, headless: the new file takes the permission bits of the note at this vault path
+	 * (a backup or conflict copy of a note only its owner may read is not left readable by every
+	 * local user). Ignored when that note is not there; Obsidian makes files its own way.
+	 */
+	sameAccessAs?: string;
 }
 
 /** The part of Obsidian's `Vault` the code uses. */

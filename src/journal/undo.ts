@@ -404,7 +404,8 @@ async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, en
 			throw new Error(`the copy of "${change.path}" cannot be saved under the name its journal record gives`);
 		if (!(await isPathFree(host, candidate))) continue;
 		try {
-			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before }, false);
+			// As private as the note it copies (headless): a note only its owner may read is not copied readable by all.
+			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before, copyOf: change.path }, false);
 			return { path: change.path, result: "conflict", copy: candidate };
 		} catch (error) {
 			// Taken a moment ago by another program: the next number.

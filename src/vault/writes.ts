@@ -144,7 +144,8 @@ async function createBackup(host: Host, scope: Scope, path: string, text: string
 	for (let attempt = 1; ; attempt++) {
 		const candidate = backupPath(host, scope, path, from);
 		try {
-			return await host.vault.create(candidate, text);
+			// As private as the note it keeps (headless; ProcessOptions.sameAccessAs).
+			return await host.vault.create(candidate, text, { sameAccessAs: path });
 		} catch (error) {
 			const taken =
 				/already exists/i.test((error as Error).message) ||
