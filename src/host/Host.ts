@@ -76,6 +76,13 @@ export interface HostVault {
 	 * it was there already. A stopped create (and its undo) takes away only the folders it made.
 	 */
 	makeFolder?(path: string): Promise<boolean>;
+	/**
+	 * Headless only: how the vault asks for the person's excluded folders as they are at the moment
+	 * of a write it makes on its own (the copy of another program's version of a note that raced an
+	 * edit, kept beside the note up to a second later), and how it says one such copy was not kept
+	 * because the folder is excluded now. Obsidian makes no such copy.
+	 */
+	followExcludedFolders?(excludedNow: () => readonly string[], copyNotKept: () => void): void;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string): Promise<void>;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;
