@@ -450,7 +450,7 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 				case "gone":
 					return `"${note.path}" (new with that change) was already gone`;
 				case "moved out of reach":
-					return `"${note.path}" was moved since to a folder undo may not write (excluded or hidden), so it was left as it is there`;
+					return `"${note.path}" was moved since to a place undo may not write, so it was left as it is there`;
 			}
 		})
 		.join("; ");
