@@ -117,7 +117,8 @@ export class McpService {
 		logUnusedSettings(deps.host, deps.logger);
 		deps.host.vault.followExcludedFolders?.(
 			() => this.settings?.excludedFolders ?? [],
-			() => deps.logger.warn("Another program's version of a note, written while an edit replaced it, was not kept beside it: its folder is excluded now."),
+			() =>
+				deps.logger.warn("Another program's version of a note, written while an edit replaced it, was not kept beside it: its folder is excluded now."),
 		);
 	}
 

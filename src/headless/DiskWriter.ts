@@ -443,7 +443,7 @@ export class DiskWriter {
 	 * rename and write it only later: a file shorter than what was read, or empty, is looked at
 	 * again, up to RACED_REWRITE_RECHECKS times. Nothing is kept when the old file holds exactly what
 	 * was read (`read`: its stats when opened), is empty, still has a name (its bytes are not lost),
-	 * or is over MAX_READ_NOTE_BYTES.
+	 * or is over MAX_READ_NOTE_BYTES, nor in a folder the person has excluded since (`isExcludedNow`).
 	 */
 	private async keepRacedVersion(carry: LateCarryTarget, old: number, seen: readonly Buffer[], read: Stats): Promise<void> {
 		const seenLength = lengthOf(seen);

@@ -555,7 +555,10 @@ async function createInFolders(
 		throw new WriteNoLongerAllowedError([]);
 	}
 	try {
-		const options: ProcessOptions = { ...(mayWrite === undefined ? {} : refusedOnceNotAllowed(mayWrite)), ...(copyOf === undefined ? {} : { sameAccessAs: copyOf }) };
+		const options: ProcessOptions = {
+			...(mayWrite === undefined ? {} : refusedOnceNotAllowed(mayWrite)),
+			...(copyOf === undefined ? {} : { sameAccessAs: copyOf }),
+		};
 		await host.vault.create(path, text, options);
 	} catch (error) {
 		journal.dropChange(call.id, path);
