@@ -115,6 +115,11 @@ export class McpService {
 		this.turns = deps.yieldToHost ? new TurnLane(deps.yieldToHost) : eventLoopTurns;
 		this.tokenUse = deps.settingsStore ? new TokenUseRecorder(deps.settingsStore, (message) => deps.logger.warn(message)) : null;
 		logUnusedSettings(deps.host, deps.logger);
+		deps.host.vault.followExcludedFolders?.(
+			() => this.settings?.excludedFolders ?? [],
+			() =>
+				deps.logger.warn("Another program's version of a note, written while an edit replaced it, was not kept beside it: its folder is excluded now."),
+		);
 	}
 
 	/** The running server's search index, for status and tests; null while stopped. */

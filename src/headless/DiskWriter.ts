@@ -105,6 +105,8 @@ export class DiskWriter {
 		private readonly jail: FolderJail,
 		/** Gives the event loop back between two pieces of a long note's edit. */
 		private readonly pause: Pause = eventLoopTurns.take,
+		/** Whether a file at this disk path would be in a folder the person has excluded now: no copy is kept there. */
+		private readonly isExcludedNow: (diskPath: string) => boolean = () => false,
 	) {}
 
 	/** Descriptors of files just replaced: kept open a moment longer for carryLateAppends, which closes them. */
@@ -441,7 +443,7 @@ export class DiskWriter {
 	 * rename and write it only later: a file shorter than what was read, or empty, is looked at
 	 * again, up to RACED_REWRITE_RECHECKS times. Nothing is kept when the old file holds exactly what
 	 * was read (`read`: its stats when opened), is empty, still has a name (its bytes are not lost),
-	 * or is over MAX_READ_NOTE_BYTES.
+	 * or is over MAX_READ_NOTE_BYTES, nor in a folder the person has excluded since (`isExcludedNow`).
 	 */
 	private async keepRacedVersion(carry: LateCarryTarget, old: number, seen: readonly Buffer[], read: Stats): Promise<void> {
 		const seenLength = lengthOf(seen);
@@ -456,6 +458,9 @@ export class DiskWriter {
 		const folder = nodePath.dirname(carry.target);
 		// Only into the folder the note is in: one moved away meanwhile is not made again for the copy.
 		if (!(await fs.lstat(folder).catch(() => null))?.isDirectory()) return;
+		// Excluded folders are never written by the server, even in the second since the note was edited there: the
+		// other program's version is left to the note itself, the person's (the vault says so in the log, without the path).
+		if (this.isExcludedNow(carry.target)) return;
 		for (let number = 0; ; number++) {
 			const copy = nodePath.join(folder, copyNameBeside(nodePath.basename(carry.target), RACED_COPY_LABEL, new Date(), number));
 			try {

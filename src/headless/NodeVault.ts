@@ -20,6 +20,7 @@ import {
 } from "../config/limits";
 import { TextCache } from "./TextCache";
 import { normalizeVaultPath } from "../paths/spelling";
+import { isExcludedPath } from "../vault/scope";
 import { HostEvents } from "./events";
 import { DiskWriter, isBeingRewritten } from "./DiskWriter";
 import { decodeInPieces } from "./bytePieces";
@@ -83,7 +84,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		readonly jail: FolderJail,
 		readonly configDir: string,
 	) {
-		this.writer = new DiskWriter(jail);
+		this.writer = new DiskWriter(jail, undefined, (diskPath) => this.isExcludedNow(diskPath));
 		this.adapter = {
 			getBasePath: () => this.root,
 			read: (path: string) => readSettingsFile(this.jail, this.toDiskPath(path)),
@@ -103,6 +104,21 @@ export class NodeVault implements HostVault, WatchedVault {
 				}
 			},
 		};
+	}
+
+	/** The person's excluded folders now, and what is told when a copy was not kept in one (HostVault.followExcludedFolders). */
+	private exclusions: { excludedNow: () => readonly string[]; copyNotKept: () => void } = { excludedNow: () => [], copyNotKept: () => undefined };
+
+	followExcludedFolders(excludedNow: () => readonly string[], copyNotKept: () => void): void {
+		this.exclusions = { excludedNow, copyNotKept };
+	}
+
+	/** Whether the file at `diskPath` would be in a folder the person has excluded now (then told as a copy not kept). */
+	private isExcludedNow(diskPath: string): boolean {
+		const path = nodePath.relative(this.root, diskPath).split(nodePath.sep).join("/");
+		const excluded = isExcludedPath(path, { configDir: this.configDir, excludedFolders: this.exclusions.excludedNow() });
+		if (excluded) this.exclusions.copyNotKept();
+		return excluded;
 	}
 
 	/** The vault folder's real path (symbolic links above it resolved once, at open). */
@@ -318,12 +334,21 @@ export class NodeVault implements HostVault, WatchedVault {
 		return this.withWriteLock(normalized, async () => {
 			if (this.files.has(normalized)) throw new Error(`File already exists: ${normalized}`);
 			const diskPath = this.toDiskPath(normalized);
-			const stats = await this.writer.create(diskPath, data, options?.beforeWrite);
+			const mode = options?.sameAccessAs === undefined ? undefined : await this.permissionBitsOf(options.sameAccessAs);
+			const stats = await this.writer.create(diskPath, data, options?.beforeWrite, mode);
 			const file = this.record(normalized, stats, diskPath);
 			this.contents.set(normalized, data);
 			this.events.trigger("create", file);
 			return file;
 		});
+	}
+
+	/** The permission bits of the note at `path` as it is on disk now; undefined when no note is there (ProcessOptions.sameAccessAs). */
+	private async permissionBitsOf(path: string): Promise<number | undefined> {
+		const known = this.files.get(normalizeVaultPath(path));
+		if (!known) return undefined;
+		const stats = await fs.lstat(known.diskPath).catch(() => null);
+		return stats?.isFile() ? stats.mode & 0o777 : undefined;
 	}
 
 	/**

@@ -28,6 +28,12 @@ export interface ProcessOptions {
 	 * reading it in.
 	 */
 	refuseOverBytes?: number;
+	/**
+	 * `create` only, headless: the new file takes the permission bits of the note at this vault path
+	 * (a backup or conflict copy of a note only its owner may read is not left readable by every
+	 * local user). Ignored when that note is not there; Obsidian makes files its own way.
+	 */
+	sameAccessAs?: string;
 }
 
 /** The part of Obsidian's `Vault` the code uses. */
@@ -70,6 +76,13 @@ export interface HostVault {
 	 * it was there already. A stopped create (and its undo) takes away only the folders it made.
 	 */
 	makeFolder?(path: string): Promise<boolean>;
+	/**
+	 * Headless only: how the vault asks for the person's excluded folders as they are at the moment
+	 * of a write it makes on its own (the copy of another program's version of a note that raced an
+	 * edit, kept beside the note up to a second later), and how it says one such copy was not kept
+	 * because the folder is excluded now. Obsidian makes no such copy.
+	 */
+	followExcludedFolders?(excludedNow: () => readonly string[], copyNotKept: () => void): void;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string): Promise<void>;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;

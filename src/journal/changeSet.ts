@@ -29,6 +29,8 @@ export interface NoteChange {
 	movedFrom?: string;
 	before: string | null;
 	after: string;
+	/** A created note holding a copy of the note at this path (a backup, a conflict copy): made as private as that note (ProcessOptions.sameAccessAs). */
+	copyOf?: string;
 	/**
 	 * The same edit made again on newer text (a pure function of the text). Used only where nobody
 	 * saw the planned text: a call allowed without asking, or a rename's link rewriting, which
@@ -494,7 +496,7 @@ function record(path: string, before: string | null, after: string, movedFrom?: 
 export async function applyChange(target: ApplyTarget, change: NoteChange, mayRedo: boolean | RedoCheck): Promise<string | null> {
 	if (change.movedFrom !== undefined) return moveNote(target, change, change.movedFrom, mayRedo === true);
 	if (change.before === null) {
-		await createNote(target, change.path, change.after);
+		await createNote(target, change.path, change.after, change.copyOf);
 		return change.after;
 	}
 	const file = target.host.vault.getFileByPath(change.path);
@@ -502,12 +504,12 @@ export async function applyChange(target: ApplyTarget, change: NoteChange, mayRe
 	return editWithCompare(target, file, change, mayRedo);
 }
 
-async function createNote(target: ApplyTarget, path: string, text: string): Promise<void> {
+async function createNote(target: ApplyTarget, path: string, text: string, copyOf?: string): Promise<void> {
 	if (!(await isPathFree(target.host, path))) throw new NoteChangedSinceError(path, []);
 	const madeFolders: string[] = [];
 	try {
 		await makeMissingFolders(target.host, missingFolders(target.host, path), madeFolders);
-		await createInFolders(target, path, text, madeFolders);
+		await createInFolders(target, path, text, madeFolders, copyOf);
 	} catch (error) {
 		// Refused (a revocation, a name taken): the folders made for the note go too, so the vault is as it was.
 		await removeEmptyFolders(target.host, madeFolders);
@@ -554,7 +556,13 @@ async function removeEmptyFolders(host: Host, folders: readonly string[]): Promi
 	}
 }
 
-async function createInFolders({ host, journal, call, mayWrite }: ApplyTarget, path: string, text: string, createdFolders: readonly string[]): Promise<void> {
+async function createInFolders(
+	{ host, journal, call, mayWrite }: ApplyTarget,
+	path: string,
+	text: string,
+	createdFolders: readonly string[],
+	copyOf?: string,
+): Promise<void> {
 	// The parent removed by someone else since: made again (not the call's to take away; the create fails on without it).
 	await ensureParentFolder(host, path);
 	await journal.recordChangesAhead(call, [
@@ -565,7 +573,11 @@ async function createInFolders({ host, journal, call, mayWrite }: ApplyTarget, p
 		throw new WriteNoLongerAllowedError([]);
 	}
 	try {
-		await host.vault.create(path, text, mayWrite === undefined ? undefined : refusedOnceNotAllowed(mayWrite));
+		const options: ProcessOptions = {
+			...(mayWrite === undefined ? {} : refusedOnceNotAllowed(mayWrite)),
+			...(copyOf === undefined ? {} : { sameAccessAs: copyOf }),
+		};
+		await host.vault.create(path, text, options);
 	} catch (error) {
 		journal.dropChange(call.id, path);
 		// Taken on disk by something the vault does not list (a folder, a link the jail refuses): planned again elsewhere.

@@ -330,13 +330,15 @@ interface ChangesByPath {
 const changesByPathOf = new WeakMap<JournalEntry, ChangesByPath>();
 
 /**
- * The changes of `entry` at `path`, for a `moved` line. Looking through all of a call's changes for
- * each such line made a journal read quadratic: a rename that relinked 10,000 notes, whose folder
- * the person then moved (a line a note), cost 0.8 s more CPU at every read of the whole journal,
- * in one piece. Made again when the list is not the one it was made from: a replay only adds or
- * replaces a change at the end (a new object) or takes one out (shorter).
+ * The index of `entry`'s changes by path, for `moved` and `drop` lines. Looking through all of a
+ * call's changes for each such line made a journal read quadratic: a rename that relinked 10,000
+ * notes, whose folder the person then moved (a line a note), cost 0.8 s more CPU at every read of
+ * the whole journal, in one piece; a rename stopped after recording its 10,000 relinks drops them
+ * all (a line a note). Made again when the list is not the one it was made from: a replay only
+ * adds or replaces a change at the end (a new object) or takes one out (`dropLastChangeAt` keeps
+ * the index up to date itself).
  */
-function changesAt(entry: JournalEntry, path: string): readonly JournalChange[] {
+function changesByPath(entry: JournalEntry): ChangesByPath {
 	const { changes } = entry;
 	let kept = changesByPathOf.get(entry);
 	if (kept === undefined || kept.changes !== changes || kept.length !== changes.length || kept.last !== changes.at(-1)) {
@@ -349,7 +351,42 @@ function changesAt(entry: JournalEntry, path: string): readonly JournalChange[] 
 		kept = { changes, length: changes.length, last: changes.at(-1), byPath };
 		changesByPathOf.set(entry, kept);
 	}
-	return kept.byPath.get(path) ?? [];
+	return kept;
+}
+
+/** The changes of `entry` at `path`, for a `moved` line. */
+function changesAt(entry: JournalEntry, path: string): readonly JournalChange[] {
+	return changesByPath(entry).byPath.get(path) ?? [];
+}
+
+/**
+ * Takes out the last change of `entry` at `path` (a `drop` line). Its place is looked for from both
+ * ends at once: a call drops the changes it recorded ahead in the order it recorded them (the
+ * first left is then at the front) or the one it recorded last (at the end), each found in a step.
+ */
+function dropLastChangeAt(entry: JournalEntry, path: string): void {
+	const kept = changesByPath(entry);
+	const same = kept.byPath.get(path);
+	const dropped = same?.at(-1);
+	if (same === undefined || dropped === undefined) return;
+	const { changes } = entry;
+	let index = -1;
+	for (let front = 0, back = changes.length - 1; front <= back; front++, back--) {
+		if (changes[back] === dropped) {
+			index = back;
+			break;
+		}
+		if (changes[front] === dropped) {
+			index = front;
+			break;
+		}
+	}
+	if (index === -1) return;
+	changes.splice(index, 1);
+	same.pop();
+	if (same.length === 0) kept.byPath.delete(path);
+	kept.length = changes.length;
+	kept.last = changes.at(-1);
 }
 
 /** Replays one line on `entries`: a change adds to (or replaces the last attempt of) its call, a mark, a move or a drop changes the call. */
@@ -383,8 +420,7 @@ export function replayLine(line: JournalLine, entries: Map<string, JournalEntry>
 		for (const change of changesAt(entry, line.path)) change.nowAt = line.nowAt;
 		return;
 	}
-	const index = entry.changes.map((change) => change.path).lastIndexOf(line.path);
-	if (index !== -1) entry.changes.splice(index, 1);
+	dropLastChangeAt(entry, line.path);
 	if (entry.changes.length === 0) entries.delete(line.id);
 }
 

@@ -168,7 +168,7 @@ export function planningHost(
 			if (after !== before) plan(file.path, before, after, fn, options?.refuseOverBytes);
 			return after;
 		},
-		create: async (path, data) => {
+		create: async (path, data, options) => {
 			// Taken also when something the vault does not list is there (a folder, a link, a file made a moment ago):
 			// a backup then moves to its next name now, in the plan, not at the write. A name the jail refuses (a link) is taken too.
 			if (
@@ -183,7 +183,7 @@ export function planningHost(
 			expected.passed();
 			const file = fileAt(path, Buffer.byteLength(data));
 			files.set(path, file);
-			planned.set(path, { path, before: null, after: data });
+			planned.set(path, { path, before: null, after: data, ...(options?.sameAccessAs === undefined ? {} : { copyOf: options.sameAccessAs }) });
 			return file;
 		},
 		rename: async (file, newPath) => {

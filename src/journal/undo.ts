@@ -404,7 +404,8 @@ async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, en
 			throw new Error(`the copy of "${change.path}" cannot be saved under the name its journal record gives`);
 		if (!(await isPathFree(host, candidate))) continue;
 		try {
-			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before }, false);
+			// As private as the note it copies (headless): a note only its owner may read is not copied readable by all.
+			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before, copyOf: change.path }, false);
 			return { path: change.path, result: "conflict", copy: candidate };
 		} catch (error) {
 			// Taken a moment ago by another program: the next number.
@@ -449,7 +450,7 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 				case "gone":
 					return `"${note.path}" (new with that change) was already gone`;
 				case "moved out of reach":
-					return `"${note.path}" was moved since to a folder undo may not write (excluded or hidden), so it was left as it is there`;
+					return `"${note.path}" was moved since to a place undo may not write, so it was left as it is there`;
 			}
 		})
 		.join("; ");

@@ -163,7 +163,8 @@ async function createBackup(host: Host, scope: Scope, path: string, text: string
 		const candidate = backupPath(host, scope, path, from);
 		if (candidate === undefined) throw new NoBackupNameError(path);
 		try {
-			return await host.vault.create(candidate, text);
+			// As private as the note it keeps (headless; ProcessOptions.sameAccessAs).
+			return await host.vault.create(candidate, text, { sameAccessAs: path });
 		} catch (error) {
 			const taken =
 				/already exists/i.test((error as Error).message) ||

@@ -64,7 +64,7 @@ describe("undo of a write to a note the person moved since", () => {
 
 		const outOfReach = await runCli(["undo", vault, ids.get("Notes/Secret.md") ?? ""]);
 		expect(outOfReach.code).toBe(0);
-		expect(outOfReach.stdout).toContain('"Notes/Secret.md" was moved since to a folder undo may not write');
+		expect(outOfReach.stdout).toContain('"Notes/Secret.md" was moved since to a place undo may not write');
 		expect(outOfReach.stdout + outOfReach.stderr).not.toContain("Private");
 		expect(await fs.readFile(nodePath.join(vault, "Private/Secret.md"), "utf8")).toBe(secretByAi);
 

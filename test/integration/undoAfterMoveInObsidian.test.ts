@@ -63,7 +63,7 @@ describe("Undo in the plugin of a write to a note the person moved in Obsidian s
 
 	test("moved into an excluded folder: nothing written anywhere, and the folder never named", async () => {
 		const { said, written } = await appendMoveAndUndo("Private/Plan.md");
-		expect(said).toBe('"Notes/Plan.md" was moved since to a folder undo may not write (excluded or hidden), so it was left as it is there');
+		expect(said).toBe('"Notes/Plan.md" was moved since to a place undo may not write, so it was left as it is there');
 		expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual([]);
 		expect(await fs.readFile(nodePath.join(vault, "Private/Plan.md"), "utf8")).toBe(written);
 	});

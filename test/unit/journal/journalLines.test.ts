@@ -197,6 +197,69 @@ describe("replayLine: moved lines of a call that changed many notes", () => {
 		expect(entry.changes.map((each: JournalChange) => each.nowAt)).toEqual(Array.from({ length: notes }, (_, index) => `Archive/N${index}.md`));
 	});
 
+	/** The call's changes, its list wrapped to count the changes looked at, not moved along by a splice (a read and a write), from then on. */
+	function countedLooksNotMoves(entry: JournalEntry): { looks: () => number } {
+		let reads = 0;
+		let writes = 0;
+		entry.changes = new Proxy(entry.changes, {
+			get(target, key, receiver) {
+				if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+				return Reflect.get(target, key, receiver) as unknown;
+			},
+			set(target, key, value, receiver) {
+				if (typeof key === "string" && /^\d+$/.test(key)) writes++;
+				return Reflect.set(target, key, value, receiver);
+			},
+		});
+		return { looks: () => reads - writes };
+	}
+
+	test.each([
+		["in the order they were recorded (a rename stopped after recording its relinks)", false],
+		["last first", true],
+	])("a call of 500 changes, each then dropped %s: each drop looks at a few changes, not all of them", (_order, lastFirst) => {
+		// 500: the counting list's every splice moves the changes after the one dropped through the proxy, slowly.
+		const notes = 500;
+		const entries = new Map<string, JournalEntry>();
+		for (let index = 0; index < notes; index++) replayLine(change("call", `Notes/N${index}.md`, `n${index}`), entries);
+		// One change more at a path already changed: its drop takes the later one.
+		replayLine(change("call", "Notes/N0.md", "again"), entries);
+		const entry = entries.get("call") as JournalEntry;
+		const { looks } = countedLooksNotMoves(entry);
+		const order = Array.from({ length: notes - 1 }, (_, index) => index + 1);
+		for (const index of lastFirst ? order.reverse() : order) replayLine({ kind: "drop", id: "call", path: `Notes/N${index}.md` }, entries);
+		// Before: every drop listed the call's every path and looked through them from the end (about 190,000 looks in order).
+		expect(looks()).toBeLessThan(notes * 10);
+		expect(entry.changes.map((each: JournalChange) => each.before)).toEqual(["n0 before", "again before"]);
+		replayLine({ kind: "drop", id: "call", path: "Notes/N0.md" }, entries);
+		expect(entry.changes.map((each: JournalChange) => each.before)).toEqual(["n0 before"]);
+		replayLine({ kind: "drop", id: "call", path: "Notes/N0.md" }, entries);
+		expect(entries.has("call")).toBe(false);
+	});
+
+	test("changes, drops and moves of a few paths in any order: each drop takes the last change of its path, as a look through the whole list does", () => {
+		const paths = ["A.md", "B.md", "C.md"];
+		fc.assert(
+			fc.property(fc.array(fc.tuple(fc.constantFrom("change", "drop", "moved"), fc.constantFrom(...paths)), { maxLength: 40 }), (steps) => {
+				const entries = new Map<string, JournalEntry>();
+				let expected: string[] = [];
+				steps.forEach(([kind, path], step) => {
+					if (kind === "change") {
+						replayLine(change("call", path, `${path}${step}`), entries);
+						expected.push(`${path}${step} before`);
+					} else if (kind === "moved") replayLine({ kind: "moved", id: "call", path, nowAt: `X/${path}` }, entries);
+					else {
+						replayLine({ kind: "drop", id: "call", path }, entries);
+						const index = expected.map((before) => before.slice(0, before.indexOf(".md") + 3)).lastIndexOf(path);
+						if (index !== -1) expected = expected.filter((_, at) => at !== index);
+					}
+					expect((entries.get("call")?.changes ?? []).map((each) => each.before)).toEqual(expected);
+				});
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
 	test("moves, changes, drops and replaced attempts interleaved: every change of the moved path, and only those, says where it is", () => {
 		const entries = new Map<string, JournalEntry>();
 		const lines: JournalLine[] = [

@@ -104,6 +104,8 @@ describe("undoCall", () => {
 			said.push(describeUndo(outcome));
 		}
 		expect(said.join("\n")).not.toMatch(/Private|outside|evil|\.obsidian/);
+		// True of each place (an excluded folder, outside the vault, the config folder), none of which it names.
+		for (const line of said) expect(line).toMatch(/ was moved since to a place undo may not write, so it was left as it is there\.$/u);
 		// Nothing written, moved or trashed: the new note stays where the person put it.
 		expect((await fs.readdir(root, { recursive: true })).sort()).toEqual(before.sort());
 		expect(await fs.readFile(nodePath.join(root, "Private/Made.md"), "utf8")).toBe("made\n");
