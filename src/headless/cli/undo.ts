@@ -24,6 +24,11 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 	// Undo writes nowhere a token could not: the saved excluded folders hold for it too.
 	const { excludedFolders } = await loadSettings(settingsStoreOf(root), logger);
 	const host = await NodeHost.open(root, { metadata: false });
+	// And for the copy of another program's version of a note that raced the undo's write, as serve does.
+	host.vault.followExcludedFolders(
+		() => excludedFolders,
+		() => logger.warn("Another program's version of a note, written while the undo replaced it, was not kept beside it: its folder is excluded."),
+	);
 	// The note a rename's undo moves back is followed, as serve follows it: a later undo of an earlier write finds it there.
 	const stopFollowingMoves = followMoves(host.vault, journal);
 	try {

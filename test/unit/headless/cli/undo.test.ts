@@ -1,7 +1,10 @@
 import { promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
+import { settingsStoreOf } from "../../../../src/headless/cli/io";
 import { undo } from "../../../../src/headless/cli/undo";
+import { NodeVault } from "../../../../src/headless/NodeVault";
+import { defaultSettings } from "../../../../src/config/settings";
 import { JournalFile, journalPathFor } from "../../../../src/journal/JournalFile";
 import { lineBytes, parseLine, type JournalLine } from "../../../../src/journal/journalLines";
 import { appendRecorded, readSizes, runCommand, type CommandOutput } from "../../../helpers/cliCommand";
@@ -130,5 +133,17 @@ describe("vault-mcp undo", () => {
 		} finally {
 			await fs.rm(outside, { force: true });
 		}
+	});
+
+	test("the saved excluded folders are given to the vault for the copy a raced rewrite leaves beside the note, as serve gives them", async () => {
+		writeFileSync(journalPath, lineBytes(lines));
+		await settingsStoreOf(root).save({ ...defaultSettings(), excludedFolders: ["Logs"] });
+		const followed = jest.spyOn(NodeVault.prototype, "followExcludedFolders");
+		const result = await run([root, "call29"]);
+		expect(result).toMatchObject({ code: 0, stderr: "" });
+		// Before: never called, so a raced copy was checked against no excluded folder at all.
+		expect(followed).toHaveBeenCalledTimes(1);
+		const [excludedNow] = followed.mock.calls[0] ?? [];
+		expect(excludedNow?.()).toEqual(["Logs"]);
 	});
 });
