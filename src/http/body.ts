@@ -112,11 +112,15 @@ function parseJson(text: string): { json: unknown } | { refusal: Refusal } {
 	}
 }
 
-/** The parsed body, or why its shape is refused: an empty or long batch, nesting too deep, too many object keys. */
+/**
+ * The parsed body, or why its shape is refused: an empty or long batch, nesting too deep, too many object keys.
+ * The JSON parsed, so JSON-RPC calls these an invalid request (-32600), not a parse error, as the SDK's own
+ * transport answers a batch over its cap.
+ */
 function checkShape(json: unknown): { json: unknown } | { refusal: Refusal } {
 	// JSON-RPC: an empty batch is an invalid request, not a batch of notifications to accept with 202.
 	if (Array.isArray(json) && json.length === 0) {
-		return { refusal: { status: 400, kind: "parse_error", message: "Invalid Request: the batch is empty. Send at least one message." } };
+		return { refusal: { status: 400, kind: "invalid_request", message: "Invalid Request: the batch is empty. Send at least one message." } };
 	}
 	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) {
 		return { refusal: { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` } };
@@ -124,11 +128,11 @@ function checkShape(json: unknown): { json: unknown } | { refusal: Refusal } {
 	const over = shapeOver(json, MAX_REQUEST_NESTING, MAX_REQUEST_OBJECT_KEYS);
 	if (over === "nesting") {
 		const message = `Invalid Request: arrays and objects nest more than ${MAX_REQUEST_NESTING} levels deep. Send flatter arguments (a property's value is text, a number, a boolean or a list of them).`;
-		return { refusal: { status: 400, kind: "parse_error", message } };
+		return { refusal: { status: 400, kind: "invalid_request", message } };
 	}
 	if (over === "keys") {
 		const message = `Invalid Request: the body's objects hold more than ${MAX_REQUEST_OBJECT_KEYS} keys in all. A message and its arguments need a few dozen: send only the arguments the tool names.`;
-		return { refusal: { status: 400, kind: "parse_error", message } };
+		return { refusal: { status: 400, kind: "invalid_request", message } };
 	}
 	return { json };
 }

@@ -67,6 +67,7 @@ type RefusalKind =
 	| "mcp_header"
 	| "too_large"
 	| "parse_error"
+	| "invalid_request"
 	| "rate_limited"
 	| "timeout"
 	| "busy";

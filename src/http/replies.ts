@@ -9,6 +9,7 @@ import { joinedAsArray, jsonAtOnce, jsonInPieces, type JsonPieces, type Turns } 
 import type { Answerable, AskedRequest } from "./endpointState";
 
 const JSON_RPC_PARSE_ERROR = -32700;
+const JSON_RPC_INVALID_REQUEST = -32600;
 export const JSON_RPC_SERVER_ERROR = -32000;
 export const JSON_RPC_METHOD_NOT_FOUND = -32601;
 
@@ -182,7 +183,7 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
 
 /** Answers a refusal; the connection is closed only when part of the request's body is still unread. */
 export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
-	const code = refusal.kind === "parse_error" ? JSON_RPC_PARSE_ERROR : JSON_RPC_SERVER_ERROR;
+	const code = refusal.kind === "parse_error" ? JSON_RPC_PARSE_ERROR : refusal.kind === "invalid_request" ? JSON_RPC_INVALID_REQUEST : JSON_RPC_SERVER_ERROR;
 	// A refused body may still be arriving; closing the connection stops it rather than reading it all.
 	const unreadBody = !req.complete;
 	sendJson(res, refusal.status, jsonRpcError(code, refusal.message), unreadBody ? { ...refusal.headers, Connection: "close" } : refusal.headers);

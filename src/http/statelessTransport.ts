@@ -35,7 +35,8 @@ export function checkMessages(json: unknown): CheckedMessages {
 		try {
 			messages.push(parseJSONRPCMessage(entry));
 		} catch {
-			return { status: 400, code: -32700, message: "Parse error: Invalid JSON-RPC message" };
+			// The body parsed as JSON: JSON-RPC calls an entry that is not a message an invalid request, not a parse error.
+			return { status: 400, code: -32600, message: "Invalid Request: not a JSON-RPC message" };
 		}
 	}
 	if (messages.length > 1 && messages.some(isInitializeRequest))

@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
 import type { AddressInfo, Socket } from "node:net";
-import { BODY_PARSE_OWN_TURN_BYTES, MAX_BATCH_ENTRIES, MAX_REFUSED_BODY_DRAIN_BYTES, MAX_REQUEST_BODY_BYTES } from "../../../src/config/limits";
+import {
+	BODY_PARSE_OWN_TURN_BYTES,
+	MAX_BATCH_ENTRIES,
+	MAX_REFUSED_BODY_DRAIN_BYTES,
+	MAX_REQUEST_BODY_BYTES,
+	MAX_REQUEST_NESTING,
+	MAX_REQUEST_OBJECT_KEYS,
+} from "../../../src/config/limits";
 import { readJsonBody, refuseBeforeBody, shapeOver } from "../../../src/http/body";
 import type { Refusal } from "../../../src/http/guard";
 import { sendJson, sendRefusal } from "../../../src/http/replies";
@@ -77,6 +84,27 @@ describe("readJsonBody: the request body as a client sends it", () => {
 				id: null,
 				error: { code: -32700, message: "Parse error: the body is not valid JSON." },
 			});
+		}
+	});
+
+	test("JSON that parsed but is no request (an empty batch, nesting too deep, too many keys) is JSON-RPC's invalid request, -32600, not a parse error", async () => {
+		const deep = `${"[".repeat(MAX_REQUEST_NESTING + 1)}${"]".repeat(MAX_REQUEST_NESTING + 1)}`;
+		const manyKeys = JSON.stringify({
+			jsonrpc: "2.0",
+			id: 1,
+			method: "tools/call",
+			params: { name: "search", arguments: Object.fromEntries(Array.from({ length: MAX_REQUEST_OBJECT_KEYS }, (_, n) => [`k${n}`, n])) },
+		});
+		for (const [body, says] of [
+			["[]", "the batch is empty"],
+			[deep, `more than ${MAX_REQUEST_NESTING} levels deep`],
+			[manyKeys, `more than ${MAX_REQUEST_OBJECT_KEYS} keys in all`],
+		]) {
+			const response = await post(port, body ?? "");
+			expect(response.status).toBe(400);
+			// Before: -32700, which tells a client its JSON did not parse.
+			expect(errorOf(response)).toEqual({ code: -32600, message: expect.stringContaining(says ?? "") as unknown });
+			expect(errorOf(response).message).toMatch(/^Invalid Request: /);
 		}
 	});
 

@@ -41,7 +41,7 @@ describe("the answers every request gets", () => {
 		);
 	});
 
-	test("a refusal is a JSON-RPC error with no id: -32700 for a body that could not be parsed, -32000 otherwise, with the refusal's own headers", async () => {
+	test("a refusal is a JSON-RPC error with no id: -32700 for a body that could not be parsed, -32600 for JSON that is no request, -32000 otherwise, with the refusal's own headers", async () => {
 		const parse: Refusal = { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." };
 		await withServer(
 			(req, res) => sendRefusal(req, res, parse),
@@ -50,6 +50,11 @@ describe("the answers every request gets", () => {
 				expect(response.status).toBe(400);
 				expect(JSON.parse(response.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: parse.message } });
 			},
+		);
+		const invalid: Refusal = { status: 400, kind: "invalid_request", message: "Invalid Request: the batch is empty. Send at least one message." };
+		await withServer(
+			(req, res) => sendRefusal(req, res, invalid),
+			async (port) => expect(JSON.parse((await get(port)).body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: invalid.message } }),
 		);
 		await withServer(
 			(req, res) => sendRefusal(req, res, UNAUTHORIZED),

@@ -55,7 +55,7 @@ describe("serveLegacy: 2025-era requests", () => {
 	test("JSON that is not a JSON-RPC message is refused 400 before any server is lent", async () => {
 		const response = await post({ hello: "world" });
 		expect(response.status).toBe(400);
-		expect(JSON.parse(response.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON-RPC message" } });
+		expect(JSON.parse(response.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: not a JSON-RPC message" } });
 		const twoInitializes = await post([
 			{
 				jsonrpc: "2.0",

@@ -6,7 +6,7 @@ const call = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "too
 
 describe("checkMessages", () => {
 	test("refuses a body that is not JSON-RPC, and an initialize in a batch", () => {
-		expect(checkMessages({ hello: 1 })).toMatchObject({ status: 400, code: -32700 });
+		expect(checkMessages({ hello: 1 })).toMatchObject({ status: 400, code: -32600 });
 		expect(
 			checkMessages([
 				call(1),
