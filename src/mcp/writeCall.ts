@@ -221,6 +221,9 @@ export async function runWriteCall<Args>(
 			}
 			approved = planned.changes;
 			shown = true;
+			// A rename's linking notes are those of the moment it is planned: a note that began linking while the window was open
+			// would keep a link to a path no longer there. Planned again: a note new to the set is shown, one no longer linking dropped.
+			if (planned.changes.some((change) => change.movedFrom !== undefined)) continue;
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
@@ -289,13 +292,17 @@ function pauseBeforeAttempt(attempt: number): Promise<void> {
  * Whether a set planned again on newer text makes the change the person approved: the same notes
  * (and moves, and new notes with the same text), and in each note the approved change made at the
  * places it was approved for, over what another writer changed (`isSameNoteChange`): the same
- * lines removed and added somewhere else are another change. Stepped: two 1 MiB notes' diffs are
- * compared in slices.
+ * lines removed and added somewhere else are another change. A renamed note's linking note that no
+ * longer links (left out of the new plan) leaves the change the same; one new to the plan does not.
+ * Stepped: two 1 MiB notes' diffs are compared in slices.
  */
 function* isSameChange(approved: readonly NoteChange[], replanned: readonly NoteChange[]): Steps<boolean> {
-	if (approved.length !== replanned.length) return false;
-	for (const [index, change] of approved.entries()) {
+	let index = 0;
+	for (const change of approved) {
 		const again = replanned[index];
+		// A note whose links to a renamed note are gone since: nothing of it to write, and nothing written that was not shown.
+		if (change.relink === true && change.movedFrom === undefined && again?.path !== change.path) continue;
+		index++;
 		if (!again || again.path !== change.path || again.movedFrom !== change.movedFrom || (again.before === null) !== (change.before === null)) return false;
 		if (change.before === null || again.before === null) {
 			if (again.after !== change.after) return false;
@@ -303,7 +310,7 @@ function* isSameChange(approved: readonly NoteChange[], replanned: readonly Note
 		}
 		if (!(yield* isSameNoteChange(change.before, change.after, again.before, again.after))) return false;
 	}
-	return true;
+	return index === replanned.length;
 }
 
 /** What the person is shown of a change: its path, the move, and the text before and after. */
