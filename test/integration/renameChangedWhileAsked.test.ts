@@ -82,11 +82,10 @@ describe("rename_note in Ask mode, a linking note edited while the window is ope
 
 	test("a note that starts linking while the window is open is shown in a second window and relinked", async () => {
 		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n" };
-		const { requests, shown, written } = await renameWhileEdited(
-			files,
-			(vault) => writeFileSync(nodePath.join(vault, "C.md"), "Now see [[Old/Plan]].\n"),
-			["A.md", "C.md"],
-		);
+		const { requests, shown, written } = await renameWhileEdited(files, (vault) => writeFileSync(nodePath.join(vault, "C.md"), "Now see [[Old/Plan]].\n"), [
+			"A.md",
+			"C.md",
+		]);
 		// On lead4: one window without C.md, and C.md kept a link to a path that no longer exists.
 		expect(Object.keys(shown[0] ?? {}).sort()).toEqual(["A.md", "Garden/Beans.md"]);
 		expect(requests).toHaveLength(2);
