@@ -17,8 +17,13 @@ import { makeVault, removeDir } from "../helpers/vault";
  * with `linkersThen`, it approves that first request once the server's link index lists exactly those notes as
  * linking to the note (the other program's edit seen, as Obsidian would have seen it while the window was open).
  */
-async function renameWhileEdited(files: Record<string, string>, meanwhile: (vault: string) => void, linkersThen?: readonly string[]) {
-	const vault = await makeVault({ ...files, ".obsidian/app.json": JSON.stringify({ newLinkFormat: "absolute" }) });
+async function renameWhileEdited(
+	files: Record<string, string>,
+	meanwhile: (vault: string) => void,
+	linkersThen?: readonly string[],
+	{ to = "Garden/Beans.md", newLinkFormat = "absolute" } = {},
+) {
+	const vault = await makeVault({ ...files, ".obsidian/app.json": JSON.stringify({ newLinkFormat }) });
 	const requests: ApprovalRequest[] = [];
 	let client: Awaited<ReturnType<typeof connectClient>> | undefined;
 	const linkersNow = async () => {
@@ -45,9 +50,9 @@ async function renameWhileEdited(files: Record<string, string>, meanwhile: (vaul
 	});
 	client = await connectClient(running.url, running.tokens.write ?? "");
 	try {
-		await callOk(client, "rename_note", { path: "Old/Plan.md", new_path: "Garden/Beans.md" });
+		await callOk(client, "rename_note", { path: "Old/Plan.md", new_path: to });
 		const read = (path: string) => (existsSync(nodePath.join(vault, path)) ? readFileSync(nodePath.join(vault, path), "utf8") : null);
-		const written = Object.fromEntries([...new Set([...Object.keys(files), "C.md", "Garden/Beans.md"])].map((path) => [path, read(path)]));
+		const written = Object.fromEntries([...new Set([...Object.keys(files), "C.md", to])].map((path) => [path, read(path)]));
 		const shown = requests.map((request) => Object.fromEntries(request.changes.map((change) => [change.path, change.after])));
 		return { requests, shown, written };
 	} finally {
@@ -102,5 +107,21 @@ describe("rename_note in Ask mode, a linking note edited while the window is ope
 		expect(written["B.md"]).toBe("No link now.\n");
 		expect(written["A.md"]).toBe("[[Garden/Beans]]\n");
 		expect([written["Old/Plan.md"], written["Garden/Beans.md"]]).toEqual([null, "# Plan\n"]);
+	});
+
+	test("linking notes the move leaves as they are, one new meanwhile, are not a changed plan: asked once", async () => {
+		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Plan]]\n" };
+		const { requests, written } = await renameWhileEdited(
+			files,
+			(vault) => writeFileSync(nodePath.join(vault, "C.md"), "Now see [[Plan]].\n"),
+			["A.md", "C.md"],
+			{
+				to: "Garden/Plan.md",
+				newLinkFormat: "shortest",
+			},
+		);
+		expect(requests).toHaveLength(1);
+		expect([written["A.md"], written["C.md"]]).toEqual(["[[Plan]]\n", "Now see [[Plan]].\n"]);
+		expect([written["Old/Plan.md"], written["Garden/Plan.md"]]).toEqual([null, "# Plan\n"]);
 	});
 });
