@@ -88,20 +88,8 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const isUnique = (path: string) => (nameCounts.get(lowerName(nameOf(path))) ?? 0) <= 1;
 	const movedFolder = folderOf(from) !== folderOf(to);
 
-	// The sources linking to the note, and those whose links the whole vault sends to a hidden file of a
-	// name such a link asks for: for this token it reaches the note, as over a vault without the hidden
-	// file. A link reaching `x.md` asks for `x.md` or `x`, and a file named that plus `.md` answers it too.
-	const names = new Set(namesAnsweredBy(file.name).flatMap((askedName) => [askedName, `${askedName}.md`]));
-	const mayReach = (targets: Readonly<Record<string, number>>) => {
-		if ((targets[from] ?? 0) > 0) return true;
-		for (const target in targets) if (names.has(lowerName(nameOf(target))) && !isPathVisible(target, scope)) return true;
-		return false;
-	};
-	const sources = Object.entries(host.metadataCache.resolvedLinks)
-		.filter(([source, targets]) => source !== from && isLinkSource(source) && isPathVisible(source, scope) && mayReach(targets))
-		.map(([source]) => source)
-		// By path, not by when the cache first resolved each note (which changes with parse timing): the person sees them in one order.
-		.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+	const mayReach = linkReacher(scope, file);
+	const sources = linkingSources(host, scope, file);
 	const notes: RelinkedNote[] = [];
 	const staleFrontmatter: string[] = [];
 	const clock = planningClock();
@@ -141,6 +129,33 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 		...(staleFrontmatter.length > 0 ? { staleFrontmatter } : {}),
 		...(unreadNotes.length > 0 ? { unreadNotes } : {}),
 	};
+}
+
+/**
+ * Whether a note's resolved links may reach `file`: to it, or to a hidden file of a name such a link
+ * asks for (for this token it reaches the note, as over a vault without the hidden file). A link
+ * reaching `x.md` asks for `x.md` or `x`, and a file named that plus `.md` answers it too.
+ */
+function linkReacher(scope: Scope, file: Pick<HostFile, "path" | "name">): (targets: Readonly<Record<string, number>>) => boolean {
+	const names = new Set(namesAnsweredBy(file.name).flatMap((askedName) => [askedName, `${askedName}.md`]));
+	return (targets) => {
+		if ((targets[file.path] ?? 0) > 0) return true;
+		for (const target in targets) if (names.has(nameOf(target).toLowerCase()) && !isPathVisible(target, scope)) return true;
+		return false;
+	};
+}
+
+/**
+ * The visible notes and canvases whose links the cache resolves to `file` (`linkReacher`), by path: not
+ * by when the cache first resolved each note (which changes with parse timing), so the person sees them
+ * in one order. The notes a rename of `file` relinks, as the cache knows them now.
+ */
+export function linkingSources(host: Host, scope: Scope, file: Pick<HostFile, "path" | "name">): string[] {
+	const mayReach = linkReacher(scope, file);
+	return Object.entries(host.metadataCache.resolvedLinks)
+		.filter(([source, targets]) => source !== file.path && isLinkSource(source) && isPathVisible(source, scope) && mayReach(targets))
+		.map(([source]) => source)
+		.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
 }
 
 /**
