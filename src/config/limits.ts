@@ -1072,6 +1072,14 @@ export const RENAME_PAIRING_MS = 150;
  */
 export const WATCH_SETTLE_MS = 40;
 /**
+ * How long an approved rename waits, headless, for the notes other programs wrote just before the
+ * approval to be parsed (the watcher's WATCH_SETTLE_MS look, then the parse), before it compares the
+ * notes linking to the renamed one with those shown. A note written on disk at the moment of approval
+ * was otherwise left linking to a path no longer there. Past it (a file that keeps changing, a parse
+ * queue behind a huge note), the rename goes on with what the cache knows, as Obsidian's does.
+ */
+export const RENAME_CATCH_UP_MS = 1000;
+/**
  * Links resolved between two looks at the slice clock (headless metadata cache): 4096 made pieces of
  * 80-130 ms at load 13 when a file created under a name re-resolved a note linking 200,000 names.
  * A note's links count one each plus one for each file a link is compared with (every file of the

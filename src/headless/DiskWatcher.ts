@@ -57,6 +57,8 @@ export class DiskWatcher {
 	private closed = false;
 	/** Paths being looked at, and whether another event came for them meanwhile (and whether all were changes). */
 	private readonly looking = new Map<string, { again: boolean; changed: boolean }>();
+	/** The looks and folder listings under way, so a caller can wait for what was already reported (`caughtUp`). */
+	private readonly running = new Set<Promise<void>>();
 
 	private constructor(private readonly vault: WatchedVault) {}
 
@@ -122,8 +124,23 @@ export class DiskWatcher {
 			this.early.push({ folder, event, name });
 			return;
 		}
-		if (name === null || name === "") void this.relist(folder);
-		else void this.look(nodePath.join(folder, name), event === "change");
+		this.track(name === null || name === "" ? this.relist(folder) : this.look(nodePath.join(folder, name), event === "change"));
+	}
+
+	private track(work: Promise<void>): void {
+		this.running.add(work);
+		void work.finally(() => this.running.delete(work));
+	}
+
+	/**
+	 * Resolves once what other programs did on disk before this call is told to the vault: the events
+	 * the system queued reach the watch at the event loop's next look at the network and files (two
+	 * turns), then the looks and listings under way finish (WATCH_SETTLE_MS each, more while a file
+	 * keeps changing: the caller bounds the wait).
+	 */
+	async caughtUp(): Promise<void> {
+		for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+		await Promise.all(this.running);
 	}
 
 	/**

@@ -138,6 +138,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 	}
 
+	async caughtUpWithDisk(): Promise<void> {
+		await this.vault.outsideChangesSeen();
+		await this.settled();
+	}
+
 	getFileCache(file: HostFile): CachedMetadata | null {
 		return this.caches.get(file.path) ?? null;
 	}

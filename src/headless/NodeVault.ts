@@ -121,6 +121,11 @@ export class NodeVault implements HostVault, WatchedVault {
 		return excluded;
 	}
 
+	/** Resolves once the changes other programs made on disk before this call are told as vault events (DiskWatcher.caughtUp); at once when not watching. */
+	outsideChangesSeen(): Promise<void> {
+		return this.watcher?.caughtUp() ?? Promise.resolve();
+	}
+
 	/** The vault folder's real path (symbolic links above it resolved once, at open). */
 	get root(): string {
 		return this.jail.root;

@@ -107,6 +107,12 @@ export interface HostMetadataCache {
 	 * instead of parsing the note again. Obsidian has none.
 	 */
 	parsedFrom?(path: string, text: string): Promise<CachedMetadata | null>;
+	/**
+	 * Headless only: resolves once the notes other programs made or changed on disk before this call
+	 * (events already queued, looks under way) are parsed and their links resolved. Obsidian has none:
+	 * its cache follows its own file watcher, with the same short lag.
+	 */
+	caughtUpWithDisk?(): Promise<void>;
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
 	/** One note's (or canvas's) `resolvedLinks` and `unresolvedLinks` were set again (Obsidian's per-file event). */

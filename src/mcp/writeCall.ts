@@ -13,6 +13,7 @@ import {
 	MAX_WRITE_ATTEMPTS,
 	NOTE_TEXT_SLICE_MS,
 	WRITE_RETRY_BUDGET_MS,
+	RENAME_CATCH_UP_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
 	WRITE_RETRY_MAX_PAUSE_MS,
 } from "../config/limits";
@@ -225,7 +226,7 @@ export async function runWriteCall<Args>(
 			// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
 			// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
 			// so the write finds it and plans again, and the new plan, without it, is the approved change (`isSameChange`).
-			if (startedLinking(ctx, planned.changes)) continue;
+			if (await startedLinking(ctx, planned.changes)) continue;
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
@@ -288,11 +289,16 @@ export async function runWriteCall<Args>(
  * Whether a note or canvas the cache now finds linking to a set's moved note is not in the set. Only the
  * cache's link lists are looked at: 2–5 ms of CPU for 3,000 linking notes, where planning again (each
  * one read and rewritten) took 0.9–1.5 s. A linking note whose text the rename leaves unchanged counts
- * too: the call is then planned again once, and written without a second window.
+ * too: the call is then planned again once, and written without a second window. Headless, the notes
+ * other programs wrote before this moment are parsed first (RENAME_CATCH_UP_MS at most).
  */
-function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]): boolean {
+async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]): Promise<boolean> {
 	const move = changes.find((change) => change.movedFrom !== undefined);
 	if (move?.movedFrom === undefined) return false;
+	// A note another program wrote just before the approval is in the cache's link lists only once the watcher and the parse
+	// have caught up (40 ms and more): waited for, within a bound, so one that began linking then is not missed.
+	const caughtUp = ctx.host.metadataCache.caughtUpWithDisk?.();
+	if (caughtUp !== undefined) await Promise.race([caughtUp, new Promise((resolve) => nodeTimers.setTimeout(resolve, RENAME_CATCH_UP_MS).unref())]);
 	const moved = ctx.host.vault.getFileByPath(move.movedFrom);
 	if (moved === null) return true;
 	const inSet = new Set(changes.map((change) => change.path));

@@ -100,6 +100,28 @@ describe("rename_note in Ask mode, a linking note edited while the window is ope
 		expect([written["Old/Plan.md"], written["Garden/Beans.md"]]).toEqual([null, "# Plan\n"]);
 	});
 
+	test("a note written on disk just before the approval, not yet seen by the watcher, is shown in a second window and relinked", async () => {
+		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n" };
+		// Approved at once after the write: no wait for the server's index to list C.md.
+		const { requests, shown, written } = await renameWhileEdited(files, (vault) => writeFileSync(nodePath.join(vault, "C.md"), "Now see [[Old/Plan]].\n"));
+		// On main: one window, and C.md kept a link to a path that no longer exists.
+		expect(requests).toHaveLength(2);
+		expect(shown[1]?.["C.md"]).toBe("Now see [[Garden/Beans]].\n");
+		expect(written["C.md"]).toBe("Now see [[Garden/Beans]].\n");
+		expect(written["A.md"]).toBe("[[Garden/Beans]]\n");
+	});
+
+	test("a note edited on disk to link just before the approval is shown in a second window and relinked", async () => {
+		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n", "B.md": "No link yet.\n" };
+		const { requests, shown, written } = await renameWhileEdited(files, (vault) =>
+			writeFileSync(nodePath.join(vault, "B.md"), "No link yet. [[Old/Plan]]\n"),
+		);
+		// On main: one window, and B.md kept a link to a path that no longer exists.
+		expect(requests).toHaveLength(2);
+		expect(shown[1]?.["B.md"]).toBe("No link yet. [[Garden/Beans]]\n");
+		expect(written["B.md"]).toBe("No link yet. [[Garden/Beans]]\n");
+	});
+
 	test("a note that stops linking while the window is open is left as it is now, without asking again", async () => {
 		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n", "B.md": "[[Old/Plan]] too\n" };
 		const { requests, written } = await renameWhileEdited(files, (vault) => writeFileSync(nodePath.join(vault, "B.md"), "No link now.\n"), ["A.md"]);
