@@ -14,6 +14,13 @@ export interface NodeHostOptions {
 	 * most of its time; without it the cache knows no note's metadata and no link.
 	 */
 	metadata?: boolean;
+	/**
+	 * Slices of METADATA_PARSE_SLICE_MS a note's parse may take before `open` returns; a note that
+	 * needs more is parsed just after, its metadata unknown until then ("still being read"). Serve
+	 * sets STARTUP_PARSE_SLICES_PER_NOTE so it listens without waiting for costly notes; by default
+	 * every note under MAX_STARTUP_PARSE_BYTES is parsed first.
+	 */
+	parseSlicesPerNote?: number;
 }
 
 /** The headless `Host`: Obsidian's vault and metadata cache, rebuilt over a folder on disk. */
@@ -34,7 +41,10 @@ export class NodeHost implements Host {
 
 	static async open(root: string, options: NodeHostOptions = {}): Promise<NodeHost> {
 		const vault = await NodeVault.open(root, options);
-		const metadataCache = options.metadata === false ? NodeMetadataCache.unparsed(vault) : await NodeMetadataCache.build(vault);
+		const metadataCache =
+			options.metadata === false
+				? NodeMetadataCache.unparsed(vault)
+				: await NodeMetadataCache.build(vault, { parseSlicesPerNote: options.parseSlicesPerNote });
 		return new NodeHost(vault, metadataCache);
 	}
 

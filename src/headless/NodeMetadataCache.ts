@@ -74,12 +74,25 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * holds the event loop for more than about a slice: the server keeps answering. The turns are
 	 * the process's lane, shared with the search index's updates and request bodies.
 	 */
-	private readonly clock = new SliceClock(METADATA_PARSE_SLICE_MS, eventLoopTurns.take);
+	private readonly clock = new SliceClock(METADATA_PARSE_SLICE_MS, () => this.pause());
+	/** Pauses the note being parsed may still take before the build returns (`build`'s `parseSlicesPerNote`); no bound after. */
+	private pausesLeft = Infinity;
 
 	private constructor(private readonly vault: NodeVault) {}
 
-	/** Parses every note and resolves every link, then follows the vault's changes. */
-	static async build(vault: NodeVault): Promise<NodeMetadataCache> {
+	private pause(): Promise<void> {
+		if (this.pausesLeft-- <= 0) return Promise.reject(new ParsedAfterStart());
+		return eventLoopTurns.take();
+	}
+
+	/**
+	 * Parses every note and resolves every link, then follows the vault's changes. With
+	 * `parseSlicesPerNote`, a note whose parse is not done within that many slices
+	 * (METADATA_PARSE_SLICE_MS each) is left, and parsed again just after the build returns, in
+	 * slices, like a note over MAX_STARTUP_PARSE_BYTES: serve listens first. A note of 100,000
+	 * `- [ ]` lines, or a table of 30,000 rows with a link and a tag, cost 400–600 ms before serve listened.
+	 */
+	static async build(vault: NodeVault, { parseSlicesPerNote = Infinity } = {}): Promise<NodeMetadataCache> {
 		const cache = new NodeMetadataCache(vault);
 		const files = vault.getFiles();
 		for (const file of files) cache.resolver.add(file);
@@ -97,7 +110,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 				deferred.push(file);
 				continue;
 			}
-			await cache.index(file, text);
+			// The slice the note starts in counts as its first: a pause is the end of one.
+			cache.pausesLeft = parseSlicesPerNote - 1;
+			try {
+				await cache.index(file, text);
+			} catch (error) {
+				if (!(error instanceof ParsedAfterStart)) throw error;
+				deferred.push(file);
+			} finally {
+				cache.pausesLeft = Infinity;
+			}
 			await cache.clock.checkpoint();
 		}
 		// Most notes hold a few links, far under a run between two looks at the clock: looked at after each note
@@ -457,6 +479,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (file) this.events.trigger("resolve", file);
 	}
 }
+
+/** A note's parse before the build returns ran out of slices: it is parsed after (nothing of it was kept). */
+class ParsedAfterStart extends Error {}
 
 /** Whether two sets of lists of link texts hold the same texts in the same order (a huge note's kept list is the same array). */
 function sameLinkTexts(before: ReadonlyArray<readonly string[]>, after: ReadonlyArray<readonly string[]>): boolean {

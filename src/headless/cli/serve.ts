@@ -6,7 +6,7 @@ import { effectiveRight } from "../../auth/rights";
 import { addToken, withToolRight } from "../../auth/tokenList";
 import type { TokenLevel, TokenRecord } from "../../auth/tokens";
 import type { FileSettingsStore } from "../../config/FileSettingsStore";
-import { HIDDEN_LINKS_NAMED, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS } from "../../config/limits";
+import { HIDDEN_LINKS_NAMED, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, STARTUP_PARSE_SLICES_PER_NOTE } from "../../config/limits";
 import type { VaultMcpSettings } from "../../config/settings";
 import { SNIPPET_CLIENTS, type ConnectionSnippet } from "../../http/clientSnippets";
 import { ALL_TOOLS } from "../../mcp/tools";
@@ -81,7 +81,8 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	});
 	let runSettings = runSettingsFrom(stored);
 
-	const host = await NodeHost.open(root, { watch: true });
+	// A note costly to parse is parsed once serve listens, not before.
+	const host = await NodeHost.open(root, { watch: true, parseSlicesPerNote: STARTUP_PARSE_SLICES_PER_NOTE });
 	warnAboutHiddenFolders(host, runSettings.excludedFolders, logger);
 	// Only a person at a terminal can answer a tool set to Ask; without one, such calls are refused at once.
 	const terminal = io.terminal;
