@@ -140,7 +140,7 @@ export class DiskWatcher {
 	 */
 	async caughtUp(): Promise<void> {
 		for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
-		await Promise.all(this.running);
+		await Promise.allSettled(this.running);
 	}
 
 	/**
