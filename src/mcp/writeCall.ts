@@ -225,7 +225,12 @@ export async function runWriteCall<Args>(
 			// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
 			// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
 			// so the write finds it and plans again, and the new plan, without it, is the approved change (`isSameChange`).
-			if (startedLinking(ctx, planned.changes)) continue;
+			const newLinker = startedLinking(ctx, planned.changes);
+			if (newLinker !== null) {
+				// Named if the attempts run out: the last window's set was approved, yet this note was not in it.
+				changedPath = newLinker;
+				continue;
+			}
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
@@ -285,18 +290,19 @@ export async function runWriteCall<Args>(
 }
 
 /**
- * Whether a note or canvas the cache now finds linking to a set's moved note is not in the set. Only the
- * cache's link lists are looked at: 2–5 ms of CPU for 3,000 linking notes, where planning again (each
- * one read and rewritten) took 0.9–1.5 s. A linking note whose text the rename leaves unchanged counts
- * too: the call is then planned again once, and written without a second window.
+ * A note or canvas the cache now finds linking to a set's moved note that is not in the set (the moved
+ * note's own path when it is gone), or null. Only the cache's link lists are looked at: 2–5 ms of CPU
+ * for 3,000 linking notes, where planning again (each one read and rewritten) took 0.9–1.5 s. A linking
+ * note whose text the rename leaves unchanged counts too: the call is then planned again once, and
+ * written without a second window. Only visible notes are listed, so the path may be named to the caller.
  */
-function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]): boolean {
+function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]): string | null {
 	const move = changes.find((change) => change.movedFrom !== undefined);
-	if (move?.movedFrom === undefined) return false;
+	if (move?.movedFrom === undefined) return null;
 	const moved = ctx.host.vault.getFileByPath(move.movedFrom);
-	if (moved === null) return true;
+	if (moved === null) return move.movedFrom;
 	const inSet = new Set(changes.map((change) => change.path));
-	return linkingSources(ctx.host, ctx.scope, moved).some((source) => !inSet.has(source));
+	return linkingSources(ctx.host, ctx.scope, moved).find((source) => !inSet.has(source)) ?? null;
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */

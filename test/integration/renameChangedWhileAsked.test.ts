@@ -5,11 +5,12 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { MAX_WRITE_ATTEMPTS, WRITE_RETRY_BUDGET_MS } from "../../src/config/limits";
 import type { ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { until } from "../helpers/dom";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
-import { callOk } from "../helpers/tools";
+import { callOk, callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
@@ -123,5 +124,64 @@ describe("rename_note in Ask mode, a linking note edited while the window is ope
 		expect(requests).toHaveLength(1);
 		expect([written["A.md"], written["C.md"]]).toEqual(["[[Plan]]\n", "Now see [[Plan]].\n"]);
 		expect([written["Old/Plan.md"], written["Garden/Plan.md"]]).toEqual([null, "# Plan\n"]);
+	});
+});
+
+describe("rename_note in Ask mode, notes that keep starting to link while each window is open", () => {
+	/** A rename at Ask whose approver, in window n, makes `linker(n)` link to the note, waits until the index lists it, then approves. */
+	async function renameWithNewLinkers(linker: (n: number) => string, excludedFolders: string[] = [], firstWindowMs = 0) {
+		const vault = await makeVault({
+			"Old/Plan.md": "# Plan\n",
+			"A.md": "[[Old/Plan]]\n",
+			"Private/Diary.md": "Dear diary\n",
+			".obsidian/app.json": JSON.stringify({ newLinkFormat: "absolute" }),
+		});
+		const requests: ApprovalRequest[] = [];
+		let running: Awaited<ReturnType<typeof startService>> | undefined;
+		const approver: Approver = {
+			decide: async (request) => {
+				requests.push(request);
+				// The person takes their time over the first window: the call's retry budget is spent by the time they approve.
+				if (requests.length === 1) await new Promise((resolve) => setTimeout(resolve, firstWindowMs));
+				const path = linker(requests.length);
+				writeFileSync(nodePath.join(vault, path), "Now see [[Old/Plan|Plan]].\n");
+				await until(() => (running?.host.metadataCache.resolvedLinks[path]?.["Old/Plan.md"] ?? 0) > 0, 10_000);
+				return "approve";
+			},
+		};
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, excludedFolders },
+			approver,
+			rights: { write: { rename_note: "ask" } },
+			host: { watch: true },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			const outcome = await callTool(client, "rename_note", { path: "Old/Plan.md", new_path: "Garden/Beans.md" });
+			const read = (path: string) => (existsSync(nodePath.join(vault, path)) ? readFileSync(nodePath.join(vault, path), "utf8") : null);
+			const files = Object.fromEntries(["Old/Plan.md", "Garden/Beans.md", "A.md", "Private/Later.md"].map((path) => [path, read(path)]));
+			return { outcome, requests, files };
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}
+
+	test("a new linking note in every window: asked at most MAX_WRITE_ATTEMPTS times, then refused naming the last one, nothing written", async () => {
+		const { outcome, requests, files } = await renameWithNewLinkers((n) => `C${n}.md`, [], WRITE_RETRY_BUDGET_MS + 100);
+		expect(requests).toHaveLength(MAX_WRITE_ATTEMPTS);
+		// On main: `"" kept changing while this rename_note call waited`, naming no note.
+		expect(outcome.ok ? "" : outcome.error).toMatch(new RegExp(`^"C${MAX_WRITE_ATTEMPTS}\\.md" kept changing .*Nothing was written`));
+		expect([files["Old/Plan.md"], files["Garden/Beans.md"], files["A.md"]]).toEqual(["# Plan\n", null, "[[Old/Plan]]\n"]);
+	}, 30_000);
+
+	test("a note in an excluded folder that starts linking is neither shown, asked about again, nor written", async () => {
+		const { outcome, requests, files } = await renameWithNewLinkers(() => "Private/Later.md", ["Private"]);
+		expect(outcome.ok).toBe(true);
+		expect(requests).toHaveLength(1);
+		expect(requests[0]?.changes.map((change) => change.path).sort()).toEqual(["A.md", "Garden/Beans.md"]);
+		expect([files["A.md"], files["Private/Later.md"]]).toEqual(["[[Garden/Beans]]\n", "Now see [[Old/Plan|Plan]].\n"]);
 	});
 });
