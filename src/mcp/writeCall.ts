@@ -200,9 +200,10 @@ export async function runWriteCall<Args>(
 		// Whether the person saw this set: what the applier may write once the tool is at Ask.
 		let shown = alreadyApproved;
 		if (asks && writes.approver !== null && !alreadyApproved) {
-			// Revoked while it was planned (a rename's thousands of linking notes take seconds, again after a first window
-			// when a note began linking): the person is not asked about a call that can no longer be written.
-			if (writes.currentRight(tool) === "deny") return noLongerAllowed(tool, [], id);
+			// Revoked, or its folders narrowed away from a note of the set, while it was planned (a rename's thousands of linking
+			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
+			// that can no longer be written, nor shown a note the token may no longer see.
+			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return noLongerAllowed(tool, [], id);
 			writes.releasePlace?.();
 			const decision = await waitForDecision(
 				writes.approver,

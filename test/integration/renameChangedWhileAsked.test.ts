@@ -134,9 +134,10 @@ describe("rename_note in Ask mode, notes that keep starting to link while each w
 	/** With `onApproved`, run once the first window is approved, before the call is planned again (a revocation, say). */
 	async function renameWithNewLinkers(
 		linker: (n: number) => string,
-		{ excludedFolders = [] as string[], firstWindowMs = 0, onApproved = (_running: RunningService) => {} } = {},
+		{ excludedFolders = [] as string[], firstWindowMs = 0, onApproved = (_running: RunningService) => {}, files = {} as Record<string, string> } = {},
 	) {
 		const vault = await makeVault({
+			...files,
 			"Old/Plan.md": "# Plan\n",
 			"A.md": "[[Old/Plan]]\n",
 			"Private/Diary.md": "Dear diary\n",
@@ -209,8 +210,26 @@ describe("rename_note in Ask mode, notes that keep starting to link while each w
 		expect(outcome.ok ? "" : outcome.error).toMatch(/no longer allowed .*Nothing was written|bearer token is required/);
 		expect([files["Old/Plan.md"], files["Garden/Beans.md"], files["A.md"]]).toEqual(["# Plan\n", null, "[[Old/Plan]]\n"]);
 	});
-});
 
+	test("a linking note's folder excluded while the call is planned again: the person is not shown that note, nothing written", async () => {
+		const { outcome, requests, files } = await renameWithNewLinkers(() => "C1.md", {
+			files: { "Notes/B.md": "[[Old/Plan]] too\n" },
+			// The plan reads its notes in path order: C1.md, new since the first window, then Notes/B.md, whose folder is then excluded.
+			onApproved: (running) => {
+				const vault = running.host.vault;
+				const read = vault.cachedReadPastRewrite.bind(vault);
+				vault.cachedReadPastRewrite = async (file) => {
+					if (file.path === "C1.md") await running.service.apply({ ...running.settings, excludedFolders: ["Notes"] });
+					return read(file);
+				};
+			},
+		});
+		// On main: a second window showing Notes/B.md's diff, then the call refused once approved.
+		expect(requests).toHaveLength(1);
+		expect(outcome.ok ? "" : outcome.error).toMatch(/no longer allowed .*Nothing was written/);
+		expect([files["Old/Plan.md"], files["A.md"]]).toEqual(["# Plan\n", "[[Old/Plan]]\n"]);
+	});
+});
 /** `settings` with the write token's rights set to `rights`. */
 function withRights(settings: VaultMcpSettings, rights: Parameters<typeof setTokenRights>[2]): VaultMcpSettings {
 	const changed = setTokenRights(settings, "write", rights);
