@@ -134,7 +134,7 @@ describe("rename_note in Ask mode, notes that keep starting to link while each w
 	/** With `onApproved`, run once the first window is approved, before the call is planned again (a revocation, say). */
 	async function renameWithNewLinkers(
 		linker: (n: number) => string,
-		{ excludedFolders = [] as string[], firstWindowMs = 0, onApproved = (_running: RunningService) => {}, files = {} as Record<string, string> } = {},
+		{ excludedFolders = [] as string[], firstWindowMs = 0, onApproved = (_running: RunningService) => {}, files = {} } = {},
 	) {
 		const vault = await makeVault({
 			...files,
