@@ -85,14 +85,19 @@ export function taskStatusCharOf(line: string): string | undefined {
 }
 
 /**
- * True when `symbol` can stand in a task's checkbox: one character, not a line break (the line
- * would end inside the brackets) and not `]` (it would close them early). complete_task's status
- * and the statuses read from the Tasks plugin's data.json are held to it alike: a next status of
- * "\n- [ ] …" planted there was written into the note as a line of its own.
+ * True when `symbol` can stand in a task's checkbox: one character that the task parsers' `(.)`
+ * takes (not a line break: the line would end inside the brackets; nor U+2028 or U+2029, which a
+ * regular expression's `.` does not take either, so the line was no task to list_tasks or the
+ * Tasks plugin), and not `]` (it would close them early). complete_task's status and the statuses
+ * read from the Tasks plugin's data.json are held to it alike: a next status of "\n- [ ] …" planted
+ * there was written into the note as a line of its own.
  */
 export function isTaskStatusSymbol(symbol: string): boolean {
-	return [...symbol].length === 1 && !/[\r\n\]]/.test(symbol);
+	return ONE_CHECKBOX_CHARACTER.test(symbol) && symbol !== "]";
 }
+
+/** One character as the task parsers' `\[(.)\]` reads a checkbox's. */
+const ONE_CHECKBOX_CHARACTER = /^.$/u;
 
 /** How a checkbox character reads: space open, x done, - cancelled, anything else "other". */
 export function taskStatus(statusChar: string): "open" | "done" | "cancelled" | "other" {

@@ -201,6 +201,10 @@ export async function runWriteCall<Args>(
 		// Whether the person saw this set: what the applier may write once the tool is at Ask.
 		let shown = alreadyApproved;
 		if (asks && writes.approver !== null && !alreadyApproved) {
+			// Revoked, or its folders narrowed away from a note of the set, while it was planned (a rename's thousands of linking
+			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
+			// that can no longer be written, nor shown a note the token may no longer see.
+			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return noLongerAllowed(tool, [], id);
 			writes.releasePlace?.();
 			const decision = await waitForDecision(
 				writes.approver,
@@ -226,7 +230,12 @@ export async function runWriteCall<Args>(
 			// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
 			// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
 			// so the write finds it and plans again, and the new plan, without it, is the approved change (`isSameChange`).
-			if (await startedLinking(ctx, planned.changes)) continue;
+			const newLinker = await startedLinking(ctx, planned.changes);
+			if (newLinker !== null) {
+				// Named if the attempts run out: the last window's set was approved, yet this note was not in it.
+				changedPath = newLinker;
+				continue;
+			}
 		}
 		if (planned.changes.length === 0) return planned.outcome;
 		const call = { id, time: new Date().toISOString(), tokenName: ctx.grant.token.name, tool: tool.name };
@@ -286,23 +295,24 @@ export async function runWriteCall<Args>(
 }
 
 /**
- * Whether a note or canvas the cache now finds linking to a set's moved note is not in the set. Only the
- * cache's link lists are looked at: 2–5 ms of CPU for 3,000 linking notes, where planning again (each
- * one read and rewritten) took 0.9–1.5 s. A linking note whose text the rename leaves unchanged counts
- * too: the call is then planned again once, and written without a second window. Headless, the notes
- * other programs wrote before this moment are parsed first (RENAME_CATCH_UP_MS at most).
+ * A note or canvas the cache now finds linking to a set's moved note that is not in the set (the moved
+ * note's own path when it is gone), or null. Only the cache's link lists are looked at: 2–5 ms of CPU
+ * for 3,000 linking notes, where planning again (each one read and rewritten) took 0.9–1.5 s. A linking
+ * note whose text the rename leaves unchanged counts too: the call is then planned again once, and
+ * written without a second window. Only visible notes are listed, so the path may be named to the caller.
+ * Headless, the notes other programs wrote before this moment are parsed first (RENAME_CATCH_UP_MS at most).
  */
-async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]): Promise<boolean> {
+async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]): Promise<string | null> {
 	const move = changes.find((change) => change.movedFrom !== undefined);
-	if (move?.movedFrom === undefined) return false;
+	if (move?.movedFrom === undefined) return null;
 	// A note another program wrote just before the approval is in the cache's link lists only once the watcher and the parse
 	// have caught up (40 ms and more): waited for, within a bound, so one that began linking then is not missed.
 	const caughtUp = ctx.host.metadataCache.caughtUpWithDisk?.();
 	if (caughtUp !== undefined) await Promise.race([caughtUp, new Promise((resolve) => nodeTimers.setTimeout(resolve, RENAME_CATCH_UP_MS).unref())]);
 	const moved = ctx.host.vault.getFileByPath(move.movedFrom);
-	if (moved === null) return true;
+	if (moved === null) return move.movedFrom;
 	const inSet = new Set(changes.map((change) => change.path));
-	return linkingSources(ctx.host, ctx.scope, moved).some((source) => !inSet.has(source));
+	return linkingSources(ctx.host, ctx.scope, moved).find((source) => !inSet.has(source)) ?? null;
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */

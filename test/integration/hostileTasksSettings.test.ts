@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
-import { callOk } from "../helpers/tools";
+import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const TASK = "Water the herbs 🔁 every day 📅 2026-12-07";
@@ -21,6 +21,9 @@ test.each([
 	["a closing bracket", "]"],
 	["two characters", "ab"],
 	["nothing", ""],
+	// A regular expression's `.` takes neither: the new occurrence was no task to list_tasks or the Tasks plugin.
+	["a line separator (U+2028)", "\u2028"],
+	["a paragraph separator (U+2029)", "\u2029"],
 ])("a Tasks data.json whose next status is %s: the new occurrence is one open task line, as with Tasks' defaults", async (_kind, next) => {
 	const vault = await makeVault({ "Garden.md": `- [ ] ${TASK}\n`, [TASKS_SETTINGS]: tasksSettingsWithNext(next) });
 	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
@@ -62,6 +65,28 @@ test("a Tasks data.json's own statuses of one character are still followed: a ne
 	try {
 		await callOk(client, "complete_task", { path: "Garden.md", line: 0, text: TASK });
 		expect(readFileSync(nodePath.join(vault, "Garden.md"), "utf8")).toMatch(/^- \[\/\] Water the herbs 🔁 every day 📅 2026-12-08\n- \[x\] /);
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});
+
+test("complete_task with a status of U+2028 or U+2029 is refused, the note unchanged: the line written was no task to list_tasks", async () => {
+	const note = "- [ ] Water the herbs\n- [ ] Weed\n";
+	const vault = await makeVault({ "Garden.md": note });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		for (const status of ["\u2028", "\u2029"]) {
+			// On main: answered ok, and list_tasks then listed only "Weed".
+			expect(await callError(client, "complete_task", { path: "Garden.md", line: 0, text: "Water the herbs", status })).toMatch(
+				/status is one character/,
+			);
+			expect(readFileSync(nodePath.join(vault, "Garden.md"), "utf8")).toBe(note);
+		}
+		const listed = await callOk<{ tasks: Array<{ text: string }> }>(client, "list_tasks", { path: "Garden.md", status: "any" });
+		expect(listed.tasks.map((task) => task.text)).toEqual(["Water the herbs", "Weed"]);
 	} finally {
 		await client.close();
 		await running.stop();

@@ -5,11 +5,14 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { MAX_WRITE_ATTEMPTS, WRITE_RETRY_BUDGET_MS } from "../../src/config/limits";
 import type { ApprovalRequest, Approver } from "../../src/mcp/approval";
+import { setTokenRights } from "../../src/auth/tokenList";
+import type { VaultMcpSettings } from "../../src/config/settings";
 import { until } from "../helpers/dom";
 import { connectClient } from "../helpers/http";
-import { startService } from "../helpers/service";
-import { callOk } from "../helpers/tools";
+import { startService, type RunningService } from "../helpers/service";
+import { callOk, callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
@@ -147,3 +150,111 @@ describe("rename_note in Ask mode, a linking note edited while the window is ope
 		expect([written["Old/Plan.md"], written["Garden/Plan.md"]]).toEqual([null, "# Plan\n"]);
 	});
 });
+
+describe("rename_note in Ask mode, notes that keep starting to link while each window is open", () => {
+	/** A rename at Ask whose approver, in window n, makes `linker(n)` link to the note, waits until the index lists it, then approves. */
+	/** With `onApproved`, run once the first window is approved, before the call is planned again (a revocation, say). */
+	async function renameWithNewLinkers(
+		linker: (n: number) => string,
+		{ excludedFolders = [] as string[], firstWindowMs = 0, onApproved = (_running: RunningService) => {}, files = {} } = {},
+	) {
+		const vault = await makeVault({
+			...files,
+			"Old/Plan.md": "# Plan\n",
+			"A.md": "[[Old/Plan]]\n",
+			"Private/Diary.md": "Dear diary\n",
+			".obsidian/app.json": JSON.stringify({ newLinkFormat: "absolute" }),
+		});
+		const requests: ApprovalRequest[] = [];
+		let running: Awaited<ReturnType<typeof startService>> | undefined;
+		const approver: Approver = {
+			decide: async (request) => {
+				requests.push(request);
+				// The person takes their time over the first window: the call's retry budget is spent by the time they approve.
+				if (requests.length === 1) await new Promise((resolve) => setTimeout(resolve, firstWindowMs));
+				const path = linker(requests.length);
+				writeFileSync(nodePath.join(vault, path), "Now see [[Old/Plan|Plan]].\n");
+				await until(() => (running?.host.metadataCache.resolvedLinks[path]?.["Old/Plan.md"] ?? 0) > 0, 10_000);
+				// The call's own turn comes first: it sees the approval and the right as it was, then plans again.
+				if (requests.length === 1) setImmediate(() => onApproved(running!));
+				return "approve";
+			},
+		};
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, excludedFolders },
+			approver,
+			rights: { write: { rename_note: "ask" } },
+			host: { watch: true },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			// A revoked token's answer is not sent: the client hears 401.
+			const outcome = await callTool(client, "rename_note", { path: "Old/Plan.md", new_path: "Garden/Beans.md" }).catch((error: unknown) => ({
+				ok: false as const,
+				error: String(error),
+			}));
+			const read = (path: string) => (existsSync(nodePath.join(vault, path)) ? readFileSync(nodePath.join(vault, path), "utf8") : null);
+			const files = Object.fromEntries(["Old/Plan.md", "Garden/Beans.md", "A.md", "Private/Later.md"].map((path) => [path, read(path)]));
+			return { outcome, requests, files };
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}
+
+	test("a new linking note in every window: asked at most MAX_WRITE_ATTEMPTS times, then refused naming the last one, nothing written", async () => {
+		const { outcome, requests, files } = await renameWithNewLinkers((n) => `C${n}.md`, { firstWindowMs: WRITE_RETRY_BUDGET_MS + 100 });
+		expect(requests).toHaveLength(MAX_WRITE_ATTEMPTS);
+		// On main: `"" kept changing while this rename_note call waited`, naming no note.
+		expect(outcome.ok ? "" : outcome.error).toMatch(new RegExp(`^"C${MAX_WRITE_ATTEMPTS}\\.md" kept changing .*Nothing was written`));
+		expect([files["Old/Plan.md"], files["Garden/Beans.md"], files["A.md"]]).toEqual(["# Plan\n", null, "[[Old/Plan]]\n"]);
+	}, 30_000);
+
+	test("a note in an excluded folder that starts linking is neither shown, asked about again, nor written", async () => {
+		const { outcome, requests, files } = await renameWithNewLinkers(() => "Private/Later.md", { excludedFolders: ["Private"] });
+		expect(outcome.ok).toBe(true);
+		expect(requests).toHaveLength(1);
+		expect(requests[0]?.changes.map((change) => change.path).sort()).toEqual(["A.md", "Garden/Beans.md"]);
+		expect([files["A.md"], files["Private/Later.md"]]).toEqual(["[[Garden/Beans]]\n", "Now see [[Old/Plan|Plan]].\n"]);
+	});
+
+	test.each([
+		["the tool denied", (settings: VaultMcpSettings) => withRights(settings, { rename_note: "deny" })],
+		["the token revoked", (settings: VaultMcpSettings) => ({ ...settings, tokens: [] })],
+	])("%s while the call is planned again after the first window: the person is not asked again, nothing written", async (_kind, change) => {
+		const { outcome, requests, files } = await renameWithNewLinkers((n) => `C${n}.md`, {
+			onApproved: (running) => void running.service.apply(change(running.settings)),
+		});
+		// On main: a second window for a call that could no longer be written.
+		expect(requests).toHaveLength(1);
+		expect(outcome.ok ? "" : outcome.error).toMatch(/no longer allowed .*Nothing was written|bearer token is required/);
+		expect([files["Old/Plan.md"], files["Garden/Beans.md"], files["A.md"]]).toEqual(["# Plan\n", null, "[[Old/Plan]]\n"]);
+	});
+
+	test("a linking note's folder excluded while the call is planned again: the person is not shown that note, nothing written", async () => {
+		const { outcome, requests, files } = await renameWithNewLinkers(() => "C1.md", {
+			files: { "Notes/B.md": "[[Old/Plan]] too\n" },
+			// The plan reads its notes in path order: C1.md, new since the first window, then Notes/B.md, whose folder is then excluded.
+			onApproved: (running) => {
+				const vault = running.host.vault;
+				const read = vault.cachedReadPastRewrite.bind(vault);
+				vault.cachedReadPastRewrite = async (file) => {
+					if (file.path === "C1.md") await running.service.apply({ ...running.settings, excludedFolders: ["Notes"] });
+					return read(file);
+				};
+			},
+		});
+		// On main: a second window showing Notes/B.md's diff, then the call refused once approved.
+		expect(requests).toHaveLength(1);
+		expect(outcome.ok ? "" : outcome.error).toMatch(/no longer allowed .*Nothing was written/);
+		expect([files["Old/Plan.md"], files["A.md"]]).toEqual(["# Plan\n", "[[Old/Plan]]\n"]);
+	});
+});
+/** `settings` with the write token's rights set to `rights`. */
+function withRights(settings: VaultMcpSettings, rights: Parameters<typeof setTokenRights>[2]): VaultMcpSettings {
+	const changed = setTokenRights(settings, "write", rights);
+	if ("error" in changed) throw new Error(changed.error);
+	return changed.settings;
+}

@@ -79,7 +79,14 @@ describe("isTaskStatusSymbol", () => {
 		expect(taskStatusCharOf(`- [${symbol}] task`)).toBe(symbol);
 	});
 
-	test.each(["", "xx", "\n", "\r", "]", "\n- [ ] planted"])("%j cannot: a task line written with it would not be one task line", (symbol) => {
-		expect(isTaskStatusSymbol(symbol)).toBe(false);
+	test.each(["", "xx", "\n", "\r", "]", "\n- [ ] planted", "\u2028", "\u2029"])(
+		"%j cannot: a task line written with it would not be one task line",
+		(symbol) => {
+			expect(isTaskStatusSymbol(symbol)).toBe(false);
+		},
+	);
+
+	test.each(["\u2028", "\u2029"])("%j, which a regular expression's `.` does not take, is no status to the task parser either", (symbol) => {
+		expect(taskStatusCharOf(`- [${symbol}] task`)).toBeUndefined();
 	});
 });
