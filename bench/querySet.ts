@@ -66,17 +66,20 @@ export const COMMON_QUERIES: BenchQuery[] = [
  * pair shares no word with the one before it where it can. Which notes they match is the bench's
  * to check (at least half, as for COMMON_QUERIES). `twoWordPhrases`: the same pairs quoted;
  * `threeWordPhrases`: each run of three of the first `pairWords` words, quoted (a phrase's words are
- * in most notes, the phrase itself in few: they are not checked for a share).
+ * in most notes, the phrase itself in few: they are not checked for a share). `skip`: the first
+ * `skip` of those stems are left out (queries of the same kinds on other words: the bench's untimed
+ * warm-up before its timed first-time rows).
  */
 export function firstTimeCommonQueries(
 	stemsByRank: readonly string[],
 	count: number,
 	pairWords: number,
+	skip = 0,
 ): { oneWord: BenchQuery[]; twoWords: BenchQuery[]; twoWordPhrases: BenchQuery[]; threeWordPhrases: BenchQuery[] } {
 	const asked = new Set(COMMON_QUERIES.flatMap((entry) => entry.query.split(" ")));
 	const stopWords = new Set(ENGLISH_STOP_WORDS);
 	const related = (stem: string) => stemsByRank.some((other) => other !== stem && (other.startsWith(stem) || stem.startsWith(other)));
-	const words = stemsByRank.filter((stem) => !asked.has(stem) && !stopWords.has(stem) && !related(stem)).slice(0, count);
+	const words = stemsByRank.filter((stem) => !asked.has(stem) && !stopWords.has(stem) && !related(stem)).slice(skip, skip + count);
 	const pairs: Array<[string, string]> = [];
 	const pairSource = words.slice(0, pairWords);
 	pairSource.forEach((first, index) => pairSource.slice(index + 1).forEach((second) => pairs.push([first, second])));
