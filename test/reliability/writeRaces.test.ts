@@ -225,11 +225,12 @@ async function besideOutsideWriter(initial: string, script: (note: string) => st
 }
 
 /**
- * The other program's lines `prefix`N missing from the note (up to the last one there), each said with
+ * The other program's lines `prefix`N missing from the note (up to the last one there; all, if none is), each said with
  * the note's lines after the one before it, the note's lines holding it inside, and the files beside
  * the note holding it (raced copies): a failure shows what happened.
  */
 function missingLines({ text, beside }: NoteAndBeside, prefix: string, numbers: readonly number[]): string[] {
+	if (numbers.length === 0) return [`no line ${prefix}N in the note`];
 	const present = new Set(numbers);
 	const lines = text.split("\n");
 	const missing: string[] = [];
@@ -264,13 +265,16 @@ async function appendsBeside(script: (note: string) => string): Promise<{ acknow
 describe("appends beside a busy outside writer", () => {
 	test("another program appends every 2 ms for the whole run: at least 90 of 100 server appends succeed, no line of either is lost or overwritten", async () => {
 		// A separate process appending a numbered line every 2 ms until it is stopped, as a logger would.
-		const { acknowledged, refused, note, lines } = await appendsBeside(
-			(note) => `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${note}, "outside-" + i++ + "\\n"), 2);`,
-		);
+		const {
+			acknowledged,
+			refused,
+			note: noteAfter,
+			lines,
+		} = await appendsBeside((note) => `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${note}, "outside-" + i++ + "\\n"), 2);`);
 		const outside = lines.filter((line) => line.startsWith("outside-")).map((line) => Number(line.slice("outside-".length)));
 		const lastOutside = Math.max(...outside);
 		// Every line the other program wrote is there, once, whole (each on its own line: nothing written over it or into it).
-		expect(missingLines(note, "outside-", outside)).toEqual([]);
+		expect(missingLines(noteAfter, "outside-", outside)).toEqual([]);
 		expect(new Set(outside).size).toBe(outside.length);
 		expect(lastOutside).toBeGreaterThan(100);
 		// Every acknowledged append is there, on a line of its own, once.
@@ -323,14 +327,19 @@ describe("appends beside an editor saving atomically on a steady beat", () => {
 
 	test("another program reads, adds a line and renames a new file over the note every 2 ms: at least 90 of 100 server appends succeed, none of its lines is lost", async () => {
 		// Each save replaces the file (a new inode): before, an append was tried again only on the file it read, and 20 of 100 went in, after 280 s.
-		const { acknowledged, refused, note, lines } = await appendsBeside(
+		const {
+			acknowledged,
+			refused,
+			note: noteAfter,
+			lines,
+		} = await appendsBeside(
 			(note) =>
 				`const fs = require("fs"); let i = 0; setInterval(() => { try { const text = fs.readFileSync(${note}, "utf8"); fs.writeFileSync(${note} + ".editor-tmp", text + "outside-" + i + "\\n"); fs.renameSync(${note} + ".editor-tmp", ${note}); i++; } catch {} }, 2);`,
 		);
 		// Every line the editor saved is there, once and whole, or after a torn piece of a server append (see editorNumbers).
 		// (An appended line the editor had not read when it saved is its to lose.)
-		const outside = editorNumbers(note.text);
-		expect(missingLines(note, "outside-", outside)).toEqual([]);
+		const outside = editorNumbers(noteAfter.text);
+		expect(missingLines(noteAfter, "outside-", outside)).toEqual([]);
 		expect(new Set(outside).size).toBe(outside.length);
 		expect(acknowledged.filter((marker) => lines.filter((line) => line === marker).length > 1)).toEqual([]);
 		for (const message of refused) expect(message).toMatch(/kept changing/);
@@ -345,7 +354,7 @@ describe("edits before a note's end beside a busy outside writer", () => {
 		const done: Record<string, number> = { set_property: 0, complete_task: 0, insert_under_bullet: 0 };
 		const refused: string[] = [];
 		// An outline (mode: outliner) of the tasks and one bullet, with a property: each edit rewrites the note before its end.
-		const note = await besideOutsideWriter(
+		const noteAfter = await besideOutsideWriter(
 			`---\nrank: 0\nmode: outliner\n---\n${tasks}\n- bullet\n`,
 			(note) => `const fs = require("fs"); let i = 0; setInterval(() => fs.appendFileSync(${note}, "- outside-" + i++ + "\\n"), 2);`,
 			async (client) => {
@@ -364,11 +373,11 @@ describe("edits before a note's end beside a busy outside writer", () => {
 				}
 			},
 		);
-		const { text } = note;
+		const { text } = noteAfter;
 		const lines = text.split("\n");
 		const outside = lines.filter((line) => line.startsWith("- outside-")).map((line) => Number(line.slice("- outside-".length)));
 		// Every line the other program wrote is there, once and whole.
-		expect(missingLines(note, "- outside-", outside)).toEqual([]);
+		expect(missingLines(noteAfter, "- outside-", outside)).toEqual([]);
 		expect(new Set(outside).size).toBe(outside.length);
 		for (const message of refused) expect(message).toMatch(/kept changing/);
 		// Before, each was tried again only on the exact text it had read, and lost nearly every race: 2 to 6 of 20 went in, after 3 s each.
