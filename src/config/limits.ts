@@ -730,7 +730,8 @@ export const MAX_REQUEST_NESTING = 64;
  * A message with its arguments holds a few dozen. A megabyte body holds 120,000: the SDK's message
  * schema copied them in one piece of 173–215 ms (keys beside `jsonrpc`, or in `_meta`), a tool's
  * argument schema in one of 67–98 ms (extra arguments). Arrays' items are not counted: they cost
- * the schemas little (a list of 130,000 numbers: a 5 ms piece).
+ * the schemas little (a list of 130,000 numbers: a 5 ms piece). Counted in the body's text before it is
+ * parsed (its parse alone was 37–68 ms), so a key given twice in one object counts twice.
  */
 export const MAX_REQUEST_OBJECT_KEYS = 4096;
 /** How long stopping the server waits for tool calls already running to finish their work. */

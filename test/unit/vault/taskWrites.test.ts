@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import dayjs from "dayjs";
 import { addTask, completeTask, todaysDailyNote } from "../../../src/vault/taskWrites";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { countWorkPerPiece } from "../../helpers/workPieces";
 
 const DAILY_SETTINGS = JSON.stringify({ folder: "Journal", format: "YYYY-MM-DD", template: "Templates/Day" });
 
@@ -115,6 +116,45 @@ describe("task writes", () => {
 				"- [ ] Water plants 🔁 every week 📅 2026-12-08\n- [x] Water plants 🔁 every week 📅 2026-12-01 ✅ 2026-12-01\n",
 			);
 			expect(done).toMatchObject({ ok: true, value: { line: 1, nextLine: 0 } });
+		});
+
+		test("a line that reads as no task, asked again and again, is refused without parsing the note: its pieces do not grow with the note", async () => {
+			const piecesOfWrongLine = async (codeLines: number) => {
+				const text = `- [ ] Real task\n\`\`\`\n${"- [ ] Code line\n".repeat(codeLines)}\`\`\`\nplain words\n`;
+				vault = await openVault({ "Tasks.md": text });
+				// Every look at the clock finds the slice used up: a parse of the note pauses at each of its steps.
+				const pieces = countWorkPerPiece();
+				try {
+					for (const line of [codeLines + 3, codeLines + 3, 2 ** 30]) {
+						const answer = await completeTask(vault.host, vault.scope(), {
+							path: "Tasks.md",
+							line,
+							text: "Code line",
+							status: "x",
+							today: "2026-12-01",
+						});
+						expect(answer).toEqual({ ok: false, error: expect.stringContaining(`Line ${line} is not the task "Code line"`) as unknown });
+						expect(answer.ok || answer.error).toContain("Its open tasks: line 0: Real task.");
+					}
+					return pieces.perPiece.length;
+				} finally {
+					pieces.restore();
+				}
+			};
+			// Before: 61 pieces for the three calls on 20,000 lines against 13 on 20 (the whole note parsed in slices at each call).
+			const large = await piecesOfWrongLine(20_000);
+			await vault.close();
+			expect(large).toBe(await piecesOfWrongLine(20));
+		});
+
+		test("a task line in a code block, absent from the cache, is still parsed for and refused: it is code", async () => {
+			vault = await openVault({ "Tasks.md": "- [ ] Real task\n```\n- [ ] Code line\n```\n" });
+			const answer = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 2, text: "Code line", status: "x", today: "2026-12-01" });
+			expect(answer).toEqual({
+				ok: false,
+				error: expect.stringMatching(/^Line 2 is not the task "Code line".*Its open tasks: line 0: Real task\./su) as unknown,
+			});
+			expect(await onDisk("Tasks.md")).toBe("- [ ] Real task\n```\n- [ ] Code line\n```\n");
 		});
 
 		test("a line that is no longer the task is an error and nothing changes", async () => {
