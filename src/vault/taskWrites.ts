@@ -5,7 +5,7 @@ import type { Host, HostFile } from "../host/Host";
 import { appendToEnd, appendUnderHeading } from "../markdown/outline";
 import { changeTaskInNote, mayBeTaskLine } from "../markdown/taskCompletion";
 import { formatTaskLine, taskText } from "../markdown/taskLine";
-import { metadataSteps, parseMetadataOnClock } from "../markdown/metadata";
+import { taskLinesSteps } from "../markdown/metadata";
 import { runStepsInSlices, SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "./workBudget";
 import { dailyNoteSettings, taskCompletionSettings, taskDateFormat } from "./obsidianSettings";
@@ -121,8 +121,8 @@ const MAY_BE_LEFT_OPEN = /^ {0,3}(?:```|~~~|<)|%%|\$\$/m;
  */
 async function isTaskAt(text: string, line: number): Promise<boolean> {
 	if (!MAY_BE_LEFT_OPEN.test(text)) return true;
-	const parsed = await parseMetadataOnClock(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
-	return parsed.listItems?.some((item) => item.position.start.line === line && item.task !== undefined) ?? false;
+	const tasks = await new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop).run(taskLinesSteps(text));
+	return tasks.some((task) => task.line === line);
 }
 
 export interface CompleteTaskOptions {
@@ -167,8 +167,7 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	let tasks = cachedTasks;
 	if (!cachedTasks.some((task) => task.line === options.line)) {
 		const text = await host.vault.cachedRead(file);
-		if (mayBeTaskLine(text, options.line, options.text))
-			tasks = taskItemsOf(await runStepsInSlices(metadataSteps(text), METADATA_PARSE_SLICE_MS, yieldToEventLoop));
+		if (mayBeTaskLine(text, options.line, options.text)) tasks = await runStepsInSlices(taskLinesSteps(text), METADATA_PARSE_SLICE_MS, yieldToEventLoop);
 	}
 	const today = options.today ?? dayjs().format("YYYY-MM-DD");
 	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;

@@ -64,6 +64,26 @@ describe("task writes", () => {
 			expect(await onDisk("Plan.md")).toBe(expected);
 		});
 
+		test("the check that the new line is a task reads the note's blocks, not its links and tags: no more pieces beside 2,000 lines of links than of plain words", async () => {
+			const piecesOfAddTask = async (line: string) => {
+				// An HTML line at the top: the note may leave a block open, so its text is parsed to check the new task.
+				vault = await openVault({ "Tasks.md": `<br>\n\n${line.repeat(2_000)}\n- [ ] last\n` });
+				await vault.host.metadataCache.settled();
+				const pieces = countWorkPerPiece();
+				try {
+					const answer = await addTask(vault.host, vault.scope(), { path: "Tasks.md", text: "New", emptyNoteMode: "freeform" });
+					expect(answer).toEqual({ ok: true, value: { path: "Tasks.md", line: 2_004, createdNote: false, notice: undefined } });
+					return pieces.perPiece.length;
+				} finally {
+					pieces.restore();
+				}
+			};
+			const links = await piecesOfAddTask("See [[Alpha]] and [[Beta]] with #tag here\n");
+			await vault.close();
+			// Before: 12 pieces against 5 (every link and tag of the note read, as list_tasks' full parse reads them).
+			expect(links).toBe(await piecesOfAddTask("See the Alpha and the Beta with a tag here\n"));
+		});
+
 		test("without a note: today's daily note is made and the task goes in, as an outline when asked", async () => {
 			vault = await openVault({ ".obsidian/daily-notes.json": JSON.stringify({ folder: "Journal" }) });
 			const path = `Journal/${dayjs().format("YYYY-MM-DD")}.md`;
