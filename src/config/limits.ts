@@ -21,6 +21,12 @@ export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
  * other clients waited. Smaller bodies are parsed at once.
  */
 export const BODY_PARSE_OWN_TURN_BYTES = 64 * 1024;
+/**
+ * Characters of a request body read between two pauses when it is checked to be JSON without being
+ * parsed (a body over MAX_REQUEST_NESTING or MAX_REQUEST_OBJECT_KEYS, to tell a parse error from a
+ * shape refused): a megabyte was one piece of 6–7 ms, 14–22 ms under load; 64K characters are well under a millisecond.
+ */
+export const JSON_CHECK_STEP_CHARS = 64 * 1024;
 /** Default requests per minute per token (429 above it); a setting. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 240;
 /** The window the per-token rate limit counts over. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
 import {
 	BODY_PARSE_OWN_TURN_BYTES,
+	JSON_CHECK_STEP_CHARS,
 	MAX_BATCH_ENTRIES,
 	MAX_REFUSED_BODY_DRAIN_BYTES,
 	MAX_REQUEST_BODY_BYTES,
@@ -9,7 +10,8 @@ import {
 	MAX_REQUEST_OBJECT_KEYS,
 } from "../config/limits";
 import type { Refusal } from "./guard";
-import { isJsonText, jsonShapeOver } from "./jsonShape";
+import { isJsonTextSteps, jsonShapeOver } from "./jsonShape";
+import { runSteps, SliceClock } from "../markdown/steps";
 import { sendRefusal } from "./replies";
 import { eventLoopTurns } from "../turns";
 
@@ -85,8 +87,9 @@ async function parseLargeBody(decoder: TextDecoder | null, first: Buffer | null,
 	await eventLoopTurns.take();
 	const text = wholeText(decoder, first, texts);
 	await eventLoopTurns.take();
-	const over = shapeRefusal(text);
-	if (over !== null) return over;
+	const over = jsonShapeOver(text, MAX_REQUEST_NESTING, MAX_REQUEST_OBJECT_KEYS);
+	// Read again whole to tell a parse error from a shape refused: a step a turn (a megabyte took 6–7 ms, 14–22 under load, in one piece).
+	if (over !== null) return shapeRefusal(over, await new SliceClock(0, eventLoopTurns.take).run(isJsonTextSteps(text, JSON_CHECK_STEP_CHARS)));
 	await eventLoopTurns.take();
 	const parsed = parseJson(text);
 	// What follows (the budgets charged by the body's size, the call begun) in a turn after the parse's.
@@ -101,8 +104,8 @@ function wholeText(decoder: TextDecoder | null, first: Buffer | null, texts: str
 }
 
 function parseBody(text: string): { json: unknown } | { refusal: Refusal } {
-	const over = shapeRefusal(text);
-	if (over !== null) return over;
+	const over = jsonShapeOver(text, MAX_REQUEST_NESTING, MAX_REQUEST_OBJECT_KEYS);
+	if (over !== null) return shapeRefusal(over, runSteps(isJsonTextSteps(text, JSON_CHECK_STEP_CHARS)));
 	const parsed = parseJson(text);
 	return "json" in parsed ? checkBatch(parsed.json) : parsed;
 }
@@ -118,16 +121,14 @@ function parseJson(text: string): { json: unknown } | { refusal: Refusal } {
 }
 
 /**
- * Why the body's shape is refused, read from its text before it is parsed, or null: nesting too deep,
- * too many object keys. A megabyte of 120,000 keys took 37–68 ms to parse and 24–50 ms more to walk,
- * each in one piece, and was refused after. When JSON would not have parsed it at all, the refusal is
- * the parse error, as before; otherwise it is JSON-RPC's invalid request (-32600), as the SDK's own
- * transport answers a batch over its cap.
+ * The refusal of a body whose shape, read from its text before it is parsed (`jsonShapeOver`), is over a
+ * bound: nesting too deep, too many object keys. A megabyte of 120,000 keys took 37–68 ms to parse and
+ * 24–50 ms more to walk, each in one piece, and was refused after. When JSON would not have parsed it
+ * at all (`isJson` false), the refusal is the parse error, as before; otherwise it is JSON-RPC's invalid
+ * request (-32600), as the SDK's own transport answers a batch over its cap.
  */
-function shapeRefusal(text: string): { refusal: Refusal } | null {
-	const over = jsonShapeOver(text, MAX_REQUEST_NESTING, MAX_REQUEST_OBJECT_KEYS);
-	if (over === null) return null;
-	if (!isJsonText(text)) return { refusal: PARSE_ERROR };
+function shapeRefusal(over: "nesting" | "keys", isJson: boolean): { refusal: Refusal } {
+	if (!isJson) return { refusal: PARSE_ERROR };
 	if (over === "nesting") {
 		const message = `Invalid Request: arrays and objects nest more than ${MAX_REQUEST_NESTING} levels deep. Send flatter arguments (a property's value is text, a number, a boolean or a list of them).`;
 		return { refusal: { status: 400, kind: "invalid_request", message } };

@@ -3,6 +3,7 @@
  * object keys took 37–68 ms to parse, and 500,000 nested `[` 52–141 ms, each in one piece, only to
  * be refused for its shape afterwards. Pure.
  */
+import type { Steps } from "../markdown/steps";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -59,15 +60,21 @@ const OBJECT = 1;
 /**
  * Whether `text` is JSON as `JSON.parse` reads it (RFC 8259; lone surrogates allowed, no byte order
  * mark), without building anything: for a body over a shape bound, to answer "not JSON" (-32700)
- * rather than the bound (-32600) when it would not have parsed. Any depth, without recursion.
+ * rather than the bound (-32600) when it would not have parsed. Any depth, without recursion; it may
+ * pause each time it has read about `stepChars` more (a string is read whole in one step).
  */
-export function isJsonText(text: string): boolean {
+export function* isJsonTextSteps(text: string, stepChars: number): Steps<boolean> {
 	// The kinds of the containers open, innermost last: no deeper than the text is long.
 	const open = new Uint8Array(text.length);
 	let depth = 0;
 	let expect: number = Expect.Value;
 	let at = skipSpace(text, 0);
+	let pauseAt = stepChars;
 	while (at < text.length) {
+		if (at >= pauseAt) {
+			yield;
+			pauseAt = at + stepChars;
+		}
 		const code = text.charCodeAt(at);
 		if (expect === Expect.AfterValue) {
 			if (depth === 0) return false;

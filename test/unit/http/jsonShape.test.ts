@@ -1,4 +1,8 @@
-import { isJsonText, jsonShapeOver } from "../../../src/http/jsonShape";
+import { isJsonTextSteps, jsonShapeOver } from "../../../src/http/jsonShape";
+import { runSteps } from "../../../src/markdown/steps";
+
+/** Read in steps of a few characters, so that every pause point is passed. */
+const isJsonText = (text: string) => runSteps(isJsonTextSteps(text, 3));
 
 /** Whether a body's text nests more than `maxDepth` deep, its keys not counted. */
 const nestsDeeperThan = (text: string, maxDepth: number) => jsonShapeOver(text, maxDepth, Infinity) === "nesting";
@@ -49,7 +53,15 @@ describe("jsonShapeOver: a body's nesting and keys, read from its text", () => {
 	});
 });
 
-describe("isJsonText: JSON as JSON.parse reads it, nothing built", () => {
+describe("isJsonTextSteps: JSON as JSON.parse reads it, nothing built", () => {
+	test("a megabyte of arrays is read in steps of about the size asked for", () => {
+		const text = `${"[".repeat(500_000)}${"]".repeat(500_000)}`;
+		const steps = isJsonTextSteps(text, 64 * 1024);
+		let pauses = 0;
+		for (let next = steps.next(); !next.done; next = steps.next()) pauses++;
+		expect(pauses).toBe(Math.ceil(text.length / (64 * 1024)) - 1);
+	});
+
 	test.each([
 		"1",
 		" -0.5e+10 ",
