@@ -740,6 +740,13 @@ export const MAX_REQUEST_NESTING = 64;
  * parsed (its parse alone was 37–68 ms), so a key given twice in one object counts twice.
  */
 export const MAX_REQUEST_OBJECT_KEYS = 4096;
+/**
+ * Arrays and objects one request body may hold in all (400 past it). A message with its arguments
+ * holds a few dozen (a batch of 32, a few hundred). A megabyte body of 330,000 empty arrays or
+ * objects, within the other bounds, was parsed and walked by the SDK's message schema in pieces of
+ * 23–48 ms, then answered. Counted in the text before it is parsed, as MAX_REQUEST_OBJECT_KEYS.
+ */
+export const MAX_REQUEST_CONTAINERS = 4096;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
 

@@ -5,12 +5,13 @@ import {
 	JSON_CHECK_STEP_CHARS,
 	MAX_BATCH_ENTRIES,
 	MAX_REFUSED_BODY_DRAIN_BYTES,
+	MAX_REQUEST_CONTAINERS,
 	MAX_REQUEST_BODY_BYTES,
 	MAX_REQUEST_NESTING,
 	MAX_REQUEST_OBJECT_KEYS,
 } from "../config/limits";
 import type { Refusal } from "./guard";
-import { isJsonTextSteps, jsonShapeOver } from "./jsonShape";
+import { isJsonTextSteps, jsonShapeOver, type JsonShapeBounds } from "./jsonShape";
 import { runSteps, SliceClock } from "../markdown/steps";
 import { sendRefusal } from "./replies";
 import { eventLoopTurns } from "../turns";
@@ -87,7 +88,7 @@ async function parseLargeBody(decoder: TextDecoder | null, first: Buffer | null,
 	await eventLoopTurns.take();
 	const text = wholeText(decoder, first, texts);
 	await eventLoopTurns.take();
-	const over = jsonShapeOver(text, MAX_REQUEST_NESTING, MAX_REQUEST_OBJECT_KEYS);
+	const over = jsonShapeOver(text, SHAPE_BOUNDS);
 	// Read again whole to tell a parse error from a shape refused: a step a turn (a megabyte took 6–7 ms, 14–22 under load, in one piece).
 	if (over !== null) return shapeRefusal(over, await new SliceClock(0, eventLoopTurns.take).run(isJsonTextSteps(text, JSON_CHECK_STEP_CHARS)));
 	await eventLoopTurns.take();
@@ -104,11 +105,13 @@ function wholeText(decoder: TextDecoder | null, first: Buffer | null, texts: str
 }
 
 function parseBody(text: string): { json: unknown } | { refusal: Refusal } {
-	const over = jsonShapeOver(text, MAX_REQUEST_NESTING, MAX_REQUEST_OBJECT_KEYS);
+	const over = jsonShapeOver(text, SHAPE_BOUNDS);
 	if (over !== null) return shapeRefusal(over, runSteps(isJsonTextSteps(text, JSON_CHECK_STEP_CHARS)));
 	const parsed = parseJson(text);
 	return "json" in parsed ? checkBatch(parsed.json) : parsed;
 }
+
+const SHAPE_BOUNDS: JsonShapeBounds = { depth: MAX_REQUEST_NESTING, members: MAX_REQUEST_OBJECT_KEYS, containers: MAX_REQUEST_CONTAINERS };
 
 const PARSE_ERROR: Refusal = { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." };
 
@@ -122,15 +125,19 @@ function parseJson(text: string): { json: unknown } | { refusal: Refusal } {
 
 /**
  * The refusal of a body whose shape, read from its text before it is parsed (`jsonShapeOver`), is over a
- * bound: nesting too deep, too many object keys. A megabyte of 120,000 keys took 37–68 ms to parse and
+ * bound: nesting too deep, too many object keys, too many arrays and objects. A megabyte of 120,000 keys took 37–68 ms to parse and
  * 24–50 ms more to walk, each in one piece, and was refused after. When JSON would not have parsed it
  * at all (`isJson` false), the refusal is the parse error, as before; otherwise it is JSON-RPC's invalid
  * request (-32600), as the SDK's own transport answers a batch over its cap.
  */
-function shapeRefusal(over: "nesting" | "keys", isJson: boolean): { refusal: Refusal } {
+function shapeRefusal(over: "nesting" | "keys" | "containers", isJson: boolean): { refusal: Refusal } {
 	if (!isJson) return { refusal: PARSE_ERROR };
 	if (over === "nesting") {
 		const message = `Invalid Request: arrays and objects nest more than ${MAX_REQUEST_NESTING} levels deep. Send flatter arguments (a property's value is text, a number, a boolean or a list of them).`;
+		return { refusal: { status: 400, kind: "invalid_request", message } };
+	}
+	if (over === "containers") {
+		const message = `Invalid Request: the body holds more than ${MAX_REQUEST_CONTAINERS} arrays and objects in all. A message and its arguments need a few dozen (a property's value is text, a number, a boolean or a list of them).`;
 		return { refusal: { status: 400, kind: "invalid_request", message } };
 	}
 	const message = `Invalid Request: the body's objects hold more than ${MAX_REQUEST_OBJECT_KEYS} keys in all. A message and its arguments need a few dozen: send only the arguments the tool names.`;

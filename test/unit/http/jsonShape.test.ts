@@ -4,8 +4,10 @@ import { runSteps } from "../../../src/markdown/steps";
 /** Read in steps of a few characters, so that every pause point is passed. */
 const isJsonText = (text: string) => runSteps(isJsonTextSteps(text, 3));
 
+const bounds = (depth: number, members: number, containers = Infinity) => ({ depth, members, containers });
+
 /** Whether a body's text nests more than `maxDepth` deep, its keys not counted. */
-const nestsDeeperThan = (text: string, maxDepth: number) => jsonShapeOver(text, maxDepth, Infinity) === "nesting";
+const nestsDeeperThan = (text: string, maxDepth: number) => jsonShapeOver(text, bounds(maxDepth, Infinity)) === "nesting";
 
 describe("jsonShapeOver: a body's nesting and keys, read from its text", () => {
 	test.each<[string, unknown, number, boolean]>([
@@ -23,15 +25,23 @@ describe("jsonShapeOver: a body's nesting and keys, read from its text", () => {
 	test("keys are counted over every object, array items not, colons in strings not", () => {
 		const message = JSON.stringify({ jsonrpc: "2.0:1", params: { _meta: { a: "x:y", b: 2 }, arguments: { list: [1, 2, 3, 4, 5, 6] } } });
 		// jsonrpc, params, _meta, arguments, a, b, list: 7 keys.
-		expect(jsonShapeOver(message, 64, 7)).toBeNull();
-		expect(jsonShapeOver(message, 64, 6)).toBe("keys");
-		expect(jsonShapeOver(JSON.stringify([{ a: 1 }, { b: 1 }, { c: 1 }]), 64, 2)).toBe("keys");
-		expect(jsonShapeOver(JSON.stringify(Array.from({ length: 100_000 }, () => 1)), 64, 0)).toBeNull();
-		expect(jsonShapeOver(JSON.stringify({ a: { b: { c: 1 } } }), 2, 10)).toBe("nesting");
+		expect(jsonShapeOver(message, bounds(64, 7))).toBeNull();
+		expect(jsonShapeOver(message, bounds(64, 6))).toBe("keys");
+		expect(jsonShapeOver(JSON.stringify([{ a: 1 }, { b: 1 }, { c: 1 }]), bounds(64, 2))).toBe("keys");
+		expect(jsonShapeOver(JSON.stringify(Array.from({ length: 100_000 }, () => 1)), bounds(64, 0, 1))).toBeNull();
+		expect(jsonShapeOver(JSON.stringify({ a: { b: { c: 1 } } }), bounds(2, 10))).toBe("nesting");
+	});
+
+	test("arrays and objects are counted in all, however shallow, strings' brackets not", () => {
+		const text = JSON.stringify({ a: [[], {}, [1]], b: "[[{{" });
+		// The message, its list, and the list's three.
+		expect(jsonShapeOver(text, bounds(64, 64, 5))).toBeNull();
+		expect(jsonShapeOver(text, bounds(64, 64, 4))).toBe("containers");
+		expect(jsonShapeOver(`[${Array.from({ length: 330_000 }, () => "[]").join(",")}]`, bounds(64, 4096, 4096))).toBe("containers");
 	});
 
 	test("a key given twice is counted twice (JSON.parse reads both)", () => {
-		expect(jsonShapeOver('{"a":1,"a":2,"a":3}', 64, 2)).toBe("keys");
+		expect(jsonShapeOver('{"a":1,"a":2,"a":3}', bounds(64, 2))).toBe("keys");
 	});
 
 	test("arrays 100,000 deep are measured", () => {
@@ -45,10 +55,11 @@ describe("jsonShapeOver: a body's nesting and keys, read from its text", () => {
 		for (let round = 0; round < 400; round++) {
 			const value = randomJson(random, 0);
 			const text = JSON.stringify(value, null, round % 3 === 0 ? 1 : undefined);
-			const { depth, keys } = walk(value);
-			expect(jsonShapeOver(text, depth, keys)).toBeNull();
-			if (depth > 0) expect(jsonShapeOver(text, depth - 1, Infinity)).toBe("nesting");
-			if (keys > 0) expect(jsonShapeOver(text, Infinity, keys - 1)).toBe("keys");
+			const { depth, keys, containers } = walk(value);
+			expect(jsonShapeOver(text, bounds(depth, keys, containers))).toBeNull();
+			if (depth > 0) expect(jsonShapeOver(text, bounds(depth - 1, Infinity))).toBe("nesting");
+			if (keys > 0) expect(jsonShapeOver(text, bounds(Infinity, keys - 1))).toBe("keys");
+			if (containers > 0) expect(jsonShapeOver(text, bounds(Infinity, Infinity, containers - 1))).toBe("containers");
 		}
 	});
 });
@@ -137,14 +148,15 @@ function parses(text: string): boolean {
 	}
 }
 
-/** How deep a parsed value nests and how many object keys it holds. */
-function walk(value: unknown): { depth: number; keys: number } {
-	if (typeof value !== "object" || value === null) return { depth: 0, keys: 0 };
+/** How deep a parsed value nests, how many object keys it holds, and how many arrays and objects. */
+function walk(value: unknown): { depth: number; keys: number; containers: number } {
+	if (typeof value !== "object" || value === null) return { depth: 0, keys: 0, containers: 0 };
 	const children = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
 	const inner = children.map(walk);
 	return {
 		depth: 1 + Math.max(0, ...inner.map((each) => each.depth)),
 		keys: (Array.isArray(value) ? 0 : children.length) + inner.reduce((sum, each) => sum + each.keys, 0),
+		containers: 1 + inner.reduce((sum, each) => sum + each.containers, 0),
 	};
 }
 
