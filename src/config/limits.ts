@@ -21,6 +21,12 @@ export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
  * other clients waited. Smaller bodies are parsed at once.
  */
 export const BODY_PARSE_OWN_TURN_BYTES = 64 * 1024;
+/**
+ * Characters of a request body read between two pauses when it is checked to be JSON without being
+ * parsed (a body over MAX_REQUEST_NESTING or MAX_REQUEST_OBJECT_KEYS, to tell a parse error from a
+ * shape refused): a megabyte was one piece of 6–7 ms, 14–22 ms under load; 64K characters are well under a millisecond.
+ */
+export const JSON_CHECK_STEP_CHARS = 64 * 1024;
 /** Default requests per minute per token (429 above it); a setting. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 240;
 /** The window the per-token rate limit counts over. */
@@ -730,9 +736,17 @@ export const MAX_REQUEST_NESTING = 64;
  * A message with its arguments holds a few dozen. A megabyte body holds 120,000: the SDK's message
  * schema copied them in one piece of 173–215 ms (keys beside `jsonrpc`, or in `_meta`), a tool's
  * argument schema in one of 67–98 ms (extra arguments). Arrays' items are not counted: they cost
- * the schemas little (a list of 130,000 numbers: a 5 ms piece).
+ * the schemas little (a list of 130,000 numbers: a 5 ms piece). Counted in the body's text before it is
+ * parsed (its parse alone was 37–68 ms), so a key given twice in one object counts twice.
  */
 export const MAX_REQUEST_OBJECT_KEYS = 4096;
+/**
+ * Arrays and objects one request body may hold in all (400 past it). A message with its arguments
+ * holds a few dozen (a batch of 32, a few hundred). A megabyte body of 330,000 empty arrays or
+ * objects, within the other bounds, was parsed and walked by the SDK's message schema in pieces of
+ * 23–48 ms, then answered. Counted in the text before it is parsed, as MAX_REQUEST_OBJECT_KEYS.
+ */
+export const MAX_REQUEST_CONTAINERS = 4096;
 /** How long stopping the server waits for tool calls already running to finish their work. */
 export const STOP_DRAIN_TIMEOUT_MS = 10_000;
 

@@ -2,13 +2,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as nodeTimers from "node:timers";
 import {
 	BODY_PARSE_OWN_TURN_BYTES,
+	JSON_CHECK_STEP_CHARS,
 	MAX_BATCH_ENTRIES,
 	MAX_REFUSED_BODY_DRAIN_BYTES,
+	MAX_REQUEST_CONTAINERS,
 	MAX_REQUEST_BODY_BYTES,
 	MAX_REQUEST_NESTING,
 	MAX_REQUEST_OBJECT_KEYS,
 } from "../config/limits";
 import type { Refusal } from "./guard";
+import { isJsonTextSteps, jsonShapeOver, type JsonShapeBounds } from "./jsonShape";
+import { runSteps, SliceClock } from "../markdown/steps";
 import { sendRefusal } from "./replies";
 import { eventLoopTurns } from "../turns";
 
@@ -75,7 +79,7 @@ export function readJsonBody(req: IncomingMessage, timeoutMs: number): Promise<{
 }
 
 /**
- * A large body's text made whole, then parsed, then handed on, each in a turn of the process's lane (see TurnLane):
+ * A large body's text made whole, its shape read, then parsed, then handed on, each in a turn of the process's lane (see TurnLane):
  * joining a megabyte of decoded pieces and parsing it are about 10 ms of work each, and four such
  * bodies ending together were parsed back to back while other clients waited. Another client's
  * request is read between two of those pieces, and between them and any other long work's slices.
@@ -84,13 +88,14 @@ async function parseLargeBody(decoder: TextDecoder | null, first: Buffer | null,
 	await eventLoopTurns.take();
 	const text = wholeText(decoder, first, texts);
 	await eventLoopTurns.take();
-	const parsed = parseJson(text);
-	// Its shape walked in a turn of its own: a megabyte object of 120,000 keys takes 37–60 ms to parse and 24–50 ms to walk.
+	const over = jsonShapeOver(text, SHAPE_BOUNDS);
+	// Read again whole to tell a parse error from a shape refused: a step a turn (a megabyte took 6–7 ms, 14–22 under load, in one piece).
+	if (over !== null) return shapeRefusal(over, await new SliceClock(0, eventLoopTurns.take).run(isJsonTextSteps(text, JSON_CHECK_STEP_CHARS)));
 	await eventLoopTurns.take();
-	const checked = "json" in parsed ? checkShape(parsed.json) : parsed;
+	const parsed = parseJson(text);
 	// What follows (the budgets charged by the body's size, the call begun) in a turn after the parse's.
 	await eventLoopTurns.take();
-	return checked;
+	return "json" in parsed ? checkBatch(parsed.json) : parsed;
 }
 
 /** The body's text: its one chunk decoded, or its decoded pieces joined. */
@@ -100,24 +105,47 @@ function wholeText(decoder: TextDecoder | null, first: Buffer | null, texts: str
 }
 
 function parseBody(text: string): { json: unknown } | { refusal: Refusal } {
+	const over = jsonShapeOver(text, SHAPE_BOUNDS);
+	if (over !== null) return shapeRefusal(over, runSteps(isJsonTextSteps(text, JSON_CHECK_STEP_CHARS)));
 	const parsed = parseJson(text);
-	return "json" in parsed ? checkShape(parsed.json) : parsed;
+	return "json" in parsed ? checkBatch(parsed.json) : parsed;
 }
+
+const SHAPE_BOUNDS: JsonShapeBounds = { depth: MAX_REQUEST_NESTING, members: MAX_REQUEST_OBJECT_KEYS, containers: MAX_REQUEST_CONTAINERS };
+
+const PARSE_ERROR: Refusal = { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." };
 
 function parseJson(text: string): { json: unknown } | { refusal: Refusal } {
 	try {
 		return { json: JSON.parse(text) as unknown };
 	} catch {
-		return { refusal: { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." } };
+		return { refusal: PARSE_ERROR };
 	}
 }
 
 /**
- * The parsed body, or why its shape is refused: an empty or long batch, nesting too deep, too many object keys.
- * The JSON parsed, so JSON-RPC calls these an invalid request (-32600), not a parse error, as the SDK's own
- * transport answers a batch over its cap.
+ * The refusal of a body whose shape, read from its text before it is parsed (`jsonShapeOver`), is over a
+ * bound: nesting too deep, too many object keys, too many arrays and objects. A megabyte of 120,000 keys took 37–68 ms to parse and
+ * 24–50 ms more to walk, each in one piece, and was refused after. When JSON would not have parsed it
+ * at all (`isJson` false), the refusal is the parse error, as before; otherwise it is JSON-RPC's invalid
+ * request (-32600), as the SDK's own transport answers a batch over its cap.
  */
-function checkShape(json: unknown): { json: unknown } | { refusal: Refusal } {
+function shapeRefusal(over: "nesting" | "keys" | "containers", isJson: boolean): { refusal: Refusal } {
+	if (!isJson) return { refusal: PARSE_ERROR };
+	if (over === "nesting") {
+		const message = `Invalid Request: arrays and objects nest more than ${MAX_REQUEST_NESTING} levels deep. Send flatter arguments (a property's value is text, a number, a boolean or a list of them).`;
+		return { refusal: { status: 400, kind: "invalid_request", message } };
+	}
+	if (over === "containers") {
+		const message = `Invalid Request: the body holds more than ${MAX_REQUEST_CONTAINERS} arrays and objects in all. A message and its arguments need a few dozen (a property's value is text, a number, a boolean or a list of them).`;
+		return { refusal: { status: 400, kind: "invalid_request", message } };
+	}
+	const message = `Invalid Request: the body's objects hold more than ${MAX_REQUEST_OBJECT_KEYS} keys in all. A message and its arguments need a few dozen: send only the arguments the tool names.`;
+	return { refusal: { status: 400, kind: "invalid_request", message } };
+}
+
+/** The parsed body, or why a batch is refused: empty, or over its cap. */
+function checkBatch(json: unknown): { json: unknown } | { refusal: Refusal } {
 	// JSON-RPC: an empty batch is an invalid request, not a batch of notifications to accept with 202.
 	if (Array.isArray(json) && json.length === 0) {
 		return { refusal: { status: 400, kind: "invalid_request", message: "Invalid Request: the batch is empty. Send at least one message." } };
@@ -125,53 +153,7 @@ function checkShape(json: unknown): { json: unknown } | { refusal: Refusal } {
 	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) {
 		return { refusal: { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` } };
 	}
-	const over = shapeOver(json, MAX_REQUEST_NESTING, MAX_REQUEST_OBJECT_KEYS);
-	if (over === "nesting") {
-		const message = `Invalid Request: arrays and objects nest more than ${MAX_REQUEST_NESTING} levels deep. Send flatter arguments (a property's value is text, a number, a boolean or a list of them).`;
-		return { refusal: { status: 400, kind: "invalid_request", message } };
-	}
-	if (over === "keys") {
-		const message = `Invalid Request: the body's objects hold more than ${MAX_REQUEST_OBJECT_KEYS} keys in all. A message and its arguments need a few dozen: send only the arguments the tool names.`;
-		return { refusal: { status: 400, kind: "invalid_request", message } };
-	}
 	return { json };
-}
-
-/**
- * Which bound what `JSON.parse` gave is over, or null: arrays and objects nested more than `maxDepth`
- * deep, or more than `maxKeys` keys in all its objects (the walk stops there). Walked without
- * recursion, so any depth is measured.
- */
-export function shapeOver(json: unknown, maxDepth: number, maxKeys: number): "nesting" | "keys" | null {
-	let keys = 0;
-	// Two stacks side by side (a value and its depth), not a pair made for every object or array met: every request's body is walked.
-	const values: object[] = [];
-	const depths: number[] = [];
-	if (typeof json === "object" && json !== null) {
-		values.push(json);
-		depths.push(0);
-	}
-	while (values.length > 0) {
-		const value = values.pop() as object;
-		const depth = depths.pop() as number;
-		if (depth + 1 > maxDepth) return "nesting";
-		if (Array.isArray(value)) {
-			for (let index = 0; index < value.length; index++) pushNested(values, depths, value[index], depth + 1);
-		} else {
-			for (const key in value) {
-				if (!Object.hasOwn(value, key)) continue;
-				if (++keys > maxKeys) return "keys";
-				pushNested(values, depths, (value as Record<string, unknown>)[key], depth + 1);
-			}
-		}
-	}
-	return null;
-}
-
-function pushNested(values: object[], depths: number[], item: unknown, depth: number): void {
-	if (typeof item !== "object" || item === null) return;
-	values.push(item);
-	depths.push(depth);
 }
 
 /**

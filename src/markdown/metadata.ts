@@ -60,8 +60,22 @@ export function* metadataRecordsSteps(
 	chunkLines = BLOCK_CHUNK_LINES,
 ): Steps<{ cache: CachedMetadata; listItems: ListItemRecords; blocks: BlockRecords }> {
 	const lines = yield* LineIndex.inSteps(text);
-	const builder = new MetadataBuilder(text, lines, chunkLines);
+	const builder = new MetadataBuilder(text, lines, chunkLines, true);
 	return { cache: yield* builder.build(), listItems: builder.listItems, blocks: builder.blocks };
+}
+
+/**
+ * The note's tasks as the full parse finds them (each task list item's first line and checkbox
+ * character, in order), for a reader of nothing else (add_task's check of its new line,
+ * complete_task's look at a note the cache is behind on): the block structure alone, which settles
+ * what is a list item and a task; the lines' links, embeds, tags and block ids are not looked for
+ * (a third to half of a parse), and no list item's object is built.
+ */
+export function* taskLinesSteps(text: string): Steps<Array<{ line: number; status: string }>> {
+	const lines = yield* LineIndex.inSteps(text);
+	const builder = new MetadataBuilder(text, lines, BLOCK_CHUNK_LINES, false);
+	yield* builder.build();
+	return builder.listItems.taskLines();
 }
 
 /**
@@ -94,6 +108,16 @@ export class ListItemRecords {
 		this.parents.push(parent);
 		this.tasks.push(task);
 		return this.starts.length - 1;
+	}
+
+	/** Each task item's first line and checkbox character, in order. */
+	taskLines(): Array<{ line: number; status: string }> {
+		const tasks: Array<{ line: number; status: string }> = [];
+		for (let index = 0; index < this.length; index++) {
+			const status = this.tasks[index] as string;
+			if (status !== "") tasks.push({ line: this.lines.lineOf(this.starts[index] as number), status });
+		}
+		return tasks;
 	}
 
 	/** Obsidian's objects for the items, in order, keys as Obsidian orders them. */
@@ -293,6 +317,8 @@ class MetadataBuilder {
 		private readonly text: string,
 		private readonly lines: LineIndex,
 		private readonly chunkLines: number,
+		/** Whether lines are read for links, embeds, tags and block ids (false: the block structure only). */
+		private readonly readsLines: boolean,
 	) {
 		this.markers = new FindingMarkers(text);
 		this.listItems = new ListItemRecords(lines);
@@ -308,8 +334,8 @@ class MetadataBuilder {
 			const position = this.lines.linesPos(0, 0, frontmatterEnd);
 			this.sections.push({ type: "yaml", position });
 			const yaml = this.text.slice(this.lines.lineStart(1), this.lines.lineStart(frontmatterEnd));
-			// A block over one of the YAML bounds is treated like broken YAML (no properties).
-			const frontmatter = yield* parseFrontmatterSteps(yaml);
+			// A block over one of the YAML bounds is treated like broken YAML (no properties). Not read for the block structure alone.
+			const frontmatter = this.readsLines ? yield* parseFrontmatterSteps(yaml) : null;
 			if (frontmatter) {
 				cache.frontmatter = frontmatter;
 				cache.frontmatterPosition = position;
@@ -344,7 +370,7 @@ class MetadataBuilder {
 			const end = this.pendingScanEnd;
 			this.pendingScanStart = -1;
 			// Asked before the scan is made: a scan's steps cost some 500 bytes even when they find nothing.
-			if (start !== -1 && this.mayFind(start, end)) yield* this.scanLines(start, end);
+			if (start !== -1 && this.readsLines && this.mayFind(start, end)) yield* this.scanLines(start, end);
 			if (index % TOKEN_VISIT_PAUSE_TOKENS === TOKEN_VISIT_PAUSE_TOKENS - 1) yield;
 		}
 	}

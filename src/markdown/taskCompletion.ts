@@ -407,6 +407,22 @@ export interface NoteTaskChange {
 export type NoteTaskResult = Result<{ text: string; line: number; nextLine: number; lines: string[]; taskIndex: number; nextIndex: number }>;
 
 /**
+ * Whether line `line` (0-based) of `note` reads as the task `text`: a task line (a checkbox after its
+ * list markers) whose text is `text`. `changeTaskInNote` changes no other line, whatever tasks it is
+ * given, so a line failing this needs no parse of the note to be refused.
+ */
+export function mayBeTaskLine(note: string, line: number, text: string): boolean {
+	let start = 0;
+	for (let index = 0; index < line; index++) {
+		start = note.indexOf("\n", start) + 1;
+		if (start === 0) return false;
+	}
+	const end = note.indexOf("\n", start);
+	const content = note.slice(start, end === -1 ? note.length : end).replace(/\r$/, "");
+	return taskStatusCharOf(content) !== undefined && taskText(content) === text.trim();
+}
+
+/**
  * Changes the status of one task of a note's text (see changeTaskStatus), guarded by its text: a
  * line that is not that task any more (the note changed since list_tasks) is an error that lists
  * the note's open tasks with their lines. The format is the task line's own, else that of the

@@ -3,9 +3,9 @@ import dayjs from "dayjs";
 import { COMPLETE_TASK_OPEN_TASKS_LISTED, METADATA_PARSE_SLICE_MS, NOTE_TEXT_SLICE_MS } from "../config/limits";
 import type { Host, HostFile } from "../host/Host";
 import { appendToEnd, appendUnderHeading } from "../markdown/outline";
-import { changeTaskInNote } from "../markdown/taskCompletion";
+import { changeTaskInNote, mayBeTaskLine } from "../markdown/taskCompletion";
 import { formatTaskLine, taskText } from "../markdown/taskLine";
-import { metadataSteps, parseMetadataOnClock } from "../markdown/metadata";
+import { taskLinesSteps } from "../markdown/metadata";
 import { runStepsInSlices, SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "./workBudget";
 import { dailyNoteSettings, taskCompletionSettings, taskDateFormat } from "./obsidianSettings";
@@ -121,8 +121,8 @@ const MAY_BE_LEFT_OPEN = /^ {0,3}(?:```|~~~|<)|%%|\$\$/m;
  */
 async function isTaskAt(text: string, line: number): Promise<boolean> {
 	if (!MAY_BE_LEFT_OPEN.test(text)) return true;
-	const parsed = await parseMetadataOnClock(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
-	return parsed.listItems?.some((item) => item.position.start.line === line && item.task !== undefined) ?? false;
+	const tasks = await new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop).run(taskLinesSteps(text));
+	return tasks.some((task) => task.line === line);
 }
 
 export interface CompleteTaskOptions {
@@ -162,9 +162,13 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 	// note in place may be the note as it was for an instant (empty: truncated, not yet written), and then
 	// 89 of 100 completions were refused as "not the task". With no task of it on the line asked for, the
 	// note's text is parsed (in slices) and its own tasks used; the edit below is planned on that same text.
-	const tasks = cachedTasks.some((task) => task.line === options.line)
-		? cachedTasks
-		: taskItemsOf(await runStepsInSlices(metadataSteps(await host.vault.cachedRead(file)), METADATA_PARSE_SLICE_MS, yieldToEventLoop));
+	// Only when that line reads as the task asked for: any other line is refused whatever the parse finds,
+	// and a caller repeating a wrong line had the whole note parsed at each call (a 5 MB note: about a second of CPU).
+	let tasks = cachedTasks;
+	if (!cachedTasks.some((task) => task.line === options.line)) {
+		const text = await host.vault.cachedRead(file);
+		if (mayBeTaskLine(text, options.line, options.text)) tasks = await runStepsInSlices(taskLinesSteps(text), METADATA_PARSE_SLICE_MS, yieldToEventLoop);
+	}
 	const today = options.today ?? dayjs().format("YYYY-MM-DD");
 	let written: { lines: string[]; taskIndex: number; nextIndex: number; line: number; nextLine: number } | undefined;
 	const result = await editNote(host, file, (text) => {

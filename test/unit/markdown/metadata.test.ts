@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { getAllTags } from "../../../src/markdown/tags";
-import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
+import { metadataSteps, parseMetadata, taskLinesSteps } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { CHUNKED_ARRAY_CHUNK, INLINE_PASS_STEP_CHARS, MAX_NOTE_HEADINGS, MAX_NOTE_SECTIONS, MAX_STEPPED_BLOCK_DEPTH } from "../../../src/config/limits";
 import { blockPartInSteps } from "../../../src/headless/compactMetadata";
@@ -517,5 +517,57 @@ describe("lines nested past the bound, scanned for links and tags", () => {
 		// Before: the lines joined in one step, then the block again, in one piece (all of it). Now the block once.
 		expect(Math.max(...perPiece)).toBeLessThanOrEqual(joined / 2 + INLINE_PASS_STEP_CHARS);
 		expect(perPiece.filter((chars) => chars > 0).length).toBeGreaterThan(10);
+	});
+});
+
+describe("taskLinesSteps: a note's tasks from its block structure alone", () => {
+	const tasksOfFullParse = (text: string) =>
+		(parseMetadata(text).listItems ?? []).flatMap((item) => (item.task === undefined ? [] : [{ line: item.position.start.line, status: item.task }]));
+
+	test("the tasks the full parse finds, for notes of every block that can hold, hide or end a task", () => {
+		const line = fc.constantFrom(
+			"- [ ] a [[link]] #tag ^id",
+			"  - [x] nested",
+			"1. [/] ordered",
+			"> - [ ] quoted",
+			"> [!note]",
+			"- - [ ] item in item",
+			"* [ ]",
+			"```",
+			"~~~",
+			"    - [ ] indented code",
+			"%%",
+			"a %% b",
+			"$$",
+			"<br>",
+			"<pre>",
+			"</pre>",
+			"<!--",
+			"-->",
+			"---",
+			"# Heading",
+			"words [[x|y]] `%%` $x$",
+			"",
+			"| a | b |",
+			"|---|---|",
+			"[^1]: note",
+			"\ufeff- [ ] after a byte order mark",
+		);
+		fc.assert(
+			fc.property(fc.array(line, { maxLength: 14 }), fc.boolean(), (lines, crlf) => {
+				const text = lines.join(crlf ? "\r\n" : "\n");
+				expect(runSteps(taskLinesSteps(text))).toEqual(tasksOfFullParse(text));
+			}),
+			{ numRuns: 400 },
+		);
+	});
+
+	test("a note of frontmatter: its lines are no tasks, the body's line numbers kept", () => {
+		const text = "---\ntags: [a]\nlist:\n  - [ ] not a task\n---\n- [ ] first\n\n- [x] second\n";
+		expect(runSteps(taskLinesSteps(text))).toEqual([
+			{ line: 5, status: " " },
+			{ line: 7, status: "x" },
+		]);
+		expect(runSteps(taskLinesSteps(text))).toEqual(tasksOfFullParse(text));
 	});
 });

@@ -4,6 +4,7 @@ import {
 	changeTaskStatus,
 	DEFAULT_COMPLETION_SETTINGS,
 	lineTaskFormat,
+	mayBeTaskLine,
 	type CompletionSettings,
 	type TaskFormat,
 } from "../../../src/markdown/taskCompletion";
@@ -351,5 +352,42 @@ describe("hostile task lines are read in time linear in their length", () => {
 		expect(lines(`- [ ] Ship [dependsOn:: ${ids.join(", ")}]`, "x", "dataview")).toEqual([
 			`- [x] Ship  [dependsOn:: ${ids.join(",")}]  [completion:: ${TODAY}]`,
 		]);
+	});
+});
+
+describe("mayBeTaskLine: whether a line can be the task asked for, the note not parsed", () => {
+	test.each<[string, string, number, string, boolean]>([
+		["the task itself", "# T\n- [ ] Water plants\n", 1, "Water plants", true],
+		["a CRLF line, the text given with spaces round it", "a\r\n* [x] Water plants \r\nb", 1, " Water plants", true],
+		["a task in a quote in a list item", "> - [ ] Water plants", 0, "Water plants", true],
+		["the note's last line, no line break after it", "x\n1. [/] Water plants", 1, "Water plants", true],
+		["another task's text", "- [ ] Water plants\n", 0, "Water", false],
+		["a plain line holding the text", "Water plants\n", 0, "Water plants", false],
+		["a line past the end", "- [ ] Water plants\n", 2, "Water plants", false],
+		["a line far past the end", "- [ ] Water plants", 2 ** 30, "Water plants", false],
+	])("%s", (_name, note, line, text, may) => {
+		expect(mayBeTaskLine(note, line, text)).toBe(may);
+	});
+
+	test("a line it turns down is refused by changeTaskInNote whatever tasks it is told the note has", () => {
+		const lineOf = fc.constantFrom("- [ ] a", "- [x] a ", "* [ ] b", "> - [ ] a", "a", "", "- a", "  - [-] a\r", "1) [ ] a");
+		fc.assert(
+			fc.property(fc.array(lineOf, { maxLength: 6 }), fc.nat(7), fc.constantFrom("a", "b", " a"), (lines, line, text) => {
+				const note = lines.join("\n");
+				if (mayBeTaskLine(note, line, text)) return;
+				const everyLine = lines.map((_, index) => ({ line: index, status: " " }));
+				const change = {
+					line,
+					text,
+					status: "x",
+					today: TODAY,
+					vaultFormat: "emoji" as const,
+					settings: DEFAULT_COMPLETION_SETTINGS,
+					tasks: everyLine,
+					listLimit: 5,
+				};
+				expect(changeTaskInNote(note, change).ok).toBe(false);
+			}),
+		);
 	});
 });

@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import dayjs from "dayjs";
 import { addTask, completeTask, todaysDailyNote } from "../../../src/vault/taskWrites";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { countWorkPerPiece } from "../../helpers/workPieces";
 
 const DAILY_SETTINGS = JSON.stringify({ folder: "Journal", format: "YYYY-MM-DD", template: "Templates/Day" });
 
@@ -63,6 +64,26 @@ describe("task writes", () => {
 			expect(await onDisk("Plan.md")).toBe(expected);
 		});
 
+		test("the check that the new line is a task reads the note's blocks, not its links and tags: no more pieces beside 2,000 lines of links than of plain words", async () => {
+			const piecesOfAddTask = async (line: string) => {
+				// An HTML line at the top: the note may leave a block open, so its text is parsed to check the new task.
+				vault = await openVault({ "Tasks.md": `<br>\n\n${line.repeat(2_000)}\n- [ ] last\n` });
+				await vault.host.metadataCache.settled();
+				const pieces = countWorkPerPiece();
+				try {
+					const answer = await addTask(vault.host, vault.scope(), { path: "Tasks.md", text: "New", emptyNoteMode: "freeform" });
+					expect(answer).toEqual({ ok: true, value: { path: "Tasks.md", line: 2_004, createdNote: false, notice: undefined } });
+					return pieces.perPiece.length;
+				} finally {
+					pieces.restore();
+				}
+			};
+			const links = await piecesOfAddTask("See [[Alpha]] and [[Beta]] with #tag here\n");
+			await vault.close();
+			// Before: 12 pieces against 5 (every link and tag of the note read, as list_tasks' full parse reads them).
+			expect(links).toBe(await piecesOfAddTask("See the Alpha and the Beta with a tag here\n"));
+		});
+
 		test("without a note: today's daily note is made and the task goes in, as an outline when asked", async () => {
 			vault = await openVault({ ".obsidian/daily-notes.json": JSON.stringify({ folder: "Journal" }) });
 			const path = `Journal/${dayjs().format("YYYY-MM-DD")}.md`;
@@ -115,6 +136,45 @@ describe("task writes", () => {
 				"- [ ] Water plants 🔁 every week 📅 2026-12-08\n- [x] Water plants 🔁 every week 📅 2026-12-01 ✅ 2026-12-01\n",
 			);
 			expect(done).toMatchObject({ ok: true, value: { line: 1, nextLine: 0 } });
+		});
+
+		test("a line that reads as no task, asked again and again, is refused without parsing the note: its pieces do not grow with the note", async () => {
+			const piecesOfWrongLine = async (codeLines: number) => {
+				const text = `- [ ] Real task\n\`\`\`\n${"- [ ] Code line\n".repeat(codeLines)}\`\`\`\nplain words\n`;
+				vault = await openVault({ "Tasks.md": text });
+				// Every look at the clock finds the slice used up: a parse of the note pauses at each of its steps.
+				const pieces = countWorkPerPiece();
+				try {
+					for (const line of [codeLines + 3, codeLines + 3, 2 ** 30]) {
+						const answer = await completeTask(vault.host, vault.scope(), {
+							path: "Tasks.md",
+							line,
+							text: "Code line",
+							status: "x",
+							today: "2026-12-01",
+						});
+						expect(answer).toEqual({ ok: false, error: expect.stringContaining(`Line ${line} is not the task "Code line"`) as unknown });
+						expect(answer.ok || answer.error).toContain("Its open tasks: line 0: Real task.");
+					}
+					return pieces.perPiece.length;
+				} finally {
+					pieces.restore();
+				}
+			};
+			// Before: 61 pieces for the three calls on 20,000 lines against 13 on 20 (the whole note parsed in slices at each call).
+			const large = await piecesOfWrongLine(20_000);
+			await vault.close();
+			expect(large).toBe(await piecesOfWrongLine(20));
+		});
+
+		test("a task line in a code block, absent from the cache, is still parsed for and refused: it is code", async () => {
+			vault = await openVault({ "Tasks.md": "- [ ] Real task\n```\n- [ ] Code line\n```\n" });
+			const answer = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 2, text: "Code line", status: "x", today: "2026-12-01" });
+			expect(answer).toEqual({
+				ok: false,
+				error: expect.stringMatching(/^Line 2 is not the task "Code line".*Its open tasks: line 0: Real task\./su) as unknown,
+			});
+			expect(await onDisk("Tasks.md")).toBe("- [ ] Real task\n```\n- [ ] Code line\n```\n");
 		});
 
 		test("a line that is no longer the task is an error and nothing changes", async () => {
