@@ -883,8 +883,9 @@ export class SearchEngine {
 	/**
 	 * Reorders the first PROXIMITY_CANDIDATES of a ranked page (best first) by how close each
 	 * note keeps the query's words: a note whose words stand pages apart keeps less of its score
-	 * (proximityFactor) than one saying them in one passage of PROXIMITY_WINDOW tokens, a term of
-	 * its title or an alias counting in every passage (proximity.ts). Tiers still come first. Reads
+	 * (proximityFactor) than one saying them in one passage of PROXIMITY_WINDOW tokens, and a long
+	 * note less again when they are in different sections (SECTION_MIN_TOKENS), a term of its title
+	 * or an alias counting in every passage and section (proximity.ts). Tiers still come first. Reads
 	 * at most PROXIMITY_MAX_TOKENS tokens of each body: bounded work, whatever the vault.
 	 */
 	private byProximity(top: Ranked[], limit: number, barred: number, evidence: readonly TermEvidence[], requiredIdf: readonly number[]): void {
@@ -935,8 +936,8 @@ export class SearchEngine {
 				}
 				// Its names hold every term: each counts in every passage, and it keeps its whole score.
 				if (namedCount === evidence.length) continue;
-				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch);
-				entry.score *= proximityFactor(scratch.passageIdf, scratch.heldIdf);
+				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch, doc.sections ?? null);
+				entry.score *= proximityFactor(scratch.passageIdf, scratch.sectionIdf, scratch.heldIdf);
 			}
 		} finally {
 			for (const term of evidence) {
