@@ -197,8 +197,11 @@ const PASSAGE_SHARE = 0.8;
  */
 const SECTION_SHARE = 0.5;
 
+/** The least `proximityFactor` gives a note without sections: one whose words all stand pages apart keeps this share of its score. */
+export const LEAST_PASSAGE_FACTOR = Math.pow(1 - PASSAGE_SHARE, COVERAGE_POWER);
+
 /** The least `proximityFactor` gives: a note whose words all stand pages apart, each in another section, keeps this share of its score. */
-export const LEAST_PROXIMITY_FACTOR = Math.pow(1 - PASSAGE_SHARE, COVERAGE_POWER) * Math.pow(1 - SECTION_SHARE, COVERAGE_POWER);
+export const LEAST_PROXIMITY_FACTOR = LEAST_PASSAGE_FACTOR * Math.pow(1 - SECTION_SHARE, COVERAGE_POWER);
 
 /**
  * What a top note's score is multiplied by for how close it keeps the query's words: by the best
