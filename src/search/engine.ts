@@ -941,7 +941,7 @@ export class SearchEngine {
 				}
 				// Its names hold every term: each counts in every passage, and it keeps its whole score.
 				if (namedCount === evidence.length) continue;
-				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch, doc.sections ?? null);
+				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch, doc.sections);
 				entry.score *= proximityFactor(scratch.passageIdf, scratch.sectionIdf, scratch.heldIdf);
 			}
 		} finally {

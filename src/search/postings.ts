@@ -131,9 +131,10 @@ export interface IndexedDocument {
 	bodyLength: number;
 	/**
 	 * Where the body's level-1 and level-2 sections after its first start, as token positions
-	 * (sections.ts): only in a body of SECTION_MIN_TOKENS or more with such a heading past its start.
+	 * (sections.ts): null unless the body has SECTION_MIN_TOKENS or more and such a heading past its
+	 * start. Always set, so that every document has one shape.
 	 */
-	sections?: Uint32Array;
+	sections: Uint32Array | null;
 }
 
 /** A note's names as ids: its title, its headings and folders' words (folderWords), and its aliases. */
@@ -546,9 +547,8 @@ export class PostingsIndex {
 		for (const name of [names.title, names.headings, ...names.aliases]) yield* writeRun(body, name);
 		const packed = body.finish();
 		writePairSketch(packed, bodyBytes, bodyBytes, sketchBytes, this.dictionary.hashes);
-		const doc: IndexedDocument = { path, modified, packed, bodyBytes, bodyLength };
-		if (bodyLength >= SECTION_MIN_TOKENS && sectionStarts.length > 0) doc.sections = Uint32Array.from(sectionStarts);
-		return { doc, names, uncounted, titleWholes: derivedWholes(titleTokens) };
+		const sections = bodyLength >= SECTION_MIN_TOKENS && sectionStarts.length > 0 ? Uint32Array.from(sectionStarts) : null;
+		return { doc: { path, modified, packed, bodyBytes, bodyLength, sections }, names, uncounted, titleWholes: derivedWholes(titleTokens) };
 	}
 
 	/** A document's names, read from its buffer (new arrays: a caller may keep them). */
