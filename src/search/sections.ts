@@ -23,7 +23,7 @@ export function topHeadingOffsets(text: string, maxChars: number): number[] {
 	const offsets: number[] = [];
 	let fence: string | null = null;
 	let inFrontMatter = false;
-	for (let start = 0; start < end; ) {
+	for (let start = 0; start < end;) {
 		const newline = text.indexOf("\n", start);
 		const lineEnd = newline < 0 || newline > end ? end : newline;
 		const line = text.slice(start, lineEnd).replace(/\r$/, "");

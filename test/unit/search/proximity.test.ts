@@ -39,7 +39,16 @@ function evidence(
 	const named = new Uint8Array(terms.idf.length);
 	for (const term of options.named ?? []) named[term] = 1;
 	const scratch = proximityScratch(options.window ?? 10, terms.idf.length);
-	passageEvidence(body.bytes, body.length, options.maxTokens ?? 1_000, options.window ?? 10, terms, named, scratch, options.sections ? Uint32Array.from(options.sections) : null);
+	passageEvidence(
+		body.bytes,
+		body.length,
+		options.maxTokens ?? 1_000,
+		options.window ?? 10,
+		terms,
+		named,
+		scratch,
+		options.sections ? Uint32Array.from(options.sections) : null,
+	);
 	return { held: scratch.heldIdf, passage: scratch.passageIdf, ...(options.sections ? { section: scratch.sectionIdf } : {}) };
 }
 
