@@ -8,6 +8,9 @@
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** A level-1 or level-2 ATX heading: one or two `#`, then a space, a tab or the line's end. */
 const TOP_HEADING = /^ {0,3}#{1,2}(?:[ \t]|$)/;
+/** The first characters (after up to three spaces) of the lines that may matter: `#`, a fence's, front matter's end. */
+const MARKERS: ReadonlySet<number> = new Set(["#", "`", "~", "-", "."].map((character) => character.charCodeAt(0)));
+const SPACE = 32;
 /** The line that opens front matter, and the lines that may close it. */
 const FRONT_MATTER_OPEN = "---";
 const FRONT_MATTER_CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
@@ -26,6 +29,13 @@ export function topHeadingOffsets(text: string, maxChars: number): number[] {
 	for (let start = 0; start < end;) {
 		const newline = text.indexOf("\n", start);
 		const lineEnd = newline < 0 || newline > end ? end : newline;
+		// Only a line whose first character after its indent may open or close something is looked at: most lines are prose.
+		let first = start;
+		while (first < lineEnd && first - start < 3 && text.charCodeAt(first) === SPACE) first++;
+		if (start > 0 && !MARKERS.has(text.charCodeAt(first))) {
+			start = lineEnd + 1;
+			continue;
+		}
 		const line = text.slice(start, lineEnd).replace(/\r$/, "");
 		if (start === 0 && line.trimEnd() === FRONT_MATTER_OPEN) inFrontMatter = true;
 		else if (inFrontMatter) inFrontMatter = !FRONT_MATTER_CLOSE.test(line);
