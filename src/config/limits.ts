@@ -624,6 +624,19 @@ export const PROXIMITY_WINDOW = 80;
 /** The tokens of a note's body read for its words' proximity, at most: 20 notes of a 5 MB vault stay a few milliseconds. */
 export const PROXIMITY_MAX_TOKENS = 20_000;
 /**
+ * Tokens of a body from which its level-1 and level-2 sections are kept for ranking (sections.ts):
+ * a note this long is cut for saying a question's words in different sections (SECTION_SHARE). A
+ * shorter note's sections are a rule page's `Rule details` and `Options`, one topic: cutting them
+ * at 700 tokens cost CodeceptJS 0.011 MRR, at 1,000 no set lost (rank87).
+ */
+export const SECTION_MIN_TOKENS = 1_000;
+/**
+ * Characters of a note looked through for where its level-1 and level-2 headings start: the
+ * proximity pass reads PROXIMITY_MAX_TOKENS tokens of a body, which real text holds in well under
+ * this, and a 5 MB note is not looked through in one piece.
+ */
+export const SECTION_SCAN_MAX_CHARS = 262_144;
+/**
  * When at most this many notes hold every word of a search's quoted phrases, all are read for the
  * phrases: the total is exact. When more do, they are ranked first by what their words' counts
  * allow and read best first, until no unread note could enter the page; the page is the same, and

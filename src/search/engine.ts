@@ -55,6 +55,7 @@ import {
 	UNNAMED_WORD_SHARE_WEIGHT,
 	proximityFactor,
 	LEAST_PROXIMITY_FACTOR,
+	LEAST_PASSAGE_FACTOR,
 	type Ranked,
 } from "./rank";
 import { SnippetMemo } from "./snippetMemo";
@@ -738,7 +739,7 @@ export class SearchEngine {
 		};
 		// With the proximity pass, the heap keeps more than the page; the page's own last note (its limit-th best so far, in
 		// `pageTiers`/`pageScores`, a heap of `limit` whose root is the worst) bounds what can still reach the page: the pass
-		// keeps at least LEAST_PROXIMITY_FACTOR of a page note's score, and never raises one (byProximity).
+		// keeps at least `leastKept` of a page note's score, and never raises one (byProximity). The heap holds that least.
 		const pageBound = proximityOn && limit > 0 && limit < kept && !this.scoreEvery;
 		const pageTiers = new Float64Array(pageBound ? limit : 0);
 		const pageScores = new Float64Array(pageBound ? limit : 0);
@@ -783,7 +784,7 @@ export class SearchEngine {
 			const worst = top.length >= kept ? top[0] : undefined;
 			if (!pageBound || pageSize < limit) return worst;
 			const tier = pageTiers[0] as number;
-			const score = (pageScores[0] as number) * LEAST_PROXIMITY_FACTOR;
+			const score = pageScores[0] as number;
 			if (worst && (worst.tier > tier || (worst.tier === tier && worst.score >= score))) return worst;
 			bar.tier = tier;
 			bar.score = score;
@@ -814,7 +815,7 @@ export class SearchEngine {
 						continue;
 					}
 					this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched);
-					if (pageBound) onPage(scored.tier, scored.score);
+					if (pageBound) onPage(scored.tier, scored.score * this.leastKept(slots[index] as number));
 				}
 			};
 			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
@@ -883,8 +884,9 @@ export class SearchEngine {
 	/**
 	 * Reorders the first PROXIMITY_CANDIDATES of a ranked page (best first) by how close each
 	 * note keeps the query's words: a note whose words stand pages apart keeps less of its score
-	 * (proximityFactor) than one saying them in one passage of PROXIMITY_WINDOW tokens, a term of
-	 * its title or an alias counting in every passage (proximity.ts). Tiers still come first. Reads
+	 * (proximityFactor) than one saying them in one passage of PROXIMITY_WINDOW tokens, and a long
+	 * note less again when they are in different sections (SECTION_MIN_TOKENS), a term of its title
+	 * or an alias counting in every passage and section (proximity.ts). Tiers still come first. Reads
 	 * at most PROXIMITY_MAX_TOKENS tokens of each body: bounded work, whatever the vault.
 	 */
 	private byProximity(top: Ranked[], limit: number, barred: number, evidence: readonly TermEvidence[], requiredIdf: readonly number[]): void {
@@ -892,11 +894,15 @@ export class SearchEngine {
 		// PROXIMITY_CANDIDATES would have kept.
 		if (Math.min(top.length + barred, PROXIMITY_CANDIDATES) < 2 || limit <= 0) return;
 		let count = Math.min(top.length, PROXIMITY_CANDIDATES);
-		// A candidate below the page keeps at most its score, and every note of the page at least LEAST_PROXIMITY_FACTOR of its own:
-		// one scoring less than that share of the page's last note (or of a lower tier) stays below the page, whatever its passages.
+		// A candidate below the page keeps at most its score, and every note of the page at least `leastKept` of its own:
+		// one scoring less than the least a note of the page's last tier keeps (or of a lower tier) stays below the page, whatever its passages.
 		if (limit < count) {
 			const last = top[limit - 1] as Ranked;
-			const floor = last.score * LEAST_PROXIMITY_FACTOR;
+			let floor = Number.POSITIVE_INFINITY;
+			for (let index = 0; index < limit; index++) {
+				const entry = top[index] as Ranked;
+				if (entry.tier === last.tier) floor = Math.min(floor, entry.score * this.leastKept(entry.slot));
+			}
 			let reach = limit;
 			while (reach < count && (top[reach] as Ranked).tier === last.tier && (top[reach] as Ranked).score >= floor) reach++;
 			// The page's own notes are still scored: their scores are shown.
@@ -935,8 +941,8 @@ export class SearchEngine {
 				}
 				// Its names hold every term: each counts in every passage, and it keeps its whole score.
 				if (namedCount === evidence.length) continue;
-				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch);
-				entry.score *= proximityFactor(scratch.passageIdf, scratch.heldIdf);
+				passageEvidence(doc.packed, doc.bodyBytes, PROXIMITY_MAX_TOKENS, PROXIMITY_WINDOW, terms, named, scratch, doc.sections);
+				entry.score *= proximityFactor(scratch.passageIdf, scratch.sectionIdf, scratch.heldIdf);
 			}
 		} finally {
 			for (const term of evidence) {
@@ -946,6 +952,11 @@ export class SearchEngine {
 		}
 		const head = top.slice(0, count).sort((a, b) => this.compare(b, a));
 		for (let index = 0; index < count; index++) top[index] = head[index] as Ranked;
+	}
+
+	/** The least share of its score the proximity pass leaves a note: less for a long note, which it also cuts by its sections. */
+	private leastKept(slot: number): number {
+		return this.index.documents[slot]?.sections ? LEAST_PROXIMITY_FACTOR : LEAST_PASSAGE_FACTOR;
 	}
 
 	/**

@@ -12,6 +12,8 @@ import {
 	COMMIT_STEP_POSTINGS,
 	LISTS_TAKEN_STEP,
 	HEADINGS_JOINED_STEP,
+	SECTION_MIN_TOKENS,
+	SECTION_SCAN_MAX_CHARS,
 } from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
@@ -56,6 +58,7 @@ import { expansionsOf } from "./expansions";
 import { isPrefixWord } from "./query";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor, type Stemmer } from "./stemmers";
 import { bitCount, derivedWholes, repeatedAddressWords, tokenize, tokenizeInChunks } from "./text";
+import { topHeadingOffsets } from "./sections";
 import { holderMarkSteps, PostingRuns, runSteps, unionScratch, unionSteps, type UnionScratch, type UnionTally } from "./unions";
 
 /** Longest title counted, in words, for the share of it a query covers. */
@@ -126,6 +129,12 @@ export interface IndexedDocument {
 	bodyBytes: number;
 	/** Ids in the body. */
 	bodyLength: number;
+	/**
+	 * Where the body's level-1 and level-2 sections after its first start, as token positions
+	 * (sections.ts): null unless the body has SECTION_MIN_TOKENS or more and such a heading past its
+	 * start. Always set, so that every document has one shape.
+	 */
+	sections: Uint32Array | null;
 }
 
 /** A note's names as ids: its title, its headings and folders' words (folderWords), and its aliases. */
@@ -511,8 +520,17 @@ export class PostingsIndex {
 		const body = new PackedIdWriter(Math.min(1 << 16, text.length >> 2));
 		const counted = repeatedAddressWords(text);
 		const uncounted: number[] = [];
+		// A body of fewer characters than SECTION_MIN_TOKENS holds fewer tokens: its sections are not looked for.
+		const headingOffsets = text.length < SECTION_MIN_TOKENS ? [] : topHeadingOffsets(text, SECTION_SCAN_MAX_CHARS);
+		const sectionStarts: number[] = [];
+		let nextHeading = 0;
 		yield* tokenizeInChunks(text, (value, start, end) => {
 			const id = idOf(value);
+			// The first token at or after a heading's line starts its section (the heading's own words are in it).
+			if (nextHeading < headingOffsets.length && start >= (headingOffsets[nextHeading] as number)) {
+				while (nextHeading < headingOffsets.length && start >= (headingOffsets[nextHeading] as number)) nextHeading++;
+				if (body.count > 0) sectionStarts.push(body.count);
+			}
 			body.write(id);
 			if (!counted(value, start, end)) uncounted.push(id);
 		});
@@ -529,7 +547,8 @@ export class PostingsIndex {
 		for (const name of [names.title, names.headings, ...names.aliases]) yield* writeRun(body, name);
 		const packed = body.finish();
 		writePairSketch(packed, bodyBytes, bodyBytes, sketchBytes, this.dictionary.hashes);
-		return { doc: { path, modified, packed, bodyBytes, bodyLength }, names, uncounted, titleWholes: derivedWholes(titleTokens) };
+		const sections = bodyLength >= SECTION_MIN_TOKENS && sectionStarts.length > 0 ? Uint32Array.from(sectionStarts) : null;
+		return { doc: { path, modified, packed, bodyBytes, bodyLength, sections }, names, uncounted, titleWholes: derivedWholes(titleTokens) };
 	}
 
 	/** A document's names, read from its buffer (new arrays: a caller may keep them). */

@@ -30,10 +30,14 @@ export interface ProximityScratch {
 	strong: Int32Array;
 	related: Int32Array;
 	anywhere: Float64Array;
+	/** Per term, its weight in the section being read. */
+	section: Float64Array;
 	/** The idf the body read (and the names) holds anywhere, each term once at its best weight. */
 	heldIdf: number;
 	/** The most idf one passage holds, with the names' terms. */
 	passageIdf: number;
+	/** The most idf one section holds, with the names' terms: `heldIdf` when no sections were given. */
+	sectionIdf: number;
 }
 
 /** Scratch for passages of `window` tokens and `termCount` query terms. */
@@ -44,17 +48,21 @@ export function proximityScratch(window: number, termCount: number): ProximitySc
 		strong: new Int32Array(termCount),
 		related: new Int32Array(termCount),
 		anywhere: new Float64Array(termCount),
+		section: new Float64Array(termCount),
 		heldIdf: 0,
 		passageIdf: 0,
+		sectionIdf: 0,
 	};
 }
 
 /**
- * Into `scratch`: the idf a body holds (`heldIdf`), and the most idf that `window` consecutive
- * tokens of it hold (`passageIdf`), each term counted once at its weight (1 as typed or in another
- * form, `relatedWeight` as a word meaning the same). A term of the note's title or an alias
- * (`named[term]` is 1) is near every word of the body: it counts in every passage. The body is
- * `packed[0, bodyBytes)`, read up to its first `maxTokens` tokens.
+ * Into `scratch`: the idf a body holds (`heldIdf`), the most idf that `window` consecutive tokens
+ * of it hold (`passageIdf`), and the most idf one of its sections holds (`sectionIdf`; a section
+ * starts at each of `sections`, token positions ascending, and runs to the next), each term counted
+ * once at its weight (1 as typed or in another form, `relatedWeight` as a word meaning the same). A
+ * term of the note's title or an alias (`named[term]` is 1) is near every word of the body: it
+ * counts in every passage and section. The body is `packed[0, bodyBytes)`, read up to its first
+ * `maxTokens` tokens.
  */
 export function passageEvidence(
 	packed: Uint8Array,
@@ -64,8 +72,9 @@ export function passageEvidence(
 	terms: ProximityTerms,
 	named: Uint8Array,
 	scratch: ProximityScratch,
+	sections: Uint32Array | null = null,
 ): void {
-	const { positions, codes, strong, related, anywhere } = scratch;
+	const { positions, codes, strong, related, anywhere, section } = scratch;
 	const codeTable = terms.codes;
 	const tableSize = codeTable.length;
 	const termCount = terms.idf.length;
@@ -82,6 +91,13 @@ export function passageEvidence(
 			held += terms.idf[term] as number;
 		}
 	let best = held;
+	const namedIdf = held;
+	// The section being read: its terms' weights (the names' in every section) and the idf they hold.
+	for (let term = 0; term < termCount; term++) section[term] = named[term] === 1 ? 1 : 0;
+	let sectionHeld = namedIdf;
+	let bestSection = namedIdf;
+	let nextSection = 0;
+	const sectionCount = sections === null ? 0 : sections.length;
 	// The matches inside the window, oldest first: a ring of at most `window` entries.
 	let head = 0;
 	let size = 0;
@@ -100,6 +116,11 @@ export function passageEvidence(
 		value = 0;
 		shift = 0;
 		const at = position++;
+		if (nextSection < sectionCount && at >= ((sections as Uint32Array)[nextSection] as number)) {
+			while (nextSection < sectionCount && at >= ((sections as Uint32Array)[nextSection] as number)) nextSection++;
+			for (let term = 0; term < termCount; term++) section[term] = named[term] === 1 ? 1 : 0;
+			sectionHeld = namedIdf;
+		}
 		if (code === NO_TERM) continue;
 		// Matches that fell out of the window leave it.
 		while (size > 0 && (positions[head] as number) <= at - window) {
@@ -118,6 +139,13 @@ export function passageEvidence(
 		else strong[term] = (strong[term] as number) + 1;
 		const after = weightOf(term);
 		if (after > (anywhere[term] as number)) anywhere[term] = after;
+		// This token's own weight: the window's may come from a match in the section before.
+		const own = code & 1 ? terms.relatedWeight : 1;
+		if (own > (section[term] as number)) {
+			sectionHeld += (own - (section[term] as number)) * (terms.idf[term] as number);
+			section[term] = own;
+			if (sectionHeld > bestSection) bestSection = sectionHeld;
+		}
 		held += (after - before) * (terms.idf[term] as number);
 		const tail = (head + size) % window;
 		positions[tail] = at;
@@ -129,4 +157,5 @@ export function passageEvidence(
 	for (let term = 0; term < termCount; term++) anywhereIdf += (anywhere[term] as number) * (terms.idf[term] as number);
 	scratch.heldIdf = anywhereIdf;
 	scratch.passageIdf = best;
+	scratch.sectionIdf = sectionCount === 0 ? anywhereIdf : bestSection;
 }

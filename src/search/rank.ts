@@ -183,11 +183,35 @@ export function onceEach(): (term: QueryTerm) => boolean {
  */
 const PASSAGE_SHARE = 0.8;
 
-/** The least `proximityFactor` gives: a note whose words all stand pages apart keeps this share of its score. */
-export const LEAST_PROXIMITY_FACTOR = Math.pow(1 - PASSAGE_SHARE, COVERAGE_POWER);
+/**
+ * How much of a long note's score rests on the query's words standing in one of its level-1 or
+ * level-2 sections (sections.ts, in a body of SECTION_MIN_TOKENS or more): the score is times the
+ * root of 1 − SECTION_SHARE + SECTION_SHARE · (the most idf one section holds / the idf the note
+ * holds), on top of PASSAGE_SHARE's cut. A long page holds the words of many questions, each in
+ * the section about its topic: Homebrew's 89 KB formula cookbook, serverless.yml's reference of
+ * every setting, a guide's sections on deploying and on testing. A passage of 80 tokens tells a
+ * paragraph from a page, not one topic from another: words said three paragraphs apart in one
+ * section are about one thing, and about two things in two sections. 0.4, 0.5 and 0.6 found the
+ * same questions. Sections of every level cost jest a question and npm 0.026 MRR, and at 1,000
+ * tokens Cargo 0.015 MRR; of levels 1–3 a CodeceptJS question (a `###` is a part of one topic:
+ * `Options`, `Examples`); level 1 only changed nothing (rank87).
+ */
+const SECTION_SHARE = 0.5;
 
-/** What a top note's score is multiplied by for how close it keeps the query's words (PASSAGE_SHARE); 1 when it holds none. */
-export function proximityFactor(passageIdf: number, heldIdf: number): number {
+/** The least `proximityFactor` gives a note without sections: one whose words all stand pages apart keeps this share of its score. */
+export const LEAST_PASSAGE_FACTOR = Math.pow(1 - PASSAGE_SHARE, COVERAGE_POWER);
+
+/** The least `proximityFactor` gives: a note whose words all stand pages apart, each in another section, keeps this share of its score. */
+export const LEAST_PROXIMITY_FACTOR = LEAST_PASSAGE_FACTOR * Math.pow(1 - SECTION_SHARE, COVERAGE_POWER);
+
+/**
+ * What a top note's score is multiplied by for how close it keeps the query's words: by the best
+ * passage (PASSAGE_SHARE) and the best section (SECTION_SHARE; `sectionIdf` is `heldIdf` for a note
+ * without sections); 1 when it holds none.
+ */
+export function proximityFactor(passageIdf: number, sectionIdf: number, heldIdf: number): number {
 	if (heldIdf <= 0) return 1;
-	return Math.pow(1 - PASSAGE_SHARE + (PASSAGE_SHARE * Math.min(passageIdf, heldIdf)) / heldIdf, COVERAGE_POWER);
+	const passage = 1 - PASSAGE_SHARE + (PASSAGE_SHARE * Math.min(passageIdf, heldIdf)) / heldIdf;
+	const section = 1 - SECTION_SHARE + (SECTION_SHARE * Math.min(sectionIdf, heldIdf)) / heldIdf;
+	return Math.pow(passage * section, COVERAGE_POWER);
 }

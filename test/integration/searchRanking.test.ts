@@ -106,10 +106,10 @@ const FASTIFY_MRR = 0.91;
  * the same after identifiers' parts counting as a title's words and a title word that a query
  * word only starts no longer counting as a title (3 December 2026); 0.938 / 0.811 once a slug-named
  * note's one level-1 heading names it like an alias (`best-practices/proxy.md`, "Connecting through a
- * proxy", now names `proxy` and came second for `socks proxy`; markdownlint gained 0.079 MRR).
+ * proxy", now names `proxy` and came second for `socks proxy`; markdownlint gained 0.079 MRR); 0.958 / 0.830 once a long page (1,000 tokens or more) saying the question's words in different level-1 or level-2 sections keeps less of its score (SECTION_SHARE, 6 December 2026).
  */
-const UNDICI_SUCCESS_AT_3 = 0.93;
-const UNDICI_MRR = 0.82;
+const UNDICI_SUCCESS_AT_3 = 0.95;
+const UNDICI_MRR = 0.83;
 
 /**
  * The fourth held-out set (bench/markdownlintDocsJudgedQueries.ts, markdownlint's documentation:
@@ -117,9 +117,10 @@ const UNDICI_MRR = 0.82;
  * ranking changes that followed it and never tuned on: 0.870 / 0.740 when written (3 December 2026);
  * 0.870 / 0.819 once a slug-named note's one level-1 heading names it like an alias (its misses were
  * read for that change, so it is no longer held out); 0.889 / 0.847 once bold / strong and italic /
- * emphasis, Markdown's two names for each style, and blank / empty find each other (4 December 2026): 0.889 / 0.865.
+ * emphasis, Markdown's two names for each style, and blank / empty find each other (4 December 2026): 0.889 / 0.865;
+ * 0.907 / 0.867 once a long page (1,000 tokens or more) saying the question's words in different level-1 or level-2 sections keeps less of its score (SECTION_SHARE, 6 December 2026).
  */
-const MARKDOWNLINT_SUCCESS_AT_3 = 0.88;
+const MARKDOWNLINT_SUCCESS_AT_3 = 0.9;
 const MARKDOWNLINT_MRR = 0.86;
 
 /**
@@ -193,10 +194,11 @@ const CODECEPTJS_DOCS_MRR = 0.76;
  * The tenth held-out set (bench/serverlessDocsJudgedQueries.ts, 79 questions over the Serverless
  * Framework 3.40.0's 111 pages for AWS users: guides, event pages, CLI command pages and the hosted
  * Dashboard's pages, titled in an HTML comment and a heading), written before it was scored and
- * never tuned on: 0.823 / 0.717 on main `a0344a8` (4 December 2026).
+ * never tuned on: 0.823 / 0.717 on main `a0344a8` (4 December 2026); 0.848 / 0.739 before, and 0.861 / 0.742
+ * once a long page (1,000 tokens or more) saying the question's words in different level-1 or level-2 sections keeps less of its score (SECTION_SHARE, 6 December 2026).
  */
-const SERVERLESS_DOCS_SUCCESS_AT_3 = 0.84;
-const SERVERLESS_DOCS_MRR = 0.73;
+const SERVERLESS_DOCS_SUCCESS_AT_3 = 0.86;
+const SERVERLESS_DOCS_MRR = 0.74;
 
 /**
  * The sets over vaults fetched from GitHub (`npm run fixtures -- --set obsidian-help`, `--set
@@ -260,9 +262,10 @@ const JEKYLL_DOCS_MRR = 0.72;
  * of Homebrew's documentation: user guides, a FAQ whose headings are questions, two long
  * cookbooks, a 135 KB manual page, maintainers' and governance pages), fetched from GitHub
  * (`npm run fixtures -- --set homebrew-docs`), written before it was scored and never tuned on:
- * 0.761 / 0.606 on main `c4b0f0f` (5 December 2026).
+ * 0.761 / 0.606 on main `c4b0f0f` (5 December 2026); a development set since (rank80); 0.776 / 0.606
+ * once a long page (1,000 tokens or more) saying the question's words in different level-1 or level-2 sections keeps less of its score (SECTION_SHARE, 6 December 2026).
  */
-const HOMEBREW_DOCS_SUCCESS_AT_3 = 0.76;
+const HOMEBREW_DOCS_SUCCESS_AT_3 = 0.77;
 const HOMEBREW_DOCS_MRR = 0.6;
 
 /**
@@ -270,9 +273,9 @@ const HOMEBREW_DOCS_MRR = 0.6;
  * The Nushell Book: a tour, concept chapters, pages for people coming from other shells, long
  * configuration and line-editor references, stub pages that only link their sub-pages), fetched
  * from GitHub (`npm run fixtures -- --set nushell-book`), written before it was scored and never
- * tuned on: 0.842 / 0.783 on main `7b31439` (5 December 2026).
+ * tuned on: 0.842 / 0.783 on main `7b31439` (5 December 2026); 0.877 / 0.787 once a long page (1,000 tokens or more) saying the question's words in different level-1 or level-2 sections keeps less of its score (SECTION_SHARE, 6 December 2026) (its total read once, its misses never).
  */
-const NUSHELL_BOOK_SUCCESS_AT_3 = 0.84;
+const NUSHELL_BOOK_SUCCESS_AT_3 = 0.87;
 const NUSHELL_BOOK_MRR = 0.78;
 
 /** The vault's folder, or null where it was not fetched: the test is then skipped (its name says how to fetch it). */

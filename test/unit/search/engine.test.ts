@@ -368,6 +368,30 @@ describe("a search of several words reordered by how close each note keeps them 
 		);
 	});
 
+	test("gives the page that scoring every candidate gives when long notes are cut for words in different sections", async () => {
+		// Bodies of sections (levels 1 to 3), long enough that some hold SECTION_MIN_TOKENS tokens.
+		const section = fc.tuple(fc.constantFrom("#", "##", "###"), words(0, 500)).map(([level, body]) => `${level} ${body.split(" ")[0] ?? ""}\n\n${body}`);
+		const long = fc.array(
+			fc.record({
+				title: words(1, 3),
+				body: fc.array(section, { minLength: 1, maxLength: 5 }).map((list) => list.join("\n\n")),
+				modified: fc.integer({ min: 0, max: 3 }),
+			}),
+			{
+				minLength: 1,
+				maxLength: 25,
+			},
+		);
+		await fc.assert(
+			fc.asyncProperty(long, queries, fc.integer({ min: 1, max: 12 }), async (entries, query, limit) => {
+				const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+				const page = await engineOf(entries, false).search(parseQuery(query), null, limit, read);
+				expect(page).toEqual(await engineOf(entries, true).search(parseQuery(query), null, limit, read));
+			}),
+			{ numRuns: 40 },
+		);
+	});
+
 	test("gives a page that is the first notes of any larger page up to PROXIMITY_CANDIDATES, ties included", async () => {
 		await fc.assert(
 			fc.asyncProperty(notes, queries, fc.integer({ min: 1, max: PROXIMITY_CANDIDATES - 1 }), async (entries, query, limit) => {

@@ -587,3 +587,30 @@ describe("a question's everyday word, which no page names: lacking it costs a pa
 		expect(found.slice(1, 3).sort()).toEqual(["Changelog 1.md", "Changelog 2.md"]);
 	});
 });
+
+describe("a long page's sections: the question's words in one section above the same words in two", () => {
+	// Two long pages of the same words in the same order, the question's two words 200 tokens apart
+	// (further than a passage in both): only where the second section starts differs. On one page both
+	// words are in the section about the router; on the other the cache's section holds the second.
+	const filler = (count: number, seed: number) => Array.from({ length: count }, (_, at) => `word${(at * 13 + seed) % 211}`).join(" ");
+	const page = (level: string, together: boolean, length: number) =>
+		together
+			? `${level} Routing\n\nrouter ${filler(200, 1)} cache ${filler(length, 2)}\n\n${level} Storage\n\n${filler(40, 3)}`
+			: `${level} Routing\n\nrouter ${filler(200, 1)}\n\n${level} Storage\n\ncache ${filler(length, 2)} ${filler(40, 3)}`;
+	const docs = (level: string, length: number): Doc[] => [
+		...Array.from({ length: 8 }, (_, index) => ({ path: `Other ${index}.md`, text: `A page about something else, number ${index}. ${filler(30, index)}` })),
+		{ path: "Together.md", text: page(level, true, length), modified: 1 },
+		// Newer: of two pages scoring the same, it comes first.
+		{ path: "Apart.md", text: page(level, false, length), modified: 2 },
+	];
+
+	test("in a page of 1,000 tokens or more, the page holding both words in one level-2 section ranks first", async () => {
+		expect((await paths(docs("##", 1_000), "router cache")).slice(0, 2)).toEqual(["Together.md", "Apart.md"]);
+		expect((await paths(docs("#", 1_000), "router cache")).slice(0, 2)).toEqual(["Together.md", "Apart.md"]);
+	});
+
+	test("a shorter page, or sections of level 3, are not cut: the two pages score the same and the newer comes first", async () => {
+		expect((await paths(docs("##", 400), "router cache")).slice(0, 2)).toEqual(["Apart.md", "Together.md"]);
+		expect((await paths(docs("###", 1_000), "router cache")).slice(0, 2)).toEqual(["Apart.md", "Together.md"]);
+	});
+});

@@ -31,7 +31,7 @@ const filler = (count: number) => Array.from({ length: count }, () => "filler");
 function evidence(
 	words: readonly string[],
 	query: Record<string, number>,
-	options: { window?: number; maxTokens?: number; named?: number[]; related?: Record<string, number> } = {},
+	options: { window?: number; maxTokens?: number; named?: number[]; related?: Record<string, number>; sections?: number[] } = {},
 ) {
 	const vocabulary: string[] = [];
 	const body = packed(words, vocabulary);
@@ -39,8 +39,17 @@ function evidence(
 	const named = new Uint8Array(terms.idf.length);
 	for (const term of options.named ?? []) named[term] = 1;
 	const scratch = proximityScratch(options.window ?? 10, terms.idf.length);
-	passageEvidence(body.bytes, body.length, options.maxTokens ?? 1_000, options.window ?? 10, terms, named, scratch);
-	return { held: scratch.heldIdf, passage: scratch.passageIdf };
+	passageEvidence(
+		body.bytes,
+		body.length,
+		options.maxTokens ?? 1_000,
+		options.window ?? 10,
+		terms,
+		named,
+		scratch,
+		options.sections ? Uint32Array.from(options.sections) : null,
+	);
+	return { held: scratch.heldIdf, passage: scratch.passageIdf, ...(options.sections ? { section: scratch.sectionIdf } : {}) };
 }
 
 describe("passageEvidence: the most idf one passage of a body holds, against what the body holds", () => {
@@ -76,5 +85,31 @@ describe("passageEvidence: the most idf one passage of a body holds, against wha
 		const query = { alpha: 1, beta: 1 };
 		expect(evidence([...filler(100), "alpha", "beta"], query, { maxTokens: 50 })).toEqual({ held: 0, passage: 0 });
 		expect(evidence(["alpha", ...filler(100), "alpha", "beta"], query, { maxTokens: 50 })).toEqual({ held: 1, passage: 1 });
+	});
+});
+
+describe("passageEvidence's sections: the most idf one section of a body holds", () => {
+	const query = { retry: 2, failed: 1, step: 3 };
+	const body = ["retry", ...filler(30), "failed", ...filler(30), "step", ...filler(10)];
+
+	test("words far apart in one section are in it together; a section's start leaves the words before it out", () => {
+		expect(evidence(body, query, { sections: [] })).toEqual({ held: 6, passage: 3, section: 6 });
+		// `step` (token 62) in a section of its own.
+		expect(evidence(body, query, { sections: [50] })).toEqual({ held: 6, passage: 3, section: 3 });
+		// Each word in a section of its own, and an empty section.
+		expect(evidence(body, query, { sections: [20, 21, 50] })).toEqual({ held: 6, passage: 3, section: 3 });
+		expect(evidence(body, { retry: 2, failed: 1 }, { sections: [20] })).toEqual({ held: 3, passage: 2, section: 2 });
+	});
+
+	test("a word of the title or an alias is in every section", () => {
+		expect(evidence(body, query, { sections: [20, 50], named: [1] })).toEqual({ held: 6, passage: 4, section: 4 });
+	});
+
+	test("a word meaning the same counts at its weight in its section, even beside the word itself in the section before", () => {
+		const query = { forbid: 2, exports: 2 };
+		const words = ["forbid", ...filler(3), "prohibit", "exports"];
+		// One passage holds `forbid` and `exports`; the second section holds `exports` and only the word meaning the same.
+		expect(evidence(words, query, { related: { prohibit: 0 } })).toEqual({ held: 4, passage: 4 });
+		expect(evidence(words, query, { related: { prohibit: 0 }, sections: [4] })).toEqual({ held: 4, passage: 4, section: 3 });
 	});
 });
