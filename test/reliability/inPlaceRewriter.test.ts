@@ -411,7 +411,8 @@ describe("complete_task beside a program that rewrites the note in place", () =>
 		const note = nodePath.join(running.host.vault.root, "Tasks.md");
 		const cache = running.host.metadataCache;
 		await cache.settled();
-		if (completeFirst) expect(await callTool(client, "complete_task", { path: "Tasks.md", line: 1, text: "first", status: "x" })).toMatchObject({ ok: true });
+		if (completeFirst)
+			expect(await callTool(client, "complete_task", { path: "Tasks.md", line: 1, text: "first", status: "x" })).toMatchObject({ ok: true });
 		const emptyParse = cache.getCache("Empty.md");
 		const getFileCache = cache.getFileCache.bind(cache);
 		let written: Promise<void> | undefined;

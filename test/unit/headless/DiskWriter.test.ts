@@ -1,7 +1,13 @@
 import * as nodeFs from "node:fs";
 import { appendFileSync, linkSync, promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { EMPTY_NOTE_SETTLE_MS, LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS, TRUNCATING_NOTE_SETTLE_MS } from "../../../src/config/limits";
+import {
+	EMPTY_NOTE_SETTLE_MS,
+	LATE_APPEND_PIECE_BYTES,
+	LATE_APPEND_RECHECK_MS,
+	NOTE_TEXT_PIECE_CHARS,
+	TRUNCATING_NOTE_SETTLE_MS,
+} from "../../../src/config/limits";
 import { DiskWriter, isBeingRewritten } from "../../../src/headless/DiskWriter";
 import { FolderJail } from "../../../src/host/FolderJail";
 import { FileOverBytesError } from "../../../src/host/FileOverBytesError";
