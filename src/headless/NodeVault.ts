@@ -254,7 +254,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			if (length % WRITE_STEP_BYTES !== 0 || !known) return text;
 			let stats = lstatSync(known.diskPath, { throwIfNoEntry: false });
 			if (!stats?.isFile() || !isBeingRewritten(stats, length, this.ownWrites.get(known))) return text;
-			// Until the file holds other bytes than those read (its size moved, or another file is there), or its rewrite is over.
+			// Until its size moves from the length read (the other program wrote), it is gone, or its rewrite is over.
 			do {
 				if (Date.now() >= deadline) return text;
 				await sleep(EMPTY_PLAN_READ_POLL_MS);
