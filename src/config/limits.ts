@@ -520,15 +520,27 @@ export const RACED_REWRITE_RECHECKS = 20;
  */
 export const EMPTY_NOTE_SETTLE_MS = 200;
 /**
- * Reads again (headless) of a note a write call's plan read empty while another program rewrites it
- * in place (see EMPTY_NOTE_SETTLE_MS), after pauses of EMPTY_PLAN_READ_FIRST_PAUSE_MS, doubling:
- * 315 ms at most before the plan is made on the empty text. Planned on it, complete_task refused 89
- * of 100 calls beside a program rewriting its note every 2 ms ("not the task … no open tasks");
- * var71 measured four reads again (75 ms) letting 38 of 50 through, six 45-50 of 50.
+ * How long after its last change a note read empty, whose file still holds blocks on the disk, is
+ * taken as still being emptied (headless): a truncation the file system has not finished, which
+ * on ext4 waits for the disk to finish writing the pages it drops. Beside a program rewriting its
+ * note in place every 2 ms, at a load of 8-15 on 2 cores, the note stayed so for 230+ ms at a
+ * time, past EMPTY_NOTE_SETTLE_MS, and every complete_task in that time was planned on the empty
+ * text and refused as "not the task" in a few ms (runs of 7-35 calls in a row, task80; of 12, task87).
+ * Its blocks were still held in 74,900 of 76,200 looks finding it empty (none once the
+ * truncation is done; a new empty file has none). Bounded: a file of 0 bytes
+ * that holds blocks for good (space kept for it by fallocate) is edited once this has passed.
  */
-export const EMPTY_PLAN_READ_RETRIES = 6;
-/** The first pause before such a read again (see EMPTY_PLAN_READ_RETRIES); each later one doubles. */
-export const EMPTY_PLAN_READ_FIRST_PAUSE_MS = 5;
+export const TRUNCATING_NOTE_SETTLE_MS = 2_000;
+/**
+ * How long (headless) a write call's plan waits for the text of a note it read empty, or a whole
+ * number of pages long, while another program rewrites it in place (see EMPTY_NOTE_SETTLE_MS and
+ * TRUNCATING_NOTE_SETTLE_MS), looking at its size every EMPTY_PLAN_READ_POLL_MS and reading it
+ * again once it changed. The six reads again at set times it made before (315 ms) found the note
+ * empty all seven times in each call refused that way (1-12 complete_task calls of 100 a run, task87).
+ */
+export const EMPTY_PLAN_READ_WAIT_MS = 1_000;
+/** How often that wait looks at the note's size (one lstat: microseconds). */
+export const EMPTY_PLAN_READ_POLL_MS = 2;
 /**
  * Bytes another program appended to a note's old file, carried to the new file after an edit
  * replaced it (headless), per piece: the event loop is given back between pieces. Read in one piece,

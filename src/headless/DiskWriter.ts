@@ -22,6 +22,7 @@ import {
 	MAX_READ_NOTE_BYTES,
 	NOTE_TEXT_PIECE_CHARS,
 	RACED_REWRITE_RECHECKS,
+	TRUNCATING_NOTE_SETTLE_MS,
 } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
 import { FileOverBytesError } from "../host/FileOverBytesError";
@@ -723,21 +724,30 @@ function isShortOf(stats: Stats, seenLength: number): boolean {
  * 32,768 bytes long, mid-line, its last look saw the same, and its rename left 755 of the other
  * program's lines out of the note (kept in a copy) and one cut in two.
  */
-const WRITE_STEP_BYTES = 4096;
+export const WRITE_STEP_BYTES = 4096;
 
 /**
  * Whether a file read `length` bytes long (0 or a multiple of WRITE_STEP_BYTES) is most likely
  * another program's rewrite in place still under way (truncated, its text not yet all written):
  * changed in the last EMPTY_NOTE_SETTLE_MS, and neither a file made empty and left so nor the file
- * as `ownWrite` (the stats of this vault's last edit of it) describes it.
+ * as `ownWrite` (the stats of this vault's last edit of it) describes it; or read empty and still
+ * 0 bytes holding blocks, changed in the last TRUNCATING_NOTE_SETTLE_MS (a truncation not finished).
  */
 export function isBeingRewritten(stats: Stats, length = 0, ownWrite?: Stats): boolean {
 	// As this vault's own last edit left it (no write since: its change time is the same): whole, not waited for.
 	// A client's edits of a note 8,192 bytes long waited 200 ms each after the one before (10 in 2 s).
 	if (isAsWritten(stats, ownWrite)) return false;
-	const madeEmpty = length === 0 && stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
 	// Either way: a file time ahead of this clock (another machine's, on a shared disk) is not waited for without end.
-	return !madeEmpty && Math.abs(Date.now() - stats.mtimeMs) < EMPTY_NOTE_SETTLE_MS;
+	const age = Math.abs(Date.now() - stats.mtimeMs);
+	// Emptied, its old text's blocks not yet let go: ext4 finishes a truncation only once the disk has written the pages it
+	// drops, and beside a busy disk the note stayed so 230+ ms at a time (the file system frees the blocks as the truncation ends).
+	if (length === 0 && stats.size === 0 && stats.blocks > 0 && age < TRUNCATING_NOTE_SETTLE_MS) return true;
+	// A file made empty and never written since (its change time its birth time). Not the file this vault's edit wrote
+	// with text: file times move in steps of a clock tick (4 ms here), and another program truncating it within the same
+	// tick as our rename made it look so; planned on that empty text, complete_task refused as "not the task".
+	const oursWithText = ownWrite !== undefined && sameFile(stats, ownWrite) && ownWrite.size > 0;
+	const madeEmpty = length === 0 && !oursWithText && stats.birthtimeMs > 0 && stats.mtimeMs - stats.birthtimeMs < 1;
+	return !madeEmpty && age < EMPTY_NOTE_SETTLE_MS;
 }
 
 /**

@@ -7,8 +7,8 @@ import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
 import { SliceClock } from "../markdown/steps";
 import {
-	EMPTY_PLAN_READ_FIRST_PAUSE_MS,
-	EMPTY_PLAN_READ_RETRIES,
+	EMPTY_PLAN_READ_POLL_MS,
+	EMPTY_PLAN_READ_WAIT_MS,
 	MAX_CACHED_TEXT_CHARS,
 	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
@@ -22,7 +22,7 @@ import { TextCache } from "./TextCache";
 import { normalizeVaultPath } from "../paths/spelling";
 import { isExcludedPath } from "../vault/scope";
 import { HostEvents } from "./events";
-import { DiskWriter, isBeingRewritten } from "./DiskWriter";
+import { DiskWriter, isBeingRewritten, WRITE_STEP_BYTES } from "./DiskWriter";
 import { decodeInPieces } from "./bytePieces";
 import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
 import { readSettingsFile } from "../host/settingsFile";
@@ -243,21 +243,30 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/**
-	 * `cachedRead` for a write call's plan: a note read empty whose last change is a moment old is
-	 * most likely another program's rewrite in place (truncated, its text not yet written, for tens
-	 * of milliseconds on a busy machine); planned on the empty text, a complete_task was refused as
-	 * "not the task". It is read again after pauses that double, EMPTY_PLAN_READ_RETRIES times at most.
+	 * `cachedRead` for a write call's plan: a note read empty (or a whole number of pages long)
+	 * whose last change is a moment old is most likely another program's rewrite in place
+	 * (truncated, its text not yet all written, for tens to hundreds of milliseconds on a busy
+	 * machine); planned on that text, a complete_task was refused as "not the task". Its size is
+	 * looked at every EMPTY_PLAN_READ_POLL_MS and the note read again once it changed, for
+	 * EMPTY_PLAN_READ_WAIT_MS at most: read at set times instead, the note was found empty each time.
 	 */
 	async cachedReadPastRewrite(file: HostFile): Promise<string> {
+		const deadline = Date.now() + EMPTY_PLAN_READ_WAIT_MS;
 		let text = await this.cachedRead(file);
-		for (let attempt = 0; text === "" && attempt < EMPTY_PLAN_READ_RETRIES; attempt++) {
+		for (;;) {
+			const length = text === "" ? 0 : Buffer.byteLength(text);
 			const known = this.files.get(file.path);
-			const stats = known && lstatSync(known.diskPath, { throwIfNoEntry: false });
-			if (!known || !stats?.isFile() || !isBeingRewritten(stats, 0, this.ownWrites.get(known))) return text;
-			await sleep(EMPTY_PLAN_READ_FIRST_PAUSE_MS * 2 ** attempt);
+			if (length % WRITE_STEP_BYTES !== 0 || !known) return text;
+			let stats = lstatSync(known.diskPath, { throwIfNoEntry: false });
+			if (!stats?.isFile() || !isBeingRewritten(stats, length, this.ownWrites.get(known))) return text;
+			// Until its size moves from the length read (the other program wrote), it is gone, or its rewrite is over.
+			do {
+				if (Date.now() >= deadline) return text;
+				await sleep(EMPTY_PLAN_READ_POLL_MS);
+				stats = lstatSync(known.diskPath, { throwIfNoEntry: false });
+			} while (stats?.isFile() && stats.size === length && isBeingRewritten(stats, length, this.ownWrites.get(known)));
 			text = await this.cachedRead(file);
 		}
-		return text;
 	}
 
 	/**

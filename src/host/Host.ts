@@ -60,9 +60,10 @@ export interface HostVault {
 	getFolderByPathAsync?(path: string): Promise<HostAbstractFile | null>;
 	cachedRead(file: HostFile): Promise<string>;
 	/**
-	 * Headless only: `cachedRead`, but a note read empty while another program rewrites it in place
-	 * (truncated a moment ago, its text not yet written) is read again after short pauses (at most
-	 * EMPTY_PLAN_READ_RETRIES). A write call's plan reads through it. Obsidian has none.
+	 * Headless only: `cachedRead`, but a note read empty (or a whole number of pages long) while
+	 * another program rewrites it in place (truncated a moment ago, its text not yet all written) is
+	 * read again once its size changes (for EMPTY_PLAN_READ_WAIT_MS at most). A write call's plan reads
+	 * through it. Obsidian has none.
 	 */
 	cachedReadPastRewrite?(file: HostFile): Promise<string>;
 	read(file: HostFile): Promise<string>;

@@ -1,7 +1,8 @@
+import { execFileSync } from "node:child_process";
 import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { EMPTY_NOTE_SETTLE_MS, EMPTY_PLAN_READ_FIRST_PAUSE_MS, EMPTY_PLAN_READ_RETRIES, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
+import { EMPTY_NOTE_SETTLE_MS, EMPTY_PLAN_READ_POLL_MS, EMPTY_PLAN_READ_WAIT_MS, LATE_APPEND_RECHECK_MS } from "../../src/config/limits";
 import { copyNameBeside } from "../../src/vault/copyName";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
@@ -396,9 +397,13 @@ describe("complete_task beside a program that rewrites the note in place", () =>
 	/**
 	 * One complete_task of line 2 played against the other program's rewrite: when the call asks the
 	 * metadata cache for the note's tasks, the note has just been truncated, the cache holds the parse
-	 * of it empty, and the other program writes its text back `writeAfterMs` later.
+	 * of it empty, and the other program writes the text it read back `writeAfterMs` later. `truncate`
+	 * empties the note as the other program's truncation leaves it (by default, one that has finished).
 	 */
-	async function completeDuringRewrite(writeAfterMs: number): Promise<{ answer: { ok: boolean; error?: string }; text: string }> {
+	async function completeDuringRewrite(
+		writeAfterMs: number,
+		{ truncate = (note: string) => nodeFs.openSync(note, "w") } = {},
+	): Promise<{ answer: { ok: boolean; error?: string }; text: string }> {
 		const vault = await makeVault({ "Tasks.md": TASKS, "Empty.md": "" });
 		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
 		const client = await connectClient(running.url, running.tokens.write ?? "");
@@ -410,9 +415,10 @@ describe("complete_task beside a program that rewrites the note in place", () =>
 		let written: Promise<void> | undefined;
 		const spy = jest.spyOn(cache, "getFileCache").mockImplementation((file) => {
 			if (file.path !== "Tasks.md" || written) return getFileCache(file);
-			const truncated = nodeFs.openSync(note, "w");
+			const read = nodeFs.readFileSync(note);
+			const truncated = truncate(note);
 			written = pause(writeAfterMs).then(() => {
-				nodeFs.writeSync(truncated, TASKS);
+				nodeFs.writeSync(truncated, read);
 				nodeFs.closeSync(truncated);
 			});
 			return emptyParse;
@@ -432,14 +438,32 @@ describe("complete_task beside a program that rewrites the note in place", () =>
 
 	test("the note caught empty between the other program's truncation and its write, and cached so: the task is completed on its text once written", async () => {
 		// Before, the plan took its tasks from the cache's empty parse (and read the note empty): "Line 2 is not the task … It has no open tasks".
-		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_FIRST_PAUSE_MS * 4);
+		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_POLL_MS * 10);
 		expect(answer.ok).toBe(true);
 		expect(text).toMatch(/^# Tasks\n- \[ \] first\n- \[x\] second ✅ \d{4}-\d{2}-\d{2}\n$/u);
 	});
 
-	test("the other program never writes its text back within the plan's reads again: refused, and the note left as the other program writes it", async () => {
-		// Four times as long as the plan's pauses between its reads again, all told.
-		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_FIRST_PAUSE_MS * (2 ** EMPTY_PLAN_READ_RETRIES - 1) * 4);
+	test("a truncation the file system has not finished (0 bytes, its blocks still held) past EMPTY_NOTE_SETTLE_MS: the task is completed once the text is back", async () => {
+		// ext4 ends a truncation only once the disk has written the pages it drops: beside a busy disk the note stayed
+		// 0 bytes with its blocks held for 230+ ms. Before, an empty note changed over EMPTY_NOTE_SETTLE_MS ago was taken
+		// as emptied for good: "Line 2 is not the task … It has no open tasks", and every call in that time refused so.
+		// Played here by keeping a block for the emptied file (fallocate, its size kept at 0).
+		const { answer, text } = await completeDuringRewrite(EMPTY_NOTE_SETTLE_MS * 2, {
+			truncate: (note) => {
+				const truncated = nodeFs.openSync(note, "w");
+				execFileSync("fallocate", ["--keep-size", "--length", "4096", note]);
+				expect(nodeFs.fstatSync(truncated).size).toBe(0);
+				expect(nodeFs.fstatSync(truncated).blocks).toBeGreaterThan(0);
+				return truncated;
+			},
+		});
+		expect(answer).toMatchObject({ ok: true });
+		expect(text).toMatch(/^# Tasks\n- \[ \] first\n- \[x\] second ✅ \d{4}-\d{2}-\d{2}\n$/u);
+	});
+
+	test("the other program never writes its text back within the plan's wait: refused, and the note left as the other program writes it", async () => {
+		// Longer than the plan waits for the text, and than a note read empty is taken as being rewritten.
+		const { answer, text } = await completeDuringRewrite(EMPTY_PLAN_READ_WAIT_MS + EMPTY_NOTE_SETTLE_MS);
 		expect(answer.ok).toBe(false);
 		expect(answer.error).toMatch(/Line 2 is not the task "second".*Nothing was changed/su);
 		expect(text).toBe(TASKS);

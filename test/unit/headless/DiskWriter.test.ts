@@ -1,8 +1,14 @@
 import * as nodeFs from "node:fs";
 import { appendFileSync, linkSync, promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { LATE_APPEND_PIECE_BYTES, LATE_APPEND_RECHECK_MS, NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
-import { DiskWriter } from "../../../src/headless/DiskWriter";
+import {
+	EMPTY_NOTE_SETTLE_MS,
+	LATE_APPEND_PIECE_BYTES,
+	LATE_APPEND_RECHECK_MS,
+	NOTE_TEXT_PIECE_CHARS,
+	TRUNCATING_NOTE_SETTLE_MS,
+} from "../../../src/config/limits";
+import { DiskWriter, isBeingRewritten } from "../../../src/headless/DiskWriter";
 import { FolderJail } from "../../../src/host/FolderJail";
 import { FileOverBytesError } from "../../../src/host/FileOverBytesError";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
@@ -325,5 +331,41 @@ describe("DiskWriter.editOnce on long notes", () => {
 		// Ours once, after whole lines of the other program's; the other program's lines all there, in order.
 		expect(onDisk.split("- mine\n")).toHaveLength(2);
 		expect(onDisk.replace("- mine\n", "")).toBe(start + outside);
+	});
+});
+
+describe("isBeingRewritten: a note read empty", () => {
+	/** A file's stats as the tests need them: changed `ageMs` ago, born `bornBeforeChangeMs` before that. */
+	const statsOf = (fields: { size: number; blocks: number; ageMs: number; bornBeforeChangeMs: number; ino?: number }): nodeFs.Stats => {
+		const mtimeMs = Date.now() - fields.ageMs;
+		return Object.assign(nodeFs.statSync(process.cwd()), {
+			dev: 1,
+			ino: fields.ino ?? 7,
+			mode: 0o100644,
+			size: fields.size,
+			blocks: fields.blocks,
+			mtimeMs,
+			ctimeMs: mtimeMs,
+			birthtimeMs: mtimeMs - fields.bornBeforeChangeMs,
+		});
+	};
+
+	test("0 bytes still holding blocks (a truncation the file system has not finished) is being rewritten past EMPTY_NOTE_SETTLE_MS, up to TRUNCATING_NOTE_SETTLE_MS", () => {
+		const ageMs = (EMPTY_NOTE_SETTLE_MS + TRUNCATING_NOTE_SETTLE_MS) / 2;
+		expect(isBeingRewritten(statsOf({ size: 0, blocks: 8, ageMs, bornBeforeChangeMs: 5_000 }))).toBe(true);
+		// Its blocks let go, or changed longer ago: taken as emptied.
+		expect(isBeingRewritten(statsOf({ size: 0, blocks: 0, ageMs, bornBeforeChangeMs: 5_000 }))).toBe(false);
+		expect(isBeingRewritten(statsOf({ size: 0, blocks: 8, ageMs: TRUNCATING_NOTE_SETTLE_MS * 2, bornBeforeChangeMs: 5_000 }))).toBe(false);
+		// Read empty, but bytes there now: the blocks are the new text's, and only the time since the change counts.
+		expect(isBeingRewritten(statsOf({ size: 120, blocks: 8, ageMs, bornBeforeChangeMs: 5_000 }))).toBe(false);
+	});
+
+	test("changed within a clock tick of its birth: made empty and never written, unless it is the file this vault's edit wrote with text", () => {
+		const truncated = statsOf({ size: 0, blocks: 0, ageMs: 10, bornBeforeChangeMs: 0 });
+		expect(isBeingRewritten(truncated)).toBe(false);
+		const ours = statsOf({ size: 2_000, blocks: 8, ageMs: 10, bornBeforeChangeMs: 0 });
+		expect(isBeingRewritten(truncated, 0, ours)).toBe(true);
+		// Another file than ours: made empty.
+		expect(isBeingRewritten(truncated, 0, statsOf({ size: 2_000, blocks: 8, ageMs: 10, bornBeforeChangeMs: 0, ino: 8 }))).toBe(false);
 	});
 });
