@@ -965,6 +965,12 @@ export const RELINKS_APPLIED_AT_ONCE = 64;
  */
 export const RENAME_PLAN_SLICE_MS = 10;
 /**
+ * Characters of a note's text looked through at a time for the renamed note's name, when the cache has
+ * not parsed the note yet (left at serve's start, or changed on disk and queued): such a note is relinked
+ * from its text when it may name the note. A look of 64 Ki characters lowercased is well under a slice.
+ */
+export const RENAME_NAME_LOOK_CHARS = 64 * 1024;
+/**
  * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
  */
