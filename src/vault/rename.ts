@@ -15,13 +15,7 @@ import { namesAnsweredBy } from "../headless/linkSourcesByName";
 import { linkMetadataSteps, metadataSteps, parseMetadata } from "../markdown/metadata";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { frontmatterBoundProblem, splitFrontmatter } from "../markdown/frontmatter";
-import {
-	INLINE_ITEMS_PAUSE_COUNT,
-	MAX_READ_NOTE_BYTES,
-	MAX_VAULT_PATH_CHARS,
-	RENAME_NAME_LOOK_CHARS,
-	RENAME_PLAN_SLICE_MS,
-} from "../config/limits";
+import { INLINE_ITEMS_PAUSE_COUNT, MAX_READ_NOTE_BYTES, MAX_VAULT_PATH_CHARS, RENAME_NAME_LOOK_CHARS, RENAME_PLAN_SLICE_MS } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
 import { visibleLinkCandidatesByName, visibleLinkResolver } from "./notes";

@@ -33,7 +33,10 @@ describe("rename_note right after serve starts, or right after another program w
 	});
 
 	test("a note not parsed yet is relinked, and counted: no link to the old path is left", async () => {
-		const renamed = await callOk<{ notes_updated: number; links_updated: number }>(client, "rename_note", { path: "Plans/Old.md", new_path: "Plans/New.md" });
+		const renamed = await callOk<{ notes_updated: number; links_updated: number }>(client, "rename_note", {
+			path: "Plans/Old.md",
+			new_path: "Plans/New.md",
+		});
 		expect(renamed).toMatchObject({ notes_updated: 1, links_updated: 1 });
 		const text = await fs.readFile(nodePath.join(vault, "Slow.md"), "utf8");
 		expect(text.startsWith("- [ ] see [[New]]\n")).toBe(true);
