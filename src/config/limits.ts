@@ -1090,7 +1090,9 @@ export const WATCH_SETTLE_MS = 40;
  * approval to be parsed (the watcher's WATCH_SETTLE_MS look, then the parse), before it compares the
  * notes linking to the renamed one with those shown. A note written on disk at the moment of approval
  * was otherwise left linking to a path no longer there. Past it (a file that keeps changing, a parse
- * queue behind a huge note), the rename goes on with what the cache knows, as Obsidian's does.
+ * queue behind a huge note), the rename goes on with what the cache knows, as Obsidian's does. Planning
+ * waits as long for the cache's parse of a note not parsed yet whose text may name the renamed note;
+ * past it, the plan parses that note's links itself.
  */
 export const RENAME_CATCH_UP_MS = 1000;
 /**
