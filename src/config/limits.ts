@@ -1004,6 +1004,12 @@ export const RELINKS_APPLIED_AT_ONCE = 64;
  */
 export const RENAME_PLAN_SLICE_MS = 10;
 /**
+ * Characters of a note's text looked through at a time for the renamed note's name, when the cache has
+ * not parsed the note yet (left at serve's start, or changed on disk and queued): such a note is relinked
+ * from its text when it may name the note. A look of 64 Ki characters lowercased is well under a slice.
+ */
+export const RENAME_NAME_LOOK_CHARS = 64 * 1024;
+/**
  * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
  */
@@ -1123,7 +1129,9 @@ export const WATCH_SETTLE_MS = 40;
  * approval to be parsed (the watcher's WATCH_SETTLE_MS look, then the parse), before it compares the
  * notes linking to the renamed one with those shown. A note written on disk at the moment of approval
  * was otherwise left linking to a path no longer there. Past it (a file that keeps changing, a parse
- * queue behind a huge note), the rename goes on with what the cache knows, as Obsidian's does.
+ * queue behind a huge note), the rename goes on with what the cache knows, as Obsidian's does. Planning
+ * waits as long for the cache's parse of a note not parsed yet whose text may name the renamed note;
+ * past it, the plan parses that note's links itself.
  */
 export const RENAME_CATCH_UP_MS = 1000;
 /**

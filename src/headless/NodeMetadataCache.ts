@@ -69,6 +69,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private closed = false;
 	/** Vault changes are applied one at a time, in order. */
 	private updates: Promise<unknown> = Promise.resolve();
+	/** Notes and canvases with parses queued or under way, and how many: their links are not their text's yet (`notesBeingParsed`). */
+	private readonly parsesDue = new Map<HostFile, number>();
 	/**
 	 * Parsing and link resolution pause on this clock, so one huge note (or a big vault) never
 	 * holds the event loop for more than about a slice: the server keeps answering. The turns are
@@ -130,7 +132,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 		cache.linkSources.compact();
 		cache.listen();
-		for (const file of deferred) cache.enqueue(() => cache.onModify(file));
+		for (const file of deferred) cache.enqueueParse(file, () => cache.onModify(file));
 		return cache;
 	}
 
@@ -163,6 +165,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 	async caughtUpWithDisk(): Promise<void> {
 		await this.vault.outsideChangesSeen();
 		await this.settled();
+	}
+
+	notesBeingParsed(): HostFile[] {
+		return [...this.parsesDue.keys()].filter((file) => this.vault.getFileByPath(file.path) === file);
 	}
 
 	getFileCache(file: HostFile): CachedMetadata | null {
@@ -215,10 +221,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	private listen(): void {
 		this.vaultRefs.push(
-			this.vault.on("create", (file) => this.enqueue(() => this.onCreate(file))),
+			this.vault.on("create", (file) => this.enqueueParse(file, () => this.onCreate(file))),
 			this.vault.on("modify", (file) => {
 				this.forgetReadRetry(file.path);
-				this.enqueue(() => this.onModify(file));
+				this.enqueueParse(file, () => this.onModify(file));
 			}),
 			this.vault.on("delete", (file) => this.enqueue(() => this.onDelete(file))),
 			this.vault.on("rename", (file, oldPath) => this.enqueue(() => this.onRename(file, oldPath))),
@@ -227,6 +233,22 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	private enqueue(work: () => Promise<void> | void): void {
 		this.updates = this.updates.then(work).catch(() => undefined);
+	}
+
+	/** Enqueues `work`, which parses `file`: counted in `parsesDue` from now until it ends (a folder is not counted). */
+	private enqueueParse(file: HostAbstractFile, work: () => Promise<void>): void {
+		const note = "extension" in file && isLinkSource(file as HostFile) ? (file as HostFile) : null;
+		if (note === null) return this.enqueue(work);
+		this.parsesDue.set(note, (this.parsesDue.get(note) ?? 0) + 1);
+		this.enqueue(async () => {
+			try {
+				await work();
+			} finally {
+				const left = (this.parsesDue.get(note) ?? 1) - 1;
+				if (left > 0) this.parsesDue.set(note, left);
+				else this.parsesDue.delete(note);
+			}
+		});
 	}
 
 	private async onCreate(abstractFile: HostAbstractFile): Promise<void> {
@@ -322,7 +344,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		retry.timer = setTimeout(() => {
 			retry.timer = null;
 			const file = this.vault.getFileByPath(path);
-			if (file) this.enqueue(() => this.onModify(file));
+			if (file) this.enqueueParse(file, () => this.onModify(file));
 			else this.readRetries.delete(path);
 		}, pause);
 		// A retry never keeps a finished command's process alive.

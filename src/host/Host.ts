@@ -114,6 +114,12 @@ export interface HostMetadataCache {
 	 * its cache follows its own file watcher, with the same short lag.
 	 */
 	caughtUpWithDisk?(): Promise<void>;
+	/**
+	 * Headless only: the notes and canvases whose parse is queued or under way (created or changed on
+	 * disk, or left at start to be parsed once serve listens): their links in `resolvedLinks` are older
+	 * than their text, or missing. Obsidian has none (a note it has not indexed has no cached metadata).
+	 */
+	notesBeingParsed?(): HostFile[];
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
 	/** One note's (or canvas's) `resolvedLinks` and `unresolvedLinks` were set again (Obsidian's per-file event). */

@@ -13,7 +13,6 @@ import {
 	MAX_WRITE_ATTEMPTS,
 	NOTE_TEXT_SLICE_MS,
 	WRITE_RETRY_BUDGET_MS,
-	RENAME_CATCH_UP_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
 	WRITE_RETRY_MAX_PAUSE_MS,
 } from "../config/limits";
@@ -23,7 +22,7 @@ import { isSameNoteChange } from "../journal/sameChange";
 import { runStepsInSlices, type Steps } from "../markdown/steps";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
-import { linkingSources } from "../vault/rename";
+import { cacheCaughtUp, linkingSources } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
 import type { EveryField, ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
@@ -307,8 +306,7 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]):
 	if (move?.movedFrom === undefined) return null;
 	// A note another program wrote just before the approval is in the cache's link lists only once the watcher and the parse
 	// have caught up (40 ms and more): waited for, within a bound, so one that began linking then is not missed.
-	const caughtUp = ctx.host.metadataCache.caughtUpWithDisk?.();
-	if (caughtUp !== undefined) await Promise.race([caughtUp, new Promise((resolve) => nodeTimers.setTimeout(resolve, RENAME_CATCH_UP_MS).unref())]);
+	await cacheCaughtUp(ctx.host);
 	const moved = ctx.host.vault.getFileByPath(move.movedFrom);
 	if (moved === null) return move.movedFrom;
 	const inSet = new Set(changes.map((change) => change.path));

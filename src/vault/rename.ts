@@ -1,4 +1,6 @@
+import * as nodeTimers from "node:timers";
 import type { Host, HostFile } from "../host/Host";
+import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import {
 	linktextFor,
 	rewriteCanvasLinks,
@@ -12,9 +14,16 @@ import { linkpathOf } from "../markdown/inline";
 import { linkTextsInSteps } from "../headless/compactMetadata";
 import { namesAnsweredBy } from "../headless/linkSourcesByName";
 import { linkMetadataSteps, metadataSteps, parseMetadata } from "../markdown/metadata";
-import { SliceClock } from "../markdown/steps";
+import { SliceClock, type Steps } from "../markdown/steps";
 import { frontmatterBoundProblem, splitFrontmatter } from "../markdown/frontmatter";
-import { INLINE_ITEMS_PAUSE_COUNT, MAX_READ_NOTE_BYTES, MAX_VAULT_PATH_CHARS, RENAME_PLAN_SLICE_MS } from "../config/limits";
+import {
+	INLINE_ITEMS_PAUSE_COUNT,
+	MAX_READ_NOTE_BYTES,
+	MAX_VAULT_PATH_CHARS,
+	RENAME_CATCH_UP_MS,
+	RENAME_NAME_LOOK_CHARS,
+	RENAME_PLAN_SLICE_MS,
+} from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
 import { newLinkFormat } from "./obsidianSettings";
 import { visibleLinkCandidatesByName, visibleLinkResolver } from "./notes";
@@ -89,10 +98,20 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const movedFolder = folderOf(from) !== folderOf(to);
 
 	const mayReach = linkReacher(host, scope, file);
-	const sources = linkingSources(host, scope, file);
+	const linking = linkingSources(host, scope, file);
+	// Notes whose links the cache does not know yet are relinked from their text when it may name the note: one left to
+	// parse after serve's start, or changed on disk a moment ago, otherwise kept its link to a path no longer there.
+	const clock = planningClock();
+	const unparsed = await unparsedNaming(host, notesNotParsed(host, scope, file, new Set(linking)), file.name, unreadNotes, clock);
+	// Headless the cache is parsing them anyway: waited for (RENAME_CATCH_UP_MS at most), a note parsed since is relinked
+	// from the cache's parse, or left when it does not link here, rather than parsed a second time for the plan.
+	if (unparsed.size > 0 && host.metadataCache.caughtUpWithDisk) {
+		await cacheCaughtUp(host);
+		for (const path of unparsed) if (cacheKnowsLinksOf(host, path) && !mayReach(host.metadataCache.resolvedLinks[path] ?? {})) unparsed.delete(path);
+	}
+	const sources = [...linking, ...unparsed].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
 	const notes: RelinkedNote[] = [];
 	const staleFrontmatter: string[] = [];
-	const clock = planningClock();
 	let movedText = "";
 	// The moved note's own links change only when it changes folder, or when one reaches the note itself: a
 	// note linking nowhere near is not parsed (a planted note of 100,000 links was parsed on each rename).
@@ -101,7 +120,8 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	for (const source of [from, ...sources]) {
 		const sourceFile = host.vault.getFileByPath(source);
 		if (!sourceFile) continue;
-		const text = await host.vault.read(sourceFile);
+		const text = unparsed.has(source) ? await readUnparsed(host, sourceFile, unreadNotes) : await host.vault.read(sourceFile);
+		if (text === null) continue;
 		if (source === from) {
 			movedText = text;
 			// The cache's links may be older than the text just read (another program's edit not yet parsed):
@@ -163,6 +183,71 @@ export function linkingSources(host: Host, scope: Scope, file: Pick<HostFile, "p
 		if (targets !== undefined && mayReach(targets) && source !== file.path && isLinkSource(source) && isPathVisible(source, scope)) sources.push(source);
 	}
 	return sources.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+}
+
+/**
+ * The visible notes and canvases, not among `known`, whose links the cache may not know: those it
+ * has not parsed yet, or whose parse is queued (headless: left at serve's start, or changed on disk),
+ * and notes with no metadata or no resolved links (Obsidian before its first indexing of them). Notes
+ * over MAX_READ_NOTE_BYTES are not read (`unreadNotes` names them).
+ */
+function notesNotParsed(host: Host, scope: Scope, file: HostFile, known: ReadonlySet<string>): Set<string> {
+	const { metadataCache } = host;
+	const notes = new Set<string>();
+	const consider = (other: HostFile) => {
+		if (other.path === file.path || known.has(other.path) || !isLinkSource(other.path) || !isPathVisible(other.path, scope)) return;
+		if (other.stat.size <= MAX_READ_NOTE_BYTES) notes.add(other.path);
+	};
+	for (const other of metadataCache.notesBeingParsed?.() ?? []) consider(other);
+	for (const other of host.vault.getMarkdownFiles())
+		if (metadataCache.resolvedLinks[other.path] === undefined || metadataCache.getFileCache(other) === null) consider(other);
+	return notes;
+}
+
+/** Those of `notes` whose text may name a file named `fileName` (`mayNameFileSteps`), looked through on `clock`. */
+async function unparsedNaming(host: Host, notes: ReadonlySet<string>, fileName: string, unreadNotes: string[], clock: SliceClock): Promise<Set<string>> {
+	const naming = new Set<string>();
+	for (const path of notes) {
+		const file = host.vault.getFileByPath(path);
+		const text = file ? await readUnparsed(host, file, unreadNotes) : null;
+		if (text !== null && (await clock.run(mayNameFileSteps(text, fileName)))) naming.add(path);
+	}
+	return naming;
+}
+
+/** Whether the cache has parsed `path` as it is and resolved its links (none of its parses queued). */
+function cacheKnowsLinksOf(host: Host, path: string): boolean {
+	const file = host.vault.getFileByPath(path);
+	const { metadataCache } = host;
+	if (file === null || metadataCache.resolvedLinks[path] === undefined || metadataCache.getFileCache(file) === null) return false;
+	return !(metadataCache.notesBeingParsed?.() ?? []).includes(file);
+}
+
+/**
+ * Resolves once the headless cache has parsed the notes other programs wrote before this call and
+ * those left at start (`caughtUpWithDisk`), or after RENAME_CATCH_UP_MS: a file that keeps changing,
+ * or a queue behind huge notes, does not hold a rename longer. At once in Obsidian.
+ */
+export async function cacheCaughtUp(host: Host): Promise<void> {
+	const caughtUp = host.metadataCache.caughtUpWithDisk?.();
+	if (caughtUp === undefined) return;
+	let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
+	await Promise.race([caughtUp, new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, RENAME_CATCH_UP_MS)))]);
+	nodeTimers.clearTimeout(timer);
+}
+
+/** An unparsed note's text; null when it is gone meanwhile (its delete event follows), or grown past MAX_READ_NOTE_BYTES (then among `unreadNotes`). */
+async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[]): Promise<string | null> {
+	try {
+		return await host.vault.read(file);
+	} catch (error) {
+		if (error instanceof NoteTooLargeError) {
+			if (!unreadNotes.includes(file.path)) unreadNotes.push(file.path);
+			return null;
+		}
+		if ((error as { code?: unknown } | null)?.code === "ENOENT") return null;
+		throw error;
+	}
 }
 
 /**
@@ -235,6 +320,20 @@ function mayNameFile(text: string, fileName: string): boolean {
 	const lower = text.toLowerCase();
 	const stem = namesAnsweredBy(fileName).at(-1) ?? fileName.toLowerCase();
 	return lower.includes(stem.normalize("NFC")) || lower.includes(stem.normalize("NFD"));
+}
+
+/**
+ * `mayNameFile` in steps, a run of RENAME_NAME_LOOK_CHARS at a time (each run overlapping the last by
+ * the name's length), so a note of megabytes is looked through in slices.
+ */
+function* mayNameFileSteps(text: string, fileName: string): Steps<boolean> {
+	const stem = namesAnsweredBy(fileName).at(-1) ?? fileName.toLowerCase();
+	const overlap = Math.max(stem.normalize("NFC").length, stem.normalize("NFD").length);
+	for (let start = 0; start < text.length; start += RENAME_NAME_LOOK_CHARS) {
+		if (mayNameFile(text.slice(Math.max(0, start - overlap), start + RENAME_NAME_LOOK_CHARS), fileName)) return true;
+		yield;
+	}
+	return false;
 }
 
 /**

@@ -491,3 +491,54 @@ describe("linkingSources", () => {
 		expect(walked()).toBe(0);
 	});
 });
+
+/**
+ * A note the host's cache has not indexed yet (no metadata, no resolved links): Obsidian before it
+ * first parses the note, the headless server before a note left at start or changed on disk is
+ * parsed. The rename reads it and relinks it when its text may name the renamed note; before, it kept
+ * its link to the old path.
+ */
+describe("rename plans with a note the cache has not parsed", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+
+	/** The host as it is while `hidden` is not indexed: its metadata and its link records absent (no headless catch-up). */
+	function withUnindexed(host: NodeHost, hidden: string): NodeHost {
+		const cache = host.metadataCache;
+		const resolvedLinks = Object.fromEntries(Object.entries(cache.resolvedLinks).filter(([source]) => source !== hidden));
+		const unresolvedLinks = Object.fromEntries(Object.entries(cache.unresolvedLinks).filter(([source]) => source !== hidden));
+		const metadataCache = {
+			resolvedLinks,
+			unresolvedLinks,
+			getFileCache: (file: { path: string }) => (file.path === hidden ? null : cache.getFileCache(file as never)),
+			getCache: (path: string) => (path === hidden ? null : cache.getCache(path)),
+			getFirstLinkpathDest: (linkpath: string, source: string) => cache.getFirstLinkpathDest(linkpath, source),
+			on: cache.on.bind(cache),
+			offref: cache.offref.bind(cache),
+		};
+		return { ...host, vault: host.vault, fileManager: host.fileManager, hiddenLinks: () => host.hiddenLinks(), metadataCache } as unknown as NodeHost;
+	}
+
+	test("a link to the note is rewritten, also where the name falls across two runs of the text look", async () => {
+		// "Old" starts at the last character of the first RENAME_NAME_LOOK_CHARS (64 Ki).
+		const long = `${"a".repeat(64 * 1024 - 4)} [[Old]] and [[Other]]\n`;
+		vault = await openVault({ "Old.md": "# Old\n", "Other.md": "", "Long.md": long, "Short.md": "see [[Old#Old]]\n", "Far.md": "nothing here\n" });
+		const host = withUnindexed(withUnindexed(vault.host, "Long.md"), "Short.md");
+		const both = await planRename(host, SCOPE, vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(both.notes.map((note) => [note.path, note.after.slice(-24)])).toEqual([
+			["Long.md", "a [[New]] and [[Other]]\n"],
+			["Short.md", "see [[New#Old]]\n"],
+		]);
+	});
+
+	test("an unindexed note in an excluded folder is neither read nor rewritten", async () => {
+		vault = await openVault({ "Old.md": "", "Private/Diary.md": "[[Old]]\n" });
+		const plan = await planRename(
+			withUnindexed(vault.host, "Private/Diary.md"),
+			{ ...SCOPE, excludedFolders: ["Private"] },
+			vault.host.vault.getFileByPath("Old.md")!,
+			"New.md",
+		);
+		expect(plan.notes).toEqual([]);
+	});
+});
