@@ -585,7 +585,8 @@ export class JournalFile implements WriteJournal {
 	 * Whether the journal holds these change lines (each the last record of its call and path). Each
 	 * call's records are looked through once, from its newest, where lines just appended are: looking
 	 * through all of them for each line was quadratic in a rename's relinks (64 lines a group against up
-	 * to 10,000 records of the call, one piece of up to 24 ms, and 0.3–0.5 s CPU over the rename).
+	 * to 10,000 records of the call: about 5e7 comparisons over a rename of 10,000 notes, pieces of up
+	 * to 24 ms profiled).
 	 */
 	private holdsLines(lines: readonly JournalLine[]): boolean {
 		const wantedByCall = new Map<string, Set<string>>();
