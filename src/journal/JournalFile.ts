@@ -581,16 +581,27 @@ export class JournalFile implements WriteJournal {
 		return lstatSync(this.path, { throwIfNoEntry: false })?.ino ?? null;
 	}
 
-	/** Whether the journal holds these change lines (each the last record of its call and path). */
+	/**
+	 * Whether the journal holds these change lines (each the last record of its call and path). Each
+	 * call's records are looked through once, from its newest, where lines just appended are: looking
+	 * through all of them for each line was quadratic in a rename's relinks (64 lines a group against up
+	 * to 10,000 records of the call: about 5e7 comparisons over a rename of 10,000 notes, pieces of up
+	 * to 24 ms profiled).
+	 */
 	private holdsLines(lines: readonly JournalLine[]): boolean {
-		return lines.every(
-			(line) =>
-				line.kind !== "change" ||
-				this.entries
-					.get(line.id)
-					?.changes.some((change) => change.path === line.path && change.afterHash === line.afterHash && change.beforeHash === line.beforeHash) ===
-					true,
-		);
+		const wantedByCall = new Map<string, Set<string>>();
+		for (const line of lines) {
+			if (line.kind !== "change") continue;
+			let wanted = wantedByCall.get(line.id);
+			if (!wanted) wantedByCall.set(line.id, (wanted = new Set()));
+			wanted.add(changeKey(line));
+		}
+		for (const [id, wanted] of wantedByCall) {
+			const changes = this.entries.get(id)?.changes ?? [];
+			for (let index = changes.length - 1; index >= 0 && wanted.size > 0; index--) wanted.delete(changeKey(changes[index]!));
+			if (wanted.size > 0) return false;
+		}
+		return true;
 	}
 
 	private appendLines(lines: readonly JournalLine[]): void {
@@ -1074,6 +1085,11 @@ export class JournalFile implements WriteJournal {
 		syncFolder(folder);
 		this.disk = { ino: lstatSync(this.path).ino, size: text.length };
 	}
+}
+
+/** What tells one change record from another of its call: its path and the hashes before and after. */
+function changeKey(change: Pick<JournalChange, "path" | "beforeHash" | "afterHash">): string {
+	return `${change.path}\0${change.beforeHash ?? ""}\0${change.afterHash ?? ""}`;
 }
 
 function addCallAt(byPlace: Map<string, Set<string>>, place: string, id: string): void {

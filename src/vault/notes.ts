@@ -195,7 +195,12 @@ function visibleFilesByName(host: Host, scope: Scope): Map<string, HostFile[]> {
 
 /** `visibleLinkResolver`, its visible files gathered first, pausing on `budget`: at 50,000 files the gathering was one piece of about 15–60 ms. */
 export async function visibleLinkResolverOnBudget(host: Host, scope: Scope, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<VisibleLinkResolver> {
-	return visibleLinkResolver(host, scope, await runStepsOnBudget(visibleFilesByNameSteps(host, scope), budget));
+	return visibleLinkResolver(host, scope, await visibleFilesByNameOnBudget(host, scope, budget));
+}
+
+/** The visible files by lower-case name, gathered pausing on `budget` (a rename's plan). */
+export function visibleFilesByNameOnBudget(host: Host, scope: Scope, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<Map<string, HostFile[]>> {
+	return runStepsOnBudget(visibleFilesByNameSteps(host, scope), budget);
 }
 
 /** Files looked at between two pause points while the visible files are gathered by name. */

@@ -318,6 +318,21 @@ describe("journalBytesOf: what a set's journal records will take", () => {
 		expect(pauses).toBeGreaterThanOrEqual(Math.floor((2 * before.length) / NOTE_TEXT_PIECE_CHARS));
 	});
 
+	test("a rename's thousands of small notes are counted in steps that may pause between notes (one piece of 30-130 ms at 10,000 before)", () => {
+		const changes = Array.from({ length: 2_000 }, (_, index) => ({
+			path: `Notes/N${index}.md`,
+			before: `Note ${index} links [[Old/Plan|Plan]].\n`,
+			after: `Note ${index} links [[New/Plan|Plan]].\n`,
+		}));
+		const steps = journalBytesSteps(changes);
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(next.value).toBe(journalBytesOf(changes));
+		// Before: no pause (no text reached NOTE_TEXT_PIECE_CHARS), so the whole set was counted in one piece.
+		expect(pauses).toBeGreaterThanOrEqual(changes.length - 1);
+	});
+
 	test("counts each text as the bytes of its JSON string, escapes included", () => {
 		const texts = [
 			"",
