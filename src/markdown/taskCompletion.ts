@@ -399,6 +399,11 @@ export interface NoteTaskChange {
 	settings: CompletionSettings;
 	/** The tasks Obsidian's metadata cache knows, by line and status character (a `- [ ]` in a code block is not one). */
 	tasks: ReadonlyArray<{ line: number; status: string }>;
+	/**
+	 * True when `tasks` are the cache's, not this text's own (complete_task parses the note only for a line
+	 * that reads as the task): they may be an older text's, so the error does not claim the note has no open tasks.
+	 */
+	tasksMayBeOlder?: boolean;
 	/** Open tasks listed at most in the error for a task that is not where it was. */
 	listLimit: number;
 }
@@ -453,7 +458,7 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
 		const behind = change.tasks.some((task, index) => statuses[index] !== task.status);
 		const list =
-			(listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.") +
+			(listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : change.tasksMayBeOlder ? " It had no open tasks when last read." : " It has no open tasks.") +
 			(behind ? " The note changed a moment ago and its tasks are still being read, so this list may be short." : "");
 		return fail(
 			`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`,

@@ -172,6 +172,18 @@ describe("task writes", () => {
 			expect(large).toBe(await piecesOfWrongLine(20));
 		});
 
+		test("a wrong line of a note rewritten on disk since the cache read it: the refusal does not claim the note has no open tasks", async () => {
+			// No watcher here: the cache keeps the note's first text, without a task, as it does for a moment beside another program.
+			vault = await openVault({ "Tasks.md": "plain words\n" });
+			await fs.writeFile(nodePath.join(vault.root, "Tasks.md"), "- [ ] Call Ana\n- [ ] Pay rent\n");
+			const answer = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 5, text: "Call Ana", status: "x", today: "2026-12-01" });
+			expect(answer).toEqual({ ok: false, error: expect.stringContaining('Line 5 is not the task "Call Ana"') as unknown });
+			// Before: "It has no open tasks." (the cache's tasks, listed as the note's, since the line asked for is no task line).
+			expect(answer.ok || answer.error).not.toContain("It has no open tasks");
+			expect(answer.ok || answer.error).toContain("It had no open tasks when last read. Call list_tasks again for the current lines.");
+			expect(await onDisk("Tasks.md")).toBe("- [ ] Call Ana\n- [ ] Pay rent\n");
+		});
+
 		test("a task line in a code block, absent from the cache, is still parsed for and refused: it is code", async () => {
 			vault = await openVault({ "Tasks.md": "- [ ] Real task\n```\n- [ ] Code line\n```\n" });
 			const answer = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 2, text: "Code line", status: "x", today: "2026-12-01" });
