@@ -458,7 +458,11 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
 		const behind = change.tasks.some((task, index) => statuses[index] !== task.status);
 		const list =
-			(listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : change.tasksMayBeOlder ? " It had no open tasks when last read." : " It has no open tasks.") +
+			(listed.length
+				? ` Its open tasks: ${listed.join("; ")}${more}.`
+				: change.tasksMayBeOlder
+					? " It had no open tasks when last read."
+					: " It has no open tasks.") +
 			(behind ? " The note changed a moment ago and its tasks are still being read, so this list may be short." : "");
 		return fail(
 			`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`,
