@@ -67,28 +67,24 @@ describe("task writes", () => {
 		});
 
 		test("the check that the new line is a task reads the note's blocks, not its links and tags: no more pieces beside 2,000 lines of links than of plain words", async () => {
-			const piecesOfAddTask = async (top: string, line: string) => {
-				vault = await openVault({ "Tasks.md": `${top}\n\n${line.repeat(2_000)}\n- [ ] last\n` });
+			const piecesOfAddTask = async (line: string) => {
+				// An HTML line at the top: the note may leave a block open, so its text is parsed to check the new task.
+				vault = await openVault({ "Tasks.md": `<br>\n\n${line.repeat(2_000)}\n- [ ] last\n` });
 				await vault.host.metadataCache.settled();
 				const pieces = countWorkPerPiece();
 				try {
 					const answer = await addTask(vault.host, vault.scope(), { path: "Tasks.md", text: "New", emptyNoteMode: "freeform" });
 					expect(answer).toEqual({ ok: true, value: { path: "Tasks.md", line: 2_004, createdNote: false, notice: undefined } });
-					await vault.host.metadataCache.settled();
 					return pieces.perPiece.length;
 				} finally {
 					pieces.restore();
-					await vault.close();
 				}
 			};
-			// The metadata cache parses the written note meanwhile, in pieces of its own, more of them beside links and tags
-			// (counted to its end): the check's are those an HTML line at the top adds (the note may leave a block open, so its text is parsed).
-			const piecesOfCheck = async (line: string) => (await piecesOfAddTask("<br>", line)) - (await piecesOfAddTask("Words", line));
-			const links = await piecesOfCheck("See [[Alpha]] and [[Beta]] with #tag here\n");
-			expect(links).toBeGreaterThan(0);
-			// On main: more beside the links (every link and tag of the note read, as list_tasks' full parse reads them).
-			expect(links).toBe(await piecesOfCheck("See the Alpha and the Beta with a tag here\n"));
-			vault = await openVault({});
+			const links = await piecesOfAddTask("See [[Alpha]] and [[Beta]] with #tag here\n");
+			await vault.close();
+			// Before: 12 pieces against 5 (every link and tag of the note read, as list_tasks' full parse reads them). The margin of
+			// 2 is for the cache's own turns after the write, which a loaded machine may or may not fit in (a CI run counted 10 against 9).
+			expect(links).toBeLessThanOrEqual((await piecesOfAddTask("See the Alpha and the Beta with a tag here\n")) + 2);
 		});
 
 		test("without a note: today's daily note is made and the task goes in, as an outline when asked", async () => {
@@ -171,7 +167,8 @@ describe("task writes", () => {
 			// Before: 61 pieces for the three calls on 20,000 lines against 13 on 20 (the whole note parsed in slices at each call).
 			const large = await piecesOfWrongLine(20_000);
 			await vault.close();
-			expect(large).toBe(await piecesOfWrongLine(20));
+			// The margin: the cache's own turns, which a loaded machine may or may not fit in (see above).
+			expect(large).toBeLessThanOrEqual((await piecesOfWrongLine(20)) + 2);
 		});
 
 		test("a wrong line of a note rewritten on disk since the cache read it: the refusal does not claim the note has no open tasks", async () => {
