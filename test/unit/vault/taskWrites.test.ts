@@ -171,6 +171,16 @@ describe("task writes", () => {
 			expect(large).toBeLessThanOrEqual((await piecesOfWrongLine(20)) + 2);
 		});
 
+		test("a task line in a code block, absent from the cache, is still parsed for and refused: it is code", async () => {
+			vault = await openVault({ "Tasks.md": "- [ ] Real task\n```\n- [ ] Code line\n```\n" });
+			const answer = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 2, text: "Code line", status: "x", today: "2026-12-01" });
+			expect(answer).toEqual({
+				ok: false,
+				error: expect.stringMatching(/^Line 2 is not the task "Code line".*Its open tasks: line 0: Real task\./su) as unknown,
+			});
+			expect(await onDisk("Tasks.md")).toBe("- [ ] Real task\n```\n- [ ] Code line\n```\n");
+		});
+
 		test("a wrong line of a note rewritten on disk since the cache read it: the refusal does not claim the note has no open tasks", async () => {
 			// No watcher here: the cache keeps the note's first text, without a task, as it does for a moment beside another program.
 			vault = await openVault({ "Tasks.md": "plain words\n" });
@@ -199,16 +209,6 @@ describe("task writes", () => {
 				await host.close();
 				await removeDir(root);
 			}
-		});
-
-		test("a task line in a code block, absent from the cache, is still parsed for and refused: it is code", async () => {
-			vault = await openVault({ "Tasks.md": "- [ ] Real task\n```\n- [ ] Code line\n```\n" });
-			const answer = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 2, text: "Code line", status: "x", today: "2026-12-01" });
-			expect(answer).toEqual({
-				ok: false,
-				error: expect.stringMatching(/^Line 2 is not the task "Code line".*Its open tasks: line 0: Real task\./su) as unknown,
-			});
-			expect(await onDisk("Tasks.md")).toBe("- [ ] Real task\n```\n- [ ] Code line\n```\n");
 		});
 
 		test("a line that is no longer the task is an error and nothing changes", async () => {
