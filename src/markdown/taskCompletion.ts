@@ -399,9 +399,22 @@ export interface NoteTaskChange {
 	settings: CompletionSettings;
 	/** The tasks Obsidian's metadata cache knows, by line and status character (a `- [ ]` in a code block is not one). */
 	tasks: ReadonlyArray<{ line: number; status: string }>;
+	/**
+	 * Where `tasks` come from: this text's parse (the default), the cache's last parse, which may be an
+	 * older text's ("cache": complete_task parses the note only for a line that reads as the task), or
+	 * nowhere yet ("unread": the cache has not read the note). Then the error does not claim the note has no open tasks.
+	 */
+	tasksFrom?: "text" | "cache" | "unread";
 	/** Open tasks listed at most in the error for a task that is not where it was. */
 	listLimit: number;
 }
+
+/** What a refusal says of a note none of whose tasks it lists as open, by where its tasks were read (NoteTaskChange.tasksFrom). */
+const NO_OPEN_TASKS = {
+	text: " It has no open tasks.",
+	cache: " It had no open tasks when last read.",
+	unread: " Its tasks are still being read.",
+} as const;
 
 /** The note after the change: its text, the task's new line (-1 if 🏁 delete removed it) and the new occurrence's (-1 if none). */
 export type NoteTaskResult = Result<{ text: string; line: number; nextLine: number; lines: string[]; taskIndex: number; nextIndex: number }>;
@@ -453,7 +466,7 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
 		const behind = change.tasks.some((task, index) => statuses[index] !== task.status);
 		const list =
-			(listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : " It has no open tasks.") +
+			(listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : NO_OPEN_TASKS[change.tasksFrom ?? "text"]) +
 			(behind ? " The note changed a moment ago and its tasks are still being read, so this list may be short." : "");
 		return fail(
 			`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`,

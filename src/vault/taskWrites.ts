@@ -180,6 +180,7 @@ export async function completeTask(host: Host, scope: Scope, options: CompleteTa
 			vaultFormat,
 			settings,
 			tasks,
+			tasksFrom: tasks !== cachedTasks ? "text" : cache ? "cache" : "unread",
 			listLimit: COMPLETE_TASK_OPEN_TASKS_LISTED,
 		});
 		if (!changed.ok) return changed;

@@ -2,7 +2,9 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import dayjs from "dayjs";
 import { addTask, completeTask, todaysDailyNote } from "../../../src/vault/taskWrites";
+import { NodeHost } from "../../../src/headless/NodeHost";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { makeVault, removeDir } from "../../helpers/vault";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
 const DAILY_SETTINGS = JSON.stringify({ folder: "Journal", format: "YYYY-MM-DD", template: "Templates/Day" });
@@ -177,6 +179,36 @@ describe("task writes", () => {
 				error: expect.stringMatching(/^Line 2 is not the task "Code line".*Its open tasks: line 0: Real task\./su) as unknown,
 			});
 			expect(await onDisk("Tasks.md")).toBe("- [ ] Real task\n```\n- [ ] Code line\n```\n");
+		});
+
+		test("a wrong line of a note rewritten on disk since the cache read it: the refusal does not claim the note has no open tasks", async () => {
+			// No watcher here: the cache keeps the note's first text, without a task, as it does for a moment beside another program.
+			vault = await openVault({ "Tasks.md": "plain words\n" });
+			await fs.writeFile(nodePath.join(vault.root, "Tasks.md"), "- [ ] Call Ana\n- [ ] Pay rent\n");
+			const answer = await completeTask(vault.host, vault.scope(), { path: "Tasks.md", line: 5, text: "Call Ana", status: "x", today: "2026-12-01" });
+			expect(answer).toEqual({ ok: false, error: expect.stringContaining('Line 5 is not the task "Call Ana"') as unknown });
+			// Before: "It has no open tasks." (the cache's tasks, listed as the note's, since the line asked for is no task line).
+			expect(answer.ok || answer.error).not.toContain("It has no open tasks");
+			expect(answer.ok || answer.error).toContain("It had no open tasks when last read. Call list_tasks again for the current lines.");
+			expect(await onDisk("Tasks.md")).toBe("- [ ] Call Ana\n- [ ] Pay rent\n");
+		});
+
+		test("a wrong line of a note the cache has not read yet: the refusal says its tasks are still being read, not that it has none", async () => {
+			vault = await openVault({});
+			// A host whose cache reads no note: each is as a note given up at start and not yet parsed.
+			const root = await makeVault({ "Tasks.md": "- [ ] Call Ana\n" });
+			const host = await NodeHost.open(root, { metadata: false });
+			try {
+				const answer = await completeTask(host, vault.scope(), { path: "Tasks.md", line: 3, text: "Call Ana", status: "x", today: "2026-12-01" });
+				expect(answer).toEqual({ ok: false, error: expect.stringContaining('Line 3 is not the task "Call Ana"') as unknown });
+				// Before: "It has no open tasks."
+				expect(answer.ok || answer.error).not.toContain("no open tasks");
+				expect(answer.ok || answer.error).toContain("Its tasks are still being read. Call list_tasks again for the current lines.");
+				expect(await fs.readFile(nodePath.join(root, "Tasks.md"), "utf8")).toBe("- [ ] Call Ana\n");
+			} finally {
+				await host.close();
+				await removeDir(root);
+			}
 		});
 
 		test("a line that is no longer the task is an error and nothing changes", async () => {
