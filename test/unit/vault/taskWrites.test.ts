@@ -83,7 +83,7 @@ describe("task writes", () => {
 			const links = await piecesOfAddTask("See [[Alpha]] and [[Beta]] with #tag here\n");
 			await vault.close();
 			// Before: 12 pieces against 5 (every link and tag of the note read, as list_tasks' full parse reads them). The margin of
-			// 2 is for the cache's own turns after the write, which a loaded machine may or may not fit in (a CI run counted 10 against 9).
+			// 2 is for the cache's own parse of the written note, whose pauses the spy counts too and which pauses more in a note of links (10 against 9).
 			expect(links).toBeLessThanOrEqual((await piecesOfAddTask("See the Alpha and the Beta with a tag here\n")) + 2);
 		});
 
@@ -167,7 +167,7 @@ describe("task writes", () => {
 			// Before: 61 pieces for the three calls on 20,000 lines against 13 on 20 (the whole note parsed in slices at each call).
 			const large = await piecesOfWrongLine(20_000);
 			await vault.close();
-			// The margin: the cache's own turns, which a loaded machine may or may not fit in (see above).
+			// The margin: the cache's own parse of the written note (see above).
 			expect(large).toBeLessThanOrEqual((await piecesOfWrongLine(20)) + 2);
 		});
 
