@@ -219,7 +219,8 @@ async function unparsedNaming(host: Host, notes: ReadonlySet<string>, fileName: 
 	const naming = new Set<string>();
 	for (const path of notes) {
 		const file = host.vault.getFileByPath(path);
-		const text = file ? await readUnparsed(host, file, unreadNotes) : null;
+		// Read to look only: a note that does not name the file is not the call's to change (nor counted against its journal bound).
+		const text = file ? await readUnparsed(host, file, unreadNotes, true) : null;
 		if (text !== null && (await clock.run(mayNameFileSteps(text, fileName)))) naming.add(path);
 	}
 	return naming;
@@ -247,9 +248,9 @@ export async function cacheCaughtUp(host: Host): Promise<void> {
 }
 
 /** An unparsed note's text; null when it is gone meanwhile (its delete event follows), or grown past MAX_READ_NOTE_BYTES (then among `unreadNotes`). */
-async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[]): Promise<string | null> {
+async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[], toLook = false): Promise<string | null> {
 	try {
-		return await host.vault.read(file);
+		return await (toLook && host.vault.readToLook ? host.vault.readToLook(file) : host.vault.read(file));
 	} catch (error) {
 		if (error instanceof NoteTooLargeError) {
 			if (!unreadNotes.includes(file.path)) unreadNotes.push(file.path);

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { linkingSources, pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWithLinks } from "../../../src/vault/rename";
 import { NodeHost } from "../../../src/headless/NodeHost";
+import { planningHost } from "../../../src/journal/recordingHost";
 import type { LinkMap } from "../../../src/host/Host";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
@@ -492,6 +493,23 @@ describe("linkingSources", () => {
 	});
 });
 
+/** The host as it is while `hidden` is not indexed: its metadata and its link records absent (no headless catch-up). */
+function withUnindexed(host: NodeHost, hidden: string): NodeHost {
+	const cache = host.metadataCache;
+	const resolvedLinks = Object.fromEntries(Object.entries(cache.resolvedLinks).filter(([source]) => source !== hidden));
+	const unresolvedLinks = Object.fromEntries(Object.entries(cache.unresolvedLinks).filter(([source]) => source !== hidden));
+	const metadataCache = {
+		resolvedLinks,
+		unresolvedLinks,
+		getFileCache: (file: { path: string }) => (file.path === hidden ? null : cache.getFileCache(file as never)),
+		getCache: (path: string) => (path === hidden ? null : cache.getCache(path)),
+		getFirstLinkpathDest: (linkpath: string, source: string) => cache.getFirstLinkpathDest(linkpath, source),
+		on: cache.on.bind(cache),
+		offref: cache.offref.bind(cache),
+	};
+	return { ...host, vault: host.vault, fileManager: host.fileManager, hiddenLinks: () => host.hiddenLinks(), metadataCache } as unknown as NodeHost;
+}
+
 /**
  * A note the host's cache has not indexed yet (no metadata, no resolved links): Obsidian before it
  * first parses the note, the headless server before a note left at start or changed on disk is
@@ -501,23 +519,6 @@ describe("linkingSources", () => {
 describe("rename plans with a note the cache has not parsed", () => {
 	let vault: OpenVault;
 	afterEach(() => vault.close());
-
-	/** The host as it is while `hidden` is not indexed: its metadata and its link records absent (no headless catch-up). */
-	function withUnindexed(host: NodeHost, hidden: string): NodeHost {
-		const cache = host.metadataCache;
-		const resolvedLinks = Object.fromEntries(Object.entries(cache.resolvedLinks).filter(([source]) => source !== hidden));
-		const unresolvedLinks = Object.fromEntries(Object.entries(cache.unresolvedLinks).filter(([source]) => source !== hidden));
-		const metadataCache = {
-			resolvedLinks,
-			unresolvedLinks,
-			getFileCache: (file: { path: string }) => (file.path === hidden ? null : cache.getFileCache(file as never)),
-			getCache: (path: string) => (path === hidden ? null : cache.getCache(path)),
-			getFirstLinkpathDest: (linkpath: string, source: string) => cache.getFirstLinkpathDest(linkpath, source),
-			on: cache.on.bind(cache),
-			offref: cache.offref.bind(cache),
-		};
-		return { ...host, vault: host.vault, fileManager: host.fileManager, hiddenLinks: () => host.hiddenLinks(), metadataCache } as unknown as NodeHost;
-	}
 
 	test("a link to the note is rewritten, also where the name falls across two runs of the text look", async () => {
 		// "Old" starts at the last character of the first RENAME_NAME_LOOK_CHARS (64 Ki).
@@ -541,4 +542,23 @@ describe("rename plans with a note the cache has not parsed", () => {
 		);
 		expect(plan.notes).toEqual([]);
 	});
+});
+
+describe("a rename beside large notes the cache has not parsed", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+
+	test("is planned: the notes only looked through for the name do not count against the call's journal bound", async () => {
+		// Two notes of 7 MiB (under the 8 MiB read bound) linking nowhere, left unparsed: together past the 12 MiB a call may keep.
+		const big = `${"x".repeat(1023)}\n`.repeat(7 * 1024);
+		vault = await openVault({ "Old.md": "# Old\n", "Links.md": "see [[Old]]\n", "Big 1.md": big, "Big 2.md": big });
+		const host = withUnindexed(withUnindexed(vault.host, "Big 1.md"), "Big 2.md");
+		const planning = planningHost(host, SCOPE);
+		// On lead5: CallTooLargeError ("would change notes holding more than the 12 MiB"), though only Links.md changes.
+		await planning.host.fileManager.renameFile(vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(planning.changes().map((change) => [change.path, change.after])).toEqual([
+			["New.md", "# Old\n"],
+			["Links.md", "see [[New]]\n"],
+		]);
+	}, 30_000);
 });
