@@ -22,6 +22,7 @@ import {
 	MAX_VAULT_PATH_CHARS,
 	RENAME_CATCH_UP_MS,
 	RENAME_NAME_LOOK_CHARS,
+	RENAME_UNPARSED_LOOK_BYTES,
 	RENAME_PLAN_SLICE_MS,
 } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
@@ -214,11 +215,17 @@ function notesNotParsed(host: Host, scope: Scope, file: HostFile, known: Readonl
 	return notes;
 }
 
-/** Those of `notes` whose text may name a file named `fileName` (`mayNameFileSteps`), looked through on `clock`. */
+/** Those of `notes` whose text may name a file named `fileName` (`mayNameFileSteps`), looked through on `clock`; past RENAME_UNPARSED_LOOK_BYTES of them, the rest are named in `unreadNotes` unread. */
 async function unparsedNaming(host: Host, notes: ReadonlySet<string>, fileName: string, unreadNotes: string[], clock: SliceClock): Promise<Set<string>> {
 	const naming = new Set<string>();
+	let bytesLooked = 0;
 	for (const path of notes) {
 		const file = host.vault.getFileByPath(path);
+		if (file && bytesLooked + file.stat.size > RENAME_UNPARSED_LOOK_BYTES) {
+			if (!unreadNotes.includes(path)) unreadNotes.push(path);
+			continue;
+		}
+		bytesLooked += file?.stat.size ?? 0;
 		// Read to look only: a note that does not name the file is not the call's to change (nor counted against its journal bound).
 		const text = file ? await readUnparsed(host, file, unreadNotes, true) : null;
 		if (text !== null && (await clock.run(mayNameFileSteps(text, fileName)))) naming.add(path);

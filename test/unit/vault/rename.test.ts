@@ -561,4 +561,24 @@ describe("a rename beside large notes the cache has not parsed", () => {
 			["Links.md", "see [[New]]\n"],
 		]);
 	}, 30_000);
+
+	test("reads at most RENAME_UNPARSED_LOOK_BYTES of them, and names the rest as not read", async () => {
+		const big = `${"x".repeat(1023)}\n`.repeat(7 * 1024);
+		vault = await openVault({ "Old.md": "# Old\n", "Links.md": "see [[Old]]\n", "Big 1.md": big, "Big 2.md": big, "Big 3.md": big });
+		const host = withUnindexed(withUnindexed(withUnindexed(vault.host, "Big 1.md"), "Big 2.md"), "Big 3.md");
+		// The cache's own parses of the files just written first: only the plan's reads are counted.
+		await vault.host.metadataCache.caughtUpWithDisk();
+		let bytesRead = 0;
+		const read = host.vault.read.bind(host.vault);
+		host.vault.read = async (file) => {
+			const text = await read(file);
+			bytesRead += text.length;
+			return text;
+		};
+		const plan = await planRename(planningHost(host, SCOPE).host, SCOPE, vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(plan.notes.map((note) => note.path)).toEqual(["Links.md"]);
+		expect(plan.unreadNotes).toHaveLength(1);
+		// Two of the three 7 MiB notes (the moved note and the linking one come from the text cache).
+		expect(bytesRead).toBe(2 * big.length);
+	}, 30_000);
 });
