@@ -112,7 +112,12 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	// from the cache's parse, or left when it does not link here, rather than parsed a second time for the plan.
 	if (unparsed.size > 0 && host.metadataCache.caughtUpWithDisk) {
 		await cacheCaughtUp(host);
-		for (const path of unparsed) if (cacheKnowsLinksOf(host, path) && !mayReach(host.metadataCache.resolvedLinks[path] ?? {})) unparsed.delete(path);
+		// The queue looked at once: once a note, thousands of queued parses (a checkout) were walked thousands of times in one piece.
+		const stillQueued = new Set((host.metadataCache.notesBeingParsed?.() ?? []).map((other) => other.path));
+		for (const path of unparsed) {
+			await clock.checkpoint();
+			if (!stillQueued.has(path) && cacheKnowsLinksOf(host, path) && !mayReach(host.metadataCache.resolvedLinks[path] ?? {})) unparsed.delete(path);
+		}
 	}
 	const sources = [...linking, ...unparsed].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
 	const notes: RelinkedNote[] = [];
@@ -233,12 +238,11 @@ async function unparsedNaming(host: Host, notes: ReadonlySet<string>, fileName: 
 	return naming;
 }
 
-/** Whether the cache has parsed `path` as it is and resolved its links (none of its parses queued). */
+/** Whether the cache has parsed `path` and resolved its links (the caller checks that none of its parses is queued). */
 function cacheKnowsLinksOf(host: Host, path: string): boolean {
 	const file = host.vault.getFileByPath(path);
 	const { metadataCache } = host;
-	if (file === null || metadataCache.resolvedLinks[path] === undefined || metadataCache.getFileCache(file) === null) return false;
-	return !(metadataCache.notesBeingParsed?.() ?? []).includes(file);
+	return file !== null && metadataCache.resolvedLinks[path] !== undefined && metadataCache.getFileCache(file) !== null;
 }
 
 /**

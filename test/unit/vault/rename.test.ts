@@ -582,3 +582,36 @@ describe("a rename beside large notes the cache has not parsed", () => {
 		expect(bytesRead).toBe(2 * big.length);
 	}, 30_000);
 });
+
+describe("a rename while the headless cache has many parses queued", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+
+	test("walks the queue of parses a bounded number of times, not once per note waiting in it", async () => {
+		const queued = 300;
+		const files: Record<string, string> = { "Old.md": "# Old\n" };
+		// Each names "old" without linking: an edit another program made, its parse queued behind the others.
+		for (let index = 0; index < queued; index++) files[`Notes/N${index}.md`] = `the old plan ${index}\n`;
+		vault = await openVault(files);
+		const cache = vault.host.metadataCache;
+		const waiting = vault.host.vault.getMarkdownFiles().filter((file) => file.path.startsWith("Notes/"));
+		let walked = 0;
+		const metadataCache = Object.create(cache) as typeof cache;
+		metadataCache.notesBeingParsed = () => {
+			walked += waiting.length;
+			return [...waiting];
+		};
+		metadataCache.caughtUpWithDisk = () => Promise.resolve();
+		const host = {
+			...vault.host,
+			vault: vault.host.vault,
+			fileManager: vault.host.fileManager,
+			hiddenLinks: () => vault.host.hiddenLinks(),
+			metadataCache,
+		} as unknown as NodeHost;
+		const plan = await planRename(host, SCOPE, vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(plan.notes).toEqual([]);
+		// On lead5 once to find them and once more for each of the 300 after the wait: 90,300 entries walked in one piece.
+		expect(walked).toBeLessThanOrEqual(2 * queued);
+	}, 30_000);
+});
