@@ -107,7 +107,8 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const linking = await clock.run(linkingSourcesSteps(host, scope, file));
 	// Notes whose links the cache does not know yet are relinked from their text when it may name the note: one left to
 	// parse after serve's start, or changed on disk a moment ago, otherwise kept its link to a path no longer there.
-	const unparsed = await unparsedNaming(host, notesNotParsed(host, scope, file, new Set(linking)), file.name, unreadNotes, clock);
+	const notParsed = await clock.run(notesNotParsedSteps(host, scope, file, new Set(linking)));
+	const unparsed = await unparsedNaming(host, notParsed, file.name, unreadNotes, clock);
 	// Headless the cache is parsing them anyway: waited for (RENAME_CATCH_UP_MS at most), a note parsed since is relinked
 	// from the cache's parse, or left when it does not link here, rather than parsed a second time for the plan.
 	if (unparsed.size > 0 && host.metadataCache.caughtUpWithDisk) {
@@ -207,7 +208,7 @@ function* linkingSourcesSteps(host: Host, scope: Scope, file: Pick<HostFile, "pa
  * and notes with no metadata or no resolved links (Obsidian before its first indexing of them). Notes
  * over MAX_READ_NOTE_BYTES are not read (`unreadNotes` names them).
  */
-function notesNotParsed(host: Host, scope: Scope, file: HostFile, known: ReadonlySet<string>): Set<string> {
+function* notesNotParsedSteps(host: Host, scope: Scope, file: HostFile, known: ReadonlySet<string>): Steps<Set<string>> {
 	const { metadataCache } = host;
 	const notes = new Set<string>();
 	const consider = (other: HostFile) => {
@@ -215,8 +216,11 @@ function notesNotParsed(host: Host, scope: Scope, file: HostFile, known: Readonl
 		if (other.stat.size <= MAX_READ_NOTE_BYTES) notes.add(other.path);
 	};
 	for (const other of metadataCache.notesBeingParsed?.() ?? []) consider(other);
-	for (const other of host.vault.getMarkdownFiles())
+	// In steps, like the plan's other walks of the vault's files: tens of thousands of notes are tens of milliseconds.
+	for (const other of host.vault.getMarkdownFiles()) {
+		yield;
 		if (metadataCache.resolvedLinks[other.path] === undefined || metadataCache.getFileCache(other) === null) consider(other);
+	}
 	return notes;
 }
 
