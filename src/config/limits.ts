@@ -1010,6 +1010,13 @@ export const RENAME_PLAN_SLICE_MS = 10;
  */
 export const RENAME_NAME_LOOK_CHARS = 64 * 1024;
 /**
+ * Bytes of notes the cache has not parsed one rename reads to look for the renamed note's name (by
+ * their listed sizes); those past it are named in `notes_not_read`. Such notes are not counted against
+ * MAX_JOURNAL_CALL_BYTES (only looked through), so without this a vault at start with a hundred notes
+ * of megabytes not yet parsed was read whole by every rename.
+ */
+export const RENAME_UNPARSED_LOOK_BYTES = 16 * 1024 * 1024;
+/**
  * When either journal bound is passed, the oldest calls are dropped until the journal holds at most
  * this share of each bound, so the file is rewritten once every hundred or so calls rather than on every call.
  */

@@ -67,6 +67,12 @@ export interface HostVault {
 	 */
 	cachedReadPastRewrite?(file: HostFile): Promise<string>;
 	read(file: HostFile): Promise<string>;
+	/**
+	 * The planning host only: a note's text read to look through it, not as a text the call changes
+	 * (a rename's look for its name in notes the cache has not parsed), so not counted against the
+	 * call's MAX_JOURNAL_CALL_BYTES. Counted, two unparsed notes of 7 MiB linking elsewhere refused the rename.
+	 */
+	readToLook?(file: HostFile): Promise<string>;
 	/** Atomically reads, changes and writes a file: no other write to it can come in between. */
 	process(file: HostFile, fn: (data: string) => string, options?: ProcessOptions): Promise<string>;
 	/** Makes a new file; `options.beforeWrite` as for `process` (a long text is written in pieces once the file is made). */

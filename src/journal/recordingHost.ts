@@ -17,7 +17,10 @@ import { MAX_JOURNAL_CALL_BYTES } from "../config/limits";
 export type PlannedChange = NoteChange;
 
 /** The writes a wrapped host routes through the wrapper; reads may be overridden too, so a preview sees its own changes. */
-interface Writes extends Pick<HostVault, "process" | "create" | "rename">, Partial<Pick<HostVault, "read" | "cachedRead" | "getFileByPath" | "createFolder">> {
+interface Writes
+	extends
+		Pick<HostVault, "process" | "create" | "rename">,
+		Partial<Pick<HostVault, "read" | "readToLook" | "cachedRead" | "getFileByPath" | "createFolder">> {
 	renameFile: HostFileManager["renameFile"];
 }
 
@@ -71,6 +74,7 @@ function withWrites(host: Host, writes: Writes): Host {
 		...(vault.getFolderByPathAsync ? { getFolderByPathAsync: (path: string) => vault.getFolderByPathAsync?.(path) ?? Promise.resolve(null) } : {}),
 		cachedRead: writes.cachedRead ?? ((file) => vault.cachedRead(file)),
 		read: writes.read ?? ((file) => vault.read(file)),
+		...(writes.readToLook ? { readToLook: writes.readToLook } : {}),
 		process: writes.process,
 		create: writes.create,
 		createFolder: writes.createFolder ?? ((path) => vault.createFolder(path)),
@@ -159,6 +163,13 @@ export function planningHost(
 		getFileByPath: (path) => files.get(path) ?? (movedAway.has(path) ? null : host.vault.getFileByPath(path)),
 		read: textOf,
 		cachedRead: textOf,
+		readToLook: async (file) => {
+			const earlier = planned.get(file.path)?.after ?? readTexts.get(file.path);
+			if (earlier !== undefined) return earlier;
+			const text = await host.vault.read(file);
+			if (!isPathVisible(file.path, scope)) throw Object.assign(new Error("The note was moved out of sight while it was read."), { code: "ENOENT" });
+			return text;
+		},
 		createFolder: (path): Promise<HostAbstractFile> => Promise.resolve({ path, name: path.slice(path.lastIndexOf("/") + 1) }),
 		process: async (file, fn, options) => {
 			const before = await textOf(file);

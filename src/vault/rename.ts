@@ -22,6 +22,7 @@ import {
 	MAX_VAULT_PATH_CHARS,
 	RENAME_CATCH_UP_MS,
 	RENAME_NAME_LOOK_CHARS,
+	RENAME_UNPARSED_LOOK_BYTES,
 	RENAME_PLAN_SLICE_MS,
 } from "../config/limits";
 import { yieldToEventLoop } from "./workBudget";
@@ -106,12 +107,18 @@ export async function planRename(host: Host, scope: Scope, file: HostFile, to: s
 	const linking = await clock.run(linkingSourcesSteps(host, scope, file));
 	// Notes whose links the cache does not know yet are relinked from their text when it may name the note: one left to
 	// parse after serve's start, or changed on disk a moment ago, otherwise kept its link to a path no longer there.
-	const unparsed = await unparsedNaming(host, notesNotParsed(host, scope, file, new Set(linking)), file.name, unreadNotes, clock);
+	const notParsed = await clock.run(notesNotParsedSteps(host, scope, file, new Set(linking)));
+	const unparsed = await unparsedNaming(host, notParsed, file.name, unreadNotes, clock);
 	// Headless the cache is parsing them anyway: waited for (RENAME_CATCH_UP_MS at most), a note parsed since is relinked
 	// from the cache's parse, or left when it does not link here, rather than parsed a second time for the plan.
 	if (unparsed.size > 0 && host.metadataCache.caughtUpWithDisk) {
 		await cacheCaughtUp(host);
-		for (const path of unparsed) if (cacheKnowsLinksOf(host, path) && !mayReach(host.metadataCache.resolvedLinks[path] ?? {})) unparsed.delete(path);
+		// The queue looked at once: once a note, thousands of queued parses (a checkout) were walked thousands of times in one piece.
+		const stillQueued = new Set((host.metadataCache.notesBeingParsed?.() ?? []).map((other) => other.path));
+		for (const path of unparsed) {
+			await clock.checkpoint();
+			if (!stillQueued.has(path) && cacheKnowsLinksOf(host, path) && !mayReach(host.metadataCache.resolvedLinks[path] ?? {})) unparsed.delete(path);
+		}
 	}
 	const sources = [...linking, ...unparsed].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
 	const notes: RelinkedNote[] = [];
@@ -201,7 +208,7 @@ function* linkingSourcesSteps(host: Host, scope: Scope, file: Pick<HostFile, "pa
  * and notes with no metadata or no resolved links (Obsidian before its first indexing of them). Notes
  * over MAX_READ_NOTE_BYTES are not read (`unreadNotes` names them).
  */
-function notesNotParsed(host: Host, scope: Scope, file: HostFile, known: ReadonlySet<string>): Set<string> {
+function* notesNotParsedSteps(host: Host, scope: Scope, file: HostFile, known: ReadonlySet<string>): Steps<Set<string>> {
 	const { metadataCache } = host;
 	const notes = new Set<string>();
 	const consider = (other: HostFile) => {
@@ -209,28 +216,37 @@ function notesNotParsed(host: Host, scope: Scope, file: HostFile, known: Readonl
 		if (other.stat.size <= MAX_READ_NOTE_BYTES) notes.add(other.path);
 	};
 	for (const other of metadataCache.notesBeingParsed?.() ?? []) consider(other);
-	for (const other of host.vault.getMarkdownFiles())
+	// In steps, like the plan's other walks of the vault's files: tens of thousands of notes are tens of milliseconds.
+	for (const other of host.vault.getMarkdownFiles()) {
+		yield;
 		if (metadataCache.resolvedLinks[other.path] === undefined || metadataCache.getFileCache(other) === null) consider(other);
+	}
 	return notes;
 }
 
-/** Those of `notes` whose text may name a file named `fileName` (`mayNameFileSteps`), looked through on `clock`. */
+/** Those of `notes` whose text may name a file named `fileName` (`mayNameFileSteps`), looked through on `clock`; past RENAME_UNPARSED_LOOK_BYTES of them, the rest are named in `unreadNotes` unread. */
 async function unparsedNaming(host: Host, notes: ReadonlySet<string>, fileName: string, unreadNotes: string[], clock: SliceClock): Promise<Set<string>> {
 	const naming = new Set<string>();
+	let bytesLooked = 0;
 	for (const path of notes) {
 		const file = host.vault.getFileByPath(path);
-		const text = file ? await readUnparsed(host, file, unreadNotes) : null;
+		if (file && bytesLooked + file.stat.size > RENAME_UNPARSED_LOOK_BYTES) {
+			if (!unreadNotes.includes(path)) unreadNotes.push(path);
+			continue;
+		}
+		bytesLooked += file?.stat.size ?? 0;
+		// Read to look only: a note that does not name the file is not the call's to change (nor counted against its journal bound).
+		const text = file ? await readUnparsed(host, file, unreadNotes, true) : null;
 		if (text !== null && (await clock.run(mayNameFileSteps(text, fileName)))) naming.add(path);
 	}
 	return naming;
 }
 
-/** Whether the cache has parsed `path` as it is and resolved its links (none of its parses queued). */
+/** Whether the cache has parsed `path` and resolved its links (the caller checks that none of its parses is queued). */
 function cacheKnowsLinksOf(host: Host, path: string): boolean {
 	const file = host.vault.getFileByPath(path);
 	const { metadataCache } = host;
-	if (file === null || metadataCache.resolvedLinks[path] === undefined || metadataCache.getFileCache(file) === null) return false;
-	return !(metadataCache.notesBeingParsed?.() ?? []).includes(file);
+	return file !== null && metadataCache.resolvedLinks[path] !== undefined && metadataCache.getFileCache(file) !== null;
 }
 
 /**
@@ -247,9 +263,9 @@ export async function cacheCaughtUp(host: Host): Promise<void> {
 }
 
 /** An unparsed note's text; null when it is gone meanwhile (its delete event follows), or grown past MAX_READ_NOTE_BYTES (then among `unreadNotes`). */
-async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[]): Promise<string | null> {
+async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[], toLook = false): Promise<string | null> {
 	try {
-		return await host.vault.read(file);
+		return await (toLook && host.vault.readToLook ? host.vault.readToLook(file) : host.vault.read(file));
 	} catch (error) {
 		if (error instanceof NoteTooLargeError) {
 			if (!unreadNotes.includes(file.path)) unreadNotes.push(file.path);

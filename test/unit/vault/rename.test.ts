@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { linkingSources, pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWithLinks } from "../../../src/vault/rename";
 import { NodeHost } from "../../../src/headless/NodeHost";
+import { planningHost } from "../../../src/journal/recordingHost";
 import type { LinkMap } from "../../../src/host/Host";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import type { Scope } from "../../../src/vault/scope";
@@ -492,6 +493,23 @@ describe("linkingSources", () => {
 	});
 });
 
+/** The host as it is while `hidden` is not indexed: its metadata and its link records absent (no headless catch-up). */
+function withUnindexed(host: NodeHost, hidden: string): NodeHost {
+	const cache = host.metadataCache;
+	const resolvedLinks = Object.fromEntries(Object.entries(cache.resolvedLinks).filter(([source]) => source !== hidden));
+	const unresolvedLinks = Object.fromEntries(Object.entries(cache.unresolvedLinks).filter(([source]) => source !== hidden));
+	const metadataCache = {
+		resolvedLinks,
+		unresolvedLinks,
+		getFileCache: (file: { path: string }) => (file.path === hidden ? null : cache.getFileCache(file as never)),
+		getCache: (path: string) => (path === hidden ? null : cache.getCache(path)),
+		getFirstLinkpathDest: (linkpath: string, source: string) => cache.getFirstLinkpathDest(linkpath, source),
+		on: cache.on.bind(cache),
+		offref: cache.offref.bind(cache),
+	};
+	return { ...host, vault: host.vault, fileManager: host.fileManager, hiddenLinks: () => host.hiddenLinks(), metadataCache } as unknown as NodeHost;
+}
+
 /**
  * A note the host's cache has not indexed yet (no metadata, no resolved links): Obsidian before it
  * first parses the note, the headless server before a note left at start or changed on disk is
@@ -501,23 +519,6 @@ describe("linkingSources", () => {
 describe("rename plans with a note the cache has not parsed", () => {
 	let vault: OpenVault;
 	afterEach(() => vault.close());
-
-	/** The host as it is while `hidden` is not indexed: its metadata and its link records absent (no headless catch-up). */
-	function withUnindexed(host: NodeHost, hidden: string): NodeHost {
-		const cache = host.metadataCache;
-		const resolvedLinks = Object.fromEntries(Object.entries(cache.resolvedLinks).filter(([source]) => source !== hidden));
-		const unresolvedLinks = Object.fromEntries(Object.entries(cache.unresolvedLinks).filter(([source]) => source !== hidden));
-		const metadataCache = {
-			resolvedLinks,
-			unresolvedLinks,
-			getFileCache: (file: { path: string }) => (file.path === hidden ? null : cache.getFileCache(file as never)),
-			getCache: (path: string) => (path === hidden ? null : cache.getCache(path)),
-			getFirstLinkpathDest: (linkpath: string, source: string) => cache.getFirstLinkpathDest(linkpath, source),
-			on: cache.on.bind(cache),
-			offref: cache.offref.bind(cache),
-		};
-		return { ...host, vault: host.vault, fileManager: host.fileManager, hiddenLinks: () => host.hiddenLinks(), metadataCache } as unknown as NodeHost;
-	}
 
 	test("a link to the note is rewritten, also where the name falls across two runs of the text look", async () => {
 		// "Old" starts at the last character of the first RENAME_NAME_LOOK_CHARS (64 Ki).
@@ -541,4 +542,76 @@ describe("rename plans with a note the cache has not parsed", () => {
 		);
 		expect(plan.notes).toEqual([]);
 	});
+});
+
+describe("a rename beside large notes the cache has not parsed", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+
+	test("is planned: the notes only looked through for the name do not count against the call's journal bound", async () => {
+		// Two notes of 7 MiB (under the 8 MiB read bound) linking nowhere, left unparsed: together past the 12 MiB a call may keep.
+		const big = `${"x".repeat(1023)}\n`.repeat(7 * 1024);
+		vault = await openVault({ "Old.md": "# Old\n", "Links.md": "see [[Old]]\n", "Big 1.md": big, "Big 2.md": big });
+		const host = withUnindexed(withUnindexed(vault.host, "Big 1.md"), "Big 2.md");
+		const planning = planningHost(host, SCOPE);
+		// On lead5: CallTooLargeError ("would change notes holding more than the 12 MiB"), though only Links.md changes.
+		await planning.host.fileManager.renameFile(vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(planning.changes().map((change) => [change.path, change.after])).toEqual([
+			["New.md", "# Old\n"],
+			["Links.md", "see [[New]]\n"],
+		]);
+	}, 30_000);
+
+	test("reads at most RENAME_UNPARSED_LOOK_BYTES of them, and names the rest as not read", async () => {
+		const big = `${"x".repeat(1023)}\n`.repeat(7 * 1024);
+		vault = await openVault({ "Old.md": "# Old\n", "Links.md": "see [[Old]]\n", "Big 1.md": big, "Big 2.md": big, "Big 3.md": big });
+		const host = withUnindexed(withUnindexed(withUnindexed(vault.host, "Big 1.md"), "Big 2.md"), "Big 3.md");
+		// The cache's own parses of the files just written first: only the plan's reads are counted.
+		await vault.host.metadataCache.caughtUpWithDisk();
+		let bytesRead = 0;
+		const read = host.vault.read.bind(host.vault);
+		host.vault.read = async (file) => {
+			const text = await read(file);
+			bytesRead += text.length;
+			return text;
+		};
+		const plan = await planRename(planningHost(host, SCOPE).host, SCOPE, vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(plan.notes.map((note) => note.path)).toEqual(["Links.md"]);
+		expect(plan.unreadNotes).toHaveLength(1);
+		// Two of the three 7 MiB notes (the moved note and the linking one come from the text cache).
+		expect(bytesRead).toBe(2 * big.length);
+	}, 30_000);
+});
+
+describe("a rename while the headless cache has many parses queued", () => {
+	let vault: OpenVault;
+	afterEach(() => vault.close());
+
+	test("walks the queue of parses a bounded number of times, not once per note waiting in it", async () => {
+		const queued = 300;
+		const files: Record<string, string> = { "Old.md": "# Old\n" };
+		// Each names "old" without linking: an edit another program made, its parse queued behind the others.
+		for (let index = 0; index < queued; index++) files[`Notes/N${index}.md`] = `the old plan ${index}\n`;
+		vault = await openVault(files);
+		const cache = vault.host.metadataCache;
+		const waiting = vault.host.vault.getMarkdownFiles().filter((file) => file.path.startsWith("Notes/"));
+		let walked = 0;
+		const metadataCache = Object.create(cache) as typeof cache;
+		metadataCache.notesBeingParsed = () => {
+			walked += waiting.length;
+			return [...waiting];
+		};
+		metadataCache.caughtUpWithDisk = () => Promise.resolve();
+		const host = {
+			...vault.host,
+			vault: vault.host.vault,
+			fileManager: vault.host.fileManager,
+			hiddenLinks: () => vault.host.hiddenLinks(),
+			metadataCache,
+		} as unknown as NodeHost;
+		const plan = await planRename(host, SCOPE, vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(plan.notes).toEqual([]);
+		// On lead5 once to find them and once more for each of the 300 after the wait: 90,300 entries walked in one piece.
+		expect(walked).toBeLessThanOrEqual(2 * queued);
+	}, 30_000);
 });
