@@ -7,7 +7,7 @@ import { isPathVisible } from "../../vault/scope";
 import { checkNewNotePath, linkSyntaxNameError } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
-import { MAX_READ_NOTE_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
+import { MAX_READ_NOTE_BYTES, RENAME_UNPARSED_LOOK_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
 
 export const renameNoteTool = defineTool({
 	name: "rename_note",
@@ -35,7 +35,7 @@ export const renameNoteTool = defineTool({
 			.array(z.string())
 			.optional()
 			.describe(
-				`Notes over the ${MAX_READ_NOTE_BYTES / (1024 * 1024)} MiB this server reads from one note (the first ${UNREAD_NOTES_LISTED}): not read, so a link to this note in them still names the old path. Check them in Obsidian.`,
+				`Notes not read (over the ${MAX_READ_NOTE_BYTES / (1024 * 1024)} MiB this server reads from one note, or not yet indexed past the ${RENAME_UNPARSED_LOOK_BYTES / (1024 * 1024)} MiB a rename reads; the first ${UNREAD_NOTES_LISTED}): a link to this note in them still names the old path. Check them in Obsidian.`,
 			),
 	},
 	examples: [{ path: "Projects/Garden", new_path: "Archive/Garden plan.md" }],
