@@ -11,7 +11,7 @@ import {
 	MAX_REQUEST_OBJECT_KEYS,
 } from "../config/limits";
 import type { Refusal } from "./guard";
-import { isJsonTextSteps, jsonShapeOver, type JsonShapeBounds } from "./jsonShape";
+import { isJsonTextSteps, jsonShapeOver, type JsonShapeBound, type JsonShapeBounds } from "./jsonShape";
 import { runSteps, SliceClock } from "../markdown/steps";
 import { sendRefusal } from "./replies";
 import { eventLoopTurns } from "../turns";
@@ -111,9 +111,16 @@ function parseBody(text: string): { json: unknown } | { refusal: Refusal } {
 	return "json" in parsed ? checkBatch(parsed.json) : parsed;
 }
 
-const SHAPE_BOUNDS: JsonShapeBounds = { depth: MAX_REQUEST_NESTING, members: MAX_REQUEST_OBJECT_KEYS, containers: MAX_REQUEST_CONTAINERS };
+const SHAPE_BOUNDS: JsonShapeBounds = {
+	depth: MAX_REQUEST_NESTING,
+	members: MAX_REQUEST_OBJECT_KEYS,
+	containers: MAX_REQUEST_CONTAINERS,
+	batchEntries: MAX_BATCH_ENTRIES,
+};
 
 const PARSE_ERROR: Refusal = { status: 400, kind: "parse_error", message: "Parse error: the body is not valid JSON." };
+
+const BATCH_OVER_CAP: Refusal = { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` };
 
 function parseJson(text: string): { json: unknown } | { refusal: Refusal } {
 	try {
@@ -130,8 +137,9 @@ function parseJson(text: string): { json: unknown } | { refusal: Refusal } {
  * at all (`isJson` false), the refusal is the parse error, as before; otherwise it is JSON-RPC's invalid
  * request (-32600), as the SDK's own transport answers a batch over its cap.
  */
-function shapeRefusal(over: "nesting" | "keys" | "containers", isJson: boolean): { refusal: Refusal } {
+function shapeRefusal(over: JsonShapeBound, isJson: boolean): { refusal: Refusal } {
 	if (!isJson) return { refusal: PARSE_ERROR };
+	if (over === "batch") return { refusal: BATCH_OVER_CAP };
 	if (over === "nesting") {
 		const message = `Invalid Request: arrays and objects nest more than ${MAX_REQUEST_NESTING} levels deep. Send flatter arguments (a property's value is text, a number, a boolean or a list of them).`;
 		return { refusal: { status: 400, kind: "invalid_request", message } };
@@ -150,9 +158,7 @@ function checkBatch(json: unknown): { json: unknown } | { refusal: Refusal } {
 	if (Array.isArray(json) && json.length === 0) {
 		return { refusal: { status: 400, kind: "invalid_request", message: "Invalid Request: the batch is empty. Send at least one message." } };
 	}
-	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) {
-		return { refusal: { status: 400, kind: "too_large", message: `A batch may hold at most ${MAX_BATCH_ENTRIES} messages.` } };
-	}
+	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) return { refusal: BATCH_OVER_CAP };
 	return { json };
 }
 

@@ -15,25 +15,30 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-/** How much a request body may hold: arrays and objects nested, object members, arrays and objects in all. */
+/** How much a request body may hold: arrays and objects nested, object members, arrays and objects in all, and the entries of a batch (a top-level array). */
 export interface JsonShapeBounds {
 	depth: number;
 	members: number;
 	containers: number;
+	batchEntries?: number;
 }
 
 /**
  * Which bound the JSON text `text` is over, or null: arrays and objects nested more than `depth`
  * deep, more than `members` object members in all (a key given twice in one object counted twice:
- * `JSON.parse` keeps the last, but reads both), or more than `containers` arrays and objects in all.
- * Exact for JSON; for text that is not JSON the answer means nothing (see `isJsonTextSteps`).
+ * `JSON.parse` keeps the last, but reads both), more than `containers` arrays and objects in all, or
+ * a top-level array of more than `batchEntries` (a batch over its cap is refused as that, not as the
+ * keys its thousands of messages hold). Whichever bound the text reaches first is the answer. Exact for JSON; for text that is not JSON the answer means nothing (see `isJsonTextSteps`).
  * Strings are skipped from quote to quote, so a body that is mostly one long note costs a few
  * searches for `"`, not a look at each character.
  */
-export function jsonShapeOver(text: string, bounds: JsonShapeBounds): "nesting" | "keys" | "containers" | null {
+export function jsonShapeOver(text: string, bounds: JsonShapeBounds): JsonShapeBound | null {
 	let depth = 0;
 	let members = 0;
 	let containers = 0;
+	/** A top-level array's entries so far (0 until one opens): one more than its commas. */
+	let batchEntries = 0;
+	const maxBatchEntries = bounds.batchEntries ?? Infinity;
 	for (let at = 0; at < text.length; at++) {
 		const code = text.charCodeAt(at);
 		if (code === QUOTE) {
@@ -43,13 +48,20 @@ export function jsonShapeOver(text: string, bounds: JsonShapeBounds): "nesting" 
 		} else if (code === COLON) {
 			// Outside strings JSON has a colon only between a key and its value.
 			if (++members > bounds.members) return "keys";
+		} else if (code === COMMA) {
+			// Outside strings a comma at depth 1 of a top-level array parts two of its entries.
+			if (depth === 1 && batchEntries > 0 && ++batchEntries > maxBatchEntries) return "batch";
 		} else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+			if (depth === 0 && code === OPEN_BRACKET) batchEntries = 1;
 			if (++depth > bounds.depth) return "nesting";
 			if (++containers > bounds.containers) return "containers";
 		} else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
 	}
 	return null;
 }
+
+/** The bound a body's text is over (see `jsonShapeOver`). */
+export type JsonShapeBound = "nesting" | "keys" | "containers" | "batch";
 
 /** Where the string opened by the quote at `open` is closed (its closing quote), or -1 when it never is. */
 function stringEnd(text: string, open: number): number {

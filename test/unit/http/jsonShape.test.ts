@@ -40,6 +40,18 @@ describe("jsonShapeOver: a body's nesting and keys, read from its text", () => {
 		expect(jsonShapeOver(`[${Array.from({ length: 330_000 }, () => "[]").join(",")}]`, bounds(64, 4096, 4096))).toBe("containers");
 	});
 
+	test("a batch's entries are counted, so a batch over its cap is refused as one before its messages' keys are", () => {
+		const batch = (entries: number) => JSON.stringify(Array.from({ length: entries }, (_, id) => ({ jsonrpc: "2.0", id, method: "tools/list" })));
+		const withCap = (cap: number) => ({ ...bounds(64, 4096), batchEntries: cap });
+		expect(jsonShapeOver(batch(32), withCap(32))).toBeNull();
+		expect(jsonShapeOver(batch(33), withCap(32))).toBe("batch");
+		// 5,000 messages of 3 keys: the cap is reached long before the 4,096 keys.
+		expect(jsonShapeOver(batch(5_000), withCap(32))).toBe("batch");
+		// Commas inside strings, inside an entry, or in an object at the top are not entries.
+		expect(jsonShapeOver(JSON.stringify([{ a: ",,,,", b: [1, 2, 3, 4, 5] }]), withCap(1))).toBeNull();
+		expect(jsonShapeOver(JSON.stringify({ a: 1, b: 2, c: 3 }), withCap(1))).toBeNull();
+	});
+
 	test("a key given twice is counted twice (JSON.parse reads both)", () => {
 		expect(jsonShapeOver('{"a":1,"a":2,"a":3}', bounds(64, 2))).toBe("keys");
 	});
