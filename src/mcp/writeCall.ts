@@ -22,7 +22,7 @@ import { isSameNoteChange } from "../journal/sameChange";
 import { runStepsInSlices, type Steps } from "../markdown/steps";
 import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
-import { cacheCaughtUp, linkingSources } from "../vault/rename";
+import { cacheCaughtUp, linkingSources, unparsedNotesNaming } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
 import type { EveryField, ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
@@ -295,8 +295,9 @@ export async function runWriteCall<Args>(
 
 /**
  * A note or canvas the cache now finds linking to a set's moved note that is not in the set (the moved
- * note's own path when it is gone), or null. Only the cache's link lists are looked at: 2–5 ms of CPU
- * for 3,000 linking notes, where planning again (each one read and rewritten) took 0.9–1.5 s. A linking
+ * note's own path when it is gone), or null; or else a visible note not parsed yet whose text may name it.
+ * The cache's link lists are looked at, not the linking notes' text: 2–5 ms of CPU for 3,000 linking
+ * notes, where planning again (each one read and rewritten) took 0.9–1.5 s. A linking
  * note whose text the rename leaves unchanged counts too: the call is then planned again once, and
  * written without a second window. Only visible notes are listed, so the path may be named to the caller.
  * Headless, the notes other programs wrote before this moment are parsed first (RENAME_CATCH_UP_MS at most).
@@ -310,7 +311,13 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]):
 	const moved = ctx.host.vault.getFileByPath(move.movedFrom);
 	if (moved === null) return move.movedFrom;
 	const inSet = new Set(changes.map((change) => change.path));
-	return linkingSources(ctx.host, ctx.scope, moved).find((source) => !inSet.has(source)) ?? null;
+	const linker = linkingSources(ctx.host, ctx.scope, moved).find((source) => !inSet.has(source));
+	if (linker !== undefined) return linker;
+	// One written while the window was open and still not parsed after that wait (a big note, or one queued behind a slow
+	// parse) is looked through as the plan does: it kept its link to the old path. One naming the note without linking
+	// makes the call plan again once, and the same plan is written without a second window.
+	const naming = await unparsedNotesNaming(ctx.host, ctx.scope, moved, inSet);
+	return [...naming].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0))[0] ?? null;
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */

@@ -22,13 +22,14 @@ import { makeVault, removeDir } from "../helpers/vault";
  */
 async function renameWhileEdited(
 	files: Record<string, string>,
-	meanwhile: (vault: string) => void,
+	meanwhile: (vault: string, running: RunningService) => unknown,
 	linkersThen?: readonly string[],
 	{ to = "Garden/Beans.md", newLinkFormat = "absolute" } = {},
 ) {
 	const vault = await makeVault({ ...files, ".obsidian/app.json": JSON.stringify({ newLinkFormat }) });
 	const requests: ApprovalRequest[] = [];
 	let client: Awaited<ReturnType<typeof connectClient>> | undefined;
+	let running: RunningService | undefined;
 	const linkersNow = async () => {
 		const links = await callOk(client!, "get_note_links", { path: "Old/Plan.md" });
 		return (links.backlinks as Array<{ path: string }>).map((backlink) => backlink.path).sort();
@@ -37,13 +38,13 @@ async function renameWhileEdited(
 		decide: async (request) => {
 			requests.push(request);
 			if (requests.length === 1) {
-				meanwhile(vault);
+				await meanwhile(vault, running!);
 				if (linkersThen !== undefined) await until(async () => JSON.stringify(await linkersNow()) === JSON.stringify(linkersThen), 10_000);
 			}
 			return "approve";
 		},
 	};
-	const running = await startService(vault, {
+	running = await startService(vault, {
 		levels: ["write"],
 		settings: { writeEnabled: true },
 		approver,
@@ -108,6 +109,33 @@ describe("rename_note in Ask mode, a linking note edited while the window is ope
 		// Approved at once after the write: no wait for the server's index to list C.md.
 		const { requests, shown, written } = await renameWhileEdited(files, (vault) => writeFileSync(nodePath.join(vault, "C.md"), "Now see [[Old/Plan]].\n"));
 		// On main: one window, and C.md kept a link to a path that no longer exists.
+		expect(requests).toHaveLength(2);
+		expect(shown[1]?.["C.md"]).toBe("Now see [[Garden/Beans]].\n");
+		expect(written["C.md"]).toBe("Now see [[Garden/Beans]].\n");
+		expect(written["A.md"]).toBe("[[Garden/Beans]]\n");
+	});
+
+	test("a note written while the window is open, its parse not done a second after the approval, is shown in a second window and relinked", async () => {
+		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n" };
+		// The index's first read of C.md (its parse) is held until the call has returned, as behind a slow parse of a big note:
+		// C.md is listed, its links unknown, when the approval's wait for the index (RENAME_CATCH_UP_MS) gives up.
+		let releaseParse = () => {};
+		const parseHeld = new Promise<void>((resolve) => (releaseParse = resolve));
+		const { requests, shown, written } = await renameWhileEdited(files, async (vault, running) => {
+			const hostVault = running.host.vault;
+			const cachedRead = hostVault.cachedRead.bind(hostVault);
+			let parseBegun = false;
+			hostVault.cachedRead = async (file) => {
+				if (file.path === "C.md" && !parseBegun) {
+					parseBegun = true;
+					await parseHeld;
+				}
+				return cachedRead(file);
+			};
+			writeFileSync(nodePath.join(vault, "C.md"), "Now see [[Old/Plan]].\n");
+			await until(() => parseBegun, 10_000);
+		}).finally(releaseParse);
+		// On lead5: one window, and C.md kept a link to a path that no longer exists.
 		expect(requests).toHaveLength(2);
 		expect(shown[1]?.["C.md"]).toBe("Now see [[Garden/Beans]].\n");
 		expect(written["C.md"]).toBe("Now see [[Garden/Beans]].\n");
