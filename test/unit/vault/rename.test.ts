@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { linkingSources, pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWithLinks } from "../../../src/vault/rename";
+import { linkingSources, pathAfter, planKeptLinks, planRename, relinkText, renameNote, renameWithLinks, unparsedNotesNaming } from "../../../src/vault/rename";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { planningHost } from "../../../src/journal/recordingHost";
 import type { LinkMap } from "../../../src/host/Host";
@@ -541,6 +541,19 @@ describe("rename plans with a note the cache has not parsed", () => {
 			"New.md",
 		);
 		expect(plan.notes).toEqual([]);
+	});
+
+	test("the notes an approved rename looks at again: those not yet parsed that name the note, visible and not already planned", async () => {
+		vault = await openVault({ "Old.md": "", "C.md": "[[Old]]\n", "D.md": "[[Old]]\n", "Far.md": "nothing here\n", "Private/Diary.md": "[[Old]]\n" });
+		let host = vault.host;
+		for (const path of ["C.md", "D.md", "Far.md", "Private/Diary.md"]) host = withUnindexed(host, path);
+		const naming = await unparsedNotesNaming(
+			host,
+			{ ...SCOPE, excludedFolders: ["Private"] },
+			vault.host.vault.getFileByPath("Old.md")!,
+			new Set(["D.md"]),
+		);
+		expect([...naming]).toEqual(["C.md"]);
 	});
 });
 
