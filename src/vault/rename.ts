@@ -1,6 +1,7 @@
 import * as nodeTimers from "node:timers";
 import type { Host, HostFile } from "../host/Host";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
+import { OUTSIDE_VAULT } from "../host/FolderJail";
 import {
 	linktextFor,
 	rewriteCanvasLinks,
@@ -273,7 +274,11 @@ export async function cacheCaughtUp(host: Host): Promise<void> {
 	nodeTimers.clearTimeout(timer);
 }
 
-/** An unparsed note's text; null when it is gone meanwhile (its delete event follows), or grown past MAX_READ_NOTE_BYTES (then among `unreadNotes`). */
+/**
+ * An unparsed note's text; null when it is gone meanwhile (its delete event follows), or swapped for a link or
+ * something else the jail refuses (no longer part of the vault: as if deleted; the rename of a visible note failed
+ * as "not part of the vault" over another note it never named), or grown past MAX_READ_NOTE_BYTES (then among `unreadNotes`).
+ */
 async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[], toLook = false): Promise<string | null> {
 	try {
 		return await (toLook && host.vault.readToLook ? host.vault.readToLook(file) : host.vault.read(file));
@@ -282,7 +287,8 @@ async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[], t
 			if (!unreadNotes.includes(file.path)) unreadNotes.push(file.path);
 			return null;
 		}
-		if ((error as { code?: unknown } | null)?.code === "ENOENT") return null;
+		const code = (error as { code?: unknown } | null)?.code;
+		if (code === "ENOENT" || code === OUTSIDE_VAULT) return null;
 		throw error;
 	}
 }

@@ -171,3 +171,45 @@ describe("still_being_read over a vault whose notes are all read", () => {
 		}
 	});
 });
+
+/**
+ * read_note of a note whose metadata is not read yet: its text is there, its properties and tags are not known.
+ * On lead5 (81da6631) the answer said the note had no tags and that its frontmatter was "not valid YAML".
+ */
+describe("read_note of a note still being read says its properties and tags are not known yet", () => {
+	test("the answer does not call its YAML invalid nor its tags none, and does once it is read", async () => {
+		const filler = "plain words for length\n".repeat(Math.ceil((MAX_STARTUP_PARSE_BYTES + 1) / 23));
+		const vault = await makeVault({ [BIG]: `---\nstatus: draft\n---\n#bigtag\n\n${filler}` });
+		const read = Reflect.get<NodeVault, "cachedRead">(NodeVault.prototype, "cachedRead");
+		const parseRead = new Gate({ open: false });
+		let parseHeld = false;
+		// The first read of the note is the cache's parse after start: held. read_note's own reads go on.
+		const readSpy = jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			if (file.path === BIG && !parseHeld) {
+				parseHeld = true;
+				await parseRead.wait();
+			}
+			return read.call(this, file);
+		});
+		const running = await startService(vault);
+		const client = await connectClient(running.url, running.tokens.read ?? "");
+		try {
+			const early = await callOk(client, "read_note", { path: BIG });
+			expect(running.host.metadataCache.getCache(BIG)).toBeNull();
+			expect(early).toMatchObject({ frontmatter: null, tags: [] });
+			expect(early.frontmatter_unparsed).toMatch(/still being read/u);
+			expect(early.frontmatter_unparsed).not.toMatch(/YAML/u);
+			parseRead.open();
+			await running.host.metadataCache.settled();
+			const late = await callOk(client, "read_note", { path: BIG });
+			expect(late).toMatchObject({ frontmatter: { status: "draft" }, tags: ["#bigtag"] });
+			expect(late).not.toHaveProperty("frontmatter_unparsed");
+		} finally {
+			parseRead.open();
+			readSpy.mockRestore();
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	}, 60_000);
+});

@@ -132,7 +132,8 @@ export const readNoteTool = defineTool({
 		// left undefined is no field in JSON, the form every client gets.
 		const path = answered.value.path;
 		const section = part?.name;
-		const frontmatterUnparsed = unparsedFrontmatter(text, cache?.frontmatter);
+		// Not parsed yet (headless: after start, or created on disk a moment ago): its YAML was called invalid and its tags none.
+		const frontmatterUnparsed = cache ? unparsedFrontmatter(text, cache.frontmatter) : NOT_PARSED_YET;
 		const frontmatter = frontmatterUnparsed === undefined ? (cache?.frontmatter ?? null) : null;
 		const tagsLeftOut = tags.leftOut > 0 ? tags.leftOut : undefined;
 		const modified = MODIFIED_TIMES.of(file.stat.mtime);
@@ -165,6 +166,10 @@ export const readNoteTool = defineTool({
 		});
 	},
 });
+
+/** `frontmatter_unparsed` of a note whose metadata the host has not read yet: its properties and tags are unknown, not none. */
+const NOT_PARSED_YET =
+	"Not known yet: the note is still being read, so its properties and tags are not in this answer (its text is all in content). Call read_note again in a moment.";
 
 /**
  * The bytes of JSON the note's text may take beside the `rest` of read_note's answer: the answer goes
