@@ -274,10 +274,14 @@ export async function cacheCaughtUp(host: Host): Promise<void> {
 	nodeTimers.clearTimeout(timer);
 }
 
+/** The system's reasons a note in the vault cannot be read, as Node's errors name them. */
+const UNREADABLE_NOTE_CODES: ReadonlySet<string> = new Set(["EACCES", "EPERM", "EIO", "EISDIR", "ENOTDIR", "ELOOP", "EBUSY"]);
+
 /**
  * An unparsed note's text; null when it is gone meanwhile (its delete event follows), or swapped for a link or
  * something else the jail refuses (no longer part of the vault: as if deleted; the rename of a visible note failed
- * as "not part of the vault" over another note it never named), or grown past MAX_READ_NOTE_BYTES (then among `unreadNotes`).
+ * as "not part of the vault" over another note it never named), or grown past MAX_READ_NOTE_BYTES or unreadable by
+ * the system (then among `unreadNotes`).
  */
 async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[], toLook = false): Promise<string | null> {
 	try {
@@ -289,6 +293,13 @@ async function readUnparsed(host: Host, file: HostFile, unreadNotes: string[], t
 		}
 		const code = (error as { code?: unknown } | null)?.code;
 		if (code === "ENOENT" || code === OUTSIDE_VAULT) return null;
+		// Unreadable by the system (its permissions, a disk error): named as not read, so a rename of another note is not
+		// refused over a note the caller never named (red90), and the person knows to check its links. This call's own
+		// bounds (a read over what one call may journal) still end it.
+		if (typeof code === "string" && UNREADABLE_NOTE_CODES.has(code)) {
+			if (!unreadNotes.includes(file.path)) unreadNotes.push(file.path);
+			return null;
+		}
 		throw error;
 	}
 }

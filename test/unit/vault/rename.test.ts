@@ -543,6 +543,17 @@ describe("rename plans with a note the cache has not parsed", () => {
 		expect(plan.notes).toEqual([]);
 	});
 
+	test("an unindexed note the system will not let it read is named as not read, and the rename of another note goes on", async () => {
+		vault = await openVault({ "Old.md": "", "Locked.md": "[[Old]]\n", "Short.md": "see [[Old]]\n" });
+		const host = withUnindexed(withUnindexed(vault.host, "Locked.md"), "Short.md");
+		const read = host.vault.read.bind(host.vault);
+		host.vault.read = (file) =>
+			file.path === "Locked.md" ? Promise.reject(Object.assign(new Error("permission denied"), { code: "EACCES" })) : read(file);
+		const plan = await planRename(host, SCOPE, vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Short.md", "see [[New]]\n"]]);
+		expect(plan.unreadNotes).toEqual(["Locked.md"]);
+	});
+
 	test("the notes an approved rename looks at again: those not yet parsed that name the note, visible and not already planned", async () => {
 		vault = await openVault({ "Old.md": "", "C.md": "[[Old]]\n", "D.md": "[[Old]]\n", "Far.md": "nothing here\n", "Private/Diary.md": "[[Old]]\n" });
 		let host = vault.host;
