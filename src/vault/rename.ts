@@ -241,9 +241,12 @@ async function unparsedNaming(host: Host, notes: ReadonlySet<string>, fileName: 
 	const naming = new Set<string>();
 	let bytesLooked = 0;
 	for (const path of notes) {
+		// Before Obsidian has indexed the vault every note is here: past the bound, thousands named in one piece otherwise.
+		await clock.checkpoint();
 		const file = host.vault.getFileByPath(path);
 		if (file && bytesLooked + file.stat.size > RENAME_UNPARSED_LOOK_BYTES) {
-			if (!unreadNotes.includes(path)) unreadNotes.push(path);
+			// Not named yet: `notes` holds each path once, and the notes named before are over MAX_READ_NOTE_BYTES, not among these.
+			unreadNotes.push(path);
 			continue;
 		}
 		bytesLooked += file?.stat.size ?? 0;
