@@ -31,6 +31,29 @@ describe("undoCall", () => {
 		journal = JournalFile.forVault(root, ".obsidian");
 		tool = new SimulatedTool(host, journal);
 	});
+
+	/**
+	 * A vault where `Old/Plan.md` became `Garden/Beans.md` and `Links.md` was relinked from `before` to
+	 * `after`, then `typedSince` was added to it, and the journal holding that rename as call `id`.
+	 */
+	async function journalRenameOfPlan(id: string, before: string, after: string, typedSince: string): Promise<void> {
+		await host.close();
+		await removeDir(root);
+		root = await makeVault({ "Garden/Beans.md": "beans\n", "Links.md": `${after}${typedSince}` });
+		host = await NodeHost.open(root, { metadata: false });
+		journal = JournalFile.forVault(root, ".obsidian");
+		journal.recordChanges({ id, time: "2026-12-05T00:00:00.000Z", tokenName: "laptop", tool: "rename_note" }, [
+			{
+				path: "Garden/Beans.md",
+				movedFrom: "Old/Plan.md",
+				before: "beans\n",
+				beforeHash: hashText("beans\n"),
+				after: "beans\n",
+				afterHash: hashText("beans\n"),
+			},
+			{ path: "Links.md", before, beforeHash: hashText(before), after, afterHash: hashText(after) },
+		]);
+	}
 	afterEach(async () => {
 		await host.close();
 		await removeDir(root);
@@ -329,22 +352,7 @@ describe("undoCall", () => {
 		const before = "see [[Old/Plan|Plan]], [[Old/Plan|my beans]] and [Plan](Old/Plan.md)\n\n![[Old/Plan|Plan]]\n";
 		// As rename writes it: a shown name that was the old name is the new one.
 		const after = "see [[Garden/Beans|Beans]], [[Garden/Beans|my beans]] and [Beans](Garden/Beans.md)\n\n![[Garden/Beans|Beans]]\n";
-		await host.close();
-		await removeDir(root);
-		root = await makeVault({ "Garden/Beans.md": "beans\n", "Links.md": `${after}typed by a person since\n` });
-		host = await NodeHost.open(root, { metadata: false });
-		journal = JournalFile.forVault(root, ".obsidian");
-		journal.recordChanges({ id: "r2", time: "2026-12-05T00:00:00.000Z", tokenName: "laptop", tool: "rename_note" }, [
-			{
-				path: "Garden/Beans.md",
-				movedFrom: "Old/Plan.md",
-				before: "beans\n",
-				beforeHash: hashText("beans\n"),
-				after: "beans\n",
-				afterHash: hashText("beans\n"),
-			},
-			{ path: "Links.md", before, beforeHash: hashText(before), after, afterHash: hashText(after) },
-		]);
+		await journalRenameOfPlan("r2", before, after, "typed by a person since\n");
 		const outcome = succeeded(await undoCall(host, journal, "r2"));
 		expect(outcome.notes).toContainEqual({ path: "Links.md", result: "relinked" });
 		// Before: "[[Old/Plan|Beans]]", "[Beans](Old/Plan.md)" and "![[Old/Plan|Beans]]", a name no note has, which the person never wrote.
@@ -354,22 +362,7 @@ describe("undoCall", () => {
 	test("undo of a rename that made one link of two different ones ([[Old/Plan|Plan]] and [[Old/Plan|Beans]] both [[Garden/Beans|Beans]]), in a note edited since: both point back and keep the shown text, no guess", async () => {
 		const before = "[[Old/Plan|Plan]] and [[Old/Plan|Beans]]\n";
 		const after = "[[Garden/Beans|Beans]] and [[Garden/Beans|Beans]]\n";
-		await host.close();
-		await removeDir(root);
-		root = await makeVault({ "Garden/Beans.md": "beans\n", "Links.md": `${after}typed since\n` });
-		host = await NodeHost.open(root, { metadata: false });
-		journal = JournalFile.forVault(root, ".obsidian");
-		journal.recordChanges({ id: "r3", time: "2026-12-05T00:00:00.000Z", tokenName: "laptop", tool: "rename_note" }, [
-			{
-				path: "Garden/Beans.md",
-				movedFrom: "Old/Plan.md",
-				before: "beans\n",
-				beforeHash: hashText("beans\n"),
-				after: "beans\n",
-				afterHash: hashText("beans\n"),
-			},
-			{ path: "Links.md", before, beforeHash: hashText(before), after, afterHash: hashText(after) },
-		]);
+		await journalRenameOfPlan("r3", before, after, "typed since\n");
 		expect(succeeded(await undoCall(host, journal, "r3")).notes).toContainEqual({ path: "Links.md", result: "relinked" });
 		expect((await disk("Links.md")).toString()).toBe("[[Old/Plan|Beans]] and [[Old/Plan|Beans]]\ntyped since\n");
 	});
