@@ -152,13 +152,12 @@ function shapeRefusal(over: JsonShapeBound, isJson: boolean): { refusal: Refusal
 	return { refusal: { status: 400, kind: "invalid_request", message } };
 }
 
-/** The parsed body, or why a batch is refused: empty, or over its cap. */
+/** The parsed body, or why a batch is refused: empty (one over its cap was refused from its text, `jsonShapeOver`). */
 function checkBatch(json: unknown): { json: unknown } | { refusal: Refusal } {
 	// JSON-RPC: an empty batch is an invalid request, not a batch of notifications to accept with 202.
 	if (Array.isArray(json) && json.length === 0) {
 		return { refusal: { status: 400, kind: "invalid_request", message: "Invalid Request: the batch is empty. Send at least one message." } };
 	}
-	if (Array.isArray(json) && json.length > MAX_BATCH_ENTRIES) return { refusal: BATCH_OVER_CAP };
 	return { json };
 }
 
