@@ -4,7 +4,7 @@ import type { Host } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { rewriteLinksSteps } from "../markdown/linkRewrite";
 import { linkMetadataSteps, metadataSteps } from "../markdown/metadata";
-import { SliceClock, type Steps } from "../markdown/steps";
+import { runSteps, SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
 import { checkVaultPath } from "../vault/paths";
@@ -218,15 +218,34 @@ function* stepFor(change: JournalChange, relinkedByRename: boolean, current: str
 	if (current === change.before) return { kind: "none", done: { path, result: "unchanged" } };
 	if (relinkedByRename) {
 		// Edited since: its text is kept and only the links the rename changed are pointed back.
-		const { back, exactly } = yield* renamedLinks(change.before, change.after);
-		const relinked =
-			back.size === 0
-				? current
-				: (yield* rewriteLinksSteps(current, yield* metadataSteps(current), (linkpath) => back.get(linkpath) ?? null, { exactly })).text;
+		const relinked = yield* linksPointedBack(yield* renamedLinks(change.before, change.after), current);
 		if (relinked !== current)
 			return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
 	}
 	return { kind: "conflict", original: change };
+}
+
+/** `text` with the links a rename changed (`renamedLinks`) pointed back; the others as they are. */
+function* linksPointedBack({ back, exactly }: RenamedLinks, text: string): Steps<string> {
+	if (back.size === 0) return text;
+	return (yield* rewriteLinksSteps(text, yield* metadataSteps(text), (linkpath) => back.get(linkpath) ?? null, { exactly })).text;
+}
+
+/**
+ * For the link edit of an undone rename: its links pointed back in the note's text at the write, when
+ * that is no longer the text planned on (a client's append answered in one of the undo's pauses, between
+ * its plan and its write). Without it the note was a conflict: it kept the rename's link to a path the
+ * undo had just emptied, and a copy of its text from before the rename was saved beside it. At once, as
+ * the write's edit is (a note of a megabyte is parsed in one piece here; only in that race).
+ */
+function pointBackAtWrite(change: JournalChange): ((text: string) => string) | undefined {
+	const { before, after } = change;
+	if (before === null || after === null) return undefined;
+	let links: RenamedLinks | undefined;
+	return (text) => {
+		links ??= runSteps(renamedLinks(before, after));
+		return runSteps(linksPointedBack(links, text));
+	};
 }
 
 /** An edit step of an existing note (an undone rename's link changes, mostly): recorded a group at a time. */
@@ -267,12 +286,15 @@ async function runEditGroup(
 		target,
 		group.map((step) => step.change),
 	);
+	// A rename's: every edit of it points links back (the move itself is not in a group).
+	const ofRename = entry.changes.some((change) => change.movedFrom !== undefined);
 	let next = 0;
 	try {
 		for (; next < group.length; next++) {
 			const step = group[next] as EditStep;
-			const written = await writeRecordedEdit(target, step.change);
-			notes.push(written === null ? await conflict(host, journal, undo, entry, step.original, scope) : step.done);
+			const written = await writeRecordedEdit(target, step.change, ofRename ? pointBackAtWrite(step.original) : undefined);
+			const done: UndoneNote = written === step.change.after ? step.done : { path: step.change.path, result: "relinked" };
+			notes.push(written === null ? await conflict(host, journal, undo, entry, step.original, scope) : done);
 		}
 	} finally {
 		// An error stopped the group: the notes after it were recorded and never written.
