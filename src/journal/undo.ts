@@ -107,8 +107,18 @@ export async function undoCall(
 	try {
 		for (let index = 0; index < steps.length;) {
 			const group = editGroupAt(steps, index);
-			if (group.length === 0) notes.push(await runStep(host, journal, undo, entry, steps[index++] as UndoStep, scope));
-			else {
+			if (group.length === 0) {
+				const step = steps[index++] as UndoStep;
+				const done = await runStep(host, journal, undo, entry, step, scope);
+				notes.push(done);
+				// The renamed note changed between the plan and its move back (a client's append in one of the undo's pauses): it
+				// stays, so its links are left reaching it there, as for a note changed before the undo. Pointed back, they reached nothing.
+				if (step.kind === "apply" && step.change.movedFrom !== undefined && done.result !== "moved back") {
+					const to = step.change.movedFrom;
+					notes.push(...steps.slice(index).map((rest) => (rest.kind === "none" ? rest.done : { path: stepPath(rest), result: "links kept" as const, to })));
+					break;
+				}
+			} else {
 				await runEditGroup(host, journal, undo, entry, group, scope, notes);
 				index += group.length;
 			}
@@ -223,6 +233,11 @@ function* stepFor(change: JournalChange, relinkedByRename: boolean, current: str
 			return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
 	}
 	return { kind: "conflict", original: change };
+}
+
+/** The note a step is about. */
+function stepPath(step: Exclude<UndoStep, { kind: "none" }>): string {
+	return step.kind === "apply" ? step.change.path : step.kind === "trash" ? step.path : step.original.path;
 }
 
 /** `text` with the links a rename changed (`renamedLinks`) pointed back; the others as they are. */
