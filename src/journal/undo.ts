@@ -130,7 +130,9 @@ export async function undoCall(
 				// stays, so its links are left reaching it there, as for a note changed before the undo. Pointed back, they reached nothing.
 				if (step.kind === "apply" && step.change.movedFrom !== undefined && done.result !== "moved back") {
 					const to = step.change.movedFrom;
-					notes.push(...steps.slice(index).map((rest) => (rest.kind === "none" ? rest.done : { path: stepPath(rest), result: "links kept" as const, to })));
+					notes.push(
+						...steps.slice(index).map((rest) => (rest.kind === "none" ? rest.done : { path: stepPath(rest), result: "links kept" as const, to })),
+					);
 					break;
 				}
 			} else {

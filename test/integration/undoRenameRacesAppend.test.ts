@@ -21,7 +21,10 @@ import { makeVault, removeDir } from "../helpers/vault";
 
 test("undo of a rename keeps an append made to a linking note between its plan and its write, and points that note's link back", async () => {
 	const vault = await makeVault({ "Plan.md": "# Plan\n", "Notes/Linker.md": "See [[Plan]].\n", "Notes/Other.md": "Also [[Plan]].\n" });
-	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 } });
+	const running = await startService(vault, {
+		levels: ["write"],
+		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+	});
 	const client = await connectClient(running.url, running.tokens.write ?? "");
 	const read = (path: string) => fs.readFile(nodePath.join(vault, path), "utf8");
 	try {
@@ -60,7 +63,10 @@ test("undo of a rename keeps an append made to a linking note between its plan a
 
 test("undo of a rename whose moved note a client appended to while the undo planned: the note stays, and its links keep reaching it", async () => {
 	const vault = await makeVault({ "Plan.md": "# Plan\n", "Notes/Linker.md": "See [[Plan]].\n" });
-	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 } });
+	const running = await startService(vault, {
+		levels: ["write"],
+		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+	});
 	const client = await connectClient(running.url, running.tokens.write ?? "");
 	const read = (path: string) => fs.readFile(nodePath.join(vault, path), "utf8");
 	try {
