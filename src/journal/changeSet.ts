@@ -379,18 +379,13 @@ export async function recordEditsAhead({ journal, call }: ApplyTarget, changes: 
 
 /**
  * Writes one edit recorded by `recordEditsAhead`, in its own atomic edit; returns the text
- * written, or null when the note is gone or no longer holds the change's `before` and `redo`
- * (when given) changes nothing in the text it holds (nothing written, its record dropped). A text
- * `redo` made is recorded as what the edit replaced and wrote. Once `mayWrite` says no, before the
- * bytes go, WriteNoLongerAllowedError. Other errors are thrown, the record dropped.
+ * written, or null when the note is gone or no longer holds the change's `before` (nothing
+ * written, its record dropped). Once `mayWrite` says no, before the bytes go,
+ * WriteNoLongerAllowedError. Other errors are thrown, the record dropped.
  */
-export async function writeRecordedEdit(
-	target: ApplyTarget,
-	change: NoteChange,
-	options: { redo?: ((text: string) => string) | undefined; mayWrite?: () => boolean } = {},
-): Promise<string | null> {
+export async function writeRecordedEdit(target: ApplyTarget, change: NoteChange, mayWrite: () => boolean = () => true): Promise<string | null> {
 	try {
-		return await writeRecordedRelink(target, { ...change, redo: options.redo }, { mayWrite: options.mayWrite ?? (() => true), redoEdits: false });
+		return await writeRecordedRelink(target, { ...change, redo: undefined }, { mayWrite, redoEdits: false });
 	} catch (error) {
 		if (error instanceof NoteChangedSinceError) return null;
 		throw error;

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
+import { MAX_WRITE_ATTEMPTS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import type { Host } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { rewriteLinksSteps } from "../markdown/linkRewrite";
 import { linkMetadataSteps, metadataSteps } from "../markdown/metadata";
-import { runSteps, SliceClock, type Steps } from "../markdown/steps";
+import { SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
 import { checkVaultPath } from "../vault/paths";
@@ -245,7 +245,11 @@ function* stepFor(change: JournalChange, relinkedByRename: boolean, current: str
 	if (current === change.before) return { kind: "none", done: { path, result: "unchanged" } };
 	if (relinkedByRename) {
 		// Edited since: its text is kept and only the links the rename changed are pointed back.
-		const relinked = yield* linksPointedBack(yield* renamedLinks(change.before, change.after), current);
+		const { back, exactly } = yield* renamedLinks(change.before, change.after);
+		const relinked =
+			back.size === 0
+				? current
+				: (yield* rewriteLinksSteps(current, yield* metadataSteps(current), (linkpath) => back.get(linkpath) ?? null, { exactly })).text;
 		if (relinked !== current)
 			return { kind: "apply", change: { path, before: current, after: relinked }, done: { path, result: "relinked" }, original: change };
 	}
@@ -255,29 +259,6 @@ function* stepFor(change: JournalChange, relinkedByRename: boolean, current: str
 /** The note a step is about. */
 function stepPath(step: Exclude<UndoStep, { kind: "none" }>): string {
 	return step.kind === "apply" ? step.change.path : step.kind === "trash" ? step.path : step.original.path;
-}
-
-/** `text` with the links a rename changed (`renamedLinks`) pointed back; the others as they are. */
-function* linksPointedBack({ back, exactly }: RenamedLinks, text: string): Steps<string> {
-	if (back.size === 0) return text;
-	return (yield* rewriteLinksSteps(text, yield* metadataSteps(text), (linkpath) => back.get(linkpath) ?? null, { exactly })).text;
-}
-
-/**
- * For the link edit of an undone rename: its links pointed back in the note's text at the write, when
- * that is no longer the text planned on (a client's append answered in one of the undo's pauses, between
- * its plan and its write). Without it the note was a conflict: it kept the rename's link to a path the
- * undo had just emptied, and a copy of its text from before the rename was saved beside it. At once, as
- * the write's edit is (a note of a megabyte is parsed in one piece here; only in that race).
- */
-function pointBackAtWrite(change: JournalChange): ((text: string) => string) | undefined {
-	const { before, after } = change;
-	if (before === null || after === null) return undefined;
-	let links: RenamedLinks | undefined;
-	return (text) => {
-		links ??= runSteps(renamedLinks(before, after));
-		return runSteps(linksPointedBack(links, text));
-	};
 }
 
 /** An edit step of an existing note (an undone rename's link changes, mostly): recorded a group at a time. */
@@ -320,22 +301,33 @@ async function runEditGroup(
 	);
 	// A rename's: every edit of it points links back (the move itself is not in a group).
 	const ofRename = entry.changes.some((change) => change.movedFrom !== undefined);
+	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	let next = 0;
 	try {
 		for (; next < group.length; next++) {
 			const step = group[next] as EditStep;
 			const { path } = step.change;
 			const mayWrite = () => isWritablePath(path, scopeNow());
-			let written: string | null;
+			let done: UndoneNote | null;
 			try {
-				written = await writeRecordedEdit(target, step.change, { redo: ofRename ? pointBackAtWrite(step.original) : undefined, mayWrite });
+				done = (await writeRecordedEdit(target, step.change, mayWrite)) === null ? null : step.done;
+				// Changed between the plan and this write (a client's append answered in one of the undo's pauses): a rename's links are
+				// pointed back in its text now, in slices, as for a note edited before the undo. It was a conflict: the note kept the rename's
+				// link to a path the undo had just emptied, and its text from before the rename was saved beside it.
+				for (let attempt = 1; done === null && ofRename && attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+					const current = await currentText(host, path);
+					const again = current === null ? null : await clock.run(stepFor(step.original, true, current, false));
+					if (again?.kind === "none") done = again.done;
+					if (again?.kind !== "apply") break;
+					await recordEditsAhead(target, [again.change]);
+					done = (await writeRecordedEdit(target, again.change, mayWrite)) === null ? null : again.done;
+				}
 			} catch (error) {
 				if (!(error instanceof WriteNoLongerAllowedError)) throw error;
 				notes.push({ path, result: "excluded since" });
 				continue;
 			}
-			const done: UndoneNote = written === step.change.after ? step.done : { path, result: "relinked" };
-			notes.push(written === null ? await conflict(host, journal, undo, entry, step.original, scopeNow()) : done);
+			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow())));
 		}
 	} finally {
 		// An error stopped the group: the notes after it were recorded and never written.
