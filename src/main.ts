@@ -141,9 +141,9 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 		return this.host.hiddenLinks();
 	}
 
-	/** Undoes one journalled call through Obsidian's vault, recorded as an undo by "you". */
+	/** Undoes one journalled call through Obsidian's vault, recorded as an undo by "you"; a folder excluded while it runs is not written. */
 	undoChange(callId: string): Promise<UndoOutcome> {
-		return undoCall(this.host, this.journal, callId, undefined, this.settings.excludedFolders);
+		return undoCall(this.host, this.journal, callId, undefined, () => this.settings.excludedFolders);
 	}
 
 	/** The port clients should use: the one the server listens on, else the configured one. */

@@ -380,11 +380,12 @@ export async function recordEditsAhead({ journal, call }: ApplyTarget, changes: 
 /**
  * Writes one edit recorded by `recordEditsAhead`, in its own atomic edit; returns the text
  * written, or null when the note is gone or no longer holds the change's `before` (nothing
- * written, its record dropped). Other errors are thrown, the record dropped.
+ * written, its record dropped). Once `mayWrite` says no, before the bytes go,
+ * WriteNoLongerAllowedError. Other errors are thrown, the record dropped.
  */
-export async function writeRecordedEdit(target: ApplyTarget, change: NoteChange): Promise<string | null> {
+export async function writeRecordedEdit(target: ApplyTarget, change: NoteChange, mayWrite: () => boolean = () => true): Promise<string | null> {
 	try {
-		return await writeRecordedRelink(target, { ...change, redo: undefined }, { mayWrite: () => true, redoEdits: false });
+		return await writeRecordedRelink(target, { ...change, redo: undefined }, { mayWrite, redoEdits: false });
 	} catch (error) {
 		if (error instanceof NoteChangedSinceError) return null;
 		throw error;

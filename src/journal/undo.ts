@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
+import { MAX_WRITE_ATTEMPTS, NOTE_TEXT_SLICE_MS, RELINKS_APPLIED_AT_ONCE } from "../config/limits";
 import type { Host } from "../host/Host";
 import { linkpathOf } from "../markdown/inline";
 import { rewriteLinksSteps } from "../markdown/linkRewrite";
@@ -10,7 +10,17 @@ import { copyNameBeside } from "../vault/copyName";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
 import { yieldToEventLoop } from "../vault/workBudget";
-import { applyChange, currentText, isPathFree, NoteChangedSinceError, recordEditsAhead, withPathTurns, writeRecordedEdit, type NoteChange } from "./changeSet";
+import {
+	applyChange,
+	currentText,
+	isPathFree,
+	NoteChangedSinceError,
+	recordEditsAhead,
+	withPathTurns,
+	WriteNoLongerAllowedError,
+	writeRecordedEdit,
+	type NoteChange,
+} from "./changeSet";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 
 /** The name an undo made by a person is recorded under, in history. */
@@ -53,7 +63,9 @@ export type UndoneNote =
 	/** The call created it and it is gone already. */
 	| { path: string; result: "gone" }
 	/** Moved since (by the person or another program) to where undo may not write, an excluded folder say: left alone there, and that place never named. */
-	| { path: string; result: "moved out of reach" };
+	| { path: string; result: "moved out of reach" }
+	/** In a folder the person excluded while the undo ran: left as it is. */
+	| { path: string; result: "excluded since" };
 
 export type UndoOutcome = { ok: true; entry: JournalEntry; undoId: string; notes: UndoneNote[] } | { ok: false; reason: string };
 
@@ -85,13 +97,16 @@ export async function undoCall(
 	journal: WriteJournal,
 	callId: string,
 	undoneBy = UNDO_BY_PERSON,
-	excludedFolders: readonly string[] = [],
+	excludedFolders: readonly string[] | (() => readonly string[]) = [],
 ): Promise<UndoOutcome> {
 	await journal.catchUp?.();
 	const entry = journal.get(callId);
 	if (!entry) return { ok: false, reason: unknownCallReason(callId) };
 	if (entry.undone) return { ok: false, reason: `The change ${callId} was already undone, at ${entry.undone.time} (by ${entry.undone.by}).` };
-	const scope: Scope = { configDir: host.vault.configDir, excludedFolders: [...excludedFolders, ...host.hiddenLinks()] };
+	// The person's excluded folders as they are at each write (in Obsidian the settings now): one excluded while the undo runs is not written.
+	const excludedNow = typeof excludedFolders === "function" ? excludedFolders : () => excludedFolders;
+	const scopeNow = (): Scope => ({ configDir: host.vault.configDir, excludedFolders: [...excludedNow(), ...host.hiddenLinks()] });
+	const scope = scopeNow();
 	for (const change of entry.changes) {
 		for (const path of change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]) {
 			if (!isWritablePath(path, scope))
@@ -107,9 +122,21 @@ export async function undoCall(
 	try {
 		for (let index = 0; index < steps.length;) {
 			const group = editGroupAt(steps, index);
-			if (group.length === 0) notes.push(await runStep(host, journal, undo, entry, steps[index++] as UndoStep, scope));
-			else {
-				await runEditGroup(host, journal, undo, entry, group, scope, notes);
+			if (group.length === 0) {
+				const step = steps[index++] as UndoStep;
+				const done = await runStep(host, journal, undo, entry, step, scopeNow);
+				notes.push(done);
+				// The renamed note changed between the plan and its move back (a client's append in one of the undo's pauses): it
+				// stays, so its links are left reaching it there, as for a note changed before the undo. Pointed back, they reached nothing.
+				if (step.kind === "apply" && step.change.movedFrom !== undefined && done.result !== "moved back") {
+					const to = step.change.movedFrom;
+					notes.push(
+						...steps.slice(index).map((rest) => (rest.kind === "none" ? rest.done : { path: stepPath(rest), result: "links kept" as const, to })),
+					);
+					break;
+				}
+			} else {
+				await runEditGroup(host, journal, undo, entry, group, scopeNow, notes);
 				index += group.length;
 			}
 		}
@@ -229,6 +256,11 @@ function* stepFor(change: JournalChange, relinkedByRename: boolean, current: str
 	return { kind: "conflict", original: change };
 }
 
+/** The note a step is about. */
+function stepPath(step: Exclude<UndoStep, { kind: "none" }>): string {
+	return step.kind === "apply" ? step.change.path : step.kind === "trash" ? step.path : step.original.path;
+}
+
 /** An edit step of an existing note (an undone rename's link changes, mostly): recorded a group at a time. */
 type EditStep = Extract<UndoStep, { kind: "apply" }>;
 
@@ -259,7 +291,7 @@ async function runEditGroup(
 	undo: JournalCall,
 	entry: JournalEntry,
 	group: readonly EditStep[],
-	scope: Scope,
+	scopeNow: () => Scope,
 	notes: UndoneNote[],
 ): Promise<void> {
 	const target = { host, journal, call: undo };
@@ -267,12 +299,35 @@ async function runEditGroup(
 		target,
 		group.map((step) => step.change),
 	);
+	// A rename's: every edit of it points links back (the move itself is not in a group).
+	const ofRename = entry.changes.some((change) => change.movedFrom !== undefined);
+	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	let next = 0;
 	try {
 		for (; next < group.length; next++) {
 			const step = group[next] as EditStep;
-			const written = await writeRecordedEdit(target, step.change);
-			notes.push(written === null ? await conflict(host, journal, undo, entry, step.original, scope) : step.done);
+			const { path } = step.change;
+			const mayWrite = () => isWritablePath(path, scopeNow());
+			let done: UndoneNote | null;
+			try {
+				done = (await writeRecordedEdit(target, step.change, mayWrite)) === null ? null : step.done;
+				// Changed between the plan and this write (a client's append answered in one of the undo's pauses): a rename's links are
+				// pointed back in its text now, in slices, as for a note edited before the undo. It was a conflict: the note kept the rename's
+				// link to a path the undo had just emptied, and its text from before the rename was saved beside it.
+				for (let attempt = 1; done === null && ofRename && attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+					const current = await currentText(host, path);
+					const again = current === null ? null : await clock.run(stepFor(step.original, true, current, false));
+					if (again?.kind === "none") done = again.done;
+					if (again?.kind !== "apply") break;
+					await recordEditsAhead(target, [again.change]);
+					done = (await writeRecordedEdit(target, again.change, mayWrite)) === null ? null : again.done;
+				}
+			} catch (error) {
+				if (!(error instanceof WriteNoLongerAllowedError)) throw error;
+				notes.push({ path, result: "excluded since" });
+				continue;
+			}
+			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow())));
 		}
 	} finally {
 		// An error stopped the group: the notes after it were recorded and never written.
@@ -281,10 +336,13 @@ async function runEditGroup(
 }
 
 /** Writes one step; a note that changed between the check and its write gets a conflict copy instead. */
-async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, step: UndoStep, scope: Scope): Promise<UndoneNote> {
+async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, step: UndoStep, scopeNow: () => Scope): Promise<UndoneNote> {
+	if (step.kind === "none") return step.done;
+	const paths = step.kind === "apply" && step.change.movedFrom !== undefined ? [step.change.path, step.change.movedFrom] : [stepPath(step)];
+	const mayWrite = () => paths.every((path) => isWritablePath(path, scopeNow()));
+	if (!mayWrite()) return { path: stepPath(step), result: "excluded since" };
+	const scope = scopeNow();
 	switch (step.kind) {
-		case "none":
-			return step.done;
 		case "conflict":
 			return conflict(host, journal, undo, entry, step.original, scope);
 		case "trash": {
@@ -295,10 +353,11 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 		}
 		case "apply":
 			try {
-				await applyChange({ host, journal, call: undo }, step.change, false);
+				await applyChange({ host, journal, call: undo, mayWrite }, step.change, false);
 				return step.done;
 			} catch (error) {
-				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scope);
+				if (error instanceof WriteNoLongerAllowedError) return { path: stepPath(step), result: "excluded since" };
+				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scopeNow());
 				throw error;
 			}
 	}
@@ -451,6 +510,8 @@ export function describeNotes(notes: readonly UndoneNote[]): string {
 					return `"${note.path}" (new with that change) was already gone`;
 				case "moved out of reach":
 					return `"${note.path}" was moved since to a place undo may not write, so it was left as it is there`;
+				case "excluded since":
+					return `"${note.path}" is in a folder excluded while the undo ran, so it was left as it is`;
 			}
 		})
 		.join("; ");
