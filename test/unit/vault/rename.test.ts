@@ -563,6 +563,7 @@ describe("rename plans with a note the cache has not parsed", () => {
 			{ ...SCOPE, excludedFolders: ["Private"] },
 			vault.host.vault.getFileByPath("Old.md")!,
 			new Set(["D.md"]),
+			[],
 		);
 		expect([...naming]).toEqual(["C.md"]);
 	});
