@@ -121,6 +121,11 @@ export function planningHost(
 	let charsRead = 0;
 	/** Each note's text as the plan first read it: a plan is made on one text of a note, however often the tool reads it. */
 	const readTexts = new Map<string, string>();
+	/**
+	 * Notes read only to look through them (`readToLook`), until the plan reads one: a rename's look at a note not yet
+	 * parsed, then its plan of that note, read it twice. At most the RENAME_UNPARSED_LOOK_BYTES a rename looks through.
+	 */
+	const lookedTexts = new Map<string, string>();
 	// The host's cached read (checked against the disk): a plan made on stale text is caught when each note is written.
 	const textOf = async (file: HostFile) => {
 		const earlier = planned.get(file.path)?.after ?? readTexts.get(file.path);
@@ -128,8 +133,10 @@ export function planningHost(
 		// A call whose notes hold more text than its journal records may keep stops being planned here,
 		// before the rest is read: a rename linked from 20 MB of notes is refused after reading the bound, not the 20 MB.
 		if (charsRead + file.stat.size > MAX_JOURNAL_CALL_BYTES) throw new CallTooLargeError();
+		const looked = lookedTexts.get(file.path);
+		lookedTexts.delete(file.path);
 		// Headless, a note caught empty in another program's rewrite in place is read again once its text is back.
-		const text = await (host.vault.cachedReadPastRewrite?.(file) ?? host.vault.cachedRead(file));
+		const text = looked ?? (await (host.vault.cachedReadPastRewrite?.(file) ?? host.vault.cachedRead(file)));
 		// Moved out of sight while it was read (into an excluded folder, by the person: the same file object,
 		// renamed): as if deleted then. Its text would otherwise be planned on, and a plan's error quotes it (its headings).
 		if (!isPathVisible(file.path, scope)) throw Object.assign(new Error("The note was moved out of sight while it was read."), { code: "ENOENT" });
@@ -168,6 +175,7 @@ export function planningHost(
 			if (earlier !== undefined) return earlier;
 			const text = await host.vault.read(file);
 			if (!isPathVisible(file.path, scope)) throw Object.assign(new Error("The note was moved out of sight while it was read."), { code: "ENOENT" });
+			lookedTexts.set(file.path, text);
 			return text;
 		},
 		createFolder: (path): Promise<HostAbstractFile> => Promise.resolve({ path, name: path.slice(path.lastIndexOf("/") + 1) }),

@@ -436,6 +436,26 @@ export function mayBeTaskLine(note: string, line: number, text: string): boolean
 }
 
 /**
+ * Whether `note` (its lines starting at `starts`) has a line reading as an open task (`- [ ] …`) other
+ * than those at `listed` (sorted). Only the lines holding `[ ]` are looked at, one `indexOf` apart.
+ */
+function hasOpenTaskLineBeside(note: string, starts: readonly number[], listed: readonly number[]): boolean {
+	const known = new Set(listed);
+	let line = 0;
+	// Each line is looked at once, however many `[ ]` it holds (a planted line of a million was a million slices of it).
+	let looked = -1;
+	for (let at = note.indexOf("[ ]"); at !== -1; at = note.indexOf("[ ]", at + 3)) {
+		while (line + 1 < starts.length && (starts[line + 1] as number) <= at) line++;
+		if (line === looked || known.has(line)) continue;
+		looked = line;
+		const start = starts[line] as number;
+		const end = note.indexOf("\n", start);
+		if (taskStatusCharOf(note.slice(start, end === -1 ? note.length : end)) === " ") return true;
+	}
+	return false;
+}
+
+/**
  * Changes the status of one task of a note's text (see changeTaskStatus), guarded by its text: a
  * line that is not that task any more (the note changed since list_tasks) is an error that lists
  * the note's open tasks with their lines. The format is the task line's own, else that of the
@@ -465,9 +485,15 @@ export function changeTaskInNote(note: string, change: NoteTaskChange): NoteTask
 		const listed = open.slice(0, change.listLimit).map((index) => `line ${index}: ${echoed(taskText(content(index)))}`);
 		const more = open.length > listed.length ? ` (and ${open.length - listed.length} more)` : "";
 		const behind = change.tasks.some((task, index) => statuses[index] !== task.status);
+		// Tasks read from an older text miss those added since: a line of this text reading as an open task that is
+		// not listed says so (one in a code block reads as one too, so the list is only said to be maybe incomplete).
+		const unlisted = !behind && change.tasksFrom === "cache" && hasOpenTaskLineBeside(note, starts, open);
 		const list =
 			(listed.length ? ` Its open tasks: ${listed.join("; ")}${more}.` : NO_OPEN_TASKS[change.tasksFrom ?? "text"]) +
-			(behind ? " The note changed a moment ago and its tasks are still being read, so this list may be short." : "");
+			(behind ? " The note changed a moment ago and its tasks are still being read, so this list may be short." : "") +
+			(unlisted
+				? ` It holds lines that read as open tasks and were not read as tasks yet${listed.length ? ", so this list may be incomplete" : ""}.`
+				: "");
 		return fail(
 			`Line ${change.line} is not the task "${wanted}" (the note may have changed since list_tasks). Nothing was changed.${list} Call list_tasks again for the current lines.`,
 		);

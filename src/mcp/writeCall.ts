@@ -12,6 +12,7 @@ import {
 	MAX_WAITING_APPROVALS_PER_TOKEN,
 	MAX_WRITE_ATTEMPTS,
 	NOTE_TEXT_SLICE_MS,
+	UNREAD_NOTES_LISTED,
 	WRITE_RETRY_BUDGET_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
 	WRITE_RETRY_MAX_PAUSE_MS,
@@ -199,6 +200,8 @@ export async function runWriteCall<Args>(
 		}
 		// Whether the person saw this set: what the applier may write once the tool is at Ask.
 		let shown = alreadyApproved;
+		// Notes the look after the window did not read (past its bound, or refused by the system): named in the answer as the plan's are.
+		const unreadAfterWindow: string[] = [];
 		if (asks && writes.approver !== null && !alreadyApproved) {
 			// Revoked, or its folders narrowed away from a note of the set, while it was planned (a rename's thousands of linking
 			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
@@ -229,7 +232,7 @@ export async function runWriteCall<Args>(
 			// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
 			// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
 			// so the write finds it and plans again, and the new plan, without it, is the approved change (`isSameChange`).
-			const newLinker = await startedLinking(ctx, planned.changes);
+			const newLinker = await startedLinking(ctx, planned.changes, unreadAfterWindow);
 			if (newLinker !== null) {
 				// Named if the attempts run out: the last window's set was approved, yet this note was not in it.
 				changedPath = newLinker;
@@ -272,7 +275,7 @@ export async function runWriteCall<Args>(
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
-			return withWrittenHash(planned, written);
+			return withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
 			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
@@ -302,7 +305,7 @@ export async function runWriteCall<Args>(
  * written without a second window. Only visible notes are listed, so the path may be named to the caller.
  * Headless, the notes other programs wrote before this moment are parsed first (RENAME_CATCH_UP_MS at most).
  */
-async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]): Promise<string | null> {
+async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[], unreadNotes: string[]): Promise<string | null> {
 	const move = changes.find((change) => change.movedFrom !== undefined);
 	if (move?.movedFrom === undefined) return null;
 	// A note another program wrote just before the approval is in the cache's link lists only once the watcher and the parse
@@ -316,7 +319,7 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[]):
 	// One written while the window was open and still not parsed after that wait (a big note, or one queued behind a slow
 	// parse) is looked through as the plan does: it kept its link to the old path. One naming the note without linking
 	// makes the call plan again once, and the same plan is written without a second window.
-	const naming = await unparsedNotesNaming(ctx.host, ctx.scope, moved, inSet);
+	const naming = await unparsedNotesNaming(ctx.host, ctx.scope, moved, inSet, unreadNotes);
 	return [...naming].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0))[0] ?? null;
 }
 
@@ -354,6 +357,18 @@ function* isSameChange(approved: readonly NoteChange[], replanned: readonly Note
 /** What the person is shown of a change: its path, the move, and the text before and after. */
 function shownChange({ path, movedFrom, before, after }: NoteChange): NoteChange {
 	return movedFrom === undefined ? { path, before, after } : { path, movedFrom, before, after };
+}
+
+/**
+ * A rename's answer with `unread` added to its `notes_not_read` (each once, UNREAD_NOTES_LISTED at most): notes
+ * not yet parsed that the look after the window could not read (past RENAME_UNPARSED_LOOK_BYTES, or refused by
+ * the system) may still link to the old path, as those the plan could not read. Only visible notes are looked at.
+ */
+function withNotesNotRead(outcome: ToolOutcome<Record<string, unknown>>, unread: readonly string[]): ToolOutcome<Record<string, unknown>> {
+	if (!outcome.ok || unread.length === 0) return outcome;
+	const named = Array.isArray(outcome.value.notes_not_read) ? (outcome.value.notes_not_read as string[]) : [];
+	const all = [...new Set([...named, ...unread])].slice(0, UNREAD_NOTES_LISTED);
+	return ok({ ...outcome.value, notes_not_read: all });
 }
 
 /** The tool's answer, its `hash` that of the text really written (a call allowed without asking may have been made again on newer text). */

@@ -76,6 +76,13 @@ export class KeptGraphStats {
 					for (const kept of this.scopes.values()) kept.changed.add(file.path);
 				}),
 			},
+			{
+				// A note read for the first time counts from then (`setNote`), whether or not a `resolve` follows (not documented).
+				from: "metadata",
+				ref: metadataCache.on("changed", (file) => {
+					for (const kept of this.scopes.values()) kept.changed.add(file.path);
+				}),
+			},
 		);
 	}
 
@@ -183,7 +190,10 @@ export class KeptGraphStats {
 	/** Works out one path's part again: the note's links for this scope, or none when no visible note is there now. */
 	private async setNote(kept: ScopeCounts, path: string, visible: (path: string) => boolean, budget?: CallBudget): Promise<void> {
 		if (budget?.due()) await budget.checkpoint();
-		if (this.host.vault.getFileByPath(path)?.extension !== "md" || !visible(path)) {
+		const file = this.host.vault.getFileByPath(path);
+		// A note whose metadata is not read yet counts nowhere (as `graphStats`): the answer names it in `still_being_read`. The
+		// cache's `changed` once it is read sets it here. A note given up at start was counted as an orphan until then.
+		if (file?.extension !== "md" || !visible(path) || this.host.metadataCache.getFileCache(file) === null) {
 			kept.counts.set(path, null);
 			kept.reresolved.delete(path);
 			kept.askers.delete(path);

@@ -490,10 +490,13 @@ export async function noteGraphLinks(
  * these counts note by note instead (`KeptGraphStats`); this is the count from nothing.
  */
 export async function graphStats(host: Host, scope: Scope, topCount: number, budget?: CallBudget, memo: NoteMemo = sharedNoteMemo): Promise<GraphStats> {
-	const notes = await visibleNotesOnBudget(host, scope, budget);
+	// A note whose metadata is not read yet (named in `still_being_read`) counts nowhere: its links are not known, which is not "none".
+	const notes: HostFile[] = [];
 	const visible = new Set<string>();
-	for (const file of notes) {
+	for (const file of await visibleNotesOnBudget(host, scope, budget)) {
 		if (budget?.due()) await budget.checkpoint();
+		if (host.metadataCache.getFileCache(file) === null) continue;
+		notes.push(file);
 		visible.add(file.path);
 	}
 	// One for the whole count, made at the first note that needs it: each gathers the visible files by name, a walk over

@@ -228,12 +228,13 @@ function* notesNotParsedSteps(host: Host, scope: Scope, file: HostFile, known: R
 /**
  * The visible notes and canvases, not among `known`, that the cache has not parsed yet and whose text may
  * name `file` (`notesNotParsedSteps`, `unparsedNaming`): looked through in slices, RENAME_UNPARSED_LOOK_BYTES
- * at most, the rest left. The notes a rename's plan relinks from their text besides the cache's `linkingSources`.
+ * at most, the rest (and those the system would not let it read) pushed to `unreadNotes`. The notes a
+ * rename's plan relinks from their text besides the cache's `linkingSources`.
  */
-export async function unparsedNotesNaming(host: Host, scope: Scope, file: HostFile, known: ReadonlySet<string>): Promise<Set<string>> {
+export async function unparsedNotesNaming(host: Host, scope: Scope, file: HostFile, known: ReadonlySet<string>, unreadNotes: string[]): Promise<Set<string>> {
 	const clock = planningClock();
 	const notParsed = await clock.run(notesNotParsedSteps(host, scope, file, known));
-	return unparsedNaming(host, notParsed, file.name, [], clock);
+	return unparsedNaming(host, notParsed, file.name, unreadNotes, clock);
 }
 
 /** Those of `notes` whose text may name a file named `fileName` (`mayNameFileSteps`), looked through on `clock`; past RENAME_UNPARSED_LOOK_BYTES of them, the rest are named in `unreadNotes` unread. */

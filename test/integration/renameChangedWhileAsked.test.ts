@@ -54,11 +54,11 @@ async function renameWhileEdited(
 	});
 	client = await connectClient(running.url, running.tokens.write ?? "");
 	try {
-		await callOk(client, "rename_note", { path: "Old/Plan.md", new_path: to });
+		const answer = await callOk<{ notes_not_read?: string[] }>(client, "rename_note", { path: "Old/Plan.md", new_path: to });
 		const read = (path: string) => (existsSync(nodePath.join(vault, path)) ? readFileSync(nodePath.join(vault, path), "utf8") : null);
 		const written = Object.fromEntries([...new Set([...Object.keys(files), "C.md", to])].map((path) => [path, read(path)]));
 		const shown = requests.map((request) => Object.fromEntries(request.changes.map((change) => [change.path, change.after])));
-		return { requests, shown, written };
+		return { requests, shown, written, answer };
 	} finally {
 		await client.close();
 		await running.stop();
@@ -140,6 +140,35 @@ describe("rename_note in Ask mode, a linking note edited while the window is ope
 		expect(shown[1]?.["C.md"]).toBe("Now see [[Garden/Beans]].\n");
 		expect(written["C.md"]).toBe("Now see [[Garden/Beans]].\n");
 		expect(written["A.md"]).toBe("[[Garden/Beans]]\n");
+	});
+
+	test("notes written while the window is open, not yet parsed and past the bytes a rename looks through, are named in notes_not_read", async () => {
+		const files = { "Old/Plan.md": "# Plan\n", "A.md": "[[Old/Plan]]\n" };
+		// Three notes of 6 MiB (under the 8 MiB read bound): the look after the window reads two, 12 of its 16 MiB, and not the third.
+		const big = `${"x".repeat(1023)}\n`.repeat(6 * 1024);
+		const bigPaths = ["Big 1.md", "Big 2.md", "Big 3.md"];
+		let releaseParse = () => {};
+		const parseHeld = new Promise<void>((resolve) => (releaseParse = resolve));
+		const { requests, written, answer } = await renameWhileEdited(files, async (vault, running) => {
+			// The index's first parse of them is held until the call has returned (parses run one at a time: the others wait behind it).
+			const hostVault = running.host.vault;
+			const cachedRead = hostVault.cachedRead.bind(hostVault);
+			let parseBegun = false;
+			hostVault.cachedRead = async (file) => {
+				if (bigPaths.includes(file.path) && !parseBegun) {
+					parseBegun = true;
+					await parseHeld;
+				}
+				return cachedRead(file);
+			};
+			for (const path of bigPaths) writeFileSync(nodePath.join(vault, path), big);
+			await until(() => parseBegun && bigPaths.every((path) => hostVault.getFileByPath(path)?.stat.size === big.length), 10_000);
+		}).finally(releaseParse);
+		expect(requests).toHaveLength(1);
+		expect(written["A.md"]).toBe("[[Garden/Beans]]\n");
+		// On main: no notes_not_read, though a link to the old path in the third note was never looked for.
+		expect(answer.notes_not_read).toHaveLength(1);
+		expect(bigPaths).toContain(answer.notes_not_read?.[0]);
 	});
 
 	test("a note edited on disk to link just before the approval is shown in a second window and relinked", async () => {

@@ -248,3 +248,27 @@ describe("write tools over HTTP", () => {
 		expect(JSON.stringify(activity)).not.toContain("Water the herbs");
 	});
 });
+
+describe("complete_task's refusal of a wrong line, the server's tasks older than the note", () => {
+	test("lists the tasks it knows and says the list may be incomplete when the note holds open tasks it has not read; not when it has read them all", async () => {
+		const vault = await makeVault({ "Tasks.md": "- [ ] Call Ana\n- [ ] Pay rent\n", "Read.md": "- [ ] Call Ana\n- [ ] Pay rent\n- [ ] Buy milk\n" });
+		// No watcher: the server's tasks of Tasks.md stay those of its first text, as for a moment beside another program's edit.
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			await fs.writeFile(nodePath.join(vault, "Tasks.md"), "- [ ] Call Ana\n- [ ] Pay rent\n- [ ] Buy milk\n");
+			const stale = await callError(client, "complete_task", { path: "Tasks.md", line: 1, text: "Call Ana" });
+			expect(stale).toContain("Its open tasks: line 0: Call Ana; line 1: Pay rent.");
+			// On main the refusal ended there, as if the note's open tasks were those two: "Buy milk" on line 2 unmentioned.
+			expect(stale).toContain("so this list may be incomplete");
+			const current = await callError(client, "complete_task", { path: "Read.md", line: 1, text: "Call Ana" });
+			expect(current).toContain("Its open tasks: line 0: Call Ana; line 1: Pay rent; line 2: Buy milk.");
+			expect(current).not.toContain("may be");
+			expect(readFileSync(nodePath.join(vault, "Tasks.md"), "utf8")).toBe("- [ ] Call Ana\n- [ ] Pay rent\n- [ ] Buy milk\n");
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});

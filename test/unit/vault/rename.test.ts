@@ -532,6 +532,22 @@ describe("rename plans with a note the cache has not parsed", () => {
 		]);
 	});
 
+	test("an unindexed note that names the note is read once, to look and to plan", async () => {
+		vault = await openVault({ "Old.md": "# Old\n", "Short.md": "see [[Old]]\n", "Far.md": "nothing here\n" });
+		const host = withUnindexed(withUnindexed(vault.host, "Short.md"), "Far.md");
+		await vault.host.metadataCache.caughtUpWithDisk();
+		const reads: string[] = [];
+		for (const method of ["read", "cachedRead", "cachedReadPastRewrite"] as const) {
+			const original = host.vault[method]?.bind(host.vault);
+			if (original) host.vault[method] = (file) => (reads.push(file.path), original(file));
+		}
+		const plan = await planRename(planningHost(host, SCOPE).host, SCOPE, vault.host.vault.getFileByPath("Old.md")!, "New.md");
+		expect(plan.notes.map((note) => [note.path, note.after])).toEqual([["Short.md", "see [[New]]\n"]]);
+		// On main read twice (3 calls: the plan's cachedReadPastRewrite reads through cachedRead): once to look for the name, once for the plan.
+		expect(reads.filter((path) => path === "Short.md")).toHaveLength(1);
+		expect(reads.filter((path) => path === "Far.md")).toHaveLength(1);
+	});
+
 	test("an unindexed note in an excluded folder is neither read nor rewritten", async () => {
 		vault = await openVault({ "Old.md": "", "Private/Diary.md": "[[Old]]\n" });
 		const plan = await planRename(
@@ -563,6 +579,7 @@ describe("rename plans with a note the cache has not parsed", () => {
 			{ ...SCOPE, excludedFolders: ["Private"] },
 			vault.host.vault.getFileByPath("Old.md")!,
 			new Set(["D.md"]),
+			[],
 		);
 		expect([...naming]).toEqual(["C.md"]);
 	});

@@ -189,7 +189,9 @@ describe("task writes", () => {
 			expect(answer).toEqual({ ok: false, error: expect.stringContaining('Line 5 is not the task "Call Ana"') as unknown });
 			// Before: "It has no open tasks." (the cache's tasks, listed as the note's, since the line asked for is no task line).
 			expect(answer.ok || answer.error).not.toContain("It has no open tasks");
-			expect(answer.ok || answer.error).toContain("It had no open tasks when last read. Call list_tasks again for the current lines.");
+			expect(answer.ok || answer.error).toContain(
+				"It had no open tasks when last read. It holds lines that read as open tasks and were not read as tasks yet. Call list_tasks again for the current lines.",
+			);
 			expect(await onDisk("Tasks.md")).toBe("- [ ] Call Ana\n- [ ] Pay rent\n");
 		});
 
