@@ -13,8 +13,7 @@ import { settingsWithWriteTokens, startService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
-/** The real `fs` module object the server's code calls into (a namespace import is a frozen copy). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's code calls into the CommonJS module object; a namespace import is a frozen copy
 const realFs = require("node:fs") as { fsyncSync: (descriptor: number) => void };
 
 const ROUNDS = 6;
