@@ -337,7 +337,7 @@ export class JournalFile implements WriteJournal {
 	 * same reason) is owed, hidden from `list` and `get` at once and appended later (`pendingDrops`);
 	 * the caller goes on to report the write's own error.
 	 */
-	dropChange(callId: string, path: string): void {
+	dropChange(callId: string, path: string, withNextRecord = false): void {
 		const pending: PendingDrop = { line: { kind: "drop", id: callId, path }, inFlight: false };
 		try {
 			this.syncWithDisk();
@@ -348,7 +348,9 @@ export class JournalFile implements WriteJournal {
 			// Checked when it is appended: a drop of a change the file does not hold is read as nothing.
 		}
 		this.pendingDrops.push(pending);
-		this.appendPendingDrops();
+		// Carried by the next record's write, first (off the event loop for a record made ahead); if none comes, by a retry.
+		if (withNextRecord) this.scheduleDropRetry();
+		else this.appendPendingDrops();
 	}
 
 	/** Appends the drops owed (those not in an append under way), or schedules the next try after a failure. */

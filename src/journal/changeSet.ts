@@ -614,8 +614,9 @@ async function editWithCompare(
 	let recorded: { before: string; after: string } | null = null;
 	let conflict = false;
 	let changedText: string | null = null;
-	const forget = () => {
-		if (recorded !== null) journal.dropChange(call.id, path);
+	// `withNextRecord`: this edit's new record follows at once, and carries the drop in its own write.
+	const forget = (withNextRecord = false) => {
+		if (recorded !== null) journal.dropChange(call.id, path, withNextRecord);
 		recorded = null;
 	};
 	// What the atomic edit expects to find and write: the plan, then the edit made again on newer text outside it.
@@ -646,14 +647,16 @@ async function editWithCompare(
 				if (data === expected.before) next = expected.after;
 				else if (data === change.before) next = change.after;
 				else if (
-					// Made again on a long note's newer text (allowed on any, or approved if it makes the same change), hashed and
-					// recorded out of the atomic edit in slices: inside, the record alone was one piece of 2 million characters.
+					// Made again on newer text (allowed on any, or approved if it makes the same change), hashed and recorded out of
+					// the atomic edit, in slices and flushed through the thread pool: inside, a long note's record alone was one piece
+					// of 2 million characters, and any note's record (and the drop of the planned one) was flushed on the event loop,
+					// 0.78 s once on a busy disk. A short note is taken out once (after the call's own earlier edit of it, say); one that
+					// changes again meanwhile (another program writing it) is then edited inside rather than chased.
 					mayRedo !== false &&
 					change.redo &&
-					data.length > REDO_IN_EDIT_MAX_CHARS &&
 					// Longer, the tools' own edit refuses it at once: no long work to take out, and no round that lets the note grow on.
 					data.length <= MAX_EDITED_NOTE_CHARS &&
-					outside < REDO_OUTSIDE_EDIT_ATTEMPTS
+					outside < (data.length > REDO_IN_EDIT_MAX_CHARS ? REDO_OUTSIDE_EDIT_ATTEMPTS : 1)
 				) {
 					newer = data;
 					return data;
@@ -676,7 +679,7 @@ async function editWithCompare(
 					return data;
 				}
 				if (recorded === null || recorded.before !== data || recorded.after !== next) {
-					forget();
+					forget(true);
 					journal.recordChange(call, record(path, data, next, movedFrom));
 					recorded = { before: data, after: next };
 				}
@@ -705,7 +708,7 @@ async function editWithCompare(
 			if (data !== change.before && change.after !== change.before && change.relink !== true) throw new NoteChangedSinceError(path, []);
 			return null;
 		}
-		forget();
+		forget(true);
 		await recordAhead(data, redone);
 		expected = { before: data, after: redone };
 	}

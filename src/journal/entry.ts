@@ -65,8 +65,12 @@ export interface WriteJournal {
 	 * and records what it really wrote.
 	 */
 	recordChangesAhead(call: JournalCall, changes: readonly JournalChange[]): Promise<void>;
-	/** The change recorded last for this call and path was not written after all (the write failed): forget it. */
-	dropChange(callId: string, path: string): void;
+	/**
+	 * The change recorded last for this call and path was not written after all (the write failed): forget it.
+	 * `withNextRecord`: the caller records this call's new change of the path next, and the drop may go to disk in
+	 * that record's write (before it), rather than in a flush of its own on the event loop.
+	 */
+	dropChange(callId: string, path: string, withNextRecord?: boolean): void;
 	/**
 	 * The host moved the note at `from` to `to`: each change not undone whose note was at `from` is
 	 * recorded as now at `to` (one line per call). Never throws: a move that cannot be recorded leaves

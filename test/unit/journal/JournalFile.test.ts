@@ -220,6 +220,32 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("a drop made with the next record goes to disk in that record's write, before it, and one with no record after it by itself after the retry pause", async () => {
+		const journal = JournalFile.open(path);
+		await journal.recordChangesAhead(call("a"), [change("A.md", "1", "1+a")]);
+		const appendsBefore = readFileSync(path, "utf8").split("\n").length;
+		// The note changed before the edit: its planned record is dropped, and the edit's own recorded after it.
+		journal.dropChange("a", "A.md", true);
+		expect(journal.get("a")).toBeNull();
+		expect(historyOnDisk()).toEqual(["a"]);
+		await journal.recordChangesAhead(call("a"), [change("A.md", "1!", "1!+a")]);
+		const lines = readFileSync(path, "utf8")
+			.split("\n")
+			.slice(appendsBefore - 1, -1);
+		expect(lines.map((line) => (JSON.parse(line) as { kind: string }).kind)).toEqual(["drop", "change"]);
+		expect(
+			JournalFile.open(path)
+				.get("a")
+				?.changes.map((each) => each.after),
+		).toEqual(["1!+a"]);
+		// No record follows: the retry appends the drop alone.
+		journal.dropChange("a", "A.md", true);
+		expect(JournalFile.open(path).get("a")).not.toBeNull();
+		await new Promise((resolve) => setTimeout(resolve, JOURNAL_DROP_RETRY_PAUSES_MS[0]! + 100));
+		expect(JournalFile.open(path).get("a")).toBeNull();
+		journal.close();
+	});
+
 	test("dropChange forgets a change whose write failed; a call left without changes is gone", () => {
 		const journal = JournalFile.open(path);
 		journal.recordChange(call("a"), change("A.md", "1", "2"));
