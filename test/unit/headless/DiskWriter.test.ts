@@ -182,7 +182,8 @@ describe("DiskWriter.editOnce", () => {
 		};
 		// The edit's rename ends the steps looked at: a save after it keeps the edit's text.
 		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
-			armed = false;
+			if (to === note) armed = false;
+			else save();
 			realRename(from, to);
 		});
 		for (const name of steps) {
@@ -340,9 +341,11 @@ describe("DiskWriter.editOnce on long notes", () => {
 		const late = Array.from({ length: 60_000 }, (_, index) => `- line ${index} appended at the rename\n`).join("");
 		const realRename = fsModule.renameSync;
 		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
-			// After the last look, before the rename: another program appends to the note.
-			appendFileSync(note, late);
-			countReads(counted);
+			// After the last look, before the rename over the note: another program appends to it.
+			if (to === note) {
+				appendFileSync(note, late);
+				countReads(counted);
+			}
 			realRename(from, to);
 		});
 		const result = await writer.editOnce(note, (text) => text.replace("# Log", "# Log of May"));
