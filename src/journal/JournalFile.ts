@@ -745,6 +745,10 @@ export class JournalFile implements WriteJournal {
 			if (rest.length !== size - copied) return;
 			writeAllAt(handle.fd, rest, keptBytes + copied - snapshot.size);
 			fsyncSync(handle.fd);
+			// The last look, after the flush to disk (milliseconds): another process (the CLI beside Obsidian) may have
+			// appended a record to the journal meanwhile, which the rename would drop with the file it replaces.
+			const last = lstatSync(this.path, { throwIfNoEntry: false });
+			if (last?.ino !== snapshot.ino || last.size !== size) return;
 			renameSync(temporary, this.path);
 			replaced = true;
 			syncFolder(folder);

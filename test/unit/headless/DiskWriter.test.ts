@@ -156,6 +156,66 @@ describe("DiskWriter.editOnce", () => {
 		await new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS * 4));
 		expect(await fs.readFile(note, "utf8")).toBe("# Plan!!\n\n- one\n- logged\n");
 	});
+
+	/**
+	 * An editor's save (a new file renamed over the note) that lands at any step of an edit's write, from the
+	 * moment it was computed to its rename: the edit notices (and is made again on the new text), or the save
+	 * came after it and holds its text. Before, the note's name was looked at before the bytes, the temporary
+	 * name and the rights: a save landing in one of those steps was replaced by the edit, in no file.
+	 */
+	test("another program's atomic save landing at any step of an edit's last look is never replaced", async () => {
+		const note = nodePath.join(root, "Notes/Plan.md");
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const steps = ["openSync", "readSync", "writeSync", "fstatSync", "lstatSync", "closeSync"] as const;
+		let armed = false;
+		let step = 0;
+		let saveAt = 0;
+		let saved = false;
+		const realRename = fsModule.renameSync;
+		const save = (): void => {
+			if (!armed || ++step !== saveAt) return;
+			armed = false;
+			writeFileSync(`${note}.w`, `${nodeFs.readFileSync(note, "utf8")}- saved ${saveAt}\n`);
+			realRename(`${note}.w`, note);
+			saved = true;
+		};
+		// The edit's rename ends the steps looked at: a save after it keeps the edit's text.
+		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			if (to === note) armed = false;
+			else save();
+			realRename(from, to);
+		});
+		for (const name of steps) {
+			const real = fsModule[name] as (...args: unknown[]) => unknown;
+			jest.spyOn(fsModule, name).mockImplementation(((...args: unknown[]) => {
+				save();
+				return real(...args);
+			}) as never);
+		}
+		const lost: number[] = [];
+		try {
+			for (saveAt = 1; saveAt < 100; saveAt++) {
+				writeFileSync(note, "# Plan\n\n- one\n");
+				step = 0;
+				saved = false;
+				// Armed once the edit is computed: from then on, the save lands just before the edit's saveAt-th step.
+				const result = await writer.editOnce(note, (text) => ((armed = true), text.replace("# Plan", "# Plan!")), { beforeWrite: save });
+				armed = false;
+				if (!saved) {
+					expect(result).not.toBeNull();
+					break;
+				}
+				if (!nodeFs.readFileSync(note, "utf8").includes(`- saved ${saveAt}\n`)) lost.push(saveAt);
+			}
+		} finally {
+			jest.restoreAllMocks();
+		}
+		// The steps of a write were all passed through (the last one tried wrote without a save).
+		expect(saved).toBe(false);
+		expect(saveAt).toBeGreaterThan(5);
+		expect(lost).toEqual([]);
+	});
 });
 
 /** Waits until `done` holds, looking every few milliseconds, for at most `ms`. */
@@ -281,9 +341,11 @@ describe("DiskWriter.editOnce on long notes", () => {
 		const late = Array.from({ length: 60_000 }, (_, index) => `- line ${index} appended at the rename\n`).join("");
 		const realRename = fsModule.renameSync;
 		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
-			// After the last look, before the rename: another program appends to the note.
-			appendFileSync(note, late);
-			countReads(counted);
+			// After the last look, before the rename over the note: another program appends to it.
+			if (to === note) {
+				appendFileSync(note, late);
+				countReads(counted);
+			}
 			realRename(from, to);
 		});
 		const result = await writer.editOnce(note, (text) => text.replace("# Log", "# Log of May"));

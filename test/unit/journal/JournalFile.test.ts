@@ -579,6 +579,37 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("a record another process appends while the background trim flushes its new file to disk is kept", async () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
+		const cli = JournalFile.open(path, { maxEntries: 100 });
+		for (let index = 0; index < 6; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const realFsync = fsModule.fsyncSync;
+		let armed = true;
+		// The trim's flush before its rename is its first: the other process records a call then.
+		jest.spyOn(fsModule, "fsyncSync").mockImplementation((descriptor) => {
+			realFsync(descriptor);
+			if (!armed) return;
+			armed = false;
+			cli.recordChange(call("cli"), change("Cli.md", "c", "c!"));
+		});
+		try {
+			await (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
+		} finally {
+			jest.restoreAllMocks();
+		}
+		expect(armed).toBe(false);
+		// Before, the trim's rename dropped it with the file it replaced: the journal held c5 and c4 only.
+		expect(
+			JournalFile.open(path, { maxEntries: 100 })
+				.list()
+				.map((entry) => entry.id),
+		).toContain("cli");
+		journal.close();
+		cli.close();
+	});
+
 	test("megabytes recorded while the background trim writes are copied after the kept calls a piece at a time, never in one synchronous read; every record kept, in order", async () => {
 		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
 		const background = () => (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
