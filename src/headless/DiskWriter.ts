@@ -301,19 +301,24 @@ export class DiskWriter {
 					writeAll(created, added);
 				}
 				written = fstatSync(created);
-				// The temporary name still leads to the file written: it was written in pieces, with turns between them, in which
-				// another program may have put another file there (a hard link to a file outside the vault), which the rename would make the note.
-				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;
 				// The note was read and its new text written in pieces, other requests answered between them: the caller may no longer write (the temporary file is removed below).
 				beforeWrite?.();
-				// Nothing but these three between here and the rename: beside a program saving every 2 ms, each microsecond
+				// Nothing but these four between here and the rename: beside a program saving every 2 ms, each microsecond
 				// here is a chance for its save to land unseen and be replaced.
 				this.jail.checkFolderSync(folder);
-				// Renamed to its own name: nothing changes, but the system serves it only once any rename in the folder under way
+				// Renamed to its own name: nothing changes, but Linux serves it only once any rename in the folder under way
 				// is done. A look at the name does not wait for one: another program's save renamed over the note, still under way
 				// (on ext4 it writes the new file's data out first, milliseconds for a long note), showed the old file, and our
 				// rename, queued behind it, replaced its save (27 of 3,565 edits lost one beside a saver every ~1 ms; 1 of 2,301 with this).
-				renameSync(temporary, temporary);
+				// Only a wait: a system that refuses it (or a name gone, which the checks below see) changes nothing.
+				try {
+					renameSync(temporary, temporary);
+				} catch {
+					// the checks below decide
+				}
+				// The temporary name still leads to the file written: it was written in pieces, with turns between them, in which
+				// another program may have put another file there (a hard link to a file outside the vault), which the rename would make the note.
+				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;
 				if (lstatSync(diskPath).ino !== read.ino) {
 					rmSync(temporary, { force: true });
 					return null;
