@@ -14,6 +14,7 @@ function rankAll(
 	loose: ReadonlyArray<number> | null = null,
 ) {
 	const isRead = new Uint8Array(candidates.length);
+	let scores = 0;
 	const isRefined = new Uint8Array(candidates.length);
 	const refinedOnes: number[] = [];
 	const top: Ranked[] = [];
@@ -23,6 +24,7 @@ function rankAll(
 		count: candidates.length,
 		slots: Uint32Array.from(candidates.keys()),
 		score: (index) => {
+			scores++;
 			const candidate = candidates[index];
 			scored.score = isRead[index] === 1 ? (candidate?.read ?? 0) : isRefined[index] === 1 ? (candidate?.refined ?? 0) : (candidate?.bound ?? 0);
 		},
@@ -51,7 +53,7 @@ function rankAll(
 		worstKept: () => (top.length >= limit ? (top[0] ?? null) : null),
 	});
 	for (let step = steps.next(); ; step = steps.next())
-		if (step.done) return { ...step.value, reads, ...(refining ? { refinedOnes } : {}), page: top.map((kept) => kept.slot).reverse() };
+		if (step.done) return { ...step.value, reads, scores, ...(refining ? { refinedOnes } : {}), page: top.map((kept) => kept.slot).reverse() };
 }
 
 describe("candidates read best bound first", () => {
@@ -78,7 +80,7 @@ describe("candidates read best bound first", () => {
 			],
 			2,
 		);
-		expect(ranked).toEqual({ held: 1, reads: [0, 1], page: [0] });
+		expect(ranked).toEqual({ held: 1, reads: [0, 1], page: [0], scores: 3 });
 	});
 
 	test("a candidate is refined when its bound comes up first, then waits its turn again: fewer are read, the page is the same", () => {
@@ -100,6 +102,22 @@ describe("candidates read best bound first", () => {
 		expect(refined).toMatchObject({ held: 2, checks: { checked: 2, candidates: 6 } });
 	});
 
+	test("with a loose key first, a candidate is refined when that key comes up, and scored once before it is read", () => {
+		const candidates = [
+			{ bound: 9, refined: 8, read: 8 },
+			{ bound: 7, refined: null, read: null },
+			{ bound: 6, refined: 5, read: 5 },
+		];
+		const ranked = rankAll(candidates, 1, true, null, [10, 8, 7]);
+		expect(ranked.page).toEqual([0]);
+		expect(ranked.reads).toEqual([0]);
+		// Candidate 1 came up at its loose key, tying the page's worst: refined then, and ruled out, never scored.
+		expect(ranked.refinedOnes).toEqual([0, 1]);
+		// Candidate 0 scored with its refined bound, then with its read: not first with its unrefined bound too.
+		expect(ranked.scores).toBe(2);
+		expect(ranked).toMatchObject({ held: 1, checks: { checked: 1, candidates: 3 } });
+	});
+
 	test("when every candidate is read or ruled out by refining, no checks are reported", () => {
 		const ranked = rankAll(
 			[
@@ -118,7 +136,8 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 	/**
 	 * The same reading, each next candidate found by looking at every one left: the order a heap of
 	 * all of them gives; each candidate refined one by one when it comes up. `loose`: each
-	 * candidate's first key, looser than its bound, replaced by the bound when it comes up.
+	 * candidate's first key, looser than its bound: when it comes up, the candidate is refined then
+	 * (its key the refined bound), or without refining its key becomes the bound.
 	 */
 	function rankByScanning(
 		candidates: ReadonlyArray<{ bound: number; refined?: number | null; read: number | null }>,
@@ -144,7 +163,7 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 			if (isLoose[next] === 1) {
 				isLoose[next] = 0;
 				key[next] = candidate.bound;
-				continue;
+				if (!refining) continue;
 			}
 			if (refining && isRefined[next] === 0) {
 				isRefined[next] = 1;
