@@ -19,12 +19,18 @@ import {
 	ONE_PIECE_INDEX_WORDS,
 	SEARCH_LISTING_CHECK_MASK,
 	UPDATING_NOTICE_PAUSE_COUNT,
+	SEARCH_DEFAULT_LIMIT,
+	SEARCH_SLICE_MS,
+	SEARCH_WARM_UP_SAMPLE_CHARS,
+	SEARCH_WARM_UP_SAMPLE_NOTES,
+	SEARCH_WARM_UP_WORK_MS,
 } from "../config/limits";
 import { runSteps, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
 import { noticeWithout, SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
-import { workClockMs, type CallBudget } from "./workBudget";
+import { CallBudget, CallOverBudget, workClockMs } from "./workBudget";
 import { errorKind, type Logger } from "../activity";
-import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
+import { parseQuery, stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
+import { warmUpSearches, warmUpWords, type WarmUpSearch } from "../search/warmUp";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
 import { noteVisibility, visibleNotes } from "./notes";
@@ -260,6 +266,14 @@ function sameScope(a: Scope, b: Scope): boolean {
 	return scopeKey(a) === scopeKey(b);
 }
 
+/** Ends the server's warm-up searches at their next pause (`IndexedNoteSearch.warmUp`): a person searched, or the index stopped or was replaced. */
+class WarmUpEnded extends Error {
+	constructor() {
+		super("The search warm-up ended");
+		this.name = "WarmUpEnded";
+	}
+}
+
 /**
  * One indexing of a note counted, once, among the paths behind an install in slices (`count`) until it
  * ends (`done`): a search meanwhile answers without its new version, and says so.
@@ -358,6 +372,10 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly helpsDue = new Set<number>();
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
+	/** The warm-up searches after the first build (see `warmUp`), settled once they have ended. */
+	private warmingUp: Promise<void> = Promise.resolve();
+	/** Set once the warm-up is over, or must end: a person's first search, a new scope or a stop end it at its next pause, and it never starts again. */
+	private warmUpOver = false;
 
 	constructor(
 		private readonly host: Host,
@@ -377,14 +395,21 @@ export class IndexedNoteSearch implements NoteSearch {
 		);
 		this.vaultRefs.push(vault.on("rename", (file: HostAbstractFile, oldPath: string) => void this.onRename(file, oldPath)));
 		this.building = this.build();
+		// Once the index is ready and compacted, its search code is run before a person's first search (see `warmUp`).
+		this.warmingUp = this.building.then(
+			() => this.warmUp(),
+			() => undefined,
+		);
 	}
 
 	/** Stops following changes and any build in progress, and frees the index. */
 	async stop(): Promise<void> {
 		this.stopped = true;
+		this.endWarmUp();
 		for (const ref of this.metadataRefs.splice(0)) this.host.metadataCache.offref(ref);
 		for (const ref of this.vaultRefs.splice(0)) this.host.vault.offref(ref);
 		await this.building;
+		await this.warmingUp;
 		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
@@ -396,11 +421,17 @@ export class IndexedNoteSearch implements NoteSearch {
 		return this.building;
 	}
 
+	/** Resolves once the warm-up searches after the first build have ended (run to their end, or ended early: see `warmUp`). */
+	whenWarmedUp(): Promise<void> {
+		return this.warmingUp;
+	}
+
 	/** New excluded folders: rebuild, so notes now excluded leave the index and notes now included enter it. */
 	setScope(scope: Scope): void {
 		const same = sameScope(scope, this.scope);
 		this.scope = scope;
 		if (same) return;
+		this.endWarmUp();
 		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
@@ -438,6 +469,20 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	async search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer> {
+		// A person's search: the warm-up, if not over, ends now, and what its searches kept goes before this one is answered.
+		this.endWarmUp();
+		return this.answer(scope, query, filter, limit, budget, readerFor(this.host));
+	}
+
+	/** `search`'s answer, the hits' text read by `read`. */
+	private async answer(
+		scope: Scope,
+		query: ParsedQuery,
+		filter: SearchFilter,
+		limit: number,
+		budget: CallBudget | undefined,
+		read: (path: string) => Promise<string | null>,
+	): Promise<NoteSearchAnswer> {
 		if (!this.ready) {
 			if (this.listing) await this.listing;
 			await this.helpBuild();
@@ -450,7 +495,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			withStopWords(query, this.stopWords),
 			unfiltered ? null : this.filterOf(scope, filter, scopeChecked),
 			limit,
-			readerFor(this.host),
+			read,
 			pauseOn(budget),
 		);
 		const settled: Promise<void> = answering.then(
@@ -468,6 +513,87 @@ export class IndexedNoteSearch implements NoteSearch {
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
 		const notice = [building, updating, answer.notice].filter((part) => part !== null && part !== undefined).join(" ");
 		return { ...answer, index, notice };
+	}
+
+	/** Ends the warm-up (see `warmUp`) if it is not over, letting go what its searches kept. */
+	private endWarmUp(): void {
+		if (this.warmUpOver) return;
+		this.warmUpOver = true;
+		this.engine.forgetKept();
+	}
+
+	/**
+	 * Once the first build is over, searches of the kinds people ask (warmUpSearches) on words the
+	 * notes use, answered as a person's are (in SEARCH_SLICE_MS slices, taking turns with other work,
+	 * snippets read) and thrown away: the code a search runs, and the dictionary's sorted view, were
+	 * otherwise made by a person's first searches, 3–50 ms of CPU each where later ones took 2–3 ms.
+	 * At most SEARCH_WARM_UP_WORK_MS of work in all; a person's search, a new scope or a stop ends it
+	 * at its next pause. Then everything its searches kept for the next is let go, so no answer is
+	 * served from it. Its words are never logged.
+	 */
+	private async warmUp(): Promise<void> {
+		if (this.warmUpOver || this.stopped) return;
+		const engine = this.engine;
+		const ended = () => this.warmUpOver || this.stopped || engine !== this.engine;
+		const budget = new CallBudget(
+			async () => {
+				await this.yieldToHost();
+				if (ended()) throw new WarmUpEnded();
+			},
+			SEARCH_SLICE_MS,
+			SEARCH_WARM_UP_WORK_MS,
+		);
+		const readNote = readerFor(this.host);
+		// A note read while a person's search began is not made into snippets: it would be kept for them.
+		const read = async (path: string): Promise<string | null> => {
+			const text = await readNote(path);
+			if (ended()) throw new WarmUpEnded();
+			return text;
+		};
+		try {
+			await budget.nextTurn();
+			for (const search of await this.warmUpSearchesOf(engine, read, budget)) {
+				await this.answer(this.scope, parseQuery(search.query), { folder: search.folder, tag: search.tag }, SEARCH_DEFAULT_LIMIT, budget, read);
+				await budget.nextTurn();
+			}
+		} catch (error) {
+			// Ended (a person's search, a stop, a new scope) or its work used up: the warm-up is over either way.
+			if (!(error instanceof WarmUpEnded) && !(error instanceof CallOverBudget)) this.logger?.warn(`search warm-up ended early (${errorKind(error)})`);
+		} finally {
+			if (!this.warmUpOver) {
+				this.warmUpOver = true;
+				engine.forgetKept();
+			}
+		}
+	}
+
+	/**
+	 * The warm-up's searches: on the words of SEARCH_WARM_UP_SAMPLE_NOTES notes spread over the
+	 * index (their first SEARCH_WARM_UP_SAMPLE_CHARS characters) that the most notes hold, in the
+	 * folder of the first of them in a folder, and with the first tag one of them carries.
+	 */
+	private async warmUpSearchesOf(engine: SearchEngine, read: (path: string) => Promise<string | null>, budget: CallBudget): Promise<WarmUpSearch[]> {
+		const index = engine.index;
+		const texts: string[] = [];
+		let folder: string | undefined;
+		let tag: string | undefined;
+		for (let sample = 0; sample < SEARCH_WARM_UP_SAMPLE_NOTES; sample++) {
+			const from = Math.floor((sample * index.nextSlot) / SEARCH_WARM_UP_SAMPLE_NOTES);
+			const to = Math.floor(((sample + 1) * index.nextSlot) / SEARCH_WARM_UP_SAMPLE_NOTES);
+			let path: string | undefined;
+			for (let slot = from; slot < to && path === undefined; slot++) {
+				path = index.documents[slot]?.path;
+				if (budget.due()) await budget.checkpoint();
+			}
+			if (path === undefined) continue;
+			const text = await read(path);
+			if (text !== null) texts.push(text.slice(0, SEARCH_WARM_UP_SAMPLE_CHARS));
+			const slash = path.lastIndexOf("/");
+			if (folder === undefined && slash > 0) folder = path.slice(0, slash);
+			tag ??= this.tagged.firstTagOf(path);
+		}
+		const words = warmUpWords(texts, (word) => index.notesHolding(word), (word) => this.stopWords.has(word));
+		return warmUpSearches(words, folder, tag);
 	}
 
 	/**
