@@ -710,11 +710,12 @@ export const SEARCH_SLICE_MS = 5;
  * two, phrases, a prefix, an exclusion, a folder and a tag filter, snippets) on words its notes use,
  * in SEARCH_SLICE_MS slices, their answers thrown away: the code a first search runs for the first
  * time in the process (compiled, its type feedback gathered, then optimized), and the dictionary's
- * sorted view, otherwise cost a person's first searches 3–50 ms of CPU each, where later ones cost
- * 2–3 ms (10,000 notes, over HTTP). This is the most CPU the warm-up may use in all; a person's
- * search or a stop ends it at once.
+ * sorted view, otherwise cost a person's first searches 3–60 ms of CPU each, where later ones cost
+ * 2–3 ms (10,000 notes, over HTTP). This is the most CPU the warm-up may use in all (its 15 searches
+ * took 280–360 ms at 10,000 notes, on a machine at load 13–16); a person's search or a
+ * stop ends it at once.
  */
-export const SEARCH_WARM_UP_WORK_MS = 250;
+export const SEARCH_WARM_UP_WORK_MS = 400;
 /** Notes the warm-up reads the words of its queries from: those the most of their words hold, among these notes' words. */
 export const SEARCH_WARM_UP_SAMPLE_NOTES = 4;
 /** Characters of each sampled note the warm-up looks at for words (SEARCH_WARM_UP_SAMPLE_NOTES): a bound on that look, whatever the notes' length. */

@@ -17,14 +17,16 @@ export interface WarmUpSearch {
 export const WARM_UP_WORDS = 10;
 /** The shortest word the warm-up asks about: shorter ones are mostly stop words, numbers and parts of identifiers. */
 const WARM_UP_MIN_WORD_CHARS = 3;
-/** Letters a warm-up prefix keeps of its word: a prefix as short as people type, which starts a few words. */
-const WARM_UP_PREFIX_CHARS = 3;
+/** Letters a warm-up prefix leaves off its word: a word not in the dictionary, found only as the start of a few words (a short prefix starts hundreds: 47 ms of a first search at 10,000 notes). */
+const WARM_UP_PREFIX_CUT = 1;
 
 /**
  * Up to `count` words of `texts` for the warm-up: the words of letters only, WARM_UP_MIN_WORD_CHARS
  * or longer, not stop words, that the most notes hold (`notesHolding`, 0 for a word no note
- * holds), the most held first; ties in the order first met. A common word's search runs the loops
- * a person's common words run, often enough for the runtime to optimize them.
+ * holds), the most held first (ties in the order first met), leaving out a word that starts
+ * another taken or is started by one (`plans` beside `plan`: one word's forms, not two words). A
+ * common word's search runs the loops a person's common words run, often enough for the runtime
+ * to optimize them.
  */
 export function warmUpWords(texts: readonly string[], notesHolding: (word: string) => number, isStopWord: (word: string) => boolean, count = WARM_UP_WORDS): string[] {
 	const held = new Map<string, number>();
@@ -35,34 +37,45 @@ export function warmUpWords(texts: readonly string[], notesHolding: (word: strin
 			held.set(word, notesHolding(word));
 		}
 	}
-	return [...held]
-		.filter(([, notes]) => notes > 0)
-		.sort((a, b) => b[1] - a[1])
-		.slice(0, count)
-		.map(([word]) => word);
+	const taken: string[] = [];
+	for (const [word, notes] of [...held].sort((a, b) => b[1] - a[1])) {
+		if (taken.length >= count || notes === 0) break;
+		if (!taken.some((other) => other.startsWith(word) || word.startsWith(other))) taken.push(word);
+	}
+	return taken;
 }
 
 /**
- * The warm-up's searches on `words` (most held first): one word on each of the first six, then two
- * words, a phrase of two and of three, a prefix, an exclusion and a stop word beside a word, and a
- * word in `folder` and among the notes carrying `tag` when there are such. A query whose words are
- * not there is left out; none when there are no words.
+ * The warm-up's searches on `words` (most held first), each kind once before any is asked again
+ * (the warm-up may end at its work bound before the last): one word, two words, a phrase of two, a
+ * prefix, an exclusion, a stop word beside a word, a word in `folder` and among the notes carrying
+ * `tag` (when there are such), then more of one word, two words, and a phrase of three. A query
+ * whose words are not there is left out; none when there are no words.
  */
 export function warmUpSearches(words: readonly string[], folder?: string, tag?: string): WarmUpSearch[] {
-	const [first, second, third, fourth, fifth] = words;
+	const [first, second, third, fourth, fifth, sixth] = words;
 	if (first === undefined) return [];
-	const searches: WarmUpSearch[] = words.slice(0, 6).map((word) => ({ query: word }));
-	const kinds: Array<[string | undefined, () => WarmUpSearch]> = [
+	const kinds: Array<[unknown, () => WarmUpSearch]> = [
+		[first, () => ({ query: first })],
+		[second, () => ({ query: `${second}` })],
+		[third, () => ({ query: `${third}` })],
 		[second, () => ({ query: `${first} ${second}` })],
-		[fourth, () => ({ query: `${third} ${fourth}` })],
 		[second, () => ({ query: `"${first} ${second}"` })],
+		[first, () => ({ query: prefixOf(fourth ?? first) })],
+		[third, () => ({ query: `${second} -${third}` })],
+		[first, () => ({ query: `the ${third ?? first}` })],
+		[folder, () => ({ query: fourth ?? first, folder })],
+		[tag, () => ({ query: fifth ?? first, tag })],
+		[fourth, () => ({ query: `${fourth}` })],
+		[fifth, () => ({ query: `${fifth}` })],
+		[sixth, () => ({ query: `${sixth}` })],
+		[fourth, () => ({ query: `${third} ${fourth}` })],
 		[fifth, () => ({ query: `"${third} ${fourth} ${fifth}"` })],
-		[first, () => ({ query: first.slice(0, WARM_UP_PREFIX_CHARS) })],
-		[second, () => ({ query: `${first} -${second}` })],
-		[first, () => ({ query: `the ${first}` })],
-		[folder, () => ({ query: first, folder })],
-		[tag, () => ({ query: first, tag })],
 	];
-	for (const [needed, search] of kinds) if (needed !== undefined) searches.push(search());
-	return searches;
+	return kinds.filter(([needed]) => needed !== undefined).map(([, search]) => search());
+}
+
+/** The start of `word` a warm-up prefix search asks for (WARM_UP_PREFIX_CUT letters off), at least WARM_UP_MIN_WORD_CHARS letters. */
+function prefixOf(word: string): string {
+	return word.slice(0, Math.max(WARM_UP_MIN_WORD_CHARS, word.length - WARM_UP_PREFIX_CUT));
 }
