@@ -46,10 +46,11 @@ export function warmUpWords(texts: readonly string[], notesHolding: (word: strin
 }
 
 /**
- * The warm-up's searches on `words` (most held first), each kind once before any is asked again
- * (the warm-up may end at its work bound before the last): one word, two words, a phrase of two, a
- * prefix, an exclusion, a stop word beside a word, a word in `folder` and among the notes carrying
- * `tag` (when there are such), then more of one word, two words, and a phrase of three. A query
+ * The warm-up's searches on `words` (most held first), every kind in the first ten (the warm-up
+ * may end at its work bound before the last): one word (three: the kind people ask most), two
+ * words, a phrase of two, a prefix, an exclusion, a stop word beside a word, a word in `folder` and
+ * among the notes carrying `tag` (when there are such); then three more of one word, two words, and
+ * a phrase of three. A query
  * whose words are not there is left out; none when there are no words.
  */
 export function warmUpSearches(words: readonly string[], folder?: string, tag?: string): WarmUpSearch[] {
