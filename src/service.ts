@@ -359,7 +359,7 @@ export class McpService {
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
-		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger);
+		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger, { warmUp: true });
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);

@@ -375,7 +375,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	/** The warm-up searches after the first build (see `warmUp`), settled once they have ended. */
 	private warmingUp: Promise<void> = Promise.resolve();
 	/** Set once the warm-up is over, or must end: a person's first search, a new scope or a stop end it at its next pause, and it never starts again. */
-	private warmUpOver = false;
+	private warmUpOver: boolean;
 
 	constructor(
 		private readonly host: Host,
@@ -383,7 +383,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		private readonly yieldToHost: () => Promise<void>,
 		/** Told of a note the index could not take in: by the error's kind, never its text, nor the note's path or text. */
 		private readonly logger?: Pick<Logger, "warn">,
-	) {}
+		/** `warmUp`: once the first build is over, run the search code before a person's first search (see `warmUp`); the server does. */
+		private readonly options: { warmUp?: boolean } = {},
+	) {
+		this.warmUpOver = options.warmUp !== true;
+	}
 
 	/** Follows changes and starts building. */
 	start(): void {
@@ -396,10 +400,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.vaultRefs.push(vault.on("rename", (file: HostAbstractFile, oldPath: string) => void this.onRename(file, oldPath)));
 		this.building = this.build();
 		// Once the index is ready and compacted, its search code is run before a person's first search (see `warmUp`).
-		this.warmingUp = this.building.then(
-			() => this.warmUp(),
-			() => undefined,
-		);
+		if (this.options.warmUp)
+			this.warmingUp = this.building.then(
+				() => this.warmUp(),
+				() => undefined,
+			);
 	}
 
 	/** Stops following changes and any build in progress, and frees the index. */

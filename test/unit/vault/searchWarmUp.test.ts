@@ -31,7 +31,7 @@ const SEARCHES: Array<{ query: string } & SearchFilter> = [
 ];
 
 function indexOf(vault: OpenVault): IndexedNoteSearch {
-	return new IndexedNoteSearch(vault.host, vault.scope("Private"), () => new Promise((resolve) => setImmediate(resolve)), new RecordingLogger());
+	return new IndexedNoteSearch(vault.host, vault.scope("Private"), () => new Promise((resolve) => setImmediate(resolve)), new RecordingLogger(), { warmUp: true });
 }
 
 /** The paths of the notes read through the host from now on. */
