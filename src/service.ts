@@ -386,6 +386,8 @@ export class McpService {
 			turns: { pause: this.turns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, lane: this.turns },
 			stillAnswers: (grant, admitted, request) => this.stillAnswers(grant, admitted, request),
 			onTokenUsed: (token) => {
+				// The server warms its search code only while nobody asks anything (IndexedNoteSearch.warmUp).
+				searchIndex.endWarmUp();
 				const now = Date.now();
 				this.lastSeen.set(token.hash, now);
 				this.tokenUse?.touch(token, now);

@@ -21,8 +21,8 @@ import {
 	UPDATING_NOTICE_PAUSE_COUNT,
 	SEARCH_DEFAULT_LIMIT,
 	SEARCH_SLICE_MS,
-	SEARCH_WARM_UP_SAMPLE_CHARS,
-	SEARCH_WARM_UP_SAMPLE_NOTES,
+	SEARCH_WARM_UP_NOTES_LOOKED,
+	SEARCH_WARM_UP_WORDS_LOOKED,
 	SEARCH_WARM_UP_WORK_MS,
 } from "../config/limits";
 import { runSteps, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
@@ -30,7 +30,7 @@ import { noticeWithout, SearchEngine, type CommitPlan, type NoteFilter, type Sea
 import { CallBudget, CallOverBudget, workClockMs } from "./workBudget";
 import { errorKind, type Logger } from "../activity";
 import { parseQuery, stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
-import { warmUpSearches, warmUpWords, type WarmUpSearch } from "../search/warmUp";
+import { warmUpSearches, warmUpText, warmUpWords, type WarmUpSearch } from "../search/warmUp";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
 import { noteVisibility, visibleNotes } from "./notes";
@@ -266,7 +266,7 @@ function sameScope(a: Scope, b: Scope): boolean {
 	return scopeKey(a) === scopeKey(b);
 }
 
-/** Ends the server's warm-up searches at their next pause (`IndexedNoteSearch.warmUp`): a person searched, or the index stopped or was replaced. */
+/** Ends the server's warm-up searches at their next pause (`IndexedNoteSearch.warmUp`): a client asked something, or the index stopped or was replaced. */
 class WarmUpEnded extends Error {
 	constructor() {
 		super("The search warm-up ended");
@@ -374,7 +374,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 	/** The warm-up searches after the first build (see `warmUp`), settled once they have ended. */
 	private warmingUp: Promise<void> = Promise.resolve();
-	/** Set once the warm-up is over, or must end: a person's first search, a new scope or a stop end it at its next pause, and it never starts again. */
+	/** Set once the warm-up is over, or must end: a client's request (`endWarmUp`), a search, a new scope or a stop end it at its next pause, and it never starts again. */
 	private warmUpOver: boolean;
 
 	constructor(
@@ -520,8 +520,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		return { ...answer, index, notice };
 	}
 
-	/** Ends the warm-up (see `warmUp`) if it is not over, letting go what its searches kept. */
-	private endWarmUp(): void {
+	/**
+	 * Ends the warm-up (see `warmUp`) if it is not over, letting go what its searches kept: the server
+	 * calls it at every client's request, so the warm-up uses only time nobody asks for.
+	 */
+	endWarmUp(): void {
 		if (this.warmUpOver) return;
 		this.warmUpOver = true;
 		this.engine.forgetKept();
@@ -529,11 +532,12 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	/**
 	 * Once the first build is over, searches of the kinds people ask (warmUpSearches) on words the
-	 * notes use, answered as a person's are (in SEARCH_SLICE_MS slices, taking turns with other work,
-	 * snippets read) and thrown away: the code a search runs, and the dictionary's sorted view, were
-	 * otherwise made by a person's first searches, 3–50 ms of CPU each where later ones took 2–3 ms.
-	 * At most SEARCH_WARM_UP_WORK_MS of work in all; a person's search, a new scope or a stop ends it
-	 * at its next pause. Then everything its searches kept for the next is let go, so no answer is
+	 * notes use, answered as a person's are (in SEARCH_SLICE_MS slices, taking turns with other work)
+	 * and thrown away, their snippets made of a made-up note's text (warmUpText: no note is read):
+	 * the code a search runs, and the dictionary's sorted view, were otherwise made by a person's
+	 * first searches, 3–60 ms of CPU each where later ones took 2–3 ms. At most
+	 * SEARCH_WARM_UP_WORK_MS of work in all; a client's request, a search, a new scope or a stop ends
+	 * it at its next pause. Then everything its searches kept for the next is let go, so no answer is
 	 * served from it. Its words are never logged.
 	 */
 	private async warmUp(): Promise<void> {
@@ -548,21 +552,21 @@ export class IndexedNoteSearch implements NoteSearch {
 			SEARCH_SLICE_MS,
 			SEARCH_WARM_UP_WORK_MS,
 		);
-		const readNote = readerFor(this.host);
-		// A note read while a person's search began is not made into snippets: it would be kept for them.
-		const read = async (path: string): Promise<string | null> => {
-			const text = await readNote(path);
-			if (ended()) throw new WarmUpEnded();
-			return text;
-		};
 		try {
 			await budget.nextTurn();
-			for (const search of await this.warmUpSearchesOf(engine, read, budget)) {
+			const { searches, text } = this.warmUpSearchesOf(engine);
+			// After the read's await a request may have come: no snippets made then, as for a note read.
+			const read = async (): Promise<string> => {
+				await Promise.resolve();
+				if (ended()) throw new WarmUpEnded();
+				return text;
+			};
+			for (const search of searches) {
 				await this.answer(this.scope, parseQuery(search.query), { folder: search.folder, tag: search.tag }, SEARCH_DEFAULT_LIMIT, budget, read);
 				await budget.nextTurn();
 			}
 		} catch (error) {
-			// Ended (a person's search, a stop, a new scope) or its work used up: the warm-up is over either way.
+			// Ended (a request, a stop, a new scope) or its work used up: the warm-up is over either way.
 			if (!(error instanceof WarmUpEnded) && !(error instanceof CallOverBudget)) this.logger?.warn(`search warm-up ended early (${errorKind(error)})`);
 		} finally {
 			if (!this.warmUpOver) {
@@ -573,32 +577,28 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * The warm-up's searches: on the words of SEARCH_WARM_UP_SAMPLE_NOTES notes spread over the
-	 * index (their first SEARCH_WARM_UP_SAMPLE_CHARS characters) that the most notes hold, in the
-	 * folder of the first of them in a folder, and with the first tag one of them carries.
+	 * The warm-up's searches, on the words that the most notes hold among the first
+	 * SEARCH_WARM_UP_WORDS_LOOKED the index met, in the folder of the first note in a folder among
+	 * the index's first SEARCH_WARM_UP_NOTES_LOOKED slots and with the first tag one of them carries; and
+	 * the made-up text of their hits (warmUpText). Bounded work, in one piece.
 	 */
-	private async warmUpSearchesOf(engine: SearchEngine, read: (path: string) => Promise<string | null>, budget: CallBudget): Promise<WarmUpSearch[]> {
+	private warmUpSearchesOf(engine: SearchEngine): { searches: WarmUpSearch[]; text: string } {
 		const index = engine.index;
-		const texts: string[] = [];
+		const words = warmUpWords(
+			index.dictionary.firstTokens(SEARCH_WARM_UP_WORDS_LOOKED),
+			(word) => index.notesHolding(word),
+			(word) => this.stopWords.has(word),
+		);
 		let folder: string | undefined;
 		let tag: string | undefined;
-		for (let sample = 0; sample < SEARCH_WARM_UP_SAMPLE_NOTES; sample++) {
-			const from = Math.floor((sample * index.nextSlot) / SEARCH_WARM_UP_SAMPLE_NOTES);
-			const to = Math.floor(((sample + 1) * index.nextSlot) / SEARCH_WARM_UP_SAMPLE_NOTES);
-			let path: string | undefined;
-			for (let slot = from; slot < to && path === undefined; slot++) {
-				path = index.documents[slot]?.path;
-				if (budget.due()) await budget.checkpoint();
-			}
+		for (let slot = 0; slot < Math.min(index.nextSlot, SEARCH_WARM_UP_NOTES_LOOKED); slot++) {
+			const path = index.documents[slot]?.path;
 			if (path === undefined) continue;
-			const text = await read(path);
-			if (text !== null) texts.push(text.slice(0, SEARCH_WARM_UP_SAMPLE_CHARS));
 			const slash = path.lastIndexOf("/");
 			if (folder === undefined && slash > 0) folder = path.slice(0, slash);
 			tag ??= this.tagged.firstTagOf(path);
 		}
-		const words = warmUpWords(texts, (word) => index.notesHolding(word), (word) => this.stopWords.has(word));
-		return warmUpSearches(words, folder, tag);
+		return { searches: warmUpSearches(words, folder, tag), text: warmUpText(words) };
 	}
 
 	/**

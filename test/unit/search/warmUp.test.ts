@@ -1,5 +1,6 @@
 import { parseQuery } from "../../../src/search/query";
-import { WARM_UP_WORDS, warmUpSearches, warmUpWords } from "../../../src/search/warmUp";
+import { SEARCH_WARM_UP_WORDS } from "../../../src/config/limits";
+import { warmUpSearches, warmUpText, warmUpWords } from "../../../src/search/warmUp";
 
 const HELD: Record<string, number> = { garden: 90, plans: 80, plan: 85, tomato: 40, basil: 30, of: 99, soil: 20, x2: 95, compost: 10 };
 const notesHolding = (word: string) => HELD[word] ?? 0;
@@ -7,17 +8,33 @@ const isStopWord = (word: string) => word === "of";
 
 describe("warmUpWords: the words the warm-up asks about", () => {
 	test("the words the most notes hold first, leaving out stop words, short words, words not of letters, words no note holds and a second form of one word", () => {
-		const words = warmUpWords(["Plans of the garden: tomato, basil, soil.", "x2 plan nowhere compost"], notesHolding, isStopWord);
+		const words = warmUpWords(["plans", "of", "garden", "tomato", "basil", "soil", "x2", "plan", "nowhere", "compost", "garden", "go"], notesHolding, isStopWord);
 		// `plan` and `plans` are one word's forms: the more held is taken. `nowhere` is held by no note; `x2` is not letters; `of` a stop word.
 		expect(words).toEqual(["garden", "plan", "tomato", "basil", "soil", "compost"]);
 	});
 
-	test("at most the count asked for, and none from no text or no held word", () => {
-		expect(warmUpWords(["garden plan tomato basil soil"], notesHolding, isStopWord, 2)).toEqual(["garden", "plan"]);
+	test("at most the count asked for, and none from no words or no held word", () => {
+		expect(warmUpWords(["garden", "plan", "tomato", "basil", "soil"], notesHolding, isStopWord, 2)).toEqual(["garden", "plan"]);
 		expect(warmUpWords([], notesHolding, isStopWord)).toEqual([]);
-		expect(warmUpWords(["nowhere elsewhere"], notesHolding, isStopWord)).toEqual([]);
-		const many = Array.from({ length: WARM_UP_WORDS + 5 }, (_, index) => `word${"abcdefghijklmnopqrstuvwxyz"[index]}`);
-		expect(warmUpWords([many.join(" ")], () => 1, () => false)).toHaveLength(WARM_UP_WORDS);
+		expect(warmUpWords(["nowhere", "elsewhere"], notesHolding, isStopWord)).toEqual([]);
+		const many = Array.from({ length: SEARCH_WARM_UP_WORDS + 5 }, (_, index) => `word${"abcdefghijklmnopqrstuvwxyz"[index]}`);
+		expect(warmUpWords(many, () => 1, () => false)).toHaveLength(SEARCH_WARM_UP_WORDS);
+	});
+});
+
+describe("warmUpText: the made-up note the warm-up's snippets are made of", () => {
+	test("a note's length, holding every word given many times, with a heading, a link, a tag, code and a web address", () => {
+		const words = ["garden", "plan", "tomato", "basil", "soil", "compost"];
+		const text = warmUpText(words);
+		expect(text.length).toBeGreaterThan(1_000);
+		expect(text.length).toBeLessThan(4_000);
+		for (const word of words) expect(text.split(word).length - 1).toBeGreaterThanOrEqual(5);
+		expect(text).toMatch(/^# garden plan\n/u);
+		expect(text).toMatch(/\[\[\w+\]\]/u);
+		expect(text).toMatch(/ #\w+/u);
+		expect(text).toMatch(/`\w+`/u);
+		expect(text).toMatch(/https:\/\//u);
+		expect(warmUpText(["garden"])).toContain("garden");
 	});
 });
 

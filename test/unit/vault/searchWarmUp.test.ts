@@ -30,8 +30,21 @@ const SEARCHES: Array<{ query: string } & SearchFilter> = [
 	{ query: "water" },
 ];
 
-function indexOf(vault: OpenVault): IndexedNoteSearch {
-	return new IndexedNoteSearch(vault.host, vault.scope("Private"), () => new Promise((resolve) => setImmediate(resolve)), new RecordingLogger(), { warmUp: true });
+/** An index over `vault` that warms up, and how many pauses it has taken (its build's, its updates' and its warm-up's). */
+function indexOf(vault: OpenVault): { index: IndexedNoteSearch; pauses: () => number; logger: RecordingLogger } {
+	let pauses = 0;
+	const logger = new RecordingLogger();
+	const index = new IndexedNoteSearch(
+		vault.host,
+		vault.scope("Private"),
+		() => {
+			pauses++;
+			return new Promise((resolve) => setImmediate(resolve));
+		},
+		logger,
+		{ warmUp: true },
+	);
+	return { index, pauses: () => pauses, logger };
 }
 
 /** The paths of the notes read through the host from now on. */
@@ -54,30 +67,32 @@ describe("the search index warms its search code once ready", () => {
 		await vault.close();
 	});
 
-	test("its warm-up searches read notes in scope only, log nothing, and change no answer: every search answers what a scan answers and what an index with no warm-up answers, asked once and again", async () => {
+	test("its warm-up searches work in pauses, read no note, log nothing, and change no answer: every search answers what a scan answers and what an index with no warm-up answers, asked once and again", async () => {
 		const warmed = indexOf(vault);
+		warmed.index.start();
+		await warmed.index.whenReady();
+		const pausedBefore = warmed.pauses();
 		const reads = readsOf(vault);
-		warmed.start();
-		await warmed.whenReady();
-		const readBefore = reads.paths.length;
-		await warmed.whenWarmedUp();
+		await warmed.index.whenWarmedUp();
 		reads.restore();
-		// It ran: it read the notes of its answers' snippets (none of an excluded folder), before any search of a person.
-		expect(reads.paths.length).toBeGreaterThan(readBefore);
-		expect(reads.paths.filter((path) => path.startsWith("Private/"))).toEqual([]);
+		// It ran, in slices (a pause after each of its searches at least), and read nothing: its snippets are of a made-up text.
+		expect(warmed.pauses() - pausedBefore).toBeGreaterThanOrEqual(10);
+		expect(reads.paths).toEqual([]);
 		// A search before the warm-up's first turn ends it: this index never warmed up.
 		const cold = indexOf(vault);
-		cold.start();
-		await cold.whenReady();
+		cold.index.start();
+		await cold.index.whenReady();
+		const coldPausedBefore = cold.pauses();
 		const scope = vault.scope("Private");
-		const first = await cold.search(scope, parseQuery("nothingatall"), {}, 10);
-		expect(first.total).toBe(0);
-		await cold.whenWarmedUp();
+		expect((await cold.index.search(scope, parseQuery("nothingatall"), {}, 10)).total).toBe(0);
+		await cold.index.whenWarmedUp();
+		// No pause after the one its first turn was waiting in when the search came.
+		expect(cold.pauses()).toBe(coldPausedBefore);
 		try {
 			for (const round of [1, 2]) {
 				for (const { query, ...filter } of SEARCHES) {
-					const fromWarmed = await warmed.search(scope, parseQuery(query), filter, 10);
-					const fromCold = await cold.search(scope, parseQuery(query), filter, 10);
+					const fromWarmed = await warmed.index.search(scope, parseQuery(query), filter, 10);
+					const fromCold = await cold.index.search(scope, parseQuery(query), filter, 10);
 					const fromScan = await scanSearch(vault.host, scope, parseQuery(query), filter, 10);
 					expect({ round, query, filter, answer: fromWarmed }).toEqual({ round, query, filter, answer: fromCold });
 					expect({ round, query, paths: fromWarmed.results.map((hit) => hit.path), total: fromWarmed.total }).toEqual({
@@ -88,52 +103,43 @@ describe("the search index warms its search code once ready", () => {
 					});
 				}
 			}
-			expect((warmed as unknown as { logger: RecordingLogger }).logger.lines).toEqual([]);
+			expect(warmed.logger.lines).toEqual([]);
 		} finally {
-			await warmed.stop();
-			await cold.stop();
+			await warmed.index.stop();
+			await cold.index.stop();
 		}
 	});
 
-	test("a person's search ends it at once: the warm-up reads no note after it", async () => {
-		const index = indexOf(vault);
+	test.each([
+		["a search", (index: IndexedNoteSearch, vault: OpenVault) => void index.search(vault.scope("Private"), parseQuery("nothingatall"), {}, 10)],
+		["a client's request (the server ends it at each)", (index: IndexedNoteSearch) => index.endWarmUp()],
+	])("%s ends it at once: it takes no pause after", async (_, interrupt) => {
+		const { index, pauses } = indexOf(vault);
 		index.start();
 		await index.whenReady();
-		const reads = readsOf(vault);
-		try {
-			// A word no note holds: the person's search reads nothing itself.
-			await index.search(vault.scope("Private"), parseQuery("nothingatall"), {}, 10);
-			await index.whenWarmedUp();
-			expect(reads.paths).toEqual([]);
-		} finally {
-			reads.restore();
-			await index.stop();
-		}
+		// Two of its searches in.
+		const from = pauses();
+		while (pauses() - from < 2) await new Promise((resolve) => setImmediate(resolve));
+		interrupt(index, vault);
+		const pausedAt = pauses();
+		await index.whenWarmedUp();
+		expect(pauses()).toBe(pausedAt);
+		await index.stop();
 	});
 
-	test("a stop ends it at its next pause: no note read after the stop, and no timer or immediate left behind", async () => {
+	test("a stop ends it at its next pause, and leaves no timer or immediate behind", async () => {
 		const pending = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout" || kind === "Immediate").length;
 		const before = pending();
-		const index = indexOf(vault);
-		let stopping: Promise<void> | null = null;
-		const readsAfterStop: string[] = [];
-		const cachedRead = vault.host.vault.cachedRead.bind(vault.host.vault);
-		// Stopped at the warm-up's first read of a note, while it is under way.
-		const spy = jest.spyOn(vault.host.vault, "cachedRead").mockImplementation((file: HostFile) => {
-			if (stopping) readsAfterStop.push(file.path);
-			else stopping = index.stop();
-			return cachedRead(file);
-		});
-		try {
-			index.start();
-			await index.whenReady();
-			await index.whenWarmedUp();
-			expect(stopping).not.toBeNull();
-			await stopping;
-			expect(readsAfterStop).toEqual([]);
-			expect(pending()).toBe(before);
-		} finally {
-			spy.mockRestore();
-		}
+		const { index, pauses } = indexOf(vault);
+		index.start();
+		await index.whenReady();
+		const from = pauses();
+		while (pauses() - from < 2) await new Promise((resolve) => setImmediate(resolve));
+		const stopping = index.stop();
+		const pausedAt = pauses();
+		await stopping;
+		await index.whenWarmedUp();
+		expect(pauses()).toBe(pausedAt);
+		expect(pending()).toBe(before);
 	});
 });
