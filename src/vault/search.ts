@@ -374,8 +374,12 @@ export class IndexedNoteSearch implements NoteSearch {
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
 	/** The warm-up searches after the first build (see `warmUp`), settled once they have ended. */
 	private warmingUp: Promise<void> = Promise.resolve();
-	/** Set once the warm-up is over, or must end: a client's request (`endWarmUp`), a search, a new scope or a stop end it at its next pause, and it never starts again. */
-	private warmUpOver: boolean;
+	/**
+	 * Where the warm-up is (see `warmUp`): "waiting" for the first build to end, "running", or "over"
+	 * (ended, or never to run: an index made alone, as tools and tests make it). A request or a search
+	 * while it runs ends it at its next pause; one before it starts does not stop it from starting.
+	 */
+	private warmUpState: "waiting" | "running" | "over";
 
 	constructor(
 		private readonly host: Host,
@@ -386,7 +390,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		/** `warmUp`: once the first build is over, run the search code before a person's first search (see `warmUp`); the server does. */
 		private readonly options: { warmUp?: boolean } = {},
 	) {
-		this.warmUpOver = options.warmUp !== true;
+		this.warmUpState = options.warmUp === true ? "waiting" : "over";
 	}
 
 	/** Follows changes and starts building. */
@@ -521,12 +525,12 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * Ends the warm-up (see `warmUp`) if it is not over, letting go what its searches kept: the server
+	 * Ends the warm-up (see `warmUp`) if it is running, letting go what its searches kept: the server
 	 * calls it at every client's request, so the warm-up uses only time nobody asks for.
 	 */
 	endWarmUp(): void {
-		if (this.warmUpOver) return;
-		this.warmUpOver = true;
+		if (this.warmUpState !== "running") return;
+		this.warmUpState = "over";
 		this.engine.forgetKept();
 	}
 
@@ -541,9 +545,14 @@ export class IndexedNoteSearch implements NoteSearch {
 	 * served from it. Its words are never logged.
 	 */
 	private async warmUp(): Promise<void> {
-		if (this.warmUpOver || this.stopped) return;
+		// Not after a stop, nor over a new scope's index still building.
+		if (this.warmUpState !== "waiting" || this.stopped || !this.ready) {
+			this.warmUpState = "over";
+			return;
+		}
+		this.warmUpState = "running";
 		const engine = this.engine;
-		const ended = () => this.warmUpOver || this.stopped || engine !== this.engine;
+		const ended = () => this.warmUpState !== "running" || this.stopped || engine !== this.engine;
 		const budget = new CallBudget(
 			async () => {
 				await this.yieldToHost();
@@ -569,8 +578,9 @@ export class IndexedNoteSearch implements NoteSearch {
 			// Ended (a request, a stop, a new scope) or its work used up: the warm-up is over either way.
 			if (!(error instanceof WarmUpEnded) && !(error instanceof CallOverBudget)) this.logger?.warn(`search warm-up ended early (${errorKind(error)})`);
 		} finally {
-			if (!this.warmUpOver) {
-				this.warmUpOver = true;
+			// Ended by a request or a search, it has let go already: what that search keeps now is its own.
+			if (this.warmUpState === "running") {
+				this.warmUpState = "over";
 				engine.forgetKept();
 			}
 		}

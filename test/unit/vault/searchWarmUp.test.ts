@@ -127,6 +127,18 @@ describe("the search index warms its search code once ready", () => {
 		await index.stop();
 	});
 
+	test("a request or a search while the index builds does not keep it from running once the index is ready (a client connects as the server starts)", async () => {
+		const { index, pauses } = indexOf(vault);
+		index.start();
+		index.endWarmUp();
+		await index.search(vault.scope("Private"), parseQuery("tomatoes"), {}, 10);
+		await index.whenReady();
+		const from = pauses();
+		await index.whenWarmedUp();
+		expect(pauses() - from).toBeGreaterThanOrEqual(10);
+		await index.stop();
+	});
+
 	test("a stop ends it at its next pause, and leaves no timer or immediate behind", async () => {
 		const pending = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout" || kind === "Immediate").length;
 		const before = pending();
