@@ -27,7 +27,12 @@ const WARM_UP_PREFIX_CUT = 1;
  * is started by one (`plans` beside `plan`: one word's forms, not two words). A common word's
  * search runs the loops a person's common words run, often enough for the runtime to optimize them.
  */
-export function warmUpWords(words: Iterable<string>, notesHolding: (word: string) => number, isStopWord: (word: string) => boolean, count = SEARCH_WARM_UP_WORDS): string[] {
+export function warmUpWords(
+	words: Iterable<string>,
+	notesHolding: (word: string) => number,
+	isStopWord: (word: string) => boolean,
+	count = SEARCH_WARM_UP_WORDS,
+): string[] {
 	const held = new Map<string, number>();
 	for (const word of words) {
 		if (held.has(word) || word.length < WARM_UP_MIN_WORD_CHARS || !/^\p{L}+$/u.test(word) || isStopWord(word)) continue;
@@ -51,7 +56,8 @@ export function warmUpText(words: readonly string[]): string {
 	const at = (index: number) => words[index % Math.max(1, words.length)] ?? "";
 	const lines = [`# ${at(0)} ${at(1)}`, ""];
 	for (let paragraph = 0; paragraph < WARM_UP_TEXT_PARAGRAPHS; paragraph++) {
-		const sentence = (from: number) => `The ${at(from)} and ${at(from + 1)} of a ${at(from + 2)}, then ${at(from + 3)} ${at(from + 4)} for the ${at(from + 5)}.`;
+		const sentence = (from: number) =>
+			`The ${at(from)} and ${at(from + 1)} of a ${at(from + 2)}, then ${at(from + 3)} ${at(from + 4)} for the ${at(from + 5)}.`;
 		lines.push(
 			`${sentence(paragraph)} See [[${at(paragraph + 2)}]] and #${at(paragraph + 3)}; \`${at(paragraph + 4)}\` at https://example.com/${at(paragraph + 1)}. ${sentence(paragraph + 3)}`,
 			"",

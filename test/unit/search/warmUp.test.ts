@@ -8,7 +8,11 @@ const isStopWord = (word: string) => word === "of";
 
 describe("warmUpWords: the words the warm-up asks about", () => {
 	test("the words the most notes hold first, leaving out stop words, short words, words not of letters, words no note holds and a second form of one word", () => {
-		const words = warmUpWords(["plans", "of", "garden", "tomato", "basil", "soil", "x2", "plan", "nowhere", "compost", "garden", "go"], notesHolding, isStopWord);
+		const words = warmUpWords(
+			["plans", "of", "garden", "tomato", "basil", "soil", "x2", "plan", "nowhere", "compost", "garden", "go"],
+			notesHolding,
+			isStopWord,
+		);
 		// `plan` and `plans` are one word's forms: the more held is taken. `nowhere` is held by no note; `x2` is not letters; `of` a stop word.
 		expect(words).toEqual(["garden", "plan", "tomato", "basil", "soil", "compost"]);
 	});
@@ -18,7 +22,13 @@ describe("warmUpWords: the words the warm-up asks about", () => {
 		expect(warmUpWords([], notesHolding, isStopWord)).toEqual([]);
 		expect(warmUpWords(["nowhere", "elsewhere"], notesHolding, isStopWord)).toEqual([]);
 		const many = Array.from({ length: SEARCH_WARM_UP_WORDS + 5 }, (_, index) => `word${"abcdefghijklmnopqrstuvwxyz"[index]}`);
-		expect(warmUpWords(many, () => 1, () => false)).toHaveLength(SEARCH_WARM_UP_WORDS);
+		expect(
+			warmUpWords(
+				many,
+				() => 1,
+				() => false,
+			),
+		).toHaveLength(SEARCH_WARM_UP_WORDS);
 	});
 });
 

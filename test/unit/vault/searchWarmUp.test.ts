@@ -6,7 +6,8 @@ import { RecordingLogger } from "../../helpers/service";
 
 /** Words in most notes, so the warm-up asks about them (`tomatoes`, `garden`, `basil`), a folder of its own and tagged notes. */
 const NOTES: Record<string, string> = {
-	"Garden/Tomatoes.md": "---\ntags: [garden]\naliases: [Love apples]\n---\n# Tomatoes\nPlant tomatoes in May, water the garden daily. Basil helps tomatoes.\n",
+	"Garden/Tomatoes.md":
+		"---\ntags: [garden]\naliases: [Love apples]\n---\n# Tomatoes\nPlant tomatoes in May, water the garden daily. Basil helps tomatoes.\n",
 	"Garden/Basil.md": "# Basil\nBasil grows well next to tomatoes in the garden.\n",
 	"Journal/2026-05-01.md": "Planted tomatoes and basil today in the garden. #garden\n",
 	"Kitchen/Sauce.md": "Tomato sauce: tomatoes, basil, garlic. Not from the garden.\n",
