@@ -713,7 +713,7 @@ export const SEARCH_SLICE_MS = 5;
  * time in the process (compiled, its type feedback gathered, then optimized), and the dictionary's
  * sorted view, otherwise cost a person's first searches 3–60 ms of CPU each, where later ones cost
  * 2–3 ms (10,000 notes, over HTTP). This is the most CPU the warm-up may use in all (its 15 searches
- * took 280–360 ms at 10,000 notes, on a machine at load 13–16); a client's request or a stop ends
+ * took 280–370 ms of CPU at 10,000 notes, on a machine at load 13–16); a client's request or a stop ends
  * it at once.
  */
 export const SEARCH_WARM_UP_WORK_MS = 400;
