@@ -96,14 +96,6 @@ const COMMON_FIRST_TIME_WORDS = 30;
  * of three of them as a phrase (10; 2).
  */
 const COMMON_FIRST_TIME_PAIR_WORDS = QUICK ? 4 : 12;
-/**
- * Before the timed "first time" rows, queries of the same kinds on the next this-many common stems (and pairs and runs of
- * three of the first COMMON_FIRST_TIME_WARM_UP_PAIR_WORDS of them), untimed: the repeated rows' warm-up is served from
- * what the engine keeps, so the code only a first-time query runs (merging lists, snippets, phrase candidates) was still
- * cold at the first timed searches, and their 5–13 ms of CPU were the one-word row's p95 (the second slowest of 30).
- */
-const COMMON_FIRST_TIME_WARM_UP_WORDS = QUICK ? 0 : 12;
-const COMMON_FIRST_TIME_WARM_UP_PAIR_WORDS = 6;
 /** The word an edit before each first-time pair or phrase adds to a note, or takes away. */
 const FIRST_TIME_EDIT_MARK = "firsttimeeditmark";
 const SEARCH_ROUNDS = 20;
@@ -388,10 +380,13 @@ async function benchCommonVault(size: number): Promise<void> {
 		const started = performance.now();
 		const host = await NodeHost.open(root);
 		const cacheMs = performance.now() - started;
-		const index = new IndexedNoteSearch(host, SCOPE, () => new Promise((resolve) => setImmediate(resolve)));
+		// As the server makes it: once ready it warms its search code (IndexedNoteSearch.warmUp), before any search here, as
+		// before a person's first search a moment after the server starts. The first-time rows time a server as people meet it.
+		const index = new IndexedNoteSearch(host, SCOPE, () => new Promise((resolve) => setImmediate(resolve)), undefined, { warmUp: true });
 		index.start();
 		await index.whenReady();
 		const readyMs = performance.now() - started;
+		await index.whenWarmedUp();
 		const heap = (await heapUsed()) - heapBefore;
 		record(label, "corpus", bytes / 1048576, "MiB");
 		record(label, "metadata cache build", cacheMs, "ms");
@@ -427,18 +422,6 @@ async function benchCommonVault(size: number): Promise<void> {
 		const edited = host.vault.getMarkdownFiles()[0];
 		if (!edited) throw new Error(`${label}: no note to edit`);
 		let marked = false;
-		// Untimed: the same kinds of queries on other words (none of the timed ones' words), so the timed rows are a
-		// first-time query's work, not the process's first run of that code (COMMON_FIRST_TIME_WARM_UP_WORDS).
-		const warmUp = firstTimeCommonQueries(stemsByRank, COMMON_FIRST_TIME_WARM_UP_WORDS, COMMON_FIRST_TIME_WARM_UP_PAIR_WORDS, COMMON_FIRST_TIME_WORDS);
-		for (const [kind, queries] of Object.entries(warmUp)) {
-			for (const entry of queries) {
-				if (kind !== "oneWord") {
-					marked = !marked;
-					await editIndexed(host, index, edited, marked);
-				}
-				await index.search(SCOPE, parseQuery(entry.query), {}, 10);
-			}
-		}
 		for (const [kind, queries] of [
 			["one common word", firstTime.oneWord],
 			["two common words", firstTime.twoWords],

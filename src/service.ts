@@ -359,7 +359,7 @@ export class McpService {
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
-		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger);
+		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger, { warmUp: true });
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);
@@ -386,6 +386,8 @@ export class McpService {
 			turns: { pause: this.turns.take, sliceMs: this.deps.callBudget?.sliceMs ?? VAULT_WIDE_SLICE_MS, lane: this.turns },
 			stillAnswers: (grant, admitted, request) => this.stillAnswers(grant, admitted, request),
 			onTokenUsed: (token) => {
+				// The server warms its search code only while nobody asks anything (IndexedNoteSearch.warmUp).
+				searchIndex.endWarmUp();
 				const now = Date.now();
 				this.lastSeen.set(token.hash, now);
 				this.tokenUse?.touch(token, now);

@@ -706,6 +706,24 @@ export const LONE_REQUEST_FIRST_MS = 100;
  */
 export const SEARCH_SLICE_MS = 5;
 /**
+ * Once the search index is ready and while no client asks anything, the server asks itself searches
+ * of the kinds people ask (one word, two, phrases, a prefix, an exclusion, a folder and a tag filter,
+ * snippets of a made-up note's text: no note is read) on words its notes use, in SEARCH_SLICE_MS
+ * slices, their answers thrown away: the code a first search runs for the first
+ * time in the process (compiled, its type feedback gathered, then optimized), and the dictionary's
+ * sorted view, otherwise cost a person's first searches 3–60 ms of CPU each, where later ones cost
+ * 2–3 ms (10,000 notes, over HTTP). This is the most CPU the warm-up may use in all (its 15 searches
+ * took 280–370 ms of CPU at 10,000 notes, on a machine at load 13–16); a client's request or a stop ends
+ * it at once.
+ */
+export const SEARCH_WARM_UP_WORK_MS = 400;
+/** Words the warm-up asks about (the most held of those it looks at): enough for its queries' kinds. */
+export const SEARCH_WARM_UP_WORDS = 10;
+/** Words the warm-up looks at for its queries' words, the first the index met (the most held among them are asked about): a bound on that look, whatever the vault's size. */
+export const SEARCH_WARM_UP_WORDS_LOOKED = 2_048;
+/** The index's first slots whose notes the warm-up looks at, by their paths and tags only, for a folder and a tag to filter by. */
+export const SEARCH_WARM_UP_NOTES_LOOKED = 64;
+/**
  * While the search index is still being built, the build gets at least this many milliseconds of
  * work for each millisecond of anything else (searches, other requests): a search first indexes
  * further notes (the build's own work, done sooner) until that holds again, then answers from what

@@ -177,6 +177,19 @@ export class TermDictionary {
 	}
 
 	/**
+	 * The first `count` tokens in the order they were first met (the map keeps it): the words of the
+	 * first notes indexed, the words most notes hold among the first met.
+	 */
+	firstTokens(count: number): string[] {
+		const tokens: string[] = [];
+		for (const token of this.ids.keys()) {
+			if (tokens.length >= count) break;
+			tokens.push(token);
+		}
+		return tokens;
+	}
+
+	/**
 	 * Builds the sorted view, or merges many new tokens into it, in steps that yield where a search
 	 * may pause; true once the view is up to date but for at most TOKENS_INSERTED_IN_PLACE new
 	 * tokens (the next lookup inserts those). The work is shared: a search that gave up part way

@@ -321,6 +321,20 @@ export class SearchEngine {
 	}
 
 	/**
+	 * Lets go everything searches keep for the next (merged lists, accepted notes, phrase
+	 * candidates, templates, snippets, stems): after the server's warm-up searches, a person's first
+	 * search is served by nothing they kept. The dictionary's sorted view stays: it is the index's
+	 * words in order, the same whoever asked first.
+	 */
+	forgetKept(): void {
+		this.index.forgetKept();
+		this.templateMemo.clear();
+		this.templateGeneration = -1;
+		this.snippets.clear();
+		this.stems = { of: null, memo: null };
+	}
+
+	/**
 	 * The ranked top `limit` without snippets (see `search`), pausing on `pause` between candidates;
 	 * null when the index changed while it paused (its slots may name other notes now).
 	 * `partialAnswer`: gather the notes holding most terms at once (the notes holding all are known to be fewer than `limit`).

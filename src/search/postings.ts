@@ -1201,6 +1201,22 @@ export class PostingsIndex {
 		return at + length * 2;
 	}
 
+	/** How many notes hold `word` now, as typed (0 for a word no note holds). */
+	notesHolding(word: string): number {
+		const id = this.dictionary.lookup(word);
+		return id === undefined ? 0 : this.listLength(id);
+	}
+
+	/**
+	 * Lets go what searches keep for the next (filters' accepted notes, words' merged lists, phrases'
+	 * candidates): the server's warm-up searches leave nothing a person's search would be served from.
+	 */
+	forgetKept(): void {
+		this.acceptedMemos.clear();
+		this.wordUnions.clear();
+		this.phraseCandidates.clear();
+	}
+
 	/** How many notes hold term `id` now. */
 	private listLength(id: number): number {
 		const own = this.postings[id];

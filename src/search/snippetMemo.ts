@@ -54,6 +54,12 @@ export class SnippetMemo {
 		return snippets;
 	}
 
+	/** Lets every kept result go. */
+	clear(): void {
+		this.kept.clear();
+		this.chars = 0;
+	}
+
 	private keep(key: string, entry: KeptSnippets): void {
 		this.kept.set(key, entry);
 		this.chars += entry.text.length;

@@ -75,6 +75,12 @@ export class NotesByTag {
 		this.crowded.clear();
 	}
 
+	/** The first of a note's tags (as a key), or undefined for a note with none. */
+	firstTagOf(path: string): string | undefined {
+		for (const key of tagKeysIn(this.tagsOf.get(path) ?? [])) return key;
+		return undefined;
+	}
+
 	/** Whether a note carries `tag` or a tag nested under it (one of the notes `carrying` names). */
 	carries(path: string, tag: string): boolean {
 		const wanted = tagKey(tag);

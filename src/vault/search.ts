@@ -19,12 +19,18 @@ import {
 	ONE_PIECE_INDEX_WORDS,
 	SEARCH_LISTING_CHECK_MASK,
 	UPDATING_NOTICE_PAUSE_COUNT,
+	SEARCH_DEFAULT_LIMIT,
+	SEARCH_SLICE_MS,
+	SEARCH_WARM_UP_NOTES_LOOKED,
+	SEARCH_WARM_UP_WORDS_LOOKED,
+	SEARCH_WARM_UP_WORK_MS,
 } from "../config/limits";
 import { runSteps, runStepsInSlicesWhile, runStepsWhile, type Steps } from "../markdown/steps";
 import { noticeWithout, SearchEngine, type CommitPlan, type NoteFilter, type SearchAnswer, type SearchPause } from "../search/engine";
-import { workClockMs, type CallBudget } from "./workBudget";
+import { CallBudget, CallOverBudget, workClockMs } from "./workBudget";
 import { errorKind, type Logger } from "../activity";
-import { stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
+import { parseQuery, stopWordSet, withStopWords, type ParsedQuery } from "../search/query";
+import { warmUpSearches, warmUpText, warmUpWords, type WarmUpSearch } from "../search/warmUp";
 import { ENGLISH_STOP_WORDS } from "../search/stopWords";
 import { utf8Length } from "../search/text";
 import { noteVisibility, visibleNotes } from "./notes";
@@ -260,6 +266,14 @@ function sameScope(a: Scope, b: Scope): boolean {
 	return scopeKey(a) === scopeKey(b);
 }
 
+/** Ends the server's warm-up searches at their next pause (`IndexedNoteSearch.warmUp`): a client asked something, or the index stopped or was replaced. */
+class WarmUpEnded extends Error {
+	constructor() {
+		super("The search warm-up ended");
+		this.name = "WarmUpEnded";
+	}
+}
+
 /**
  * One indexing of a note counted, once, among the paths behind an install in slices (`count`) until it
  * ends (`done`): a search meanwhile answers without its new version, and says so.
@@ -358,6 +372,14 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly helpsDue = new Set<number>();
 	private stopWords = DEFAULT_STOP_WORDS;
 	private language: SearchLanguage = DEFAULT_SEARCH_LANGUAGE;
+	/** The warm-up searches after the first build (see `warmUp`), settled once they have ended. */
+	private warmingUp: Promise<void> = Promise.resolve();
+	/**
+	 * Where the warm-up is (see `warmUp`): "waiting" for the first build to end, "running", or "over"
+	 * (ended, or never to run: an index made alone, as tools and tests make it). A request or a search
+	 * while it runs ends it at its next pause; one before it starts does not stop it from starting.
+	 */
+	private warmUpState: "waiting" | "running" | "over";
 
 	constructor(
 		private readonly host: Host,
@@ -365,7 +387,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		private readonly yieldToHost: () => Promise<void>,
 		/** Told of a note the index could not take in: by the error's kind, never its text, nor the note's path or text. */
 		private readonly logger?: Pick<Logger, "warn">,
-	) {}
+		/** `warmUp`: once the first build is over, run the search code before a person's first search (see `warmUp`); the server does. */
+		private readonly options: { warmUp?: boolean } = {},
+	) {
+		this.warmUpState = options.warmUp === true ? "waiting" : "over";
+	}
 
 	/** Follows changes and starts building. */
 	start(): void {
@@ -377,14 +403,22 @@ export class IndexedNoteSearch implements NoteSearch {
 		);
 		this.vaultRefs.push(vault.on("rename", (file: HostAbstractFile, oldPath: string) => void this.onRename(file, oldPath)));
 		this.building = this.build();
+		// Once the index is ready and compacted, its search code is run before a person's first search (see `warmUp`).
+		if (this.options.warmUp)
+			this.warmingUp = this.building.then(
+				() => this.warmUp(),
+				() => undefined,
+			);
 	}
 
 	/** Stops following changes and any build in progress, and frees the index. */
 	async stop(): Promise<void> {
 		this.stopped = true;
+		this.endWarmUp();
 		for (const ref of this.metadataRefs.splice(0)) this.host.metadataCache.offref(ref);
 		for (const ref of this.vaultRefs.splice(0)) this.host.vault.offref(ref);
 		await this.building;
+		await this.warmingUp;
 		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
@@ -396,11 +430,17 @@ export class IndexedNoteSearch implements NoteSearch {
 		return this.building;
 	}
 
+	/** Resolves once the warm-up searches after the first build have ended (run to their end, or ended early: see `warmUp`). */
+	whenWarmedUp(): Promise<void> {
+		return this.warmingUp;
+	}
+
 	/** New excluded folders: rebuild, so notes now excluded leave the index and notes now included enter it. */
 	setScope(scope: Scope): void {
 		const same = sameScope(scope, this.scope);
 		this.scope = scope;
 		if (same) return;
+		this.endWarmUp();
 		this.engine = new SearchEngine(stemmerFor(this.language));
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
@@ -438,6 +478,20 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	async search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer> {
+		// A person's search: the warm-up, if not over, ends now, and what its searches kept goes before this one is answered.
+		this.endWarmUp();
+		return this.answer(scope, query, filter, limit, budget, readerFor(this.host));
+	}
+
+	/** `search`'s answer, the hits' text read by `read`. */
+	private async answer(
+		scope: Scope,
+		query: ParsedQuery,
+		filter: SearchFilter,
+		limit: number,
+		budget: CallBudget | undefined,
+		read: (path: string) => Promise<string | null>,
+	): Promise<NoteSearchAnswer> {
 		if (!this.ready) {
 			if (this.listing) await this.listing;
 			await this.helpBuild();
@@ -450,7 +504,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			withStopWords(query, this.stopWords),
 			unfiltered ? null : this.filterOf(scope, filter, scopeChecked),
 			limit,
-			readerFor(this.host),
+			read,
 			pauseOn(budget),
 		);
 		const settled: Promise<void> = answering.then(
@@ -468,6 +522,93 @@ export class IndexedNoteSearch implements NoteSearch {
 		const building = `index: building, ${index.indexed_notes} of ${index.total_notes} notes. Notes not yet indexed are not in this answer; search again shortly for a complete one.`;
 		const notice = [building, updating, answer.notice].filter((part) => part !== null && part !== undefined).join(" ");
 		return { ...answer, index, notice };
+	}
+
+	/**
+	 * Ends the warm-up (see `warmUp`) if it is running, letting go what its searches kept: the server
+	 * calls it at every client's request, so the warm-up uses only time nobody asks for.
+	 */
+	endWarmUp(): void {
+		if (this.warmUpState !== "running") return;
+		this.warmUpState = "over";
+		this.engine.forgetKept();
+	}
+
+	/**
+	 * Once the first build is over, searches of the kinds people ask (warmUpSearches) on words the
+	 * notes use, answered as a person's are (in SEARCH_SLICE_MS slices, taking turns with other work)
+	 * and thrown away, their snippets made of a made-up note's text (warmUpText: no note is read):
+	 * the code a search runs, and the dictionary's sorted view, were otherwise made by a person's
+	 * first searches, 3–60 ms of CPU each where later ones took 2–3 ms. At most
+	 * SEARCH_WARM_UP_WORK_MS of work in all; a client's request, a search, a new scope or a stop ends
+	 * it at its next pause. Then everything its searches kept for the next is let go, so no answer is
+	 * served from it. Its words are never logged.
+	 */
+	private async warmUp(): Promise<void> {
+		// Not after a stop, nor over a new scope's index still building.
+		if (this.warmUpState !== "waiting" || this.stopped || !this.ready) {
+			this.warmUpState = "over";
+			return;
+		}
+		this.warmUpState = "running";
+		const engine = this.engine;
+		const ended = () => this.warmUpState !== "running" || this.stopped || engine !== this.engine;
+		const budget = new CallBudget(
+			async () => {
+				await this.yieldToHost();
+				if (ended()) throw new WarmUpEnded();
+			},
+			SEARCH_SLICE_MS,
+			SEARCH_WARM_UP_WORK_MS,
+		);
+		try {
+			await budget.nextTurn();
+			const { searches, text } = this.warmUpSearchesOf(engine);
+			// After the read's await a request may have come: no snippets made then, as for a note read.
+			const read = async (): Promise<string> => {
+				await Promise.resolve();
+				if (ended()) throw new WarmUpEnded();
+				return text;
+			};
+			for (const search of searches) {
+				await this.answer(this.scope, parseQuery(search.query), { folder: search.folder, tag: search.tag }, SEARCH_DEFAULT_LIMIT, budget, read);
+				await budget.nextTurn();
+			}
+		} catch (error) {
+			// Ended (a request, a stop, a new scope) or its work used up: the warm-up is over either way.
+			if (!(error instanceof WarmUpEnded) && !(error instanceof CallOverBudget)) this.logger?.warn(`search warm-up ended early (${errorKind(error)})`);
+		} finally {
+			// Ended by a request or a search, it has let go already: what that search keeps now is its own.
+			if (this.warmUpState === "running") {
+				this.warmUpState = "over";
+				engine.forgetKept();
+			}
+		}
+	}
+
+	/**
+	 * The warm-up's searches, on the words that the most notes hold among the first
+	 * SEARCH_WARM_UP_WORDS_LOOKED the index met, in the folder of the first note in a folder among
+	 * the index's first SEARCH_WARM_UP_NOTES_LOOKED slots and with the first tag one of them carries; and
+	 * the made-up text of their hits (warmUpText). Bounded work, in one piece.
+	 */
+	private warmUpSearchesOf(engine: SearchEngine): { searches: WarmUpSearch[]; text: string } {
+		const index = engine.index;
+		const words = warmUpWords(
+			index.dictionary.firstTokens(SEARCH_WARM_UP_WORDS_LOOKED),
+			(word) => index.notesHolding(word),
+			(word) => this.stopWords.has(word),
+		);
+		let folder: string | undefined;
+		let tag: string | undefined;
+		for (let slot = 0; slot < Math.min(index.nextSlot, SEARCH_WARM_UP_NOTES_LOOKED); slot++) {
+			const path = index.documents[slot]?.path;
+			if (path === undefined) continue;
+			const slash = path.lastIndexOf("/");
+			if (folder === undefined && slash > 0) folder = path.slice(0, slash);
+			tag ??= this.tagged.firstTagOf(path);
+		}
+		return { searches: warmUpSearches(words, folder, tag), text: warmUpText(words) };
 	}
 
 	/**

@@ -60,6 +60,18 @@ describe("TermDictionary: words and their ids", () => {
 	});
 });
 
+describe("TermDictionary: the first words met", () => {
+	test("in the order first met, at most the count asked for, across the map's chunks, whatever was sorted since", () => {
+		const dictionary = new TermDictionary(null);
+		const words = Array.from({ length: CHUNKED_MAP_KEYS + 10 }, (_, index) => `w${index}`);
+		for (const word of ["tomato", "basil", "tomato", ...words]) dictionary.idOf(word);
+		expect(dictionary.withPrefix("w1").length).toBeGreaterThan(0);
+		expect(dictionary.firstTokens(3)).toEqual(["tomato", "basil", "w0"]);
+		expect(dictionary.firstTokens(CHUNKED_MAP_KEYS + 100)).toEqual(["tomato", "basil", ...words]);
+		expect(new TermDictionary(null).firstTokens(5)).toEqual([]);
+	});
+});
+
 describe("TermDictionary: the sorted view is built in steps a search can pause between", () => {
 	const words = (count: number, from = 0) => Array.from({ length: count }, (_, index) => `w${((from + index) * 7919) % 1_000_003}`);
 	const prefixed = (all: readonly string[], prefix: string) => all.flatMap((word, id) => (word.startsWith(prefix) ? [id] : [])).sort((a, b) => a - b);

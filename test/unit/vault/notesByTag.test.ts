@@ -20,6 +20,20 @@ describe("the indexed notes by tag", () => {
 		expect(carrying(notes, "status")).toEqual(["b.md", "d.md"]);
 	});
 
+	test("a note's first tag is one it carries now (a crowded note's too), a tag filter naming it again; none for a note without tags or changed to none", () => {
+		const notes = new NotesByTag();
+		notes.set("a.md", tags("project/alpha", "status"));
+		notes.set("b.md", tags("status"));
+		notes.set("b.md", []);
+		const crowded = Array.from({ length: SLICED_TAGS }, (_, index) => `tag${index}`);
+		notes.set("c.md", tags(...crowded));
+		expect(notes.firstTagOf("a.md")).toBe("project/alpha");
+		expect(carrying(notes, notes.firstTagOf("a.md") ?? "")).toEqual(["a.md"]);
+		expect(notes.firstTagOf("b.md")).toBeUndefined();
+		expect(notes.firstTagOf("nowhere.md")).toBeUndefined();
+		expect(notes.firstTagOf("c.md")).toBe("tag0");
+	});
+
 	test("a changed note is under its new tags only, a forgotten one under none", () => {
 		const notes = new NotesByTag();
 		notes.set("a.md", tags("project", "status"));

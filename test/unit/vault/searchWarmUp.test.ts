@@ -1,0 +1,158 @@
+import type { HostFile } from "../../../src/host/Host";
+import { parseQuery } from "../../../src/search/query";
+import { IndexedNoteSearch, scanSearch, type SearchFilter } from "../../../src/vault/search";
+import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { RecordingLogger } from "../../helpers/service";
+
+/** Words in most notes, so the warm-up asks about them (`tomatoes`, `garden`, `basil`), a folder of its own and tagged notes. */
+const NOTES: Record<string, string> = {
+	"Garden/Tomatoes.md":
+		"---\ntags: [garden]\naliases: [Love apples]\n---\n# Tomatoes\nPlant tomatoes in May, water the garden daily. Basil helps tomatoes.\n",
+	"Garden/Basil.md": "# Basil\nBasil grows well next to tomatoes in the garden.\n",
+	"Journal/2026-05-01.md": "Planted tomatoes and basil today in the garden. #garden\n",
+	"Kitchen/Sauce.md": "Tomato sauce: tomatoes, basil, garlic. Not from the garden.\n",
+	"Kitchen/Bread.md": "Flour, water, salt. Basil on top, tomatoes beside.\n",
+	"Private/Diary.md": "I secretly hate tomatoes, basil and the garden. Tomatoes everywhere tomatoes.\n",
+};
+
+/** Queries on the warm-up's own words and kinds (what it kept would serve these first), and others. */
+const SEARCHES: Array<{ query: string } & SearchFilter> = [
+	{ query: "tomatoes" },
+	{ query: "garden" },
+	{ query: "basil" },
+	{ query: "tomatoes garden" },
+	{ query: '"tomatoes in"' },
+	{ query: "tomatoe" },
+	{ query: "garden -basil" },
+	{ query: "the tomatoes" },
+	{ query: "basil", folder: "Garden" },
+	{ query: "tomatoes", tag: "garden" },
+	{ query: "love apples" },
+	{ query: "water" },
+];
+
+/** An index over `vault` that warms up, and how many pauses it has taken (its build's, its updates' and its warm-up's). */
+function indexOf(vault: OpenVault): { index: IndexedNoteSearch; pauses: () => number; logger: RecordingLogger } {
+	let pauses = 0;
+	const logger = new RecordingLogger();
+	const index = new IndexedNoteSearch(
+		vault.host,
+		vault.scope("Private"),
+		() => {
+			pauses++;
+			return new Promise((resolve) => setImmediate(resolve));
+		},
+		logger,
+		{ warmUp: true },
+	);
+	return { index, pauses: () => pauses, logger };
+}
+
+/** The paths of the notes read through the host from now on. */
+function readsOf(vault: OpenVault): { paths: string[]; restore(): void } {
+	const paths: string[] = [];
+	const cachedRead = vault.host.vault.cachedRead.bind(vault.host.vault);
+	const spy = jest.spyOn(vault.host.vault, "cachedRead").mockImplementation((file: HostFile) => {
+		paths.push(file.path);
+		return cachedRead(file);
+	});
+	return { paths, restore: () => spy.mockRestore() };
+}
+
+describe("the search index warms its search code once ready", () => {
+	let vault: OpenVault;
+	beforeAll(async () => {
+		vault = await openVault(NOTES);
+	});
+	afterAll(async () => {
+		await vault.close();
+	});
+
+	test("its warm-up searches work in pauses, read no note, log nothing, and change no answer: every search answers what a scan answers and what an index with no warm-up answers, asked once and again", async () => {
+		const warmed = indexOf(vault);
+		warmed.index.start();
+		await warmed.index.whenReady();
+		const pausedBefore = warmed.pauses();
+		const reads = readsOf(vault);
+		await warmed.index.whenWarmedUp();
+		reads.restore();
+		// It ran, in slices (a pause after each of its searches at least), and read nothing: its snippets are of a made-up text.
+		expect(warmed.pauses() - pausedBefore).toBeGreaterThanOrEqual(10);
+		expect(reads.paths).toEqual([]);
+		// A search before the warm-up's first turn ends it: this index never warmed up.
+		const cold = indexOf(vault);
+		cold.index.start();
+		await cold.index.whenReady();
+		const coldPausedBefore = cold.pauses();
+		const scope = vault.scope("Private");
+		expect((await cold.index.search(scope, parseQuery("nothingatall"), {}, 10)).total).toBe(0);
+		await cold.index.whenWarmedUp();
+		// No pause after the one its first turn was waiting in when the search came.
+		expect(cold.pauses()).toBe(coldPausedBefore);
+		try {
+			for (const round of [1, 2]) {
+				for (const { query, ...filter } of SEARCHES) {
+					const fromWarmed = await warmed.index.search(scope, parseQuery(query), filter, 10);
+					const fromCold = await cold.index.search(scope, parseQuery(query), filter, 10);
+					const fromScan = await scanSearch(vault.host, scope, parseQuery(query), filter, 10);
+					expect({ round, query, filter, answer: fromWarmed }).toEqual({ round, query, filter, answer: fromCold });
+					expect({ round, query, paths: fromWarmed.results.map((hit) => hit.path), total: fromWarmed.total }).toEqual({
+						round,
+						query,
+						paths: fromScan.results.map((hit) => hit.path),
+						total: fromScan.total,
+					});
+				}
+			}
+			expect(warmed.logger.lines).toEqual([]);
+		} finally {
+			await warmed.index.stop();
+			await cold.index.stop();
+		}
+	});
+
+	test.each([
+		["a search", (index: IndexedNoteSearch, vault: OpenVault) => void index.search(vault.scope("Private"), parseQuery("nothingatall"), {}, 10)],
+		["a client's request (the server ends it at each)", (index: IndexedNoteSearch) => index.endWarmUp()],
+	])("%s ends it at once: it takes no pause after", async (_, interrupt) => {
+		const { index, pauses } = indexOf(vault);
+		index.start();
+		await index.whenReady();
+		// Two of its searches in.
+		const from = pauses();
+		while (pauses() - from < 2) await new Promise((resolve) => setImmediate(resolve));
+		interrupt(index, vault);
+		const pausedAt = pauses();
+		await index.whenWarmedUp();
+		expect(pauses()).toBe(pausedAt);
+		await index.stop();
+	});
+
+	test("a request or a search while the index builds does not keep it from running once the index is ready (a client connects as the server starts)", async () => {
+		const { index, pauses } = indexOf(vault);
+		index.start();
+		index.endWarmUp();
+		await index.search(vault.scope("Private"), parseQuery("tomatoes"), {}, 10);
+		await index.whenReady();
+		const from = pauses();
+		await index.whenWarmedUp();
+		expect(pauses() - from).toBeGreaterThanOrEqual(10);
+		await index.stop();
+	});
+
+	test("a stop ends it at its next pause, and leaves no timer or immediate behind", async () => {
+		const pending = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout" || kind === "Immediate").length;
+		const before = pending();
+		const { index, pauses } = indexOf(vault);
+		index.start();
+		await index.whenReady();
+		const from = pauses();
+		while (pauses() - from < 2) await new Promise((resolve) => setImmediate(resolve));
+		const stopping = index.stop();
+		const pausedAt = pauses();
+		await stopping;
+		await index.whenWarmedUp();
+		expect(pauses()).toBe(pausedAt);
+		expect(pending()).toBe(before);
+	});
+});
