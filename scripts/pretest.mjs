@@ -7,9 +7,8 @@
  * whole when it ends (never interleaved with another's). Exits 1 when any stage failed, naming it.
  *
  * `--without-lint` leaves the lint lane out, for a caller that runs the lint itself beside the
- * tests that need the build (.ci/run: those tiers mostly wait on servers and child processes, so
- * the lint's core-minute fits beside them, where before it held them back about 45 s after the
- * build and the type check were done).
+ * tiers that need the build (.ci/run: they leave part of the two cores idle, and the tiers no
+ * longer wait for the lint's 85 s of one core after the build and the type check are done).
  */
 import { spawn } from "node:child_process";
 import process from "node:process";
