@@ -2,7 +2,7 @@ import { MAX_PROMPT_PLACEHOLDERS, PROMPTS_LISTED } from "../../../src/config/lim
 import fc from "fast-check";
 import { describedArguments, filledPlaceholderBytes, fillPlaceholders, promptPlaceholders } from "../../../src/mcp/prompts";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
-import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
+import { connectInMemory, NO_SEARCH, type InMemoryConnection } from "../../helpers/inMemoryClient";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
 describe("filledPlaceholderBytes", () => {
@@ -127,7 +127,7 @@ describe("a prompts folder of 12,000 notes", () => {
 		// Made in an order far from their order by path.
 		for (let index = 0; index < NOTES; index++) files[`Prompts/p${(index * 7919) % NOTES}.md`] = `Prompt ${index} {{a}}\n`;
 		const vault = await openVault(files);
-		const connection = await connectInMemory(vault.host, { promptsFolder: "Prompts" });
+		const connection = await connectInMemory(vault.host, { promptsFolder: "Prompts", search: NO_SEARCH });
 		const names = Object.keys(files)
 			.sort((a, b) => a.localeCompare(b))
 			.slice(0, PROMPTS_LISTED)

@@ -1,7 +1,7 @@
 import { RESOURCE_LIST_SIZE } from "../../../src/config/limits";
 import { NOTE_URI_TEMPLATE, noteUri } from "../../../src/mcp/resources";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
-import { connectInMemory, type InMemoryConnection } from "../../helpers/inMemoryClient";
+import { connectInMemory, NO_SEARCH, type InMemoryConnection } from "../../helpers/inMemoryClient";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
 describe("notes as MCP resources", () => {
@@ -59,7 +59,7 @@ describe("notes as MCP resources", () => {
 		const files: Record<string, string> = {};
 		for (let index = 0; index < NOTES; index++) files[`N/n${index}.md`] = `${index}\n`;
 		const vault = await openVault(files);
-		const connection = await connectInMemory(vault.host);
+		const connection = await connectInMemory(vault.host, { search: NO_SEARCH });
 		const pieces = countWorkPerPiece();
 		// Each note's time read through a counting getter; the times shuffled, and some alike, as a synced vault's are.
 		for (const [index, file] of vault.host.vault.getMarkdownFiles().entries()) {
