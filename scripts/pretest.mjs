@@ -6,9 +6,10 @@
  * the stages run in order and a lane stops at its first failure; each stage's output is printed
  * whole when it ends (never interleaved with another's). Exits 1 when any stage failed, naming it.
  *
- * `--without-lint` leaves the lint lane out, for a caller that runs the lint itself beside the
- * tiers that need the build (.ci/run: they leave part of the two cores idle, and the tiers no
- * longer wait for the lint's 85 s of one core after the build and the type check are done).
+ * `VAULT_MCP_PRETEST_LINT=elsewhere` in the environment leaves the lint lane out, for a caller that
+ * runs the lint itself beside the tiers that need the build and still calls `npm test` (.ci/run: the
+ * tiers leave part of the two cores idle, and no longer wait for the lint's 85 s of one core after
+ * the build and the type check are done).
  */
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -24,7 +25,7 @@ const LANES = [
 		["check:folder-rules", npm, ["run", "check:folder-rules"]],
 		["typecheck", npm, ["run", "typecheck"]],
 	],
-	...(process.argv.includes("--without-lint") ? [] : [[["lint", npm, ["run", "lint"]]]]),
+	...(process.env.VAULT_MCP_PRETEST_LINT === "elsewhere" ? [] : [[["lint", npm, ["run", "lint"]]]]),
 ];
 
 /** Runs one stage with its output held back, then prints it whole; resolves to whether it passed. */
