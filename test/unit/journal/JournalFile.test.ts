@@ -246,6 +246,40 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("a drop whose record's write failed after the retry came by is retried again, not left owed until the journal closes", async () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "1", "1+a"));
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module objects
+		const timers = require("node:timers") as typeof import("node:timers");
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+		const fsModule = require("node:fs") as typeof import("node:fs");
+		const realSetTimeout = timers.setTimeout;
+		// Every retry pause made short: the first one comes while the record's write is still on its way.
+		const pausing = jest.spyOn(timers, "setTimeout").mockImplementation((run: () => void) => realSetTimeout(run, 1));
+		let failWrite: () => void = () => undefined;
+		const writing = jest.spyOn(fsModule, "write").mockImplementation((...args: unknown[]) => {
+			const done = args[args.length - 1] as (error: Error | null) => void;
+			failWrite = () => done(Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" }));
+		});
+		try {
+			journal.dropChange("a", "A.md", true);
+			const recording = journal.recordChangesAhead(call("a"), [change("A.md", "1!", "1!+a")]);
+			await new Promise((resolve) => realSetTimeout(resolve, 20));
+			failWrite();
+			await expect(recording).rejects.toThrow("EIO");
+		} finally {
+			writing.mockRestore();
+		}
+		try {
+			await new Promise((resolve) => realSetTimeout(resolve, 20));
+			// Never written: a restart, or another process, must not list the planned change as made.
+			expect(JournalFile.open(path).get("a")).toBeNull();
+		} finally {
+			pausing.mockRestore();
+			journal.close();
+		}
+	});
+
 	test("a drop owed to a call's next record is not carried by another call's write still in the thread pool: the call's newer record it would drop stays", async () => {
 		const journal = JournalFile.open(path);
 		journal.recordChange(call("a"), change("A.md", "1", "1+a"));
