@@ -327,7 +327,7 @@ async function runEditGroup(
 				notes.push({ path, result: "excluded since" });
 				continue;
 			}
-			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow())));
+			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow)));
 		}
 	} finally {
 		// An error stopped the group: the notes after it were recorded and never written.
@@ -344,7 +344,7 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 	const scope = scopeNow();
 	switch (step.kind) {
 		case "conflict":
-			return conflict(host, journal, undo, entry, step.original, scope);
+			return conflict(host, journal, undo, entry, step.original, scopeNow);
 		case "trash": {
 			const done = await trash(host, journal, undo, step.path, step.text);
 			if (done.result !== "trashed") return done;
@@ -357,7 +357,7 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 				return step.done;
 			} catch (error) {
 				if (error instanceof WriteNoLongerAllowedError) return { path: stepPath(step), result: "excluded since" };
-				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scopeNow());
+				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scopeNow);
 				throw error;
 			}
 	}
@@ -453,20 +453,33 @@ function* renamedLinks(before: string, after: string): Steps<RenamedLinks> {
 	return { back, exactly };
 }
 
-/** Saves a changed note's earlier text beside it, at the first free conflict-copy name. */
-async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, change: JournalChange, scope: Scope): Promise<UndoneNote> {
+/**
+ * Saves a changed note's earlier text beside it, at the first free conflict-copy name; in a folder the person
+ * excludes before the copy is written (its record goes to disk first, through the thread pool), nothing is.
+ */
+async function conflict(
+	host: Host,
+	journal: WriteJournal,
+	undo: JournalCall,
+	entry: JournalEntry,
+	change: JournalChange,
+	scopeNow: () => Scope,
+): Promise<UndoneNote> {
 	if (change.before === null) return { path: change.path, result: "kept" };
 	for (let number = 0; ; number++) {
 		const candidate = conflictCopyName(change.path, entry.tool, new Date(entry.time), number);
+		const mayWrite = () => isWritablePath(candidate, scopeNow());
+		if (!isWritablePath(change.path, scopeNow())) return { path: change.path, result: "excluded since" };
 		// Beside the note and a path a token may write, whatever the journal holds.
-		if (parentOf(candidate) !== parentOf(change.path) || !isWritablePath(candidate, scope))
+		if (parentOf(candidate) !== parentOf(change.path) || !mayWrite())
 			throw new Error(`the copy of "${change.path}" cannot be saved under the name its journal record gives`);
 		if (!(await isPathFree(host, candidate))) continue;
 		try {
 			// As private as the note it copies (headless): a note only its owner may read is not copied readable by all.
-			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before, copyOf: change.path }, false);
+			await applyChange({ host, journal, call: undo, mayWrite }, { path: candidate, before: null, after: change.before, copyOf: change.path }, false);
 			return { path: change.path, result: "conflict", copy: candidate };
 		} catch (error) {
+			if (error instanceof WriteNoLongerAllowedError) return { path: change.path, result: "excluded since" };
 			// Taken a moment ago by another program: the next number.
 			if (!(error instanceof NoteChangedSinceError)) throw error;
 		}

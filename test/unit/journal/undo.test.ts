@@ -135,6 +135,30 @@ describe("undoCall", () => {
 		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\nthree\nby hand\n");
 	});
 
+	test("a conflict copy is not written into a folder the person excludes while the undo records it: the note is left as it is, and said so", async () => {
+		const edited = tool.call("append_to_note");
+		await tool.edit(edited, "Daily/Grüße.md", (text) => `${text}three\r\n`);
+		await fs.appendFile(nodePath.join(root, "Daily/Grüße.md"), "by hand\r\n");
+		const before = await fs.readdir(nodePath.join(root, "Daily"));
+		let excluded: string[] = [];
+		// The person excludes Daily while the copy's record goes to disk (a flush through the thread pool: 0.78 s once).
+		const recordAhead = journal.recordChangesAhead.bind(journal);
+		const recording = jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (call, changes) => {
+			excluded = ["Daily"];
+			return recordAhead(call, changes);
+		});
+		let outcome: UndoOutcome;
+		try {
+			outcome = await undoCall(host, journal, edited.id, undefined, () => excluded);
+		} finally {
+			recording.mockRestore();
+		}
+		expect(excluded).toEqual(["Daily"]);
+		// On lead6 (d53d8c73): "Grüße (before append_to_note …).md" written into the folder just excluded.
+		expect(await fs.readdir(nodePath.join(root, "Daily"))).toEqual(before);
+		expect(succeeded(outcome).notes).toEqual([{ path: "Daily/Grüße.md", result: "excluded since" }]);
+	});
+
 	test("a note moved back, while nothing followed it, to where the call left it, as it left it: undone there, whatever a line says of where it went", async () => {
 		const edited = tool.call("append_to_note");
 		await tool.edit(edited, "Plain.md", (text) => `${text}three\n`);
