@@ -315,10 +315,13 @@ async function runEditGroup(
 				// pointed back in its text now, in slices, as for a note edited before the undo. It was a conflict: the note kept the rename's
 				// link to a path the undo had just emptied, and its text from before the rename was saved beside it.
 				for (let attempt = 1; done === null && ofRename && attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+					// Excluded meanwhile: not read again, nor its text recorded (the record's drop left it in the journal's file).
+					if (!mayWrite()) throw new WriteNoLongerAllowedError([]);
 					const current = await currentText(host, path);
 					const again = current === null ? null : await clock.run(stepFor(step.original, true, current, false));
 					if (again?.kind === "none") done = again.done;
 					if (again?.kind !== "apply") break;
+					if (!mayWrite()) throw new WriteNoLongerAllowedError([]);
 					await recordEditsAhead(target, [again.change]);
 					done = (await writeRecordedEdit(target, again.change, mayWrite)) === null ? null : again.done;
 				}
