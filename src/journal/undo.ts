@@ -344,14 +344,13 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 	const paths = step.kind === "apply" && step.change.movedFrom !== undefined ? [step.change.path, step.change.movedFrom] : [stepPath(step)];
 	const mayWrite = () => paths.every((path) => isWritablePath(path, scopeNow()));
 	if (!mayWrite()) return { path: stepPath(step), result: "excluded since" };
-	const scope = scopeNow();
 	switch (step.kind) {
 		case "conflict":
 			return conflict(host, journal, undo, entry, step.original, scopeNow);
 		case "trash": {
-			const done = await trash(host, journal, undo, step.path, step.text);
+			const done = await trash(host, journal, undo, step.path, step.text, mayWrite);
 			if (done.result !== "trashed") return done;
-			const removedFolders = await removeCreatedFolders(host, scope, step.path, step.original.createdFolders ?? []);
+			const removedFolders = await removeCreatedFolders(host, scopeNow(), step.path, step.original.createdFolders ?? []);
 			return removedFolders.length > 0 ? { ...done, removedFolders } : done;
 		}
 		case "apply":
@@ -370,11 +369,11 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
  * Moves a note the call created to the trash, if it still holds `text`; else it is kept. In the
  * note's turn with the applier's writes: an append let in between the look and the move went to the trash with it.
  */
-function trash(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
-	return withPathTurns([path], () => trashInTurn(host, journal, undo, path, text));
+function trash(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string, mayWrite: () => boolean): Promise<UndoneNote> {
+	return withPathTurns([path], () => trashInTurn(host, journal, undo, path, text, mayWrite));
 }
 
-async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
+async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string, mayWrite: () => boolean): Promise<UndoneNote> {
 	const file = host.vault.getFileByPath(path);
 	if (!file || (await host.vault.read(file)) !== text) return { path, result: "kept" };
 	// Hashed and recorded in slices (a 1 MiB note's record was one piece of 2.4 million characters on Obsidian's UI thread).
@@ -385,6 +384,11 @@ async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall,
 	if ((await host.vault.read(file)) !== text || host.vault.getFileByPath(path) !== file) {
 		journal.dropChange(undo.id, path);
 		return { path, result: "kept" };
+	}
+	// Its folder excluded by the person in those pauses: not taken away from there.
+	if (!mayWrite()) {
+		journal.dropChange(undo.id, path);
+		return { path, result: "excluded since" };
 	}
 	try {
 		await host.fileManager.trashFile(file);

@@ -210,6 +210,27 @@ describe("undoCall", () => {
 		expect(await fs.readFile(journal.path, "utf8")).not.toContain("private line");
 	});
 
+	test("a created note is not taken to the trash from a folder the person excludes while the undo records it", async () => {
+		const created = tool.call("create_note");
+		await tool.create(created, "Daily/New.md", "made\n");
+		let excluded: string[] = [];
+		const recordAhead = journal.recordChangesAhead.bind(journal);
+		const recording = jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (call, changes) => {
+			excluded = ["Daily"];
+			return recordAhead(call, changes);
+		});
+		let outcome: UndoOutcome;
+		try {
+			outcome = await undoCall(host, journal, created.id, undefined, () => excluded);
+		} finally {
+			recording.mockRestore();
+		}
+		expect(excluded).toEqual(["Daily"]);
+		// On lead6 (d53d8c73): trashed out of the folder just excluded.
+		expect(await fs.readFile(nodePath.join(root, "Daily/New.md"), "utf8")).toBe("made\n");
+		expect(succeeded(outcome).notes).toEqual([{ path: "Daily/New.md", result: "excluded since" }]);
+	});
+
 	test("a note moved back, while nothing followed it, to where the call left it, as it left it: undone there, whatever a line says of where it went", async () => {
 		const edited = tool.call("append_to_note");
 		await tool.edit(edited, "Plain.md", (text) => `${text}three\n`);
