@@ -298,8 +298,13 @@ export class JournalFile implements WriteJournal {
 			...change,
 		}));
 		const changeBytes = await lineBytesInPieces(lines, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
-		// Drops still owed go first, in the same write: a drop takes the last change of its path, never this newer one.
-		const drops = this.pendingDrops.filter((pending) => !pending.inFlight);
+		// Drops still owed of these records' calls and paths go first, in the same write: a drop takes the last change of its
+		// path, never this newer one. Another's drop is left to a synchronous append (a record made at once, the retry): carried
+		// here, it could land after that call's newer record, written meanwhile while this write waited in the thread pool, and
+		// take that record instead of the one never written.
+		const drops = this.pendingDrops.filter(
+			(pending) => !pending.inFlight && pending.line.id === call.id && changes.some((change) => change.path === pending.line.path),
+		);
 		for (const pending of drops) pending.inFlight = true;
 		const withDrops = [...drops.map((pending) => pending.line), ...lines];
 		const bytes = drops.length === 0 ? changeBytes : Buffer.concat([lineBytes(withDrops.slice(0, drops.length)), changeBytes]);
@@ -309,6 +314,8 @@ export class JournalFile implements WriteJournal {
 			await this.appendOffLoop(withDrops, bytes);
 		} catch (error) {
 			for (const pending of drops) pending.inFlight = false;
+			// A retry that came while they were on their way passed them by (a flush once took 0.78 s, the first pause is 0.5 s).
+			if (drops.length > 0) this.scheduleDropRetry();
 			this.noteLinkProblem(error);
 			throw error;
 		} finally {
@@ -321,8 +328,8 @@ export class JournalFile implements WriteJournal {
 
 	/**
 	 * Drops whose append failed (the write they undo failed for a passing reason, too many open files
-	 * say, and so did the drop): appended before the next record, or at a retry, whichever comes
-	 * first, and until then applied to what `list` and `get` answer, so a change never made is never
+	 * say, and so did the drop): appended before the next record made at once (or the next one of the
+	 * same call and note written ahead), or at a retry, whichever comes first, and until then applied to what `list` and `get` answer, so a change never made is never
 	 * shown as made. The change stays recorded before its write (a crash between the two leaves a
 	 * record whose undo finds the note as it was before, never a write without a record); only a
 	 * crash before the drop lands leaves it listed.

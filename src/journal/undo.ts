@@ -315,10 +315,13 @@ async function runEditGroup(
 				// pointed back in its text now, in slices, as for a note edited before the undo. It was a conflict: the note kept the rename's
 				// link to a path the undo had just emptied, and its text from before the rename was saved beside it.
 				for (let attempt = 1; done === null && ofRename && attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+					// Excluded meanwhile: not read again, nor its text recorded (the record's drop left it in the journal's file).
+					if (!mayWrite()) throw new WriteNoLongerAllowedError([]);
 					const current = await currentText(host, path);
 					const again = current === null ? null : await clock.run(stepFor(step.original, true, current, false));
 					if (again?.kind === "none") done = again.done;
 					if (again?.kind !== "apply") break;
+					if (!mayWrite()) throw new WriteNoLongerAllowedError([]);
 					await recordEditsAhead(target, [again.change]);
 					done = (await writeRecordedEdit(target, again.change, mayWrite)) === null ? null : again.done;
 				}
@@ -327,7 +330,7 @@ async function runEditGroup(
 				notes.push({ path, result: "excluded since" });
 				continue;
 			}
-			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow())));
+			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow)));
 		}
 	} finally {
 		// An error stopped the group: the notes after it were recorded and never written.
@@ -341,14 +344,13 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 	const paths = step.kind === "apply" && step.change.movedFrom !== undefined ? [step.change.path, step.change.movedFrom] : [stepPath(step)];
 	const mayWrite = () => paths.every((path) => isWritablePath(path, scopeNow()));
 	if (!mayWrite()) return { path: stepPath(step), result: "excluded since" };
-	const scope = scopeNow();
 	switch (step.kind) {
 		case "conflict":
-			return conflict(host, journal, undo, entry, step.original, scope);
+			return conflict(host, journal, undo, entry, step.original, scopeNow);
 		case "trash": {
-			const done = await trash(host, journal, undo, step.path, step.text);
+			const done = await trash(host, journal, undo, step.path, step.text, mayWrite);
 			if (done.result !== "trashed") return done;
-			const removedFolders = await removeCreatedFolders(host, scope, step.path, step.original.createdFolders ?? []);
+			const removedFolders = await removeCreatedFolders(host, scopeNow(), step.path, step.original.createdFolders ?? []);
 			return removedFolders.length > 0 ? { ...done, removedFolders } : done;
 		}
 		case "apply":
@@ -357,7 +359,7 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 				return step.done;
 			} catch (error) {
 				if (error instanceof WriteNoLongerAllowedError) return { path: stepPath(step), result: "excluded since" };
-				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scopeNow());
+				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scopeNow);
 				throw error;
 			}
 	}
@@ -367,11 +369,11 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
  * Moves a note the call created to the trash, if it still holds `text`; else it is kept. In the
  * note's turn with the applier's writes: an append let in between the look and the move went to the trash with it.
  */
-function trash(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
-	return withPathTurns([path], () => trashInTurn(host, journal, undo, path, text));
+function trash(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string, mayWrite: () => boolean): Promise<UndoneNote> {
+	return withPathTurns([path], () => trashInTurn(host, journal, undo, path, text, mayWrite));
 }
 
-async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string): Promise<UndoneNote> {
+async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall, path: string, text: string, mayWrite: () => boolean): Promise<UndoneNote> {
 	const file = host.vault.getFileByPath(path);
 	if (!file || (await host.vault.read(file)) !== text) return { path, result: "kept" };
 	// Hashed and recorded in slices (a 1 MiB note's record was one piece of 2.4 million characters on Obsidian's UI thread).
@@ -382,6 +384,11 @@ async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall,
 	if ((await host.vault.read(file)) !== text || host.vault.getFileByPath(path) !== file) {
 		journal.dropChange(undo.id, path);
 		return { path, result: "kept" };
+	}
+	// Its folder excluded by the person in those pauses: not taken away from there.
+	if (!mayWrite()) {
+		journal.dropChange(undo.id, path);
+		return { path, result: "excluded since" };
 	}
 	try {
 		await host.fileManager.trashFile(file);
@@ -453,20 +460,33 @@ function* renamedLinks(before: string, after: string): Steps<RenamedLinks> {
 	return { back, exactly };
 }
 
-/** Saves a changed note's earlier text beside it, at the first free conflict-copy name. */
-async function conflict(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, change: JournalChange, scope: Scope): Promise<UndoneNote> {
+/**
+ * Saves a changed note's earlier text beside it, at the first free conflict-copy name; in a folder the person
+ * excludes before the copy is written (its record goes to disk first, through the thread pool), nothing is.
+ */
+async function conflict(
+	host: Host,
+	journal: WriteJournal,
+	undo: JournalCall,
+	entry: JournalEntry,
+	change: JournalChange,
+	scopeNow: () => Scope,
+): Promise<UndoneNote> {
 	if (change.before === null) return { path: change.path, result: "kept" };
 	for (let number = 0; ; number++) {
 		const candidate = conflictCopyName(change.path, entry.tool, new Date(entry.time), number);
+		const mayWrite = () => isWritablePath(candidate, scopeNow());
+		if (!isWritablePath(change.path, scopeNow())) return { path: change.path, result: "excluded since" };
 		// Beside the note and a path a token may write, whatever the journal holds.
-		if (parentOf(candidate) !== parentOf(change.path) || !isWritablePath(candidate, scope))
+		if (parentOf(candidate) !== parentOf(change.path) || !mayWrite())
 			throw new Error(`the copy of "${change.path}" cannot be saved under the name its journal record gives`);
 		if (!(await isPathFree(host, candidate))) continue;
 		try {
 			// As private as the note it copies (headless): a note only its owner may read is not copied readable by all.
-			await applyChange({ host, journal, call: undo }, { path: candidate, before: null, after: change.before, copyOf: change.path }, false);
+			await applyChange({ host, journal, call: undo, mayWrite }, { path: candidate, before: null, after: change.before, copyOf: change.path }, false);
 			return { path: change.path, result: "conflict", copy: candidate };
 		} catch (error) {
+			if (error instanceof WriteNoLongerAllowedError) return { path: change.path, result: "excluded since" };
 			// Taken a moment ago by another program: the next number.
 			if (!(error instanceof NoteChangedSinceError)) throw error;
 		}

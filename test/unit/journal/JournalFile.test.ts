@@ -246,6 +246,72 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("a drop whose record's write failed after the retry came by is retried again, not left owed until the journal closes", async () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "1", "1+a"));
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module objects
+		const timers = require("node:timers") as typeof import("node:timers");
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+		const fsModule = require("node:fs") as typeof import("node:fs");
+		const realSetTimeout = timers.setTimeout;
+		// Every retry pause made short: the first one comes while the record's write is still on its way.
+		const pausing = jest.spyOn(timers, "setTimeout").mockImplementation((run: () => void) => realSetTimeout(run, 1));
+		let failWrite: () => void = () => undefined;
+		const writing = jest.spyOn(fsModule, "write").mockImplementation((...args: unknown[]) => {
+			const done = args[args.length - 1] as (error: Error | null) => void;
+			failWrite = () => done(Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" }));
+		});
+		try {
+			journal.dropChange("a", "A.md", true);
+			const recording = journal.recordChangesAhead(call("a"), [change("A.md", "1!", "1!+a")]);
+			await new Promise((resolve) => realSetTimeout(resolve, 20));
+			failWrite();
+			await expect(recording).rejects.toThrow("EIO");
+		} finally {
+			writing.mockRestore();
+		}
+		try {
+			await new Promise((resolve) => realSetTimeout(resolve, 20));
+			// Never written: a restart, or another process, must not list the planned change as made.
+			expect(JournalFile.open(path).get("a")).toBeNull();
+		} finally {
+			pausing.mockRestore();
+			journal.close();
+		}
+	});
+
+	test("a drop owed to a call's next record is not carried by another call's write still in the thread pool: the call's newer record it would drop stays", async () => {
+		const journal = JournalFile.open(path);
+		journal.recordChange(call("a"), change("A.md", "1", "1+a"));
+		// The note changed before a's edit: the planned record is dropped, to go to disk with a's record of the newer text.
+		journal.dropChange("a", "A.md", true);
+		// The thread pool runs b's write after a's (a busy pool, or a thread that woke late): held here until a's has landed.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof import("node:fs");
+		const realWrite = fsModule.write as (...args: unknown[]) => void;
+		let releaseB: () => void = () => undefined;
+		const writing = jest.spyOn(fsModule, "write").mockImplementation(((descriptor: number, buffer: Buffer, ...rest: unknown[]) => {
+			if (buffer.includes('"id":"b"')) releaseB = () => realWrite(descriptor, buffer, ...rest);
+			else realWrite(descriptor, buffer, ...rest);
+		}) as unknown as typeof fsModule.write);
+		try {
+			const b = journal.recordChangesAhead(call("b"), [change("B.md", "x", "x+b")]);
+			await journal.recordChangesAhead(call("a"), [change("A.md", "1!", "1!+a")]);
+			releaseB();
+			await b;
+		} finally {
+			writing.mockRestore();
+		}
+		// a's edit is written on "1!" after its record: undo must find that change, not the planned one that never happened.
+		for (const reader of [journal, JournalFile.open(path)]) expect(reader.get("a")?.changes.map((each) => each.after)).toEqual(["1!+a"]);
+		expect(
+			JournalFile.open(path)
+				.get("b")
+				?.changes.map((each) => each.after),
+		).toEqual(["x+b"]);
+		journal.close();
+	});
+
 	test("dropChange forgets a change whose write failed; a call left without changes is gone", () => {
 		const journal = JournalFile.open(path);
 		journal.recordChange(call("a"), change("A.md", "1", "2"));

@@ -135,6 +135,102 @@ describe("undoCall", () => {
 		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\nthree\nby hand\n");
 	});
 
+	test("a conflict copy is not written into a folder the person excludes while the undo records it: the note is left as it is, and said so", async () => {
+		const edited = tool.call("append_to_note");
+		await tool.edit(edited, "Daily/Grüße.md", (text) => `${text}three\r\n`);
+		await fs.appendFile(nodePath.join(root, "Daily/Grüße.md"), "by hand\r\n");
+		const before = await fs.readdir(nodePath.join(root, "Daily"));
+		let excluded: string[] = [];
+		// The person excludes Daily while the copy's record goes to disk (a flush through the thread pool: 0.78 s once).
+		const recordAhead = journal.recordChangesAhead.bind(journal);
+		const recording = jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (call, changes) => {
+			excluded = ["Daily"];
+			return recordAhead(call, changes);
+		});
+		let outcome: UndoOutcome;
+		try {
+			outcome = await undoCall(host, journal, edited.id, undefined, () => excluded);
+		} finally {
+			recording.mockRestore();
+		}
+		expect(excluded).toEqual(["Daily"]);
+		// On lead6 (d53d8c73): "Grüße (before append_to_note …).md" written into the folder just excluded.
+		expect(await fs.readdir(nodePath.join(root, "Daily"))).toEqual(before);
+		expect(succeeded(outcome).notes).toEqual([{ path: "Daily/Grüße.md", result: "excluded since" }]);
+	});
+
+	test("a linking note changed and then excluded while a rename's undo writes it is not read again or recorded: its text never reaches the journal", async () => {
+		await host.close();
+		await removeDir(root);
+		root = await makeVault({ "Goal.md": "# Plan\n", "Diary/Entry.md": "See [[Goal]].\n" });
+		host = await NodeHost.open(root, { metadata: false });
+		journal = JournalFile.forVault(root, ".obsidian");
+		const renamed = { id: "r1", time: "2026-12-05T00:00:00.000Z", tokenName: "laptop", tool: "rename_note" };
+		journal.recordChanges(renamed, [
+			{ path: "Goal.md", movedFrom: "Plan.md", before: "# Plan\n", beforeHash: hashText("# Plan\n"), after: "# Plan\n", afterHash: hashText("# Plan\n") },
+			{
+				path: "Diary/Entry.md",
+				before: "See [[Plan]].\n",
+				beforeHash: hashText("See [[Plan]].\n"),
+				after: "See [[Goal]].\n",
+				afterHash: hashText("See [[Goal]].\n"),
+			},
+		]);
+		let excluded: string[] = [];
+		let typed = false;
+		// A private line lands in the note once the undo has recorded its link edit; the person excludes Diary once that edit found it changed.
+		const recordAhead = journal.recordChangesAhead.bind(journal);
+		const recording = jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (call, changes) => {
+			await recordAhead(call, changes);
+			if (!typed && changes.some((change) => change.path === "Diary/Entry.md")) {
+				typed = true;
+				await fs.appendFile(nodePath.join(root, "Diary/Entry.md"), "private line\n");
+			}
+		});
+		const process = host.vault.process.bind(host.vault);
+		const processing = jest.spyOn(host.vault, "process").mockImplementation(async (...args: Parameters<typeof host.vault.process>) => {
+			const done = await process(...args);
+			if (args[0].path === "Diary/Entry.md") excluded = ["Diary"];
+			return done;
+		});
+		let outcome: UndoOutcome;
+		try {
+			outcome = await undoCall(host, journal, "r1", undefined, () => excluded);
+		} finally {
+			recording.mockRestore();
+			processing.mockRestore();
+		}
+		expect(excluded).toEqual(["Diary"]);
+		expect(succeeded(outcome).notes).toEqual([
+			{ path: "Plan.md", result: "moved back", from: "Goal.md" },
+			{ path: "Diary/Entry.md", result: "excluded since" },
+		]);
+		expect(await fs.readFile(nodePath.join(root, "Diary/Entry.md"), "utf8")).toBe("See [[Goal]].\nprivate line\n");
+		// On lead6 (d53d8c73): the undo read the excluded note again and recorded its text (then dropped the record).
+		expect(await fs.readFile(journal.path, "utf8")).not.toContain("private line");
+	});
+
+	test("a created note is not taken to the trash from a folder the person excludes while the undo records it", async () => {
+		const created = tool.call("create_note");
+		await tool.create(created, "Daily/New.md", "made\n");
+		let excluded: string[] = [];
+		const recordAhead = journal.recordChangesAhead.bind(journal);
+		const recording = jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (call, changes) => {
+			excluded = ["Daily"];
+			return recordAhead(call, changes);
+		});
+		let outcome: UndoOutcome;
+		try {
+			outcome = await undoCall(host, journal, created.id, undefined, () => excluded);
+		} finally {
+			recording.mockRestore();
+		}
+		expect(excluded).toEqual(["Daily"]);
+		// On lead6 (d53d8c73): trashed out of the folder just excluded.
+		expect(await fs.readFile(nodePath.join(root, "Daily/New.md"), "utf8")).toBe("made\n");
+		expect(succeeded(outcome).notes).toEqual([{ path: "Daily/New.md", result: "excluded since" }]);
+	});
+
 	test("a note moved back, while nothing followed it, to where the call left it, as it left it: undone there, whatever a line says of where it went", async () => {
 		const edited = tool.call("append_to_note");
 		await tool.edit(edited, "Plain.md", (text) => `${text}three\n`);
