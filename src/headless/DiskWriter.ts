@@ -305,7 +305,6 @@ export class DiskWriter {
 				beforeWrite?.();
 				// Nothing but these four between here and the rename: beside a program saving every 2 ms, each microsecond
 				// here is a chance for its save to land unseen and be replaced.
-				this.jail.checkFolderSync(folder);
 				// Renamed to its own name: nothing changes, but Linux serves it only once any rename in the folder under way
 				// is done. A look at the name does not wait for one: another program's save renamed over the note, still under way
 				// (on ext4 it writes the new file's data out first, milliseconds for a long note), showed the old file, and our
@@ -316,6 +315,9 @@ export class DiskWriter {
 				} catch {
 					// the checks below decide
 				}
+				// The folder after the wait, not before it: moved out of the vault and a link put in its place during the
+				// wait (milliseconds), it led the rename out of the vault.
+				this.jail.checkFolderSync(folder);
 				// The temporary name still leads to the file written: it was written in pieces, with turns between them, in which
 				// another program may have put another file there (a hard link to a file outside the vault), which the rename would make the note.
 				if (!sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, written)) return null;

@@ -748,17 +748,26 @@ export class JournalFile implements WriteJournal {
 			this.syncWithDisk();
 			if (!unchanged() || this.appendsInFlight > 0 || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
 			const size = this.disk?.size ?? copied;
-			const rest = this.readRange(copied, size);
-			if (rest.length !== size - copied) return;
-			writeAllAt(handle.fd, rest, keptBytes + copied - snapshot.size);
-			fsyncSync(handle.fd);
-			// The last look, after the flush to disk (milliseconds): another process (the CLI beside Obsidian) may have
-			// appended a record to the journal meanwhile, which the rename would drop with the file it replaces.
-			const last = lstatSync(this.path, { throwIfNoEntry: false });
-			if (last?.ino !== snapshot.ino || last.size !== size) return;
-			renameSync(temporary, this.path);
-			replaced = true;
-			syncFolder(folder);
+			// Held open past the rename: what another process appends to it after the last look is still read there.
+			const replacing = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
+			if (replacing === null) return;
+			try {
+				if (fstatSync(replacing).ino !== snapshot.ino) return;
+				const rest = readFrom(replacing, copied, size);
+				if (rest.length !== size - copied) return;
+				writeAllAt(handle.fd, rest, keptBytes + copied - snapshot.size);
+				fsyncSync(handle.fd);
+				// The last look, after the flush to disk (milliseconds): another process (the CLI beside Obsidian) may have
+				// appended a record to the journal meanwhile, which the rename would drop with the file it replaces.
+				const last = lstatSync(this.path, { throwIfNoEntry: false });
+				if (last?.ino !== snapshot.ino || last.size !== size) return;
+				renameSync(temporary, this.path);
+				replaced = true;
+				syncFolder(folder);
+				this.carryLinesAppendedAtRename(replacing, size);
+			} finally {
+				closeSync(replacing);
+			}
 			for (const id of dropped) this.entries.delete(id);
 			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + size - snapshot.size };
 			this.rewriteDue = false;
@@ -767,6 +776,32 @@ export class JournalFile implements WriteJournal {
 			await handle.close().catch(() => undefined);
 			if (!replaced) rmSync(temporary, { force: true });
 			if (!replaced && (this.overBound() || this.rewriteDue)) this.scheduleTrim();
+		}
+	}
+
+	/**
+	 * The whole lines another process appended to the journal just replaced (`replaced`, read up to `size`) between
+	 * the trim's last look and its rename: they went to the file replaced, so they are appended to the new one (read
+	 * in by the next look at the disk, as any other process's lines). A record the other process appended in that
+	 * instant was lost with the old file. Only up to JOURNAL_TRIM_TAIL_BYTES: the trim never chases more.
+	 */
+	private carryLinesAppendedAtRename(replaced: number, size: number): void {
+		try {
+			const grown = fstatSync(replaced).size;
+			if (grown <= size || grown - size > JOURNAL_TRIM_TAIL_BYTES) return;
+			const added = readFrom(replaced, size, grown);
+			const whole = added.subarray(0, added.lastIndexOf("\n") + 1);
+			if (whole.length === 0) return;
+			const descriptor = openOwnFile(this.vaultRoot, this.path, APPEND_FLAGS);
+			if (descriptor === null) return;
+			try {
+				writeAll(descriptor, whole);
+				fsyncSync(descriptor);
+			} finally {
+				closeSync(descriptor);
+			}
+		} catch {
+			// The journal or its folder went meanwhile: the trim is made all the same.
 		}
 	}
 
@@ -795,17 +830,6 @@ export class JournalFile implements WriteJournal {
 			closeSync(descriptor);
 		}
 		return at;
-	}
-
-	/** Bytes `from` to `to` of the journal file (nothing past `to`: another process may have added much after it). */
-	private readRange(from: number, to: number): Buffer {
-		const descriptor = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
-		if (descriptor === null) return Buffer.alloc(0);
-		try {
-			return readFrom(descriptor, from, to);
-		} finally {
-			closeSync(descriptor);
-		}
 	}
 
 	/** The oldest whole calls to drop (never the newest `JOURNAL_NEWEST_CALLS_KEPT`) so that at most `keepAfterTrim` of each bound is left. */

@@ -216,6 +216,42 @@ describe("DiskWriter.editOnce", () => {
 		expect(saveAt).toBeGreaterThan(5);
 		expect(lost).toEqual([]);
 	});
+
+	/**
+	 * Another program moves the note's folder out of the vault and puts a link to it in its place while the edit
+	 * waits, just before its rename, for any rename under way in that folder to finish (milliseconds beside an
+	 * editor's save of a long note). The folder is looked at after that wait: the edit goes nowhere outside.
+	 */
+	test("a folder swapped for a link out of the vault while the edit waits for the folder's renames is not written through", async () => {
+		const folder = nodePath.join(root, "Notes");
+		const movedOut = nodePath.join(outside, "Notes");
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const realRename = fsModule.renameSync;
+		let swapped = false;
+		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			// A rename of a name onto itself in the note's folder: the edit's wait for the renames under way there.
+			if (!swapped && from === to && nodePath.dirname(String(from)) === folder) {
+				realRename(folder, movedOut);
+				nodeFs.symlinkSync(movedOut, folder);
+				swapped = true;
+			}
+			realRename(from, to);
+		});
+		let result: unknown;
+		try {
+			result = await writer.editOnce(nodePath.join(folder, "Plan.md"), (text) => text.replace("# Plan", "# Plan!"));
+		} catch (error) {
+			result = error;
+		} finally {
+			jest.restoreAllMocks();
+		}
+		expect(swapped).toBe(true);
+		expect(result === null || result instanceof Error).toBe(true);
+		expect(await fs.readFile(nodePath.join(movedOut, "Plan.md"), "utf8")).toBe("# Plan\n\n- one\n");
+		// Nor is the new text left beside it there.
+		expect(await fs.readdir(movedOut)).toEqual(["Plan.md"]);
+	});
 });
 
 /** Waits until `done` holds, looking every few milliseconds, for at most `ms`. */

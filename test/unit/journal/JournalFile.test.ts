@@ -676,6 +676,41 @@ describe("JournalFile", () => {
 		cli.close();
 	});
 
+	test("a record another process appends after the background trim's last look, just before its rename, is kept", async () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
+		const cli = JournalFile.open(path, { maxEntries: 100 });
+		for (let index = 0; index < 6; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+		const fsModule = require("node:fs") as typeof nodeFs;
+		const realRename = fsModule.renameSync;
+		let armed = true;
+		// The trim's rename over the journal: the other process records a call in the instant before it.
+		jest.spyOn(fsModule, "renameSync").mockImplementation((from, to) => {
+			if (armed && to === path) {
+				armed = false;
+				cli.recordChange(call("cli"), change("Cli.md", "c", "c!"));
+			}
+			realRename(from, to);
+		});
+		try {
+			await (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
+		} finally {
+			jest.restoreAllMocks();
+		}
+		expect(armed).toBe(false);
+		// Before, it went to the file the rename replaced: the journal held c5 and c4 only.
+		expect(
+			JournalFile.open(path, { maxEntries: 100 })
+				.list()
+				.map((entry) => entry.id),
+		).toEqual(["cli", "c5", "c4"]);
+		// Both processes list it, once, and the trim was made.
+		expect(journal.list().map((entry) => entry.id)).toEqual(["cli", "c5", "c4"]);
+		expect(cli.list().map((entry) => entry.id)).toEqual(["cli", "c5", "c4"]);
+		journal.close();
+		cli.close();
+	});
+
 	test("megabytes recorded while the background trim writes are copied after the kept calls a piece at a time, never in one synchronous read; every record kept, in order", async () => {
 		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
 		const background = () => (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
