@@ -656,15 +656,21 @@ export class JournalFile implements WriteJournal {
 				return Promise.resolve();
 			}
 			const first = this.disk === null;
-			const flushed = flushAndClose(opened.descriptor);
-			this.afterAppend(lines, bytes.length, opened, sizeAfter, true);
 			const folderFlush = this.folderFlush;
-			return (async () => {
-				await flushed;
+			const flushed = (async () => {
+				await flushAndClose(opened.descriptor);
 				// The file made by this line (or renamed into place by a trim) is named durably too.
 				if (first) await syncFolderOffLoop(nodePath.dirname(this.path));
 				await folderFlush;
 			})();
+			try {
+				this.afterAppend(lines, bytes.length, opened, sizeAfter, true);
+			} catch (error) {
+				// The lines are written; the caller gets the error of reading them in, not a flush nobody awaits.
+				flushed.catch(() => undefined);
+				throw error;
+			}
+			return flushed;
 		} finally {
 			this.forgetOwnLinesOnceRead(forget);
 		}
