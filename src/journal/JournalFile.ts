@@ -29,12 +29,13 @@ import {
 	entryLines,
 	lineSteps,
 	linesOf,
+	flushAndClose,
 	readFrom,
 	replayLine,
 	syncFolder,
+	syncFolderOffLoop,
 	withCutLineEnd,
 	writeAll,
-	writeAllAt,
 	movedLines,
 	type JournalLine,
 } from "./journalLines";
@@ -267,7 +268,7 @@ export class JournalFile implements WriteJournal {
 	 * drop retries stop.
 	 */
 	close(): void {
-		this.appendPendingDrops();
+		this.appendPendingDrops("before return");
 		if (this.trimTimer) nodeTimers.clearTimeout(this.trimTimer);
 		this.trimTimer = null;
 		this.trimDue = null;
@@ -282,7 +283,8 @@ export class JournalFile implements WriteJournal {
 	/** Records several changes of a call with one append and one fsync (a rename's relinks: one disk flush per group, not per note). */
 	recordChanges(call: JournalCall, changes: readonly JournalChange[]): void {
 		if (changes.length === 0) return;
-		this.append(changes.map((change) => ({ kind: "change", id: call.id, time: call.time, tokenName: call.tokenName, tool: call.tool, ...change })));
+		// Flushed before it returns: its promise is already settled.
+		void this.append(changes.map((change) => ({ kind: "change", id: call.id, time: call.time, tokenName: call.tokenName, tool: call.tool, ...change })));
 	}
 
 	async recordChangesAhead(call: JournalCall, changes: readonly JournalChange[]): Promise<void> {
@@ -360,12 +362,19 @@ export class JournalFile implements WriteJournal {
 		else this.appendPendingDrops();
 	}
 
-	/** Appends the drops owed (those not in an append under way), or schedules the next try after a failure. */
-	private appendPendingDrops(): void {
+	/**
+	 * Appends the drops owed (those not in an append under way), or schedules the next try after a failure. Written
+	 * at once, flushed through the thread pool (`close`, the last try before the process may end, flushes before it
+	 * returns): a drop lost at a crash leaves a record whose undo finds the note as it was, as a crash before it would.
+	 */
+	private appendPendingDrops(flush: Flush = "off the loop"): void {
 		const drops = this.pendingDrops.filter((pending) => !pending.inFlight);
 		if (drops.length === 0) return;
 		try {
-			this.append(drops.map((pending) => pending.line));
+			this.append(
+				drops.map((pending) => pending.line),
+				flush,
+			).catch(() => undefined);
 		} catch {
 			this.scheduleDropRetry();
 			return;
@@ -419,7 +428,8 @@ export class JournalFile implements WriteJournal {
 				const entry = this.entries.get(id);
 				if (entry) lines.push(...movedLines(entry, from, to));
 			}
-			if (lines.length > 0) this.append(lines);
+			// Flushed through the thread pool: lost at a crash, undo takes the note for deleted, as when it cannot be recorded.
+			if (lines.length > 0) this.append(lines, "off the loop").catch(() => undefined);
 		} catch {
 			// Not recorded (the journal is a link, the disk full): undo takes the note for deleted, as it did before moves were followed.
 		}
@@ -442,12 +452,17 @@ export class JournalFile implements WriteJournal {
 		return (this.callsByPlace = byPlace);
 	}
 
-	markUndone(callId: string, by: string): void {
+	/**
+	 * Written at once (a refusal, a link say, is thrown here), flushed through the thread pool: the promise resolves once
+	 * on disk, or once the flush failed (the undo is made either way; a mark lost at a crash leaves the call listed as not
+	 * undone, as a crash just before it would, and its undo run again finds its notes already put back).
+	 */
+	markUndone(callId: string, by: string): Promise<void> {
 		this.syncWithDisk();
 		// The call may have been dropped as the oldest meanwhile (by the undo's own records): nothing to mark. Behind,
 		// marked unchecked: a mark of a call the file no longer holds is read as nothing.
-		if (!this.behind && !this.entries.has(callId)) return;
-		this.append([{ kind: "undone", id: callId, time: new Date().toISOString(), by }]);
+		if (!this.behind && !this.entries.has(callId)) return Promise.resolve();
+		return this.append([{ kind: "undone", id: callId, time: new Date().toISOString(), by }], "off the loop").catch(() => undefined);
 	}
 
 	/**
@@ -478,20 +493,23 @@ export class JournalFile implements WriteJournal {
 	}
 
 	/**
-	 * Appends lines (in one write) and makes them durable, then reads back what the file gained (this line, and
-	 * any another process appended meanwhile). Past a bound, a trim is scheduled, never run here.
+	 * Appends lines (in one write) and makes them durable as `flush` says, then reads back what the file gained (this
+	 * line, and any another process appended meanwhile). Past a bound, a trim is scheduled, never run here. Throws
+	 * when the write fails; the promise, when the flush does.
 	 */
-	private append(lines: readonly JournalLine[]): void {
+	private append(lines: readonly JournalLine[], flush: Flush = "before return"): Promise<void> {
 		// Drops still owed go first, in the same write (see `recordChangesAhead`); a drop's own append carries them itself.
 		const drops = lines.every((line) => line.kind === "drop") ? [] : this.pendingDrops.filter((pending) => !pending.inFlight);
+		let flushed: Promise<void>;
 		try {
-			this.appendLines([...drops.map((pending) => pending.line), ...lines]);
+			flushed = this.appendLines([...drops.map((pending) => pending.line), ...lines], flush);
 		} catch (error) {
 			this.noteLinkProblem(error);
 			throw error;
 		}
 		this.forgetPendingDrops(drops);
 		this.problem = null;
+		return flushed;
 	}
 
 	/** A record refused because the journal or its folder is a link: remembered and told once. */
@@ -515,15 +533,19 @@ export class JournalFile implements WriteJournal {
 	 */
 	private async appendOffLoop(lines: readonly JournalLine[], bytes: Buffer): Promise<void> {
 		const opened = this.openForAppend();
+		const first = this.disk === null;
 		let sizeAfter: number;
 		try {
 			await writeAllOffLoop(opened.descriptor, withCutLineEnd(bytes, opened.cutBefore));
 			await new Promise<void>((resolve, reject) => fsync(opened.descriptor, (error) => (error ? reject(error) : resolve())));
+			// The file this record made, or a trim just renamed into place, named durably too.
+			if (first) await syncFolderOffLoop(nodePath.dirname(this.path));
+			await this.folderFlush;
 			sizeAfter = fstatSync(opened.descriptor).size;
 		} finally {
 			closeSync(opened.descriptor);
 		}
-		this.afterAppend(lines, bytes.length, opened, sizeAfter);
+		this.afterAppend(lines, bytes.length, opened, sizeAfter, true);
 		if (this.behind) {
 			// The file written to is the journal: the lines are in it, read in by the catch-up under way.
 			if (this.inoOnDisk() === opened.before.ino) return;
@@ -531,7 +553,7 @@ export class JournalFile implements WriteJournal {
 			await this.catchUp();
 		}
 		// Another program replaced the file while the bytes were on their way: they went to the old one.
-		if (!this.holdsLines(lines)) this.appendLines(lines);
+		if (!this.holdsLines(lines)) void this.appendLines(lines);
 	}
 
 	/**
@@ -554,9 +576,12 @@ export class JournalFile implements WriteJournal {
 		}
 	}
 
-	/** After an append made durable and closed: the folder synced on the first record, the lines taken in, a trim scheduled past a bound. */
-	private afterAppend(lines: readonly JournalLine[], length: number, opened: OpenedForAppend, sizeAfter: number): void {
-		if (this.disk === null) syncFolder(nodePath.dirname(this.path));
+	/**
+	 * After an append written: the folder synced on the first record (unless the caller flushes it off the loop), the
+	 * lines taken in, a trim scheduled past a bound.
+	 */
+	private afterAppend(lines: readonly JournalLine[], length: number, opened: OpenedForAppend, sizeAfter: number, folderFlushedByCaller = false): void {
+		if (this.disk === null && !folderFlushedByCaller) syncFolder(nodePath.dirname(this.path));
 		this.takeInOwnLines(lines, length, opened.before, opened.cutBefore, sizeAfter);
 		if (this.overBound()) this.scheduleTrim();
 	}
@@ -613,7 +638,11 @@ export class JournalFile implements WriteJournal {
 		return true;
 	}
 
-	private appendLines(lines: readonly JournalLine[]): void {
+	/**
+	 * Writes lines at the end of the file in one write, on the event loop (their place in the file is taken before any
+	 * later record's), and flushes them as `flush` says. Returns the flush: done already when made before returning.
+	 */
+	private appendLines(lines: readonly JournalLine[], flush: Flush = "before return"): Promise<void> {
 		const bytes = lineBytes(lines);
 		const forget = this.ownLines.add(lines, bytes);
 		try {
@@ -621,12 +650,34 @@ export class JournalFile implements WriteJournal {
 			let sizeAfter: number;
 			try {
 				writeAll(opened.descriptor, withCutLineEnd(bytes, opened.cutBefore));
-				fsyncSync(opened.descriptor);
+				if (flush === "before return") fsyncSync(opened.descriptor);
 				sizeAfter = fstatSync(opened.descriptor).size;
-			} finally {
+			} catch (error) {
 				closeSync(opened.descriptor);
+				throw error;
 			}
-			this.afterAppend(lines, bytes.length, opened, sizeAfter);
+			if (flush === "before return") {
+				closeSync(opened.descriptor);
+				this.flushFolderNowIfOwed();
+				this.afterAppend(lines, bytes.length, opened, sizeAfter);
+				return Promise.resolve();
+			}
+			const first = this.disk === null;
+			const folderFlush = this.folderFlush;
+			const flushed = (async () => {
+				await flushAndClose(opened.descriptor);
+				// The file made by this line (or renamed into place by a trim) is named durably too.
+				if (first) await syncFolderOffLoop(nodePath.dirname(this.path));
+				await folderFlush;
+			})();
+			try {
+				this.afterAppend(lines, bytes.length, opened, sizeAfter, true);
+			} catch (error) {
+				// The lines are written; the caller gets the error of reading them in, not a flush nobody awaits.
+				flushed.catch(() => undefined);
+				throw error;
+			}
+			return flushed;
 		} finally {
 			this.forgetOwnLinesOnceRead(forget);
 		}
@@ -643,6 +694,17 @@ export class JournalFile implements WriteJournal {
 
 	/** Forgets of own lines kept for the catch-up under way. */
 	private readonly ownLinesBehind: Array<() => void> = [];
+
+	/**
+	 * The folder's flush through the thread pool after a trim renamed its file into place; null once done. Until it is,
+	 * a crash may leave the folder naming the old file, and a record flushed into the new one would be lost with it: an
+	 * append made durable meanwhile waits for it, or (one flushed before it returns) flushes the folder itself.
+	 */
+	private folderFlush: Promise<void> | null = null;
+
+	private flushFolderNowIfOwed(): void {
+		if (this.folderFlush !== null) syncFolder(nodePath.dirname(this.path));
+	}
 
 	/** The journal's folder, checked to be a real folder in the vault (made where missing). */
 	private checkFolder(): void {
@@ -743,33 +805,45 @@ export class JournalFile implements WriteJournal {
 				if (this.disk.size - copied <= JOURNAL_READ_PIECE_BYTES) break;
 				copied = await this.copyRangeOffLoop(handle, copied, this.disk.size, keptBytes - snapshot.size, snapshot.ino);
 			}
-			await handle.sync();
-			// From here to the rename, synchronous: no append of this process can come in between.
-			this.syncWithDisk();
-			if (!unchanged() || this.appendsInFlight > 0 || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
-			const size = this.disk?.size ?? copied;
+			// The last lines appended meanwhile copied, and the file flushed through the thread pool; looked at again after
+			// each flush, it is replaced only once nothing came in during one (a program adding without pause leaves the trim
+			// to a later try, by the tail's bound above). Flushed with fsyncSync, one flush held the event loop up to 0.3 s.
 			// Held open past the rename: what another process appends to it after the last look is still read there.
 			const replacing = openOwnFile(this.vaultRoot, this.path, READ_FLAGS);
 			if (replacing === null) return;
 			try {
 				if (fstatSync(replacing).ino !== snapshot.ino) return;
-				const rest = readFrom(replacing, copied, size);
-				if (rest.length !== size - copied) return;
-				writeAllAt(handle.fd, rest, keptBytes + copied - snapshot.size);
-				fsyncSync(handle.fd);
-				// The last look, after the flush to disk (milliseconds): another process (the CLI beside Obsidian) may have
-				// appended a record to the journal meanwhile, which the rename would drop with the file it replaces.
+				let nothingCameIn = false;
+				while (!nothingCameIn) {
+					const size = this.disk.size;
+					if (size > copied) {
+						const rest = readFrom(replacing, copied, size);
+						if (rest.length !== size - copied) return;
+						await handle.write(rest, 0, rest.length, keptBytes + copied - snapshot.size);
+						copied = size;
+					}
+					await handle.sync();
+					this.syncWithDisk();
+					if (!unchanged() || this.disk === null || this.appendsInFlight > 0 || [...this.touchedWhileTrimming].some((id) => dropped.has(id))) return;
+					nothingCameIn = this.disk.size === copied;
+				}
+				// From the look above to the rename, synchronous: no append of this process can come in between. The last
+				// look at the name: another process (the CLI beside Obsidian) may have appended a record since, which the
+				// rename would drop with the file it replaces.
 				const last = lstatSync(this.path, { throwIfNoEntry: false });
-				if (last?.ino !== snapshot.ino || last.size !== size) return;
+				if (last?.ino !== snapshot.ino || last.size !== copied) return;
 				renameSync(temporary, this.path);
 				replaced = true;
-				syncFolder(folder);
-				this.carryLinesAppendedAtRename(replacing, size);
+				const folderFlush = syncFolderOffLoop(folder).finally(() => {
+					if (this.folderFlush === folderFlush) this.folderFlush = null;
+				});
+				this.folderFlush = folderFlush;
+				this.carryLinesAppendedAtRename(replacing, copied);
 			} finally {
 				closeSync(replacing);
 			}
 			for (const id of dropped) this.entries.delete(id);
-			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + size - snapshot.size };
+			this.disk = { ino: lstatSync(this.path).ino, size: keptBytes + copied - snapshot.size };
 			this.rewriteDue = false;
 		} finally {
 			this.touchedWhileTrimming = null;
@@ -1058,8 +1132,13 @@ export class JournalFile implements WriteJournal {
 		}
 		// Only damaged complete lines go: rewriting away a last piece without a line end would lose
 		// the line of another process still writing it (`history` run during a big write, say).
-		// Not while a record of this process is on its way to the file: it would land in the one replaced (the next read rewrites it).
-		if (damaged > 0 && this.appendsInFlight === 0) this.rewrite();
+		if (damaged === 0) return;
+		// Read again while serving (another process wrote them): rewritten as a trim is, off the write path and flushed
+		// through the thread pool. At open, before anything is served, at once.
+		if (bounded) {
+			this.rewriteDue = true;
+			this.scheduleTrim();
+		} else this.rewrite();
 	}
 
 	/**
@@ -1152,6 +1231,13 @@ function withoutTexts(line: JournalLine): JournalLine {
 	if (line.kind !== "change") return line;
 	return { ...line, before: line.before === null ? null : "", after: line.after === null ? null : "" };
 }
+
+/**
+ * When an append is made durable: before it returns (a record the note's write follows, or the last try before the
+ * process may end), or through the thread pool after it is written on the event loop (a line whose loss at a crash
+ * leaves what a crash just before it would: a drop, an undone mark, a move). Any later flush of the file holds it too.
+ */
+type Flush = "before return" | "off the loop";
 
 /** What an append found on opening the journal (`openForAppend`). */
 /** A drop owed to the file (see `pendingDrops`); in flight while an append that carries it is under way. */

@@ -77,8 +77,8 @@ export interface WriteJournal {
 	 * undo taking the note for deleted, as before.
 	 */
 	noteMoved?(from: string, to: string): void;
-	/** Marks a call as undone by the entry `by`. */
-	markUndone(callId: string, by: string): void;
+	/** Marks a call as undone by the entry `by`; a promise, when the mark is flushed to disk off the event loop, resolves once it is. */
+	markUndone(callId: string, by: string): void | Promise<void>;
 	/** Calls newest first, at most `limit`. */
 	list(limit?: number): JournalEntry[];
 	/** One call, or null if it is unknown or was dropped by the journal's bounds. */

@@ -1,4 +1,4 @@
-import { closeSync, constants as fsConstants, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { close, closeSync, constants as fsConstants, fstatSync, fsync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { JOURNAL_READ_PIECE_BYTES, NOTE_TEXT_PIECE_CHARS, JOURNAL_LINE_FIELDS_MAX_BYTES } from "../config/limits";
@@ -270,10 +270,6 @@ export function copyEntry(entry: JournalEntry): JournalEntry {
 	return { ...entry, changes: entry.changes.map((change) => ({ ...change })), undone: entry.undone ? { ...entry.undone } : null };
 }
 
-export function writeAllAt(descriptor: number, bytes: Buffer, position: number): void {
-	for (let offset = 0; offset < bytes.length;) offset += writeSync(descriptor, bytes, offset, bytes.length - offset, position + offset);
-}
-
 export function writeAll(descriptor: number, bytes: Buffer): void {
 	for (let offset = 0; offset < bytes.length;) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
 }
@@ -295,13 +291,8 @@ export function readFrom(descriptor: number, position: number, end?: number): Bu
 
 /** Makes a new name in the folder durable (a rename or a new file); not possible on every platform, and then skipped. */
 export function syncFolder(folder: string): void {
-	let descriptor: number;
-	try {
-		// Only a folder, and without waiting: a named pipe another program put in its place would hold the open (and the server) until it had a writer.
-		descriptor = openSync(folder, fsConstants.O_RDONLY | (fsConstants.O_DIRECTORY ?? 0) | (fsConstants.O_NONBLOCK ?? 0));
-	} catch {
-		return;
-	}
+	const descriptor = openFolderToFlush(folder);
+	if (descriptor === null) return;
 	try {
 		fsyncSync(descriptor);
 	} catch {
@@ -309,6 +300,31 @@ export function syncFolder(folder: string): void {
 	} finally {
 		closeSync(descriptor);
 	}
+}
+
+/**
+ * `syncFolder` with the flush made through the thread pool (the folder opened on the event loop):
+ * a folder's flush may wait on the disk as long as a file's.
+ */
+export async function syncFolderOffLoop(folder: string): Promise<void> {
+	const descriptor = openFolderToFlush(folder);
+	if (descriptor === null) return;
+	// An error is Windows, which cannot flush a folder (its rename is durable once it returns): nothing is owed.
+	await new Promise<void>((resolve) => fsync(descriptor, () => close(descriptor, () => resolve())));
+}
+
+function openFolderToFlush(folder: string): number | null {
+	try {
+		// Only a folder, and without waiting: a named pipe another program put in its place would hold the open (and the server) until it had a writer.
+		return openSync(folder, fsConstants.O_RDONLY | (fsConstants.O_DIRECTORY ?? 0) | (fsConstants.O_NONBLOCK ?? 0));
+	} catch {
+		return null;
+	}
+}
+
+/** Flushes the file open as `descriptor` through the thread pool, then closes it. */
+export function flushAndClose(descriptor: number): Promise<void> {
+	return new Promise<void>((resolve, reject) => fsync(descriptor, (error) => close(descriptor, () => (error ? reject(error) : resolve()))));
 }
 
 /** The lines that record a call's notes at `from` as moved to `to`: one for each note its changes left there, none for a call undone. */

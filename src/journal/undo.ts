@@ -147,7 +147,7 @@ export async function undoCall(
 			reason: `Undo of ${callId} stopped: ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.`,
 		};
 	}
-	journal.markUndone(callId, undo.id);
+	await journal.markUndone(callId, undo.id);
 	return { ok: true, entry, undoId: undo.id, notes };
 }
 

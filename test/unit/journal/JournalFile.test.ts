@@ -649,21 +649,22 @@ describe("JournalFile", () => {
 		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
 		const cli = JournalFile.open(path, { maxEntries: 100 });
 		for (let index = 0; index < 6; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
-		const fsModule = require("node:fs") as typeof nodeFs;
-		const realFsync = fsModule.fsyncSync;
+		// The trim flushes its new file through the thread pool (FileHandle.sync): the other process records a call during its first flush.
+		const probe = await fs.open(nodePath.join(folder, "probe"), "w");
+		const handlePrototype = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+		await probe.close();
+		const realSync = handlePrototype.sync;
 		let armed = true;
-		// The trim's flush before its rename is its first: the other process records a call then.
-		jest.spyOn(fsModule, "fsyncSync").mockImplementation((descriptor) => {
-			realFsync(descriptor);
+		handlePrototype.sync = async function (this: unknown) {
+			await realSync.call(this);
 			if (!armed) return;
 			armed = false;
 			cli.recordChange(call("cli"), change("Cli.md", "c", "c!"));
-		});
+		};
 		try {
 			await (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
 		} finally {
-			jest.restoreAllMocks();
+			handlePrototype.sync = realSync;
 		}
 		expect(armed).toBe(false);
 		// Before, the trim's rename dropped it with the file it replaced: the journal held c5 and c4 only.
