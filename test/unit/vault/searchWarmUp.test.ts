@@ -156,3 +156,50 @@ describe("the search index warms its search code once ready", () => {
 		expect(pending()).toBe(before);
 	});
 });
+
+describe("what changes while the index warms up reaches the answers after it", () => {
+	test.each([
+		[
+			"a note edited, one created, one deleted and one moved into the excluded folder",
+			async (vault: OpenVault) => {
+				await vault.host.vault.process(vault.host.vault.getFileByPath("Garden/Basil.md")!, () => "# Basil\nZebra basil beside tomatoes.\n");
+				await vault.host.vault.create("Garden/Zebra.md", "Zebra tomatoes in the garden, tomatoes again.\n");
+				await vault.host.vault.trash(vault.host.vault.getFileByPath("Kitchen/Bread.md")!);
+				await vault.host.vault.rename(vault.host.vault.getFileByPath("Kitchen/Sauce.md")!, "Private/Sauce.md");
+				return ["Private"];
+			},
+		],
+		[
+			"the excluded folders changed",
+			(vault: OpenVault, index: IndexedNoteSearch) => {
+				index.setScope(vault.scope("Private", "Kitchen"));
+				return Promise.resolve(["Private", "Kitchen"]);
+			},
+		],
+	])("%s: every search answers, with its snippets, what a scan answers", async (_, change) => {
+		const vault = await openVault(NOTES);
+		const { index, pauses } = indexOf(vault);
+		try {
+			index.start();
+			let over = false;
+			void index.whenWarmedUp().then(() => (over = true));
+			await index.whenReady();
+			// Three of its searches in, and it still runs when the change comes.
+			const from = pauses();
+			while (pauses() - from < 3) await new Promise((resolve) => setImmediate(resolve));
+			expect(over).toBe(false);
+			const excluded = await change(vault, index);
+			await index.whenWarmedUp();
+			const scope = vault.scope(...excluded);
+			for (const { query, ...filter } of [...SEARCHES, { query: "zebra" }, { query: "zebra tomatoes" }]) {
+				const fromIndex = await index.search(scope, parseQuery(query), filter, 10);
+				const fromScan = await scanSearch(vault.host, scope, parseQuery(query), filter, 10);
+				const seen = (answer: typeof fromScan) => ({ query, filter, hits: answer.results.map((hit) => [hit.path, hit.snippets]), total: answer.total });
+				expect(seen(fromIndex)).toEqual(seen(fromScan));
+			}
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
+});
