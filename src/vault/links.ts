@@ -233,8 +233,14 @@ function* wholeVaultTargetsSteps(host: Host, scope: Scope, source: string): Step
 	return { targets: resolved, unresolved: yield* unresolvedCountSteps(host, source) };
 }
 
-/** How many of a note's links point nowhere, in steps like its targets' (a note may hold 100,000 of them). */
+/**
+ * How many of a note's links point nowhere: the headless cache's kept total, or (Obsidian) its record
+ * added up in steps like its targets'. Pausing does not split the listing of the record's keys before
+ * the first step: a planted note of 700,000 such links is a piece of 0.2 s in Obsidian still.
+ */
 function* unresolvedCountSteps(host: Host, source: string): Steps<number> {
+	const kept = host.metadataCache.unresolvedLinkTotal?.(source);
+	if (kept !== undefined) return kept;
 	const unresolved = host.metadataCache.unresolvedLinks[source] ?? {};
 	let sum = 0;
 	let counted = 0;
