@@ -490,6 +490,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (file) this.events.trigger("resolve", file);
 	}
 
+	/** `resolveSource`'s work: the source's records, its total of links pointing nowhere, and the names it asks for. */
 	private async resolveSourceLinks(path: string): Promise<void> {
 		const lists = await this.linkTexts(path);
 		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
