@@ -1561,6 +1561,17 @@ export const SORT_CHECK_ITEMS = 1024;
 export const KEPT_TAG_COUNT_PAGES = 8;
 /** Links resolved (a note's own, its backlinks) between two looks at the call's clock. */
 export const LINKS_PER_CLOCK_CHECK = 512;
+/**
+ * Hash tables a `SplitStringMap` keeps its keys in. A table that grows copies every entry at once:
+ * get_note_links' map of a planted note's 650,000 link paths grew in pieces of 40–70 ms; split 64
+ * ways, each growth copies a 64th.
+ */
+export const SPLIT_MAP_PARTS = 64;
+/**
+ * Characters of a key read to pick its `SplitStringMap` table, half from each end: longer keys that
+ * share both ends share a table, and a note under MAX_READ_NOTE_BYTES holds few such keys (8 MiB / 128).
+ */
+export const SPLIT_MAP_HASHED_CHARS = 128;
 /** Notes whose paths the build's listing checks between two looks at the clock (a power of two less one: a mask). */
 export const SEARCH_LISTING_CHECK_MASK = 255;
 /** Listings of a scope and filter kept for calls that ask again while nothing changed; the oldest is dropped first. */

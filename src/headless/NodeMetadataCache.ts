@@ -60,6 +60,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private readonly parsedTexts = new WeakMap<CachedMetadata, string>();
 	/** The same for a packed note of many links, by the SHA-256 of its text (the text is not kept): 64 characters a note. */
 	private readonly parsedDigests = new WeakMap<CachedMetadata, string>();
+	/** How many links of each source point nowhere (`unresolvedLinkTotal`): set and dropped with its `unresolvedLinks` record. */
+	private readonly unresolvedTotals = new Map<string, number>();
+	/** Sources whose links are being resolved again: their asked names are part forgotten, part added, their records the old ones. */
+	private readonly resolving = new Set<string>();
 	/** Tags and link texts shared by the notes' compact metadata, and their lists lately read. */
 	private readonly packed = new PackedMetadataStore();
 	private readonly events = new HostEvents();
@@ -194,6 +198,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 		return { ...references, frontmatterLinks: cache.frontmatterLinks, frontmatterPosition: cache.frontmatterPosition };
 	}
 
+	unresolvedLinkTotal(source: string): number {
+		return this.unresolvedTotals.get(source) ?? 0;
+	}
+
+	mayAskForName(source: string, fileName: string): boolean {
+		return this.resolving.has(source) || this.linkSources.asks(source, fileName);
+	}
+
 	on(name: "changed", callback: (file: HostFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 	on(name: "deleted", callback: (file: HostFile, prevCache: CachedMetadata | null) => unknown): EventRef;
 	on(name: "resolve", callback: (file: HostFile) => unknown): EventRef;
@@ -305,6 +317,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.canvasLinks.delete(path);
 		delete this.resolvedLinks[path];
 		delete this.unresolvedLinks[path];
+		this.unresolvedTotals.delete(path);
 		await this.forgetAskedNames(path, resolved, unresolved);
 	}
 
@@ -466,9 +479,23 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * costs 3,000: 512 such links a run held the server 250 ms at a time).
 	 */
 	private async resolveSource(path: string): Promise<void> {
+		this.resolving.add(path);
+		try {
+			await this.resolveSourceLinks(path);
+		} finally {
+			this.resolving.delete(path);
+		}
+		// As Obsidian: kept counts over the link graph (get_graph_stats) follow one source at a time.
+		const file = this.vault.getFileByPath(path);
+		if (file) this.events.trigger("resolve", file);
+	}
+
+	/** `resolveSource`'s work: the source's records, its total of links pointing nowhere, and the names it asks for. */
+	private async resolveSourceLinks(path: string): Promise<void> {
 		const lists = await this.linkTexts(path);
 		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
 		const unresolved: Record<string, number> = {};
+		let nowhere = 0;
 		const kept = this.hugeSourceAskedNames.get(path);
 		// The same links from the same path ask for the same names: those in the index stay.
 		const sameNames = kept !== undefined && sameLinkTexts(kept.lists, lists);
@@ -491,14 +518,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 				}
 				const target = this.resolver.resolve(linkpath, path, work);
 				if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
-				else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
+				else {
+					unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
+					nowhere++;
+				}
 			}
 		this.resolvedLinks[path] = resolved;
 		this.unresolvedLinks[path] = unresolved;
+		if (nowhere > 0) this.unresolvedTotals.set(path, nowhere);
+		else this.unresolvedTotals.delete(path);
 		if (asked) this.hugeSourceAskedNames.set(path, { lists, names: asked });
-		// As Obsidian: kept counts over the link graph (get_graph_stats) follow one source at a time.
-		const file = this.vault.getFileByPath(path);
-		if (file) this.events.trigger("resolve", file);
 	}
 }
 

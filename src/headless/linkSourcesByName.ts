@@ -73,6 +73,15 @@ export class LinkSourcesByName {
 		for (const [name, sources] of this.sources) if (Array.isArray(sources)) this.sources.set(name, sources.slice());
 	}
 
+	/** Whether `source` has a link a file called `fileName` could answer. */
+	asks(source: string, fileName: string): boolean {
+		return namesAnsweredBy(fileName).some((name) => {
+			const sources = this.sources.get(name);
+			if (sources === undefined || typeof sources === "string") return sources === source;
+			return sources instanceof Set ? sources.has(source) : sources.includes(source);
+		});
+	}
+
 	/** The sources whose links a file called `fileName` could answer (a copy: resolving them changes the index). */
 	sourcesAsking(fileName: string): string[] {
 		const found = new Set<string>();

@@ -500,10 +500,14 @@ export async function planKeptLinks(host: Host, scope: Scope, file: HostFile, to
 		return false;
 	};
 	const mayHoldTakenLink = async (path: string): Promise<boolean> => {
-		const resolved = host.metadataCache.resolvedLinks[path];
-		const unresolved = host.metadataCache.unresolvedLinks[path];
+		const { metadataCache } = host;
+		const resolved = metadataCache.resolvedLinks[path];
+		const unresolved = metadataCache.unresolvedLinks[path];
 		if (resolved === undefined || unresolved === undefined) return true;
-		return (await namesTaken(resolved)) || (await namesTaken(unresolved));
+		if (await namesTaken(resolved)) return true;
+		// Headless, the notes asking for a name are indexed: their unresolved records are not looked through (listing
+		// a planted note's 700,000 keys was one piece of 0.2 s on every rename in the vault, whatever the pauses).
+		return metadataCache.mayAskForName ? metadataCache.mayAskForName(path, nameOf(to)) : await namesTaken(unresolved);
 	};
 	for (const source of host.vault.getMarkdownFiles()) {
 		await clock.checkpoint();

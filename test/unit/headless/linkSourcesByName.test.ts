@@ -50,7 +50,7 @@ describe("LinkSourcesByName", () => {
 });
 
 describe("LinkSourcesByName beside names asked by many sources", () => {
-	test("as sources are resolved again and go, across the size where a name's sources move into a Set, each name lists exactly the sources asking for it", () => {
+	test("as sources are resolved again and go, across the size where a name's sources move into a Set, each name lists exactly the sources asking for it, and each source asked says so", () => {
 		const names = ["home", "home.md", "plan"];
 		fc.assert(
 			fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 150 }), fc.subarray(names)), { maxLength: 800 }), (operations) => {
@@ -68,6 +68,9 @@ describe("LinkSourcesByName beside names asked by many sources", () => {
 					const answered = namesAnsweredBy(fileName);
 					const expected = [...asked].filter(([, nowAsked]) => nowAsked.some((name) => answered.includes(name))).map(([path]) => path);
 					expect(index.sourcesAsking(fileName).sort()).toEqual(expected.sort());
+					// Asked of one source: a rename's look at each note, in whichever form the name keeps its sources.
+					const asking = Array.from({ length: 151 }, (_, source) => `${source}.md`).filter((path) => index.asks(path, fileName));
+					expect(asking.sort()).toEqual(expected.sort());
 				}
 			}),
 			{ numRuns: 200 },
