@@ -9,12 +9,10 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { connectClient } from "../helpers/http";
+import { countLoopFlushes, type LoopFlushCount } from "../helpers/loopFlushes";
 import { settingsWithWriteTokens, startService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's code calls into the CommonJS module object; a namespace import is a frozen copy
-const realFs = require("node:fs") as { fsyncSync: (descriptor: number) => void };
 
 const ROUNDS = 6;
 const AT_ONCE = 4;
@@ -23,21 +21,17 @@ test("appends made again on newer text flush the journal off the event loop, and
 	const vault = await makeVault({ "log.md": "# Log\n" });
 	const running = await startService(vault, { levels: ["write"], settings: settingsWithWriteTokens([]).settings });
 	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const originalFsync = realFs.fsyncSync;
-	let flushesOnLoop = 0;
+	let flushes: LoopFlushCount | undefined;
 	try {
 		// The journal's first record makes its file and flushes its folder: not counted.
 		await callOk(client, "append_to_note", { path: "log.md", content: "first\n" });
-		realFs.fsyncSync = (descriptor: number) => {
-			flushesOnLoop++;
-			originalFsync(descriptor);
-		};
+		flushes = countLoopFlushes();
 		for (let round = 0; round < ROUNDS; round++) {
 			await Promise.all(
 				Array.from({ length: AT_ONCE }, (_, index) => callOk(client, "append_to_note", { path: "log.md", content: `line ${round}-${index}\n` })),
 			);
 		}
-		realFs.fsyncSync = originalFsync;
+		flushes.restore();
 		const text = await fs.readFile(nodePath.join(vault, "log.md"), "utf8");
 		const lines = text.split("\n").filter((line) => line.startsWith("line "));
 		expect(lines.sort()).toEqual(Array.from({ length: ROUNDS * AT_ONCE }, (_, n) => `line ${Math.floor(n / AT_ONCE)}-${n % AT_ONCE}`).sort());
@@ -51,9 +45,9 @@ test("appends made again on newer text flush the journal off the event loop, and
 			expect(change?.after?.slice((change.before ?? "").length)).toMatch(/^\n?(first|line \d-\d)\n$/);
 		}
 		expect(appends.some((entry) => entry.changes[0]?.after === text)).toBe(true);
-		expect(flushesOnLoop).toBe(0);
+		expect(flushes.count()).toBe(0);
 	} finally {
-		realFs.fsyncSync = originalFsync;
+		flushes?.restore();
 		await client.close();
 		await running.stop();
 		await removeDir(vault);

@@ -11,33 +11,22 @@ import { followMoves } from "../../src/journal/followMoves";
 import { JournalFile } from "../../src/journal/JournalFile";
 import { undoCall } from "../../src/journal/undo";
 import { connectClient } from "../helpers/http";
+import { countLoopFlushes } from "../helpers/loopFlushes";
 import { settingsWithWriteTokens, startService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the server's code calls into the CommonJS module object; a namespace import is a frozen copy
-const realFs = require("node:fs") as { fsyncSync: (descriptor: number) => void; fdatasyncSync: (descriptor: number) => void };
 
 test("no kind of write call flushes the journal on the event loop, and each is undone from disk", async () => {
 	const vault = await makeVault({ "Plan.md": "# Plan\n\n- [ ] one\n", "Outline.md": "- two\n", "Linker.md": "See [[Plan]].\n" });
 	const running = await startService(vault, { levels: ["write"], settings: settingsWithWriteTokens([]).settings });
 	const stopFollowingMoves = followMoves(running.host.vault, running.journal);
 	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const { fsyncSync, fdatasyncSync } = realFs;
-	let flushes = 0;
-	realFs.fsyncSync = (descriptor) => {
-		flushes++;
-		fsyncSync(descriptor);
-	};
-	realFs.fdatasyncSync = (descriptor) => {
-		flushes++;
-		fdatasyncSync(descriptor);
-	};
+	const flushes = countLoopFlushes();
 	const counts: Record<string, number> = {};
 	const counted = async (kind: string, work: () => Promise<unknown>) => {
-		const before = flushes;
+		const before = flushes.count();
 		await work();
-		counts[kind] = flushes - before;
+		counts[kind] = flushes.count() - before;
 	};
 	try {
 		try {
@@ -52,8 +41,7 @@ test("no kind of write call flushes the journal on the event loop, and each is u
 			const created = running.journal.list().find((entry) => entry.tool === "create_note");
 			await counted("undo", () => undoCall(running.host, running.journal, created?.id ?? ""));
 		} finally {
-			realFs.fsyncSync = fsyncSync;
-			realFs.fdatasyncSync = fdatasyncSync;
+			flushes.restore();
 		}
 		expect(counts).toEqual({
 			"first record (makes the journal)": 0,

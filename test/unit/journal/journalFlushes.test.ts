@@ -10,10 +10,8 @@ import * as nodePath from "node:path";
 import type { JournalCall, JournalChange } from "../../../src/journal/entry";
 import { JournalFile, journalPathFor } from "../../../src/journal/JournalFile";
 import { hashText } from "../../../src/vault/writes";
+import { countLoopFlushes } from "../../helpers/loopFlushes";
 import { makeTempDir, removeDir } from "../../helpers/vault";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the journal calls into the CommonJS module object; a namespace import is a frozen copy
-const realFs = require("node:fs") as { fsyncSync: (descriptor: number) => void; fdatasyncSync: (descriptor: number) => void };
 
 function call(id: string, tool = "append_to_note"): JournalCall {
 	return { id, time: "2026-12-06T06:00:00.000Z", tokenName: "laptop", tool };
@@ -25,23 +23,13 @@ function change(path: string, before: string | null, after: string): JournalChan
 
 /** Counts the flushes made on the event loop while `work` runs (and while its promise settles). */
 async function loopFlushesDuring(work: () => unknown): Promise<number> {
-	const { fsyncSync, fdatasyncSync } = realFs;
-	let flushes = 0;
-	realFs.fsyncSync = (descriptor) => {
-		flushes++;
-		fsyncSync(descriptor);
-	};
-	realFs.fdatasyncSync = (descriptor) => {
-		flushes++;
-		fdatasyncSync(descriptor);
-	};
+	const flushes = countLoopFlushes();
 	try {
 		await work();
 	} finally {
-		realFs.fsyncSync = fsyncSync;
-		realFs.fdatasyncSync = fdatasyncSync;
+		flushes.restore();
 	}
-	return flushes;
+	return flushes.count();
 }
 
 /** The kinds of the journal file's lines, in order. */
