@@ -134,7 +134,7 @@ describe("JournalFile", () => {
 		journal.recordChange(call("b", "create_note"), change("New.md", null, "# New\n"));
 		journal.recordChange(call("c", "rename_note"), change("X.md", "[[A]]", "[[B]]"));
 		journal.recordChange(call("c", "rename_note"), change("Y.md", "see [[A]]", "see [[B]]"));
-		journal.markUndone("a", "u1");
+		void journal.markUndone("a", "u1");
 
 		const listed = journal.list();
 		expect(listed.map((entry) => entry.id)).toEqual(["c", "b", "a"]);
@@ -340,7 +340,7 @@ describe("JournalFile", () => {
 		journal.recordChange(call("edit"), change("Notes/A.md", "one\n", "two\n"));
 		journal.recordChange(call("again"), change("Notes/A.md", "two\n", "three\n"));
 		journal.recordChange(call("done"), change("Notes/A.md", "three\n", "four\n"));
-		journal.markUndone("done", "u1");
+		void journal.markUndone("done", "u1");
 		journal.recordChange(call("other"), change("Notes/B.md", "b\n", "bb\n"));
 		journal.noteMoved("Notes/A.md", "Private/A.md");
 		// Moved on again: followed from where it went.
@@ -405,7 +405,7 @@ describe("JournalFile", () => {
 							expect(journal.get(id)).not.toBeNull();
 						} else if (held.length > 0) {
 							const id = held[each.pick % held.length]!;
-							if (each.kind === "undone") journal.markUndone(id, `u${next}`);
+							if (each.kind === "undone") void journal.markUndone(id, `u${next}`);
 							else {
 								const changes = journal.get(id)!.changes;
 								if (changes.length === 1) emptied.add(id);
@@ -556,7 +556,7 @@ describe("JournalFile", () => {
 		const there = JournalFile.open(path);
 		here.recordChange(call("a"), change("A.md", "1", "2"));
 		expect(there.get("a")).not.toBeNull();
-		there.markUndone("a", "u");
+		void there.markUndone("a", "u");
 		expect(here.get("a")?.undone?.by).toBe("u");
 
 		// Another process died half-way through a line.
@@ -596,7 +596,7 @@ describe("JournalFile", () => {
 
 	test("marking a call that is unknown, or was dropped meanwhile, changes nothing", async () => {
 		const journal = JournalFile.open(path);
-		journal.markUndone("ghost", "u");
+		void journal.markUndone("ghost", "u");
 		await expect(fs.stat(path)).rejects.toMatchObject({ code: "ENOENT" });
 		journal.dropChange("ghost", "A.md");
 		expect(journal.list()).toEqual([]);
@@ -638,7 +638,7 @@ describe("JournalFile", () => {
 		// An undo of a call the trim is dropping, marked while it writes: the trim gives up, the mark is kept with its call.
 		for (let index = 6; index < 9; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
 		const again = background();
-		journal.markUndone("late", "u1");
+		void journal.markUndone("late", "u1");
 		await again;
 		expect(journal.get("late")?.undone?.by).toBe("u1");
 		expect(JournalFile.open(path, { maxEntries: 100 }).get("late")?.undone?.by).toBe("u1");

@@ -116,7 +116,7 @@ describe("JournalFile: another process's large writes read in pieces after the c
 			listedAtOnce = journal.list().map((entry) => entry.id);
 			// More of the other process's lines, after ours.
 			appendFileSync(path, othersLines(ids("u", 2)));
-			journal.markUndone("t3", "mine1");
+			void journal.markUndone("t3", "mine1");
 			await journal.catchUp();
 		} finally {
 			pieces.restore();
