@@ -19,57 +19,65 @@ import { startService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
-test("undo of a rename keeps an append made to a linking note between its plan and its write, and points that note's link back", async () => {
-	const vault = await makeVault({ "Plan.md": "# Plan\n", "Notes/Linker.md": "See [[Plan]].\n", "Notes/Other.md": "Also [[Plan]].\n" });
+type Running = Awaited<ReturnType<typeof startService>>;
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** A write service over a vault of `files`, a write client and `read` of a vault file, torn down after `run`. */
+async function withWriteService(
+	files: Record<string, string>,
+	run: (service: { running: Running; client: Client; vault: string; read: (path: string) => Promise<string> }) => Promise<void>,
+): Promise<void> {
+	const vault = await makeVault(files);
 	const running = await startService(vault, {
 		levels: ["write"],
 		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
 	});
 	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const read = (path: string) => fs.readFile(nodePath.join(vault, path), "utf8");
 	try {
-		await callOk(client, "rename_note", { path: "Plan", new_path: "Goal.md" });
-		expect(await read("Notes/Linker.md")).toBe("See [[Goal]].\n");
-		const [entry] = running.journal.list(1);
-		// The client's append is answered after the undo has planned and recorded the link edits, before it writes them.
-		const recordAhead = running.journal.recordChangesAhead.bind(running.journal);
-		let appended = false;
-		const spy = jest.spyOn(running.journal, "recordChangesAhead").mockImplementation(async (call: JournalCall, changes: readonly JournalChange[]) => {
-			await recordAhead(call, changes);
-			if (appended || call.tool !== "undo" || !changes.some((change) => change.path === "Notes/Linker.md")) return;
-			appended = true;
-			await callOk(client, "append_to_note", { path: "Notes/Linker.md", content: "Acknowledged line." });
-		});
-		const outcome = await undoCall(running.host, running.journal, entry?.id ?? "");
-		spy.mockRestore();
-		expect(appended).toBe(true);
-		expect(outcome.ok).toBe(true);
-		expect(await read("Plan.md")).toBe("# Plan\n");
-		// On main (6855c4df): "See [[Goal]].\n\nAcknowledged line.\n", a link to a note no longer there, and a conflict copy beside it.
-		expect(await read("Notes/Linker.md")).toBe("See [[Plan]].\n\nAcknowledged line.\n");
-		expect(await read("Notes/Other.md")).toBe("Also [[Plan]].\n");
-		expect((await fs.readdir(nodePath.join(vault, "Notes"))).sort()).toEqual(["Linker.md", "Other.md"]);
-		expect(outcome.ok && outcome.notes.map((note) => [note.path, note.result])).toEqual([
-			["Plan.md", "moved back"],
-			["Notes/Other.md", "restored"],
-			["Notes/Linker.md", "relinked"],
-		]);
+		await run({ running, client, vault, read: (path) => fs.readFile(nodePath.join(vault, path), "utf8") });
 	} finally {
 		await client.close();
 		await running.stop();
 		await removeDir(vault);
 	}
+}
+
+test("undo of a rename keeps an append made to a linking note between its plan and its write, and points that note's link back", async () => {
+	await withWriteService(
+		{ "Plan.md": "# Plan\n", "Notes/Linker.md": "See [[Plan]].\n", "Notes/Other.md": "Also [[Plan]].\n" },
+		async ({ running, client, vault, read }) => {
+			await callOk(client, "rename_note", { path: "Plan", new_path: "Goal.md" });
+			expect(await read("Notes/Linker.md")).toBe("See [[Goal]].\n");
+			const [entry] = running.journal.list(1);
+			// The client's append is answered after the undo has planned and recorded the link edits, before it writes them.
+			const recordAhead = running.journal.recordChangesAhead.bind(running.journal);
+			let appended = false;
+			const spy = jest.spyOn(running.journal, "recordChangesAhead").mockImplementation(async (call: JournalCall, changes: readonly JournalChange[]) => {
+				await recordAhead(call, changes);
+				if (appended || call.tool !== "undo" || !changes.some((change) => change.path === "Notes/Linker.md")) return;
+				appended = true;
+				await callOk(client, "append_to_note", { path: "Notes/Linker.md", content: "Acknowledged line." });
+			});
+			const outcome = await undoCall(running.host, running.journal, entry?.id ?? "");
+			spy.mockRestore();
+			expect(appended).toBe(true);
+			expect(outcome.ok).toBe(true);
+			expect(await read("Plan.md")).toBe("# Plan\n");
+			// On main (6855c4df): "See [[Goal]].\n\nAcknowledged line.\n", a link to a note no longer there, and a conflict copy beside it.
+			expect(await read("Notes/Linker.md")).toBe("See [[Plan]].\n\nAcknowledged line.\n");
+			expect(await read("Notes/Other.md")).toBe("Also [[Plan]].\n");
+			expect((await fs.readdir(nodePath.join(vault, "Notes"))).sort()).toEqual(["Linker.md", "Other.md"]);
+			expect(outcome.ok && outcome.notes.map((note) => [note.path, note.result])).toEqual([
+				["Plan.md", "moved back"],
+				["Notes/Other.md", "restored"],
+				["Notes/Linker.md", "relinked"],
+			]);
+		},
+	);
 }, 30_000);
 
 test("undo of a rename whose moved note a client appended to while the undo planned: the note stays, and its links keep reaching it", async () => {
-	const vault = await makeVault({ "Plan.md": "# Plan\n", "Notes/Linker.md": "See [[Plan]].\n" });
-	const running = await startService(vault, {
-		levels: ["write"],
-		settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-	});
-	const client = await connectClient(running.url, running.tokens.write ?? "");
-	const read = (path: string) => fs.readFile(nodePath.join(vault, path), "utf8");
-	try {
+	await withWriteService({ "Plan.md": "# Plan\n", "Notes/Linker.md": "See [[Plan]].\n" }, async ({ running, client, vault, read }) => {
 		await callOk(client, "rename_note", { path: "Plan", new_path: "Goal.md" });
 		const [entry] = running.journal.list(1);
 		// The append is answered while the undo reads the linking note for its plan, after it read the moved one.
@@ -97,9 +105,5 @@ test("undo of a rename whose moved note a client appended to while the undo plan
 			["Plan.md", "conflict"],
 			["Notes/Linker.md", "links kept"],
 		]);
-	} finally {
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	}
+	});
 }, 30_000);

@@ -135,13 +135,9 @@ describe("undoCall", () => {
 		expect(await fs.readFile(nodePath.join(root, "Plain.md"), "utf8")).toBe("one\ntwo\nthree\nby hand\n");
 	});
 
-	test("a conflict copy is not written into a folder the person excludes while the undo records it: the note is left as it is, and said so", async () => {
-		const edited = tool.call("append_to_note");
-		await tool.edit(edited, "Daily/Grüße.md", (text) => `${text}three\r\n`);
-		await fs.appendFile(nodePath.join(root, "Daily/Grüße.md"), "by hand\r\n");
-		const before = await fs.readdir(nodePath.join(root, "Daily"));
+	/** Undoes `callId` with the person excluding Daily as the undo first records ahead of a write (checked to have happened). */
+	async function undoExcludingDailyAsItRecords(callId: string): Promise<UndoOutcome> {
 		let excluded: string[] = [];
-		// The person excludes Daily while the copy's record goes to disk (a flush through the thread pool: 0.78 s once).
 		const recordAhead = journal.recordChangesAhead.bind(journal);
 		const recording = jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (call, changes) => {
 			excluded = ["Daily"];
@@ -149,11 +145,21 @@ describe("undoCall", () => {
 		});
 		let outcome: UndoOutcome;
 		try {
-			outcome = await undoCall(host, journal, edited.id, undefined, () => excluded);
+			outcome = await undoCall(host, journal, callId, undefined, () => excluded);
 		} finally {
 			recording.mockRestore();
 		}
 		expect(excluded).toEqual(["Daily"]);
+		return outcome;
+	}
+
+	test("a conflict copy is not written into a folder the person excludes while the undo records it: the note is left as it is, and said so", async () => {
+		const edited = tool.call("append_to_note");
+		await tool.edit(edited, "Daily/Grüße.md", (text) => `${text}three\r\n`);
+		await fs.appendFile(nodePath.join(root, "Daily/Grüße.md"), "by hand\r\n");
+		const before = await fs.readdir(nodePath.join(root, "Daily"));
+		// The person excludes Daily while the copy's record goes to disk (a flush through the thread pool: 0.78 s once).
+		const outcome = await undoExcludingDailyAsItRecords(edited.id);
 		// On lead6 (d53d8c73): "Grüße (before append_to_note …).md" written into the folder just excluded.
 		expect(await fs.readdir(nodePath.join(root, "Daily"))).toEqual(before);
 		expect(succeeded(outcome).notes).toEqual([{ path: "Daily/Grüße.md", result: "excluded since" }]);
@@ -213,19 +219,7 @@ describe("undoCall", () => {
 	test("a created note is not taken to the trash from a folder the person excludes while the undo records it", async () => {
 		const created = tool.call("create_note");
 		await tool.create(created, "Daily/New.md", "made\n");
-		let excluded: string[] = [];
-		const recordAhead = journal.recordChangesAhead.bind(journal);
-		const recording = jest.spyOn(journal, "recordChangesAhead").mockImplementation(async (call, changes) => {
-			excluded = ["Daily"];
-			return recordAhead(call, changes);
-		});
-		let outcome: UndoOutcome;
-		try {
-			outcome = await undoCall(host, journal, created.id, undefined, () => excluded);
-		} finally {
-			recording.mockRestore();
-		}
-		expect(excluded).toEqual(["Daily"]);
+		const outcome = await undoExcludingDailyAsItRecords(created.id);
 		// On lead6 (d53d8c73): trashed out of the folder just excluded.
 		expect(await fs.readFile(nodePath.join(root, "Daily/New.md"), "utf8")).toBe("made\n");
 		expect(succeeded(outcome).notes).toEqual([{ path: "Daily/New.md", result: "excluded since" }]);
