@@ -26,6 +26,8 @@ describe("a completion whose note list is sorted while another program deletes a
 		for (let index = 0; index < 600; index++) files[`Many/Note ${String(index).padStart(3, "0")}.md`] = `note ${index}\n`;
 		const vault = await makeVault(files);
 		const server = await startService(vault, { host: { watch: true }, settings: { rateLimitPerMinute: 100_000 } });
+		// The server's own warm-up searches pause through the same budget the spies below hook: let them end first.
+		await server.service.search?.whenWarmedUp();
 		const client = new ClientV2({ name: "completer", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the budget as `this`
 		const original = CallBudget.prototype.checkpoint;
