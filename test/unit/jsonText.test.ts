@@ -9,6 +9,29 @@ describe("JSON text shared by answers and the transport", () => {
 		expect(knownJsonText({ a: 1 })).toBeUndefined();
 	});
 
+	test("a remembered value's JSON, keys and copies are as before: a copy changed afterwards is written as it is", () => {
+		const value: Record<string, unknown> = { a: 1, list: [1, 2] };
+		rememberJsonText(value, JSON.stringify(value));
+		rememberJsonText(value.list as object, "[1,2]");
+		expect(JSON.stringify(value)).toBe('{"a":1,"list":[1,2]}');
+		expect(Object.keys(value)).toEqual(["a", "list"]);
+		const copies = [{ ...value }, Object.assign({}, value), structuredClone(value), Object.create(value) as object];
+		for (const copy of copies) expect(knownJsonText(copy)).toBeUndefined();
+		expect(knownJsonText([...(value.list as number[])])).toBeUndefined();
+		expect(knownJsonText(value)).toBe('{"a":1,"list":[1,2]}');
+	});
+
+	test("a value remembered again gives its newest text; a frozen value's text is remembered too", () => {
+		const value = { a: 1 };
+		rememberJsonText(value, '{"a":0}');
+		rememberJsonText(value, '{"a":1}');
+		expect(knownJsonText(value)).toBe('{"a":1}');
+		const frozen = Object.freeze({ b: 2 });
+		rememberJsonText(frozen, '{"b":2}');
+		expect(knownJsonText(frozen)).toBe('{"b":2}');
+		expect(knownJsonText(Object.freeze({ b: 2 }))).toBeUndefined();
+	});
+
 	test("a piece never ends between the two halves of a surrogate pair", () => {
 		const text = "ab😀cd";
 		// "😀" is two code units at 2 and 3: a piece of 3 from 0 would cut it, so it takes the pair whole.
