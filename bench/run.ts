@@ -351,8 +351,8 @@ async function timeSearch(index: IndexedNoteSearch, entry: BenchQuery, timed: Ti
 	const cpuBegin = process.cpuUsage();
 	const threadBegin = threadCpu?.() ?? 0;
 	const answer = await index.search(SCOPE, parseQuery(entry.query), {}, 10);
-	const threadUsed = (threadCpu?.() ?? 0) - threadBegin;
 	const cpuUsed = process.cpuUsage(cpuBegin);
+	const threadUsed = (threadCpu?.() ?? 0) - threadBegin;
 	timed.samples.push(performance.now() - begin);
 	timed.cpu.push((cpuUsed.user + cpuUsed.system) / 1000);
 	if (threadCpu) (timed.mainThreadCpu ??= []).push(threadUsed);
