@@ -359,7 +359,11 @@ export class McpService {
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
-		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger, { warmUp: true });
+		// Its warm-up waits while a request is being answered: the endpoint is made below, before the index starts.
+		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger, {
+			warmUp: true,
+			whenIdle: (): Promise<void> | null => endpoint.whenIdle(),
+		});
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
 		const deadlines = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps);
@@ -371,7 +375,7 @@ export class McpService {
 		const graphStats = new KeptGraphStats(this.deps.host);
 		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
-		const endpoint = createMcpEndpoint({
+		const endpoint: McpEndpoint = createMcpEndpoint({
 			currentSettings: () => this.requireSettings(),
 			lendServer: (grant, current, era, releasePlace, wrote) => this.lendServer(grant, current, searchIndex, era, releasePlace, wrote),
 			logger: this.deps.logger,

@@ -714,7 +714,8 @@ export const SEARCH_SLICE_MS = 5;
  * sorted view, otherwise cost a person's first searches 3–60 ms of CPU each, where later ones cost
  * 2–3 ms (10,000 notes, over HTTP). This is the most CPU the warm-up may use in all (its 15 searches
  * took 280–370 ms of CPU at 10,000 notes, on a machine at load 13–16); a client's request or a stop ends
- * it at once.
+ * it at once, and it waits while a request let in before it is being answered. A new scope's index
+ * (the excluded folders changed) warms up again, with the same bound.
  */
 export const SEARCH_WARM_UP_WORK_MS = 400;
 /** Words the warm-up asks about (the most held of those it looks at): enough for its queries' kinds. */

@@ -30,6 +30,11 @@ export interface McpEndpoint {
 	(req: IncomingMessage, res: ServerResponse): void;
 	/** Resolves once no request is being answered (each one's tool call, and any write, finished); the server stops listening first. */
 	drain(): Promise<void>;
+	/**
+	 * Null when no request holds a place (none is being worked on: one waiting for a person's answer,
+	 * or a subscription stream, gives its place back); else settled once none does.
+	 */
+	whenIdle(): Promise<void> | null;
 	/** Ends every open subscription stream with its closing result (the server is stopping); resolves once they are closed. */
 	closeStreams(): Promise<void>;
 	/** How many tokens the endpoint keeps an entry for, in each of its per-token tables (TOKEN_ENTRIES_BEFORE_SWEEP). */
@@ -136,6 +141,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 	};
 	return Object.assign(endpoint, {
 		drain: () => (answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenNoneAnswered.push(resolve))),
+		whenIdle: () => state.places.whenNoneTaken(),
 		closeStreams: async () => await state.listens?.closeAll(),
 		entriesKept: () => ({
 			rateWindows: state.rateLimiter.keys,

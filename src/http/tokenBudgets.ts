@@ -266,6 +266,8 @@ export class InFlightPlaces {
 	private total = 0;
 	private readonly waiting: Waiter[] = [];
 	private readonly perKey = new Map<string, number>();
+	/** Those waiting for every place to be free (`whenNoneTaken`). */
+	private whenNone: Array<() => void> = [];
 	/** When a new key makes those holding no place be forgotten. */
 	private readonly sweeps = new EntrySweeps(RATE_LIMIT_WINDOW_MS);
 
@@ -291,6 +293,7 @@ export class InFlightPlaces {
 				// A key at 0 is kept (one a token that was let in): deleting it and adding it back on its next request cost microseconds each.
 				this.perKey.set(key, (this.perKey.get(key) ?? 1) - 1);
 				this.wake();
+				if (this.total === 0) this.wakeWhenNone();
 			},
 		};
 	}
@@ -331,6 +334,18 @@ export class InFlightPlaces {
 			index -= 1;
 			waiter.resolve(place);
 		}
+	}
+
+	/** Null when no place is taken now; else settled once none is (the places freed, none given to a request waiting in line). */
+	whenNoneTaken(): Promise<void> | null {
+		if (this.total === 0) return null;
+		return new Promise((resolve) => this.whenNone.push(resolve));
+	}
+
+	private wakeWhenNone(): void {
+		const waiting = this.whenNone;
+		this.whenNone = [];
+		for (const resolve of waiting) resolve();
 	}
 
 	/** Forgets the keys holding no place (the same as absent). */

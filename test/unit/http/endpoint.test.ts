@@ -184,4 +184,19 @@ describe("the MCP endpoint", () => {
 		await draining;
 		expect((await pending).status).toBe(200);
 	});
+
+	test("whenIdle (the server's search warm-up waits on it): null with no call being answered; else settled once the call's answer is handed over", async () => {
+		expect(running.endpoint.whenIdle()).toBeNull();
+		const pending = call(toolCall(1, "wait", {}));
+		await running.waiting(1);
+		let idle = false;
+		const idling = running.endpoint.whenIdle()?.then(() => (idle = true));
+		expect(idling).toBeDefined();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(idle).toBe(false);
+		running.openGate();
+		expect((await pending).status).toBe(200);
+		await idling;
+		expect(running.endpoint.whenIdle()).toBeNull();
+	});
 });

@@ -241,4 +241,22 @@ describe("InFlightPlaces", () => {
 		}
 		expect(places.current).toBe(1);
 	});
+
+	test("whenNoneTaken: null with no place taken; else settled once the last place is given back, not while a request waiting in line takes one", async () => {
+		const places = new InFlightPlaces(1, 1);
+		expect(places.whenNoneTaken()).toBeNull();
+		const first = places.tryEnter("a");
+		let settled = false;
+		void places.whenNoneTaken()?.then(() => (settled = true));
+		const waiting = places.enter("b", 60_000, 1);
+		if ("leave" in first) first.leave();
+		const second = await waiting;
+		await Promise.resolve();
+		// The place went straight to the request in line: still one taken.
+		expect(settled).toBe(false);
+		if ("leave" in second) second.leave();
+		await Promise.resolve();
+		expect(settled).toBe(true);
+		expect(places.whenNoneTaken()).toBeNull();
+	});
 });

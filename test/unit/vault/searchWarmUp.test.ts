@@ -32,7 +32,7 @@ const SEARCHES: Array<{ query: string } & SearchFilter> = [
 ];
 
 /** An index over `vault` that warms up, and how many pauses it has taken (its build's, its updates' and its warm-up's). */
-function indexOf(vault: OpenVault): { index: IndexedNoteSearch; pauses: () => number; logger: RecordingLogger } {
+function indexOf(vault: OpenVault, whenIdle?: () => Promise<void> | null): { index: IndexedNoteSearch; pauses: () => number; logger: RecordingLogger } {
 	let pauses = 0;
 	const logger = new RecordingLogger();
 	const index = new IndexedNoteSearch(
@@ -43,7 +43,7 @@ function indexOf(vault: OpenVault): { index: IndexedNoteSearch; pauses: () => nu
 			return new Promise((resolve) => setImmediate(resolve));
 		},
 		logger,
-		{ warmUp: true },
+		{ warmUp: true, whenIdle },
 	);
 	return { index, pauses: () => pauses, logger };
 }
@@ -137,6 +137,66 @@ describe("the search index warms its search code once ready", () => {
 		const from = pauses();
 		await index.whenWarmedUp();
 		expect(pauses() - from).toBeGreaterThanOrEqual(10);
+		await index.stop();
+	});
+
+	test("a request being answered goes first: the warm-up takes no turn until none is, then runs; a stop meanwhile ends it", async () => {
+		// A request let in while the index built, still being answered when it is ready (as the endpoint's places tell).
+		let answered: () => void = () => undefined;
+		let inFlight: Promise<void> | null = new Promise<void>((resolve) => (answered = resolve));
+		const { index, pauses } = indexOf(vault, () => inFlight);
+		let over = false;
+		index.start();
+		void index.whenWarmedUp().then(() => (over = true));
+		await index.whenReady();
+		const from = pauses();
+		for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+		// One pause at most: the turn it waits in.
+		expect(pauses() - from).toBeLessThanOrEqual(1);
+		expect(over).toBe(false);
+		inFlight = null;
+		answered();
+		await index.whenWarmedUp();
+		expect(pauses() - from).toBeGreaterThanOrEqual(10);
+		// Waiting for a request that never ends, a stop still ends it.
+		index.setScope(vault.scope("Private", "Kitchen"));
+		inFlight = new Promise<void>(() => undefined);
+		await index.whenReady();
+		await index.stop();
+		await index.whenWarmedUp();
+	});
+
+	test("a new scope's index (the excluded folders changed) is warmed up too once it is ready, once for scopes changed twice, reading no note", async () => {
+		const { index, pauses } = indexOf(vault);
+		index.start();
+		await index.whenWarmedUp();
+		index.setScope(vault.scope("Private", "Kitchen"));
+		index.setScope(vault.scope("Private", "Journal"));
+		await index.whenReady();
+		const from = pauses();
+		const reads = readsOf(vault);
+		let searchesRun = 0;
+		const answer = jest.spyOn(index as unknown as { answer: (...args: unknown[]) => Promise<unknown> }, "answer");
+		await index.whenWarmedUp();
+		searchesRun = answer.mock.calls.length;
+		answer.mockRestore();
+		reads.restore();
+		expect(pauses() - from).toBeGreaterThanOrEqual(10);
+		// Its searches, once: not a warm-up for each scope asked for.
+		expect(searchesRun).toBeGreaterThanOrEqual(10);
+		expect(searchesRun).toBeLessThanOrEqual(15);
+		expect(reads.paths).toEqual([]);
+		const scope = vault.scope("Private", "Journal");
+		for (const { query, ...filter } of SEARCHES) {
+			const fromIndex = await index.search(scope, parseQuery(query), filter, 10);
+			const fromScan = await scanSearch(vault.host, scope, parseQuery(query), filter, 10);
+			expect({ query, filter, hits: fromIndex.results.map((hit) => [hit.path, hit.snippets]), total: fromIndex.total }).toEqual({
+				query,
+				filter,
+				hits: fromScan.results.map((hit) => [hit.path, hit.snippets]),
+				total: fromScan.total,
+			});
+		}
 		await index.stop();
 	});
 
