@@ -1049,6 +1049,11 @@ export const JOURNAL_NEWEST_CALLS_KEPT = 2;
 export const JOURNAL_TRIM_QUIET_MS = 1_000;
 /** Under steady writing, the journal is trimmed this long after it passed a bound at the latest. */
 export const JOURNAL_TRIM_MAX_WAIT_MS = 30_000;
+/**
+ * A trim's temporary file not written to for this long is one whose trim never ended (the process killed, the computer
+ * off before its rename) and is removed by a later trim; a younger one may be another process's trim under way.
+ */
+export const JOURNAL_STALE_TRIM_FILE_MS = 60 * 60 * 1000;
 /** Calls `vault-mcp history` lists unless --limit says otherwise. */
 export const HISTORY_DEFAULT_LIMIT = 20;
 /** Journalled calls the settings tab's Activity section lists, newest first (the CLI's `history` reaches the rest). */

@@ -8,7 +8,7 @@ import * as nodeTimers from "node:timers";
  * do have a token. Here those connections are capped apart: past the cap a new connection closes
  * the oldest unauthenticated one (a client with a token sends its request at once and leaves
  * this group), and a connection that sends no complete request head within `firstRequestMs` is
- * closed. A connection joins the authenticated side once a request on it presents a valid token,
+ * closed (one whose head came in time is answered, however late the server reads it). A connection joins the authenticated side once a request on it presents a valid token,
  * so keep-alive clients are never counted here again.
  */
 export class ConnectionPool {
@@ -25,7 +25,12 @@ export class ConnectionPool {
 			this.forget(oldest);
 			oldest.destroy();
 		}
-		const timer = nodeTimers.setTimeout(() => socket.destroy(), this.limits.firstRequestMs);
+		const timer = nodeTimers.setTimeout(
+			// A loop's turn runs its timers before it reads its sockets: a head that came in time while the server was busy (a long
+			// piece of work, or the process not scheduled on a loaded machine) is read in this same turn, before the look after it.
+			() => nodeTimers.setImmediate(() => this.unauthenticated.get(socket) === timer && socket.destroy()),
+			this.limits.firstRequestMs,
+		);
 		this.unauthenticated.set(socket, timer);
 		socket.once("close", () => this.forget(socket));
 	}

@@ -7,6 +7,7 @@ import {
 	JOURNAL_KEEP_AFTER_TRIM,
 	JOURNAL_NEWEST_CALLS_KEPT,
 	JOURNAL_READ_PIECE_BYTES,
+	JOURNAL_STALE_TRIM_FILE_MS,
 	JOURNAL_TRIM_MAX_WAIT_MS,
 	JOURNAL_TRIM_QUIET_MS,
 	JOURNAL_TRIM_TAIL_BYTES,
@@ -42,6 +43,13 @@ import {
 
 /** The journal's file name, beside data.json in the plugin's folder. */
 const JOURNAL_FILE_NAME = "journal.jsonl";
+/** A trim's temporary file beside it (see trimFileName), matched whole: no other file of the folder is ever taken for one. */
+const TRIM_FILE_NAME = /^\.journal\.jsonl\.[0-9a-f]{12}\.tmp$/;
+
+/** A new temporary file name for a trim (TRIM_FILE_NAME). */
+function trimFileName(): string {
+	return `.${JOURNAL_FILE_NAME}.${randomBytes(6).toString("hex")}.tmp`;
+}
 
 /** Where a vault's journal lives: `<vault>/<configDir>/plugins/vault-mcp/journal.jsonl`, never among the notes. */
 export function journalPathFor(vaultRoot: string, configDir: string): string {
@@ -770,7 +778,7 @@ export class JournalFile implements WriteJournal {
 		// Copies as they are now: lines read in later reach the new file through the tail, never twice.
 		const kept = [...this.entries.values()].filter((entry) => !dropped.has(entry.id)).map(copyEntry);
 		const folder = nodePath.dirname(this.path);
-		const temporary = nodePath.join(folder, `.${JOURNAL_FILE_NAME}.${randomBytes(6).toString("hex")}.tmp`);
+		const temporary = nodePath.join(folder, trimFileName());
 		let handle: fs.FileHandle;
 		try {
 			this.checkFolder();
@@ -782,6 +790,7 @@ export class JournalFile implements WriteJournal {
 		}
 		let replaced = false;
 		try {
+			await this.removeStaleTrimFiles(folder);
 			// Off the event loop: each call's lines made in pieces and written in turn (the event loop serves between them).
 			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 			let keptBytes = 0;
@@ -850,6 +859,28 @@ export class JournalFile implements WriteJournal {
 			await handle.close().catch(() => undefined);
 			if (!replaced) rmSync(temporary, { force: true });
 			if (!replaced && (this.overBound() || this.rewriteDue)) this.scheduleTrim();
+		}
+	}
+
+	/**
+	 * Removes the temporary files of trims that never ended (TRIM_FILE_NAME, not written to for
+	 * JOURNAL_STALE_TRIM_FILE_MS): each is a copy of the journal, up to tens of megabytes of note
+	 * texts, and one more was left in the plugin's folder for good by each crash during a trim. A
+	 * younger one may be another process's trim under way. Only a plain file, each looked at and
+	 * removed in one synchronous step after the folder's check: never through a link, never outside.
+	 */
+	private async removeStaleTrimFiles(folder: string): Promise<void> {
+		const names = await fs.readdir(folder).catch((): string[] => []);
+		for (const name of names) {
+			if (!TRIM_FILE_NAME.test(name)) continue;
+			const at = nodePath.join(folder, name);
+			try {
+				this.checkFolder();
+				const stat = lstatSync(at, { throwIfNoEntry: false });
+				if (stat?.isFile() === true && Date.now() - stat.mtimeMs > JOURNAL_STALE_TRIM_FILE_MS) rmSync(at, { force: true });
+			} catch {
+				// The folder moved or refused: left for a later trim, which is made all the same.
+			}
 		}
 	}
 
@@ -1179,7 +1210,7 @@ export class JournalFile implements WriteJournal {
 	/** Replaces the file with one line per change held (and one per undone mark), atomically. */
 	private rewrite(): void {
 		const folder = nodePath.dirname(this.path);
-		const temporary = nodePath.join(folder, `.${JOURNAL_FILE_NAME}.${randomBytes(6).toString("hex")}.tmp`);
+		const temporary = nodePath.join(folder, trimFileName());
 		const text = Buffer.concat([...this.entries.values()].map(linesOf));
 		this.checkFolder();
 		const descriptor = openOwnFile(this.vaultRoot, temporary, CREATE_NEW_FLAGS) as number;

@@ -645,6 +645,28 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("a trim removes the temporary files of trims a crash cut short, and nothing else", async () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
+		for (let index = 0; index < 6; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
+		const plugin = nodePath.dirname(path);
+		const outside = nodePath.join(folder, "outside.txt");
+		writeFileSync(outside, "mine\n");
+		// Left by a process killed during its trims two hours ago; one of another process's trim under way; files that only look alike.
+		const stale = [".journal.jsonl.0123456789ab.tmp", ".journal.jsonl.ba9876543210.tmp"];
+		const kept = [".journal.jsonl.fedcba987654.tmp", ".journal.jsonl.0123456789ab.tmp.bak", "journal.jsonl.0123456789ab.tmp", ".journal.jsonl.notes.tmp"];
+		for (const name of [...stale, ...kept]) writeFileSync(nodePath.join(plugin, name), "{}\n");
+		await fs.symlink(outside, nodePath.join(plugin, ".journal.jsonl.aaaaaaaaaaaa.tmp"));
+		const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+		for (const name of [...stale, ...kept.slice(1)]) await fs.utimes(nodePath.join(plugin, name), hoursAgo, hoursAgo);
+		await fs.lutimes(nodePath.join(plugin, ".journal.jsonl.aaaaaaaaaaaa.tmp"), hoursAgo, hoursAgo);
+		await (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
+		// Trimmed as before; each stale copy of the journal gone (on main they stayed for good, one more a crash).
+		expect(journal.list().map((entry) => entry.id)).toEqual(["c5", "c4"]);
+		expect((await fs.readdir(plugin)).sort()).toEqual([...kept, ".journal.jsonl.aaaaaaaaaaaa.tmp", "journal.jsonl"].sort());
+		expect(readFileSync(outside, "utf8")).toBe("mine\n");
+		journal.close();
+	});
+
 	test("a record another process appends while the background trim flushes its new file to disk is kept", async () => {
 		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
 		const cli = JournalFile.open(path, { maxEntries: 100 });
