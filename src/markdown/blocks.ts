@@ -369,7 +369,6 @@ function leaveOut(state: StateBlock, startLine: number, endLine: number): void {
 	state.line = endLine;
 }
 
-
 function* handOver(tokens: MarkdownToken[], count: number, consume: TokenConsumer): Steps<void> {
 	if (count <= 0) return;
 	yield* consume(tokens, count);
@@ -956,7 +955,14 @@ function endsParagraph(state: StateBlock, line: number, endLine: number): boolea
 }
 
 /** Pushes the paragraph's (or setext heading's) three tokens as lheading's and paragraph's rules push them, and moves past it. */
-function pushParagraph(state: StateBlock, startLine: number, end: ParagraphEnd, content: string, footnote: boolean, oldParentType: StateBlock["parentType"]): void {
+function pushParagraph(
+	state: StateBlock,
+	startLine: number,
+	end: ParagraphEnd,
+	content: string,
+	footnote: boolean,
+	oldParentType: StateBlock["parentType"],
+): void {
 	const level = end.marker === EQUALS ? 1 : end.marker > 0 ? 2 : 0;
 	// lheading gives the parent type back only when it makes a heading: after a paragraph it is left "paragraph".
 	state.parentType = level || footnote ? oldParentType : "paragraph";
@@ -995,7 +1001,13 @@ function opensParagraphOnly(state: StateBlock, line: number): boolean {
 	const start = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0);
 	const first = src.charCodeAt(start);
 	if (first >= 128 || BLOCK_OPENERS[first] === 0) return true;
-	return first === OPEN_BRACKET && start + 2 < (state.eMarks[line] ?? 0) && src.charCodeAt(start + 2) === CLOSE_BRACKET && src.charCodeAt(start + 3) !== COLON && !LABEL_BREAKERS.includes(src.charCodeAt(start + 1));
+	return (
+		first === OPEN_BRACKET &&
+		start + 2 < (state.eMarks[line] ?? 0) &&
+		src.charCodeAt(start + 2) === CLOSE_BRACKET &&
+		src.charCodeAt(start + 3) !== COLON &&
+		!LABEL_BREAKERS.includes(src.charCodeAt(start + 1))
+	);
 }
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;

@@ -1206,7 +1206,11 @@ describe("a block opening with a word, asked of no rule but the paragraph's", ()
 		"> [!] ",
 	];
 	const line = fc
-		.tuple(fc.constantFrom("", " ", "   ", "    "), fc.constantFrom(...OPENERS), fc.constantFrom("", "word", " word", " a | b", "-", "==", ": /url", "]: /url"))
+		.tuple(
+			fc.constantFrom("", " ", "   ", "    "),
+			fc.constantFrom(...OPENERS),
+			fc.constantFrom("", "word", " word", " a | b", "-", "==", ": /url", "]: /url"),
+		)
 		.map((parts) => parts.join(""));
 	const note = fc
 		.array(fc.oneof(line, line, fc.constantFrom("", "---", "===", "| a | b |", "|---|---|", "- ", "  more")), { maxLength: 30 })
@@ -1219,7 +1223,7 @@ describe("a block opening with a word, asked of no rule but the paragraph's", ()
 				expectEqual(blocksOf(text), expected);
 				expectEqual(blocksOf(text, chunkLines), expected);
 			}),
-			{ numRuns: 1500 },
+			{ numRuns: 800 },
 		);
 	});
 
