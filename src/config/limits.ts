@@ -1399,6 +1399,12 @@ export const LINE_COUNT_PAUSE_LINES = 8 * LINE_SPLIT_PAUSE_LINES;
  * blocks inside quotes pause once this many of their lines (or quotes) are parsed, per parse.
  */
 export const NESTED_PAUSE_LINES = 32;
+/**
+ * At the top level, blocks pause once NESTED_PAUSE_LINES of their lines or this many characters are
+ * parsed (a block read in steps pauses inside it too): a pause after every block made a note of
+ * 400,000 one-line paragraphs 400,000 steps, each resumed through the parse's generators.
+ */
+export const TOP_LEVEL_PAUSE_CHARS = 64 * 1024;
 
 // Bases, the journal and answers: work between pauses, bytes kept.
 /** A base's expression steps between two looks at the clock: reading it costs more than a step. */

@@ -10,6 +10,7 @@ import {
 	NORMALIZE_STEP_CHARS,
 	LINE_COUNT_PAUSE_LINES,
 	NESTED_PAUSE_LINES,
+	TOP_LEVEL_PAUSE_CHARS,
 } from "../config/limits";
 import { abandonQuote, blockquote, closeQuoteSteps, openQuoteSteps, startsQuote } from "./blockquote";
 import { skipBulletListMarker, skipOrderedListMarker } from "./listMarkers";
@@ -226,6 +227,7 @@ function* blockState(src: string, tokens: MarkdownToken[], env: ParseEnv): Steps
 		sCount: marks(sCount),
 		bsCount: marks(bsCount),
 		lineMax: line,
+		stepCounts: { depth: 0, nestedLines: 0, quoteLines: 0, topPauseLine: 0, topPauseOffset: 0 } satisfies StepCounts,
 	});
 	return state;
 }
@@ -275,13 +277,14 @@ export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines 
  * list item (a paragraph of 400,000 lines in an item was one rule call of 0.8 s).
  */
 function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+	const counts = countsOf(state);
 	// Each call is a quote's or a list item's content, and two generators on the stack under it.
-	const depth = (steppedDepths.get(state) ?? 0) + 1;
+	const depth = counts.depth + 1;
 	if (depth > MAX_STEPPED_BLOCK_DEPTH) {
 		leaveOut(state, startLine, endLine);
 		return;
 	}
-	steppedDepths.set(state, depth);
+	counts.depth = depth;
 	try {
 		const tokens = state.tokens;
 		let line = startLine;
@@ -302,10 +305,12 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 			// rule takes a line starting with `>` (code needs an indent of 4, which it refuses too). A quote
 			// goes to quoteInSteps from here, not through topLevelBlock: each level of a deep quote is then
 			// two generators on the stack, not three (quotes 1,000 deep overflowed it).
-			const head = yield* tableHeadSteps(state, line, endLine);
+			const head = mayOpenTable(state, line, endLine) ? yield* tableHeadSteps(state, line, endLine) : null;
 			if (head) yield* tableSteps(state, line, endLine, chunkLines, consume, head);
 			else if (startsAQuote) yield* quoteInSteps(state, line, endLine, chunkLines, consume);
-			else yield* topLevelBlock(state, line, endLine, chunkLines, consume);
+			// Most blocks of most notes: a paragraph (a list item's too) opening with a word, asked of no other rule.
+			else if (!(opensParagraphOnly(state, line) && shortParagraph(state, line, endLine, chunkLines)))
+				yield* topLevelBlock(state, line, endLine, chunkLines, consume);
 			yield* handOver(tokens, tokens.length, consume);
 			state.tight = !hasEmptyLines;
 			if (state.isEmpty(state.line - 1)) hasEmptyLines = true;
@@ -318,17 +323,40 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 			}
 			if (nested) {
 				// A quote's lines were counted inside it, a quote counts one.
-				const since = (nestedLinesSincePause.get(state) ?? 0) + (quote ? 1 : blockLines);
-				nestedLinesSincePause.set(state, since >= NESTED_PAUSE_LINES ? 0 : since);
+				const since = counts.nestedLines + (quote ? 1 : blockLines);
+				counts.nestedLines = since >= NESTED_PAUSE_LINES ? 0 : since;
 				if (since < NESTED_PAUSE_LINES) continue;
+			} else {
+				// At the top level by lines and characters: a pause after every block made a note of 400,000 one-line paragraphs 400,000 steps.
+				const offset = state.bMarks[line] ?? state.src.length;
+				if (line - counts.topPauseLine < NESTED_PAUSE_LINES && offset - counts.topPauseOffset < TOP_LEVEL_PAUSE_CHARS) continue;
+				counts.topPauseLine = line;
+				counts.topPauseOffset = offset;
 			}
 			yield;
 		}
 	} finally {
-		steppedDepths.set(state, depth - 1);
+		counts.depth = depth - 1;
 	}
 }
-const steppedDepths = new WeakMap<StateBlock, number>();
+
+/** What a parse in steps counts beside markdown-it's block state, kept on it (looked up once for each item of a list of 400,000). */
+interface StepCounts {
+	/** blocksInSteps calls open on the stack. */
+	depth: number;
+	/** Lines (or quotes) parsed inside quotes and items since the last pause (see NESTED_PAUSE_LINES). */
+	nestedLines: number;
+	/** Lines read by opening quotes since the last pause (see quoteInSteps). */
+	quoteLines: number;
+	/** The line and offset where the last top-level pause came. */
+	topPauseLine: number;
+	topPauseOffset: number;
+}
+type CountedState = StateBlock & { stepCounts: StepCounts };
+
+function countsOf(state: StateBlock): StepCounts {
+	return (state as CountedState).stepCounts;
+}
 
 /**
  * Marks lines nested past a bound (MAX_STEPPED_BLOCK_DEPTH, MAX_MARKDOWN_NESTING), where markdown-it
@@ -340,10 +368,6 @@ function leaveOut(state: StateBlock, startLine: number, endLine: number): void {
 	if (startLine < endLine) state.push(LEFT_OUT_TOKEN, "", 0).map = [startLine, endLine];
 	state.line = endLine;
 }
-
-const nestedLinesSincePause = new WeakMap<StateBlock, number>();
-/** Lines read by opening quotes since the last pause, per parse (see quoteInSteps). */
-const quoteLinesSincePause = new WeakMap<StateBlock, number>();
 
 function* handOver(tokens: MarkdownToken[], count: number, consume: TokenConsumer): Steps<void> {
 	if (count <= 0) return;
@@ -380,8 +404,9 @@ function* quoteInSteps(state: StateBlock, blockStart: number, endLine: number, c
 	const quote = yield* openQuoteSteps(state, blockStart, endLine, chunkLines);
 	// Opening a quote reads each of its lines, and a nested quote opens before anything else pauses: a
 	// note of 1,000 lines each 641 `> ` deep read 641,000 lines in one piece (0.15 s CPU, a second of wall).
-	const read = (quoteLinesSincePause.get(state) ?? 0) + quote.end - blockStart;
-	quoteLinesSincePause.set(state, read >= chunkLines ? 0 : read);
+	const counts = countsOf(state);
+	const read = counts.quoteLines + quote.end - blockStart;
+	counts.quoteLines = read >= chunkLines ? 0 : read;
 	if (read >= chunkLines) yield;
 	try {
 		yield* blocksInSteps(state, blockStart, quote.end, chunkLines, consume);
@@ -686,6 +711,22 @@ function lineText(state: StateBlock, line: number): string {
 	return state.src.slice((state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0), state.eMarks[line]);
 }
 
+/**
+ * False when the table rule refuses `startLine` at its first checks (the line under it is no
+ * delimiter line: indented out, shorter than two characters, or opening with none of `|`, `-`, `:`),
+ * asked before tableHeadSteps is made: of nearly every block, and of every line of a paragraph.
+ */
+function mayOpenTable(state: StateBlock, startLine: number, endLine: number): boolean {
+	if (startLine + 2 > endLine) return false;
+	const delimiterLine = startLine + 1;
+	const delimiterIndent = state.sCount[delimiterLine] as number;
+	if (delimiterIndent < state.blkIndent || delimiterIndent - state.blkIndent >= 4) return false;
+	const start = (state.bMarks[delimiterLine] as number) + (state.tShift[delimiterLine] as number);
+	if (start + 1 >= (state.eMarks[delimiterLine] as number)) return false;
+	const first = state.src.charCodeAt(start);
+	return first === PIPE || first === DASH || first === COLON;
+}
+
 /** A table's alignments (one a column) and header cells, as markdown-it's table rule reads them from its first two lines. */
 interface TableHead {
 	aligns: string[];
@@ -708,17 +749,13 @@ function isDelimiterChar(code: number): boolean {
  * (a 250,000-column header in a 1 MB note, 0.3 s).
  */
 function* tableHeadSteps(state: StateBlock, startLine: number, endLine: number): Steps<TableHead | null> {
-	if (startLine + 2 > endLine) return null;
+	if (!mayOpenTable(state, startLine, endLine)) return null;
 	const delimiterLine = startLine + 1;
-	const delimiterIndent = state.sCount[delimiterLine] as number;
-	if (delimiterIndent < state.blkIndent || delimiterIndent - state.blkIndent >= 4) return null;
 	const src = state.src;
 	const start = (state.bMarks[delimiterLine] as number) + (state.tShift[delimiterLine] as number);
 	const max = state.eMarks[delimiterLine] as number;
-	if (start + 1 >= max) return null;
 	const first = src.charCodeAt(start);
 	const second = src.charCodeAt(start + 1);
-	if (first !== PIPE && first !== DASH && first !== COLON) return null;
 	if (second !== PIPE && !isDelimiterChar(second)) return null;
 	// A `-` then a space is a list item.
 	if (first === DASH && (second === SPACE || second === TAB)) return null;
@@ -853,41 +890,130 @@ function* paragraphInSteps(state: StateBlock, startLine: number, endLine: number
 	if (!footnote && htmlBlockKind(state, startLine)) return false;
 	const oldParentType = state.parentType;
 	state.parentType = "paragraph";
-	let level = 0;
-	let marker = 0;
-	let nextLine = startLine + 1;
-	for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
-		if ((nextLine - startLine) % chunkLines === 0) yield;
-		const indent = state.sCount[nextLine] ?? 0;
+	let end = paragraphEnd(state, startLine + 1, Math.min(endLine, startLine + chunkLines), endLine, footnote);
+	// Each chunk of lines looked through between two pauses; a pause only before a line that is looked at.
+	while (end.line < endLine && end.marker === NOT_ENDED && !state.isEmpty(end.line)) {
+		yield;
+		end = paragraphEnd(state, end.line, Math.min(endLine, end.line + chunkLines), endLine, footnote);
+	}
+	const content = yield* trimmedLinesSteps(state, startLine, end.line, chunkLines);
+	pushParagraph(state, startLine, end, content, footnote, oldParentType);
+	return true;
+}
+
+/**
+ * A paragraph or setext heading opening on a line no rule but theirs and the table's may take
+ * (`opensParagraphOnly`), read in one go when it ends within `chunkLines` lines: the same lines
+ * tested and tokens pushed as paragraphInSteps, with none of the other rules asked of its first line
+ * and no step made. False, with nothing read, when it runs on past them (paragraphInSteps reads it).
+ */
+function shortParagraph(state: StateBlock, startLine: number, endLine: number, chunkLines: number): boolean {
+	const oldParentType = state.parentType;
+	state.parentType = "paragraph";
+	const end = paragraphEnd(state, startLine + 1, Math.min(endLine, startLine + chunkLines), endLine, false);
+	if (end.line < endLine && end.marker === NOT_ENDED && !state.isEmpty(end.line)) {
+		state.parentType = oldParentType;
+		return false;
+	}
+	pushParagraph(state, startLine, end, state.getLines(startLine, end.line, state.blkIndent, false).trim(), false, oldParentType);
+	return true;
+}
+
+/** Where a paragraph ends: its first line past it, and the setext marker (`=`, `-`) on that line, 0 when none, or NOT_ENDED when the lines looked at ran out first. */
+interface ParagraphEnd {
+	line: number;
+	marker: number;
+}
+const NOT_ENDED = -1;
+
+/**
+ * Lines [from, to) of the paragraph that opened before `from` tested as markdown-it's lheading and
+ * paragraph rules test them (lib/rules_block/lheading.mjs, paragraph.mjs, 14.1.0), with `parentType`
+ * "paragraph", up to the first that ends it: an empty line, a setext underline (not in a footnote),
+ * or a line a terminating rule takes. A line that opens with no block's character
+ * (`opensParagraphOnly`) can end it only as a table's header: the other terminators are not asked.
+ */
+function paragraphEnd(state: StateBlock, from: number, to: number, endLine: number, footnote: boolean): ParagraphEnd {
+	for (let line = from; line < to; line++) {
+		if (state.isEmpty(line)) return { line, marker: 0 };
+		const indent = state.sCount[line] ?? 0;
 		// Indented as code, or marked lazy by a quote (which checked it): a lazy continuation line.
 		if (indent - state.blkIndent > 3) continue;
 		if (!footnote && indent >= state.blkIndent) {
-			marker = setextUnderline(state, nextLine);
-			if (marker) {
-				level = marker === EQUALS ? 1 : 2;
-				break;
-			}
+			const marker = setextUnderline(state, line);
+			if (marker) return { line, marker };
 		}
 		if (indent < 0) continue;
-		if (paragraphTerminators.some((rule) => rule(state, nextLine, endLine, true))) break;
+		if (opensParagraphOnly(state, line) ? mayOpenTable(state, line, endLine) && endsParagraph(state, line, endLine) : endsParagraph(state, line, endLine))
+			return { line, marker: 0 };
 	}
+	return { line: to, marker: NOT_ENDED };
+}
+
+function endsParagraph(state: StateBlock, line: number, endLine: number): boolean {
+	return paragraphTerminators.some((rule) => rule(state, line, endLine, true));
+}
+
+/** Pushes the paragraph's (or setext heading's) three tokens as lheading's and paragraph's rules push them, and moves past it. */
+function pushParagraph(
+	state: StateBlock,
+	startLine: number,
+	end: ParagraphEnd,
+	content: string,
+	footnote: boolean,
+	oldParentType: StateBlock["parentType"],
+): void {
+	const level = end.marker === EQUALS ? 1 : end.marker > 0 ? 2 : 0;
 	// lheading gives the parent type back only when it makes a heading: after a paragraph it is left "paragraph".
 	state.parentType = level || footnote ? oldParentType : "paragraph";
-	const content = yield* trimmedLinesSteps(state, startLine, nextLine, chunkLines);
 	const kind = level ? `heading` : "paragraph";
 	const tag = level ? `h${level}` : "p";
 	const open = state.push(`${kind}_open`, tag, 1);
 	const inline = state.push("inline", "", 0);
 	inline.content = content;
-	inline.map = [startLine, nextLine];
+	inline.map = [startLine, end.line];
 	inline.children = [];
 	const close = state.push(`${kind}_close`, tag, -1);
-	state.line = level ? nextLine + 1 : nextLine;
+	state.line = level ? end.line + 1 : end.line;
 	open.map = [startLine, state.line];
-	if (level) open.markup = close.markup = String.fromCharCode(marker);
+	if (level) open.markup = close.markup = String.fromCharCode(end.marker);
 	if (footnote) open.meta = { footnoteDefinition: true };
-	return true;
 }
+
+/**
+ * The first characters (after the indent) of a line that a block rule other than the table's, the
+ * code's (an indent of 4), lheading's and the paragraph's may take: `%%`, `$$`, fences, quotes,
+ * thematic breaks, list markers, footnotes and references, HTML blocks, ATX headings. No rule
+ * takes a line opening with any other character but those four.
+ */
+const BLOCK_OPENERS = new Uint8Array(128);
+for (const opener of "%$`~>*-_+[<#0123456789") BLOCK_OPENERS[opener.charCodeAt(0)] = 1;
+
+/**
+ * True when only a paragraph, a setext heading or a table (`mayOpenTable`) may open on `line`:
+ * indented under 4 and opening with no block's character, or with a task's checkbox (`[c]` then no
+ * `:`, c none of `[`, `]`, `\`, `^`), whose `]` ends the label a reference or footnote would need
+ * followed by a colon.
+ */
+function opensParagraphOnly(state: StateBlock, line: number): boolean {
+	if ((state.sCount[line] ?? 0) - state.blkIndent >= 4) return false;
+	const src = state.src;
+	const start = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0);
+	const first = src.charCodeAt(start);
+	if (first >= 128 || BLOCK_OPENERS[first] === 0) return true;
+	return (
+		first === OPEN_BRACKET &&
+		start + 2 < (state.eMarks[line] ?? 0) &&
+		src.charCodeAt(start + 2) === CLOSE_BRACKET &&
+		src.charCodeAt(start + 3) !== COLON &&
+		!LABEL_BREAKERS.includes(src.charCodeAt(start + 1))
+	);
+}
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const CARET = 0x5e;
+/** Characters that, right after a `[`, keep its next `]` from closing a one-character label (or open a footnote). */
+const LABEL_BREAKERS = [OPEN_BRACKET, CLOSE_BRACKET, BACKSLASH, CARET];
 const lheadingRule = ruleNamed("lheading");
 const referenceRule = ruleNamed("reference");
 const htmlBlockRule = ruleNamed("html_block");

@@ -3,7 +3,14 @@ import * as nodePath from "node:path";
 import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import type { CachedMetadata } from "obsidian";
-import { BLOCK_CHUNK_LINES, MAX_MARKDOWN_NESTING, MAX_STEPPED_BLOCK_DEPTH, TABLE_CHUNK_CELLS } from "../../../src/config/limits";
+import {
+	BLOCK_CHUNK_LINES,
+	MAX_MARKDOWN_NESTING,
+	MAX_STEPPED_BLOCK_DEPTH,
+	NESTED_PAUSE_LINES,
+	TABLE_CHUNK_CELLS,
+	TOP_LEVEL_PAUSE_CHARS,
+} from "../../../src/config/limits";
 import { LEFT_OUT_TOKEN, normalizeSteps, parseBlocks, type MarkdownToken } from "../../../src/markdown/blocks";
 import { runSteps } from "../../../src/markdown/steps";
 import { countPushes } from "../../helpers/countPushes";
@@ -1175,5 +1182,77 @@ describe("a note of many short lines", () => {
 		// Before: five pushes a line.
 		expect(pushes).toBeLessThan(10_000);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+	});
+});
+
+describe("a block opening with a word, asked of no rule but the paragraph's", () => {
+	/** Every printable ASCII character, some others, and checkboxes next to what a reference or footnote label needs. */
+	const OPENERS = [
+		...Array.from({ length: 95 }, (_, index) => String.fromCharCode(32 + index)),
+		"é",
+		"\u00a0",
+		"😀",
+		"[x] ",
+		"[ ]: ",
+		"[x]:",
+		"[x]",
+		"[^] ",
+		"[\\] ",
+		"[]] ",
+		"[[] ",
+		"[x] [y]: ",
+		"- [x] ",
+		"1. [ ] ",
+		"> [!] ",
+	];
+	const line = fc
+		.tuple(
+			fc.constantFrom("", " ", "   ", "    "),
+			fc.constantFrom(...OPENERS),
+			fc.constantFrom("", "word", " word", " a | b", "-", "==", ": /url", "]: /url"),
+		)
+		.map((parts) => parts.join(""));
+	const note = fc
+		.array(fc.oneof(line, line, fc.constantFrom("", "---", "===", "| a | b |", "|---|---|", "- ", "  more")), { maxLength: 30 })
+		.map((lines) => `${lines.join("\n")}\n`);
+
+	test("a line opening with any character: the tokens markdown-it's own parse gives, whole and cut into chunks of 1 to 3 lines", () => {
+		fc.assert(
+			fc.property(note, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
+				const expected = reference.parse(text, {}).map(record);
+				expectEqual(blocksOf(text), expected);
+				expectEqual(blocksOf(text, chunkLines), expected);
+			}),
+			{ numRuns: 800 },
+		);
+	});
+
+	/** How many times the parse of `text` paused (the consumer never does), and its tokens. */
+	function pausesOf(text: string): { pauses: number; tokens: MarkdownToken[] } {
+		const tokens: MarkdownToken[] = [];
+		const parse = parseBlocks(text, function* (handed, count) {
+			for (let index = 0; index < count; index++) tokens[tokens.length] = handed[index] as MarkdownToken;
+			yield* [];
+		});
+		let pauses = 0;
+		while (!parse.next().done) pauses++;
+		return { pauses, tokens };
+	}
+
+	test("50,000 one-line paragraphs pause once every few dozen lines, not after each (400,000 made 400,000 steps, each resumed through the parse's generators)", () => {
+		const count = 50_000;
+		const text = lines(count, (index) => `paragraph ${index}\n`);
+		const { pauses, tokens } = pausesOf(text);
+		expect(firstDifference(tokens, reference.parse(text, {}), asText)).toEqual({ differ: -1, length: 3 * count });
+		expect(pauses).toBeLessThan((2 * count) / NESTED_PAUSE_LINES + 50);
+		expect(pauses).toBeGreaterThanOrEqual((2 * count) / NESTED_PAUSE_LINES - 50);
+	});
+
+	test("top-level paragraphs of 20 KB pause once TOP_LEVEL_PAUSE_CHARS characters are parsed, with the block that reached them", () => {
+		const paragraph = 20_000;
+		const text = lines(100, (index) => `${index} ${"word ".repeat(paragraph / 5)}\n`);
+		const { pauses, tokens } = pausesOf(text);
+		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
+		expect(pauses).toBeGreaterThanOrEqual(text.length / (TOP_LEVEL_PAUSE_CHARS + paragraph) - 1);
 	});
 });
