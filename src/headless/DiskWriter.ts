@@ -98,9 +98,9 @@ function lateRecheckDelay(): Promise<void> {
  * new text and writes it, then, in one last synchronous look (a few system calls, and a comparison
  * of the bytes at memory speed, about a quarter of a millisecond per megabyte), checks that the file
  * still holds exactly what was read and puts the new text in place. A note of one piece
- * (NOTE_TEXT_PIECE_CHARS bytes) is all of that in two turns, the temporary file a replace writes made
- * through the thread pool between them (`createTemporary`): a rename's thousand link rewrites cost a
- * thousand round trips instead of twenty thousand (which the profile showed dominating the rename). A longer note is read, decoded, encoded and written a
+ * (NOTE_TEXT_PIECE_CHARS bytes) is all of that in one turn when appended to, in two when replaced (its
+ * temporary file made through the thread pool between them, `createTemporary`): a rename's thousand link
+ * rewrites cost a thousand round trips instead of twenty thousand (which the profile showed dominating the rename). A longer note is read, decoded, encoded and written a
  * piece at a time, giving the event loop back between pieces: in one piece a megabyte note's
  * append held every other client 20–70 ms. Other programs can write at any moment, so each edit
  * compares at the moment of its write and never overwrites bytes it did not read; the edits of
@@ -273,6 +273,9 @@ export class DiskWriter {
 		let lastPiece = Buffer.alloc(0);
 		try {
 			const created = await this.createTemporary(temporary, folder, read.mode & 0o777);
+			// Gone on from a turn of the lane, not from the thread pool's answer: a rename's 64 edits of a group, each waiting
+			// for its file at once, otherwise went on back to back as the answers came, in one piece of the event loop.
+			await this.pause();
 			let renaming = false;
 			try {
 				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
