@@ -99,10 +99,11 @@ function lateRecheckDelay(): Promise<void> {
  * of the bytes at memory speed, about a quarter of a millisecond per megabyte), checks that the file
  * still holds exactly what was read and puts the new text in place. A note of one piece
  * (NOTE_TEXT_PIECE_CHARS bytes) is all of that in one turn when appended to, in two when replaced (its
- * temporary file made through the thread pool between them, `createTemporary`): a rename's thousand link
- * rewrites cost a thousand round trips instead of twenty thousand (which the profile showed dominating the rename). A longer note is read, decoded, encoded and written a
- * piece at a time, giving the event loop back between pieces: in one piece a megabyte note's
- * append held every other client 20–70 ms. Other programs can write at any moment, so each edit
+ * temporary file made through the thread pool between them, `createTemporary`): a rename's thousand
+ * link rewrites cost a thousand round trips instead of twenty thousand (which the profile showed
+ * dominating the rename). A longer note is read, decoded, encoded and written a piece at a time,
+ * giving the event loop back between pieces: in one piece a megabyte note's append held every
+ * other client 20–70 ms. Other programs can write at any moment, so each edit
  * compares at the moment of its write and never overwrites bytes it did not read; the edits of
  * this process are one per note at a time (the vault's write lock).
  */
@@ -273,11 +274,11 @@ export class DiskWriter {
 		let lastPiece = Buffer.alloc(0);
 		try {
 			const created = await this.createTemporary(temporary, folder, read.mode & 0o777);
-			// Gone on from a turn of the lane, not from the thread pool's answer: a rename's 64 edits of a group, each waiting
-			// for its file at once, otherwise went on back to back as the answers came, in one piece of the event loop.
-			await this.pause();
 			let renaming = false;
 			try {
+				// Gone on from a turn of the lane, not from the thread pool's answer: a rename's 64 edits of a group, each waiting
+				// for its file at once, otherwise went on back to back as the answers came, in one piece of the event loop.
+				await this.pause();
 				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
 				for (let start = 0; start < after.length;) {
 					if (start > 0) await this.pause();
@@ -403,7 +404,7 @@ export class DiskWriter {
 	 * swapped back before the last look. Made through a link, it is taken back (if its name still
 	 * leads to it) before a byte is written, and the edit refused. Made through the thread pool: on ext4 under
 	 * other programs' writes, making a file was the slowest call of a rename's edits on the event loop (3,000
-	 * made: 1.4–6.1 s, up to 580 ms one), while every other client waited. Nothing of the note is looked at
+	 * made: 0.2–6.1 s, up to 650 ms one), while every other client waited. Nothing of the note is looked at
 	 * here (its last look comes after the text is written), and the folder is checked before and after as before.
 	 */
 	private async createTemporary(temporary: string, folder: string, mode: number): Promise<number> {
