@@ -166,6 +166,34 @@ describe("the search index warms its search code once ready", () => {
 		await index.whenWarmedUp();
 	});
 
+	test("while it waits for a request that never ends, a client's next request or a stop ends it at once", async () => {
+		const turns = async (count: number) => {
+			for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+		};
+		for (const end of ["request", "stop"] as const) {
+			const { index, pauses } = indexOf(vault, () => new Promise<void>(() => undefined));
+			let over = false;
+			index.start();
+			void index.whenWarmedUp().then(() => (over = true));
+			await index.whenReady();
+			await turns(20);
+			const waitingAt = pauses();
+			expect(over).toBe(false);
+			let stopped = false;
+			if (end === "request") index.endWarmUp();
+			else void index.stop().then(() => (stopped = true));
+			await turns(20);
+			// Ended where it waited: no turn taken after, and the stop (the server's) not held.
+			expect({ end, over, stopped: end === "stop" ? stopped : true, pauses: pauses() - waitingAt }).toEqual({
+				end,
+				over: true,
+				stopped: true,
+				pauses: 0,
+			});
+			if (end === "request") await index.stop();
+		}
+	});
+
 	test("a new scope's index (the excluded folders changed) is warmed up too once it is ready, once for scopes changed twice, reading no note", async () => {
 		const { index, pauses } = indexOf(vault);
 		index.start();
