@@ -34,7 +34,7 @@ const SEARCHES: Array<{ query: string } & SearchFilter> = [
 /**
  * The timers and immediates set from here on (by the index, through `node:timers` or the globals) that have
  * neither run nor been cleared. Not `process.getActiveResourcesInfo()`: run alone, a test file shares its
- * process with Jest's reporter, whose own status timer came and went (the count was 1 off in 2 runs of 6).
+ * process with Jest's reporter, whose own status timer came and went (the count was 1 off in 3 runs of 6).
  */
 function pendingTimers(): { count(): number; restore(): void } {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module objects
