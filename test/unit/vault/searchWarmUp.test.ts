@@ -264,18 +264,21 @@ describe("the search index warms its search code once ready", () => {
 
 	test("a stop ends it at its next pause, and leaves no timer or immediate behind", async () => {
 		const pending = pendingTimers();
-		const { index, pauses } = indexOf(vault);
-		index.start();
-		await index.whenReady();
-		const from = pauses();
-		while (pauses() - from < 2) await new Promise((resolve) => setImmediate(resolve));
-		const stopping = index.stop();
-		const pausedAt = pauses();
-		await stopping;
-		await index.whenWarmedUp();
-		expect(pauses()).toBe(pausedAt);
-		expect(pending.count()).toBe(0);
-		pending.restore();
+		try {
+			const { index, pauses } = indexOf(vault);
+			index.start();
+			await index.whenReady();
+			const from = pauses();
+			while (pauses() - from < 2) await new Promise((resolve) => setImmediate(resolve));
+			const stopping = index.stop();
+			const pausedAt = pauses();
+			await stopping;
+			await index.whenWarmedUp();
+			expect(pauses()).toBe(pausedAt);
+			expect(pending.count()).toBe(0);
+		} finally {
+			pending.restore();
+		}
 	});
 });
 
