@@ -30,9 +30,12 @@ class JsonTextOf extends OnTheObject {
 		this.#text = text;
 	}
 
-	static remember(value: object, text: string): void {
+	/** False for a value that takes no new field (see textsOfClosed); a field it has already is set, closed or not. */
+	static remember(value: object, text: string): boolean {
 		if (#text in value) value.#text = text;
-		else new JsonTextOf(value, text);
+		else if (Object.isExtensible(value)) new JsonTextOf(value, text);
+		else return false;
+		return true;
 	}
 
 	static known(value: object): string | undefined {
@@ -45,8 +48,8 @@ const textsOfClosed = new WeakMap<object, string>();
 
 /** Remembers that `text` is `JSON.stringify(value)`. */
 export function rememberJsonText(value: object, text: string): void {
-	if (Object.isExtensible(value)) JsonTextOf.remember(value, text);
-	else textsOfClosed.set(value, text);
+	// A value remembered while open and closed since keeps its field: a text put aside instead was never read back.
+	if (!JsonTextOf.remember(value, text)) textsOfClosed.set(value, text);
 }
 
 /** `JSON.stringify(value)` if it was made and remembered, else undefined. */

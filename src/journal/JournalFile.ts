@@ -790,7 +790,7 @@ export class JournalFile implements WriteJournal {
 		}
 		let replaced = false;
 		try {
-			await this.removeStaleTrimFiles(folder);
+			await this.removeStaleTrimFiles(folder, temporary, (await handle.stat()).mtimeMs);
 			// Off the event loop: each call's lines made in pieces and written in turn (the event loop serves between them).
 			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 			let keptBytes = 0;
@@ -868,16 +868,20 @@ export class JournalFile implements WriteJournal {
 	 * texts, and one more was left in the plugin's folder for good by each crash during a trim. A
 	 * younger one may be another process's trim under way. Only a plain file, each looked at and
 	 * removed in one synchronous step after the folder's check: never through a link, never outside.
+	 * Their age is told by the file system's clock, `now` (the mtime of this trim's file, `own`, made
+	 * just before): a share's server stamps its files with its own, and with the computer's clock
+	 * hours ahead of it every trim's file, its own too, looked stale and was removed.
 	 */
-	private async removeStaleTrimFiles(folder: string): Promise<void> {
+	private async removeStaleTrimFiles(folder: string, own: string, now: number): Promise<void> {
 		const names = await fs.readdir(folder).catch((): string[] => []);
 		for (const name of names) {
 			if (!TRIM_FILE_NAME.test(name)) continue;
 			const at = nodePath.join(folder, name);
+			if (at === own) continue;
 			try {
 				this.checkFolder();
 				const stat = lstatSync(at, { throwIfNoEntry: false });
-				if (stat?.isFile() === true && Date.now() - stat.mtimeMs > JOURNAL_STALE_TRIM_FILE_MS) rmSync(at, { force: true });
+				if (stat?.isFile() === true && now - stat.mtimeMs > JOURNAL_STALE_TRIM_FILE_MS) rmSync(at, { force: true });
 			} catch {
 				// The folder moved or refused: left for a later trim, which is made all the same.
 			}

@@ -1,3 +1,4 @@
+import { runInNewContext } from "node:vm";
 import { knownJsonText, pieceEnd, rememberJsonText } from "../../src/jsonText";
 
 describe("JSON text shared by answers and the transport", () => {
@@ -30,6 +31,39 @@ describe("JSON text shared by answers and the transport", () => {
 		rememberJsonText(frozen, '{"b":2}');
 		expect(knownJsonText(frozen)).toBe('{"b":2}');
 		expect(knownJsonText(Object.freeze({ b: 2 }))).toBeUndefined();
+	});
+
+	test("a value remembered, then frozen, sealed or closed to new keys and remembered again gives its newest text, not the first", () => {
+		for (const close of [Object.freeze, Object.seal, Object.preventExtensions]) {
+			const value: Record<string, unknown> = { a: 1 };
+			rememberJsonText(value, JSON.stringify(value));
+			value.a = 2;
+			close(value);
+			rememberJsonText(value, JSON.stringify(value));
+			// On lead7 the text went aside for a closed value while the first stayed on it, and was the one given back: {"a":1}.
+			expect(knownJsonText(value)).toBe('{"a":2}');
+		}
+	});
+
+	test("any object takes a remembered text and shows nothing of it: an array, a class instance, a proxy, one from another realm", () => {
+		class Row {
+			readonly #id = 1;
+			name = "n";
+			id(): number {
+				return this.#id;
+			}
+		}
+		const target = { a: 1 };
+		const values: object[] = [[1, 2], new Row(), new Proxy(target, {}), runInNewContext("({ a: 1, list: [1] })") as object, new Map()];
+		for (const value of values) {
+			const json = JSON.stringify(value);
+			const keys = Reflect.ownKeys(value);
+			rememberJsonText(value, json);
+			expect(knownJsonText(value)).toBe(json);
+			expect([JSON.stringify(value), Reflect.ownKeys(value)]).toEqual([json, keys]);
+		}
+		// A proxy's text is its own: the object behind it was not remembered.
+		expect(knownJsonText(target)).toBeUndefined();
 	});
 
 	test("a piece never ends between the two halves of a surrogate pair", () => {

@@ -667,6 +667,25 @@ describe("JournalFile", () => {
 		journal.close();
 	});
 
+	test("a trim's stale files are told by the file system's clock: with the computer's two hours ahead of it (a share's server), the trim removes neither its own file nor another process's under way", async () => {
+		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
+		for (let index = 0; index < 6; index++) journal.recordChange(call(`c${index}`), change(`N${index}.md`, `${index}`, `${index}!`));
+		const plugin = nodePath.dirname(path);
+		const underWay = ".journal.jsonl.fedcba987654.tmp";
+		writeFileSync(nodePath.join(plugin, underWay), "{}\n");
+		const now = Date.now();
+		const clock = jest.spyOn(Date, "now").mockReturnValue(now + 2 * 60 * 60 * 1000);
+		try {
+			// On lead7 its own file went too: the rename failed (ENOENT), and the trim was tried again and again, never made.
+			await (journal as unknown as { trimInBackground(): Promise<void> }).trimInBackground();
+		} finally {
+			clock.mockRestore();
+		}
+		expect(journal.list().map((entry) => entry.id)).toEqual(["c5", "c4"]);
+		expect((await fs.readdir(plugin)).sort()).toEqual([underWay, "journal.jsonl"].sort());
+		journal.close();
+	});
+
 	test("a record another process appends while the background trim flushes its new file to disk is kept", async () => {
 		const journal = JournalFile.open(path, { maxEntries: 4, keepAfterTrim: 0.5 });
 		const cli = JournalFile.open(path, { maxEntries: 100 });
