@@ -1166,6 +1166,14 @@ export const WATCH_SETTLE_MS = 40;
  */
 export const RENAME_CATCH_UP_MS = 1000;
 /**
+ * How long a write call's answer waits, headless, for the metadata cache to have parsed the notes it
+ * wrote (and every change reported before them): a read that follows the answer is then answered
+ * from what was written. The parse runs in slices after the write, and `get_note_links` right after
+ * appending a link to a note of 50 hostile tag lines named none (2 of 8 runs at a load of 20). Past
+ * it (a parse queue behind a huge note), the write answers and its notes' metadata follows.
+ */
+export const WRITTEN_NOTES_PARSED_WAIT_MS = 1000;
+/**
  * Links resolved between two looks at the slice clock (headless metadata cache): 4096 made pieces of
  * 80-130 ms at load 13 when a file created under a name re-resolved a note linking 200,000 names.
  * A note's links count one each plus one for each file a link is compared with (every file of the

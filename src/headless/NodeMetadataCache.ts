@@ -166,6 +166,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 	}
 
+	/**
+	 * Resolves once the changes the vault reported before this call (the server's own writes among
+	 * them) are in the cache; changes reported later are not waited for, so a vault that keeps
+	 * changing never holds the caller.
+	 */
+	async caughtUpWithVault(): Promise<void> {
+		await this.updates;
+	}
+
 	async caughtUpWithDisk(): Promise<void> {
 		await this.vault.outsideChangesSeen();
 		await this.settled();

@@ -121,6 +121,12 @@ export interface HostMetadataCache {
 	 */
 	caughtUpWithDisk?(): Promise<void>;
 	/**
+	 * Headless only: resolves once the changes the vault reported before this call, the server's own
+	 * writes among them, are parsed and their links resolved (other programs' changes the watcher has
+	 * not looked at yet are not waited for). Obsidian has none: its cache parses a written note a moment after.
+	 */
+	caughtUpWithVault?(): Promise<void>;
+	/**
 	 * Headless only: the notes and canvases whose parse is queued or under way (created or changed on
 	 * disk, or left at start to be parsed once serve listens): their links in `resolvedLinks` are older
 	 * than their text, or missing. Obsidian has none (a note it has not indexed has no cached metadata).

@@ -16,6 +16,7 @@ import {
 	WRITE_RETRY_BUDGET_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
 	WRITE_RETRY_MAX_PAUSE_MS,
+	WRITTEN_NOTES_PARSED_WAIT_MS,
 } from "../config/limits";
 import { applyChangeSet, journalBytesSteps, NoteChangedSinceError, NoteTooLongError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
@@ -275,6 +276,7 @@ export async function runWriteCall<Args>(
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
+			await writtenNotesParsed(ctx.host);
 			return withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
@@ -321,6 +323,20 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[], 
 	// makes the call plan again once, and the same plan is written without a second window.
 	const naming = await unparsedNotesNaming(ctx.host, ctx.scope, moved, inSet, unreadNotes);
 	return [...naming].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0))[0] ?? null;
+}
+
+/**
+ * Resolves once the headless cache has parsed the notes the call wrote (`caughtUpWithVault`: each
+ * write reported its change before this), or after WRITTEN_NOTES_PARSED_WAIT_MS: a read the client
+ * makes after the answer sees the links, tags and tasks it wrote. The parse runs in slices after the
+ * write, and a read coming between two of them was answered from the note's old metadata. At once in Obsidian.
+ */
+async function writtenNotesParsed(host: Host): Promise<void> {
+	const caughtUp = host.metadataCache.caughtUpWithVault?.();
+	if (caughtUp === undefined) return;
+	let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
+	await Promise.race([caughtUp, new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, WRITTEN_NOTES_PARSED_WAIT_MS)))]);
+	nodeTimers.clearTimeout(timer);
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */

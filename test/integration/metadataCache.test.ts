@@ -106,3 +106,38 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 		expect(host.metadataCache.getFirstLinkpathDest("Target", "Hub.md")?.path).toBe("Target.md");
 	});
 });
+
+describe("NodeHost's metadata cache caught up with the vault's own writes", () => {
+	let root: string;
+	let host: NodeHost;
+
+	beforeEach(async () => {
+		root = await makeVault({ "Hub.md": "# Hub\n", "Other.md": "# Other\n", "Target.md": "# Target\n" });
+		host = await NodeHost.open(root);
+	});
+	afterEach(async () => {
+		await host.close();
+		await removeDir(root);
+	});
+
+	test("once caughtUpWithVault resolves, a note written before the call has its new links; a write after it is not waited for", async () => {
+		await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}See [[Target]].\n`);
+		// The parse of a write made after the call is held until the end: the call resolves all the same.
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Other.md") await held;
+			return text;
+		};
+		const caughtUp = host.metadataCache.caughtUpWithVault();
+		await host.vault.process(host.vault.getFileByPath("Other.md")!, (text) => `${text}See [[Target]].\n`);
+		await caughtUp;
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
+		expect(host.metadataCache.resolvedLinks["Other.md"]).toEqual({});
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.resolvedLinks["Other.md"]).toEqual({ "Target.md": 1 });
+	});
+});
