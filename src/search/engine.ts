@@ -940,7 +940,7 @@ class CandidateRanking implements BoundedRanking {
 		for (let index = from; index < to; index++) {
 			if (rowNamed(this.values, index, this.termCount) !== named) continue;
 			const worst = this.cutoff();
-			// Turned away by its bound, or by its score (score): the page cannot change for it.
+			// Turned away by its bound, or by its score: the page cannot change for it.
 			if (this.cannotEnter(index, worst)) {
 				if (worst === this.bar && this.top.length < this.kept) this.barred++;
 				continue;
