@@ -802,7 +802,7 @@ class CandidateRanking implements BoundedRanking {
 	private readonly limit: number;
 	private readonly kept: number;
 	private readonly scoreEvery: boolean;
-	// Each list's cursor, for seeking a candidate's value in it: candidates come in slot order, but for rankByBounds's.
+	// Each list's cursor, where seeking the next candidate's value starts: candidates come in slot order (restartCursors before each pass; rankByBounds's in any order, `score` with `anyOrder`).
 	private readonly exactCursors: number[];
 	private readonly formCursors: number[];
 	private readonly relatedCursors: number[];
