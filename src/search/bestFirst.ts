@@ -1,5 +1,5 @@
 import { RANKING_SCORE_STEP_MASK, RANKING_READ_STEP_MASK, RANKING_SPLIT_MIN_CANDIDATES, RANKING_SPLIT_FIRST, RANKING_SPLIT_SAMPLE } from "../config/limits";
-import { IndexHeap } from "./indexHeap";
+import { IndexHeap, type HeapOrder } from "./indexHeap";
 
 /** A read's answer when it must pause before reading more of the candidate's body: it is asked again after. */
 export const PAUSE_FIRST = "pause first";
@@ -61,46 +61,74 @@ function boundRange(ranking: BoundedRanking, from: number, to: number, boundScor
 }
 
 /**
- * The `members` (null: all `candidates`) at or above a bound (one candidate's, chosen from an even sample so that about
- * RANKING_SPLIT_FIRST are), and the rest, strictly below it, with a test of whether a candidate's key is at or above it (the
- * candidate's key then, kept: keys change as candidates are read). Building a heap of tens of
- * thousands of candidates cost as much as bounding them all, and a search takes the best few
- * hundred. Null for fewer than RANKING_SPLIT_MIN_CANDIDATES.
+ * Candidates by their keys (each one's tier and score, kept in typed arrays: they change as
+ * candidates are read), then slot: a strict order that never compares paths (which ties on the
+ * bounds would do thousands of times). So the next bound may tie the page's worst in tier and
+ * score and still be ordered apart from it: reading stops only once the next is strictly below. A
+ * class, not a comparison made per search: every search's heap then calls the same `before`.
  */
-function splitByBound(
-	members: Uint32Array | null,
-	candidates: number,
-	boundTiers: Float64Array,
-	boundScores: Float64Array,
-	slots: Uint32Array,
-	before: (a: number, b: number) => boolean,
-): { first: Uint32Array; rest: Uint32Array; above: (index: number) => boolean } | null {
+class BoundOrder implements HeapOrder {
+	constructor(
+		private readonly tiers: Float64Array,
+		private readonly scores: Float64Array,
+		private readonly slots: Uint32Array,
+	) {}
+
+	before(a: number, b: number): boolean {
+		const tierA = this.tiers[a] as number;
+		const tierB = this.tiers[b] as number;
+		if (tierA !== tierB) return tierA > tierB;
+		const scoreA = this.scores[a] as number;
+		const scoreB = this.scores[b] as number;
+		return scoreA !== scoreB ? scoreA > scoreB : (this.slots[a] as number) < (this.slots[b] as number);
+	}
+
+	/** The key candidate `index` has now: a split's bound (splitByBound). */
+	keyOf(index: number): SplitKey {
+		return { tier: this.tiers[index] as number, score: this.scores[index] as number, slot: this.slots[index] as number };
+	}
+
+	/** Whether candidate `index`'s key is at or above `key`. */
+	atOrAbove(index: number, key: SplitKey): boolean {
+		const tier = this.tiers[index] as number;
+		if (tier !== key.tier) return tier > key.tier;
+		const score = this.scores[index] as number;
+		return score !== key.score ? score > key.score : (this.slots[index] as number) <= key.slot;
+	}
+}
+
+/** A candidate's key (tier, score, slot) when a split was made at it: keys change as candidates are read. */
+interface SplitKey {
+	tier: number;
+	score: number;
+	slot: number;
+}
+
+/**
+ * The `members` (null: all `candidates`) at or above a bound (one candidate's, chosen from an even
+ * sample so that about RANKING_SPLIT_FIRST are), and the rest, strictly below it, with that bound
+ * (`at`, for BoundOrder.atOrAbove). Building a heap of tens of thousands of candidates cost as much
+ * as bounding them all, and a search takes the best few hundred. Null for fewer than
+ * RANKING_SPLIT_MIN_CANDIDATES.
+ */
+function splitByBound(members: Uint32Array | null, candidates: number, order: BoundOrder): { first: Uint32Array; rest: Uint32Array; at: SplitKey } | null {
 	const count = members ? members.length : candidates;
 	if (count < RANKING_SPLIT_MIN_CANDIDATES) return null;
 	const sample = Array.from({ length: RANKING_SPLIT_SAMPLE }, (_, at) => {
 		const member = Math.floor(((at + 0.5) * count) / RANKING_SPLIT_SAMPLE);
 		return members ? (members[member] as number) : member;
 	});
-	sample.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-	const pivot = sample[Math.floor((RANKING_SPLIT_SAMPLE * RANKING_SPLIT_FIRST) / count)] as number;
-	const tier = boundTiers[pivot] as number;
-	const score = boundScores[pivot] as number;
-	const slot = slots[pivot] as number;
-	const above = (index: number): boolean => {
-		const indexTier = boundTiers[index] as number;
-		if (indexTier !== tier) return indexTier > tier;
-		const indexScore = boundScores[index] as number;
-		return indexScore !== score ? indexScore > score : (slots[index] as number) <= slot;
-	};
-	const order = new Uint32Array(count);
+	sample.sort((a, b) => (order.before(a, b) ? -1 : order.before(b, a) ? 1 : 0));
+	const at = order.keyOf(sample[Math.floor((RANKING_SPLIT_SAMPLE * RANKING_SPLIT_FIRST) / count)] as number);
+	const sorted = new Uint32Array(count);
 	let firstCount = 0;
 	let restFrom = count;
 	for (let member = 0; member < count; member++) {
 		const index = members ? (members[member] as number) : member;
-		if (above(index)) order[firstCount++] = index;
-		else order[--restFrom] = index;
+		if (order.atOrAbove(index, at)) sorted[firstCount++] = index;
+		else sorted[--restFrom] = index;
 	}
-	return { first: order.subarray(0, firstCount), rest: order.subarray(restFrom), above };
+	return { first: sorted.subarray(0, firstCount), rest: sorted.subarray(restFrom), at };
 }
 
 /**
@@ -124,22 +152,12 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 		if (from > 0) yield;
 		boundRange(ranking, from, Math.min(count, from + RANKING_SCORE_STEP_MASK + 1), boundScores, boundTiers);
 	}
-	// By tier and score, then slot: a strict order that never compares paths (which ties on the
-	// bounds would do thousands of times). So the next bound may tie the page's worst in tier and
-	// score and still be ordered apart from it: reading stops only once the next is strictly below.
-	const before = (a: number, b: number): boolean => {
-		const tierA = boundTiers[a] as number;
-		const tierB = boundTiers[b] as number;
-		if (tierA !== tierB) return tierA > tierB;
-		const scoreA = boundScores[a] as number;
-		const scoreB = boundScores[b] as number;
-		return scoreA !== scoreB ? scoreA > scoreB : (slots[a] as number) < (slots[b] as number);
-	};
+	const order = new BoundOrder(boundTiers, boundScores, slots);
 	// The candidates refining is known to rule out wait outside the heap (BoundedRanking.ruledOut).
 	const ruledOut = ranking.refine ? (ranking.ruledOut ?? null) : null;
 	const members = ruledOut ? membersLeft(ruledOut, count) : null;
-	const split = splitByBound(members, count, boundTiers, boundScores, slots, before);
-	const byBound = new IndexHeap(count, before, split?.first ?? members ?? undefined);
+	const split = splitByBound(members, count, order);
+	const byBound = new IndexHeap(count, order, split?.first ?? members ?? undefined);
 	// With candidates ruled out: the key of each candidate read and the page's worst after it, in reading order (stillWaiting).
 	const readKeys: ReadKeys | null = members ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
 	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
@@ -150,7 +168,7 @@ export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: 
 	let checked = 0;
 	let held = 0;
 	while (byBound.size > 0 || rest) {
-		if (rest && split && (byBound.size === 0 || !split.above(byBound.peek()))) {
+		if (rest && split && (byBound.size === 0 || !order.atOrAbove(byBound.peek(), split.at))) {
 			byBound.addAll(rest);
 			rest = null;
 		}

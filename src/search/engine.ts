@@ -10,7 +10,7 @@ import {
 	PAUSED_SEARCH_ATTEMPTS,
 } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
-import { rankByBounds } from "./bestFirst";
+import { PAUSE_FIRST, rankByBounds, type BoundedRanking } from "./bestFirst";
 import { PostingsIndex, TITLE_LENGTH_MAX, type NoteFilter } from "./postings";
 import {
 	BODY_COUNT,
@@ -252,8 +252,6 @@ export class SearchEngine {
 	private stems: { of: Stemmer | null; memo: Stemmer | null } = { of: null, memo: null };
 	/** The snippets of the notes last shown, reused for the same text and words. */
 	private readonly snippets = new SnippetMemo();
-	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
-	private aliasCoverage = 0;
 
 	/**
 	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
@@ -440,7 +438,6 @@ export class SearchEngine {
 		}
 		if (gathered === null) return { total: 0, hits: [], stem };
 		const { total } = gathered;
-		const { slots, values } = gathered;
 		const frequency = (term: ResolvedTerm) => (accepted ? countAccepted(term, accepted.slots) : term.length);
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
 		// A word's rarity is that of the word and its forms, when a note holds them; else of what it starts.
@@ -455,436 +452,58 @@ export class SearchEngine {
 			return idfOf(strong > 0 ? strong : frequency(term.any));
 		});
 		const optionalIdf = optionalTerms.map((term) => idfOf(frequency(term)));
-		const optionalCursors = new Array<number>(optionalTerms.length).fill(0);
 		const joinedIdf = joined.map((word) => idfOf(frequency(word.term)));
-		const joinedCursors = new Array<number>(joined.length).fill(0);
-		const joinedHeld = new Uint8Array(termCount);
-		const exactCursors = new Array<number>(termCount).fill(0);
-		const formCursors = new Array<number>(termCount).fill(0);
-		const relatedCursors = new Array<number>(termCount).fill(0);
-		// Per term, how much of its idf the candidate holds by its evidence: 1 as typed or in another form, less for a word meaning the same or an extension.
-		const heldWeight = new Float64Array(termCount);
-		// The ids of the search's stop words, looked up once a long title needs them.
-		let stopIdSet: Set<number> | null = null;
-		const stopIds = (): ReadonlySet<number> => {
-			stopIdSet ??= new Set([...(query.stopWords ?? [])].flatMap((word) => optional(this.index.dictionary.lookup(word))));
-			return stopIdSet;
-		};
-		const optionalIds = new Set<number>(
-			query.optional.flatMap((term) => (term.tokens.length === 1 ? optional(this.index.dictionary.lookup(term.tokens[0] ?? "")) : [])),
-		);
-		// A title that is mostly the query's words, and holds the telling ones, beats one that merely holds one: "Dataview Format" over "Searches - Dataview".
-		const titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * requiredIdf.reduce((sum, value) => sum + value, 0)) / termCount;
-		const averageLength = Math.max(1, totalLength / Math.max(1, corpusSize));
-		const top: Ranked[] = [];
-		const matched = new Uint8Array(termCount);
-		const strongMask = new Uint8Array(termCount);
-		// Per term, 1 when the candidate holds it only as often as a template does: held, but it weighs nothing.
-		const templateOnly = new Uint8Array(termCount);
-		const totalIdf = requiredIdf.reduce((sum, value) => sum + value, 0);
-		// Per term, its idf in the share of the query a note holds: less for a word no note searched names (UNNAMED_WORD_SHARE_WEIGHT).
-		const shareIdf = requiredIdf.map((idf, termIndex) => {
-			const term = evidence[termIndex];
-			if (!term?.strongIds) return idf;
-			const slots = accepted?.slots ?? null;
-			const named = namesWord(term.exact, slots) || (term.forms?.lists.some((list) => namesWord(list, slots)) ?? false);
-			return named ? idf : idf * UNNAMED_WORD_SHARE_WEIGHT;
+		const ranking = new CandidateRanking({
+			index: this.index,
+			query,
+			evidence,
+			templates,
+			requiredIdf,
+			optionalTerms,
+			optionalIdf,
+			joined,
+			joinedIdf,
+			wanted,
+			gathered,
+			finder,
+			acceptedSlots: accepted?.slots ?? null,
+			averageLength: Math.max(1, totalLength / Math.max(1, corpusSize)),
+			limit,
+			kept,
+			proximityOn,
+			scoreEvery: this.scoreEvery,
 		});
-		const totalShareIdf = shareIdf.reduce((sum, value) => sum + value, 0);
-		// Per term, whether it is a word of one note's title only (a longer word it starts counted too): 0 not looked yet, 1 yes, 2 no.
-		const titlesOne = new Uint8Array(termCount);
-		const titlesOneNote = (termIndex: number): boolean => {
-			if (titlesOne[termIndex] === 0) {
-				const term = (evidence[termIndex] as TermEvidence).any;
-				const acceptedSlots = accepted?.slots ?? null;
-				let count = 0;
-				for (let at = 0; count <= 1 && at < term.length; at++)
-					if (titleCount(term.values[at] as number) > 0 && (acceptedSlots === null || acceptedSlots[term.slots[at] as number] === 1)) count++;
-				titlesOne[termIndex] = count === 1 ? 1 : 2;
-			}
-			return titlesOne[termIndex] === 1;
-		};
-		const bodyLengths = this.index.bodyLengths;
-		const titleLengths = this.index.titleLengths;
-		// BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length.
-		const normBase = BM25_K1 * (1 - BM25_B);
-		const normScale = (BM25_K1 * BM25_B) / averageLength;
-		// One candidate's tier and score, from its row of values, into `scored`: in slot order, or in any order from the postings' start.
-		const scored = { score: 0, tier: 0 };
-		const scoreCandidate = (index: number, anyOrder: boolean, worst?: Ranked): void => {
-			if (anyOrder) {
-				exactCursors.fill(0);
-				formCursors.fill(0);
-				relatedCursors.fill(0);
-				optionalCursors.fill(0);
-				joinedCursors.fill(0);
-			}
-			const slot = slots[index] as number;
-			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
-			let score = 0;
-			// What the title weight of the title's words counts in the score, for a long title's cut.
-			let titleWeighed = 0;
-			let titleWords = 0;
-			let titleIdf = 0;
-			let strong = 0;
-			let exact = 0;
-			let inTitle = false;
-			// Whether a term held as typed or in another form is one of the title's words.
-			let strongInTitle = false;
-			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				matched[termIndex] = 0;
-				templateOnly[termIndex] = 0;
-				const anyValue = values[index * termCount + termIndex] as number;
-				if (anyValue === 0) continue;
-				const term = evidence[termIndex] as TermEvidence;
-				let value = anyValue;
-				let weight = PREFIX_MATCH_WEIGHT;
-				if (term.strongIds === null) {
-					// A phrase: matched as typed.
-					weight = 1;
-					exact++;
-				} else {
-					let exactValue = term.exact ? valueAt(term.exact, exactCursors, termIndex, slot) : 0;
-					const template = templates[termIndex];
-					if (template && exactValue !== 0) {
-						exactValue = withoutTemplate(exactValue, template);
-						if ((exactValue & (BODY_COUNT | IN_TITLE)) === 0) {
-							exactValue = 0;
-							templateOnly[termIndex] = 1;
-						}
-					}
-					const formValue = term.forms ? formsValueAt(term.forms, formCursors, termIndex, slot) : 0;
-					if (exactValue !== 0) {
-						// The body may hold the word as typed and the title another form (`Hooks`,
-						// `npm-deprecate`): the title and heading evidence of either counts.
-						// Merged only when there is something to merge: this runs for every candidate of a common word.
-						value = exactValue;
-						if (formValue !== 0) value = mergeValues(value, formValue & ~BODY_COUNT);
-						weight = 1;
-						exact++;
-					} else if (formValue !== 0) {
-						value = formValue;
-						weight = FORM_MATCH_WEIGHT;
-					} else if (templateOnly[termIndex] === 1) {
-						// Held as typed, only as the template holds it: as held as the notes saying it, but it adds nothing.
-						strongMask[termIndex] = 1;
-						strong++;
-						exact++;
-						matched[termIndex] = 1;
-						continue;
-					} else if (term.related) {
-						// Only a word meaning the same (`parameters` for `params`): below its forms, above a longer word it starts.
-						const relatedValue = formsValueAt(term.related, relatedCursors, termIndex, slot);
-						if (relatedValue !== 0) {
-							value = relatedValue;
-							weight = EXPANSION_MATCH_WEIGHT;
-						}
-					}
-				}
-				const strongMatch = weight !== PREFIX_MATCH_WEIGHT && weight !== EXPANSION_MATCH_WEIGHT;
-				strongMask[termIndex] = strongMatch ? 1 : 0;
-				heldWeight[termIndex] = strongMatch ? 1 : weight;
-				if (strongMatch) strong++;
-				// Among several words, a title word the query word only starts (`Catalog` for `cat`) counts
-				// as the body's words do, not as a title: its title weight made it outrank a note holding
-				// the word as typed. One word's tiers already keep such notes below (ordered by their titles).
-				// A title word meaning the same (`max-params` for `parameters`) keeps its title weight.
-				else if (termCount > 1 && weight === PREFIX_MATCH_WEIGHT) value = Math.min(BODY_COUNT, (value & BODY_COUNT) + titleCount(value));
-				matched[termIndex] = 1;
-				score += (requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
-				if (titleCount(value) > 0) titleWeighed += (requiredIdf[termIndex] as number) * weight;
-				titleWords += titleCount(value);
-				if (value & IN_TITLE) {
-					inTitle = true;
-					if (titleCount(value) > 0) titleIdf += (requiredIdf[termIndex] as number) * (heldWeight[termIndex] as number);
-					if (titleCount(value) > 0 && strongMatch) strongInTitle = true;
-				}
-			}
-			for (let termIndex = 0; termIndex < optionalTerms.length; termIndex++) {
-				const term = optionalTerms[termIndex] as ResolvedTerm;
-				const at = seek(term.slots, term.length, optionalCursors[termIndex] as number, slot);
-				optionalCursors[termIndex] = at;
-				if (at >= term.length || term.slots[at] !== slot) continue;
-				const value = term.values[at] as number;
-				score += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number) * fieldScore(value, norm);
-				if (titleCount(value) > 0) titleWeighed += OPTIONAL_WORD_WEIGHT * (optionalIdf[termIndex] as number);
-				titleWords += titleCount(value);
-			}
-			// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
-			joinedHeld.fill(0);
-			for (let joinedIndex = 0; joinedIndex < joined.length; joinedIndex++) {
-				const word = joined[joinedIndex] as JoinedWord;
-				const at = seek(word.term.slots, word.term.length, joinedCursors[joinedIndex] as number, slot);
-				joinedCursors[joinedIndex] = at;
-				if (at >= word.term.length || word.term.slots[at] !== slot) continue;
-				// A note holding both words of a closed compound is scored by them: the compound stands in for the words a
-				// note writes closed (require-hook's `toplevel` for `top level`), not as a third match beside them.
-				if (word.closed && word.parts.every((part) => matched[part] === 1 && strongMask[part] === 1)) continue;
-				const value = word.term.values[at] as number;
-				score += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
-				if (titleCount(value) > 0) titleWeighed += JOINED_WORD_WEIGHT * (joinedIdf[joinedIndex] as number);
-				titleWords += titleCount(value);
-				for (const part of word.parts) {
-					joinedHeld[part] = 1;
-					if (titleCount(value) > 0) titleIdf += requiredIdf[part] as number;
-				}
-			}
-			if (titleWeighed > 0 && (titleLengths[slot] as number) > LONG_TITLE_WORDS) score -= titleWeighed * longTitleCut(this.contentWords(slot, stopIds()));
-			const aliasedNote = this.index.aliased[slot] === 1;
-			// The names are read (titleTier) only when they can change the answer: an alias's coverage counts in the score;
-			// the title's tier counts for one word, or for several when the note holds every one as typed or in another form.
-			const namesMatter = inTitle && (aliasedNote || termCount === 1 || strong === termCount);
-			// With no alias, the names change the tier only: a candidate that cannot enter the page even at the best tier its
-			// title may have (nameTierBound) is not read. Most of a common word's candidates that pass their bound end here.
-			const readNamesLater = namesMatter && !aliasedNote && worst !== undefined;
-			// Several words reach a title tier only in a name holding them all: with no alias, that is the title, each term's value then in it.
-			const nameMayHoldAll = termCount === 1 || aliasedNote || rowNamesAll(values, index, termCount);
-			let titleTier = namesMatter && !readNamesLater ? this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf, nameMayHoldAll) : 0;
-			// A title made of nothing but query words, each of them in no other note's title, is the page the vault names
-			// for the question's topic: it counts as holding at least NAMED_TOPIC_SHARE of the query (`Logging` for `turn on logging`).
-			// (One word held in the title already holds all of the query.)
-			let namedTopic = termCount > 1 && strongInTitle && titleWords >= (titleLengths[slot] as number);
-			for (let termIndex = 0; namedTopic && termIndex < termCount; termIndex++)
-				if (matched[termIndex] === 1 && titleCount(values[index * termCount + termIndex] as number) > 0 && !titlesOneNote(termIndex))
-					namedTopic = false;
-			const titleShare = totalIdf > 0 ? Math.min(1, titleIdf / totalIdf) : 1;
-			// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
-			const coverage = Math.max(
-				titleCoverage(titleWords, titleLengths[slot] as number, namedTopic ? Math.max(titleShare, NAMED_TOPIC_SHARE) : titleShare),
-				namesMatter && !readNamesLater ? this.aliasCoverage : 0,
-			);
-			let heldIdf = 0;
-			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				if (templateOnly[termIndex] === 1) continue;
-				if (joinedHeld[termIndex] === 1) heldIdf += shareIdf[termIndex] as number;
-				else if (matched[termIndex] === 1) heldIdf += (shareIdf[termIndex] as number) * (heldWeight[termIndex] as number);
-			}
-			const share = Math.max(totalShareIdf > 0 ? heldIdf / totalShareIdf : 1, namedTopic ? NAMED_TOPIC_SHARE : 0);
-			// Compared before the score. One word: held as typed or in another form, then the title
-			// tier, then as typed (a word's other forms and extensions fill, never outrank). Several
-			// words: only a title or alias holding them all, when the note holds them all as typed or
-			// in another form; the rest is the score's, so holding one more everyday word never
-			// outranks holding the word that tells notes apart.
-			const tierOf = (nameTier: number): number =>
-				termCount === 1 ? (strong * (TITLE_TIER_WHOLE + 1) + nameTier) * 2 + exact : strong === termCount && nameTier >= TITLE_TIER_ALL ? nameTier : 0;
-			scored.score = (score + coverage * titleCoverageWeight) * Math.pow(share, COVERAGE_POWER);
-			if (worst !== undefined && readNamesLater) {
-				scored.tier = tierOf(nameTierBound(index));
-				// The page would turn it away (offer) even at that tier: its tier is left at the bound, and the page does turn it away.
-				if (scored.tier < worst.tier || (scored.tier === worst.tier && scored.score < worst.score)) return;
-				titleTier = this.titleTier(slot, evidence, optionalIds, requiredIdf, totalIdf, nameMayHoldAll);
-			}
-			scored.tier = tierOf(titleTier);
-		};
-		// What stop words and joined words may add to any note's score, each at its largest field score.
-		let extraBound = 0;
-		for (const idf of optionalIdf) extraBound += OPTIONAL_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
-		for (const idf of joinedIdf) extraBound += JOINED_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
-		// Whether a note whose wanted terms are nowhere in its names may still have title words: a stop word's or joined word's.
-		const namedByExtras = optionalTerms.length > 0 || joined.length > 0;
-		// Whether a name may be whole with words no term's value counts: stop words, or the words of a phrase standing elsewhere in it.
-		const wholeByExtras = optionalIds.size > 0 || wanted.some((term) => term.phrase !== null);
-		const aliased = this.index.aliased;
-		/**
-		 * A candidate's tier and score bounded from its row of values alone (no postings sought, no
-		 * names read), into `bounded`: every term's value counted at full weight (the `any` value
-		 * holds at least the counts and flags its exact or form value does), the title's coverage and
-		 * extras at their largest, and the share of the query held as if every held term were strong.
-		 * The score is left out (NaN) when the tier bound differs from `tieTier`: the tier decides then.
-		 */
-		const bounded = { score: 0, tier: 0 };
-		/** The tier bound of a candidate whose names may hold the query (`named`: one word, or several all in one name), holding every term or not (`all`). */
-		const tierBound = (named: boolean, all: boolean, nameTier: number): number =>
-			termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
-		/** The best title tier a name may reach: TITLE_TIER_WHOLE when the title or an alias may be nothing but the query's words (a name's words that are no term's cannot), else TITLE_TIER_ALL. */
-		const mayBeWholeTier = (titleWords: number, titleLength: number, slot: number): number =>
-			wholeByExtras || aliased[slot] === 1 || titleWords >= titleLength ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
-		/** The best title tier (mayBeWholeTier) of a candidate, from its row of values (the title words the terms may be) alone. */
-		const nameTierBound = (index: number): number => {
-			let titleWords = 0;
-			for (let termIndex = 0, row = index * termCount; termIndex < termCount; termIndex++) {
-				const value = values[row + termIndex] as number;
-				if (value & IN_TITLE) titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
-			}
-			const slot = slots[index] as number;
-			return mayBeWholeTier(titleWords, Math.max(1, titleLengths[slot] as number), slot);
-		};
-		const boundCandidate = (index: number, tieTier: number | null): void => {
-			const row = index * termCount;
-			const slot = slots[index] as number;
-			let named = false;
-			let namedTerms = 0;
-			let all = true;
-			// Title words the terms may be, at most: each term's value counts the words of the title any of its words is.
-			let titleWords = 0;
-			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				const value = values[row + termIndex] as number;
-				if (value === 0) all = false;
-				else if (value & IN_TITLE) {
-					named = true;
-					namedTerms++;
-					titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
-				}
-			}
-			const titleLength = Math.max(1, titleLengths[slot] as number);
-			const nameTier = mayBeWholeTier(titleWords, titleLength, slot);
-			// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed); several words all in one
-			// name, which with no alias is the title: each term's value then has it (an alias's phrase may not, so any term named counts there).
-			bounded.tier = tierBound(aliased[slot] === 1 ? named : namedTerms === termCount, all, nameTier);
-			bounded.score = NaN;
-			if (tieTier !== null && bounded.tier !== tieTier) return;
-			const norm = normBase + normScale * Math.max(1, bodyLengths[slot] as number);
-			let bound = 0;
-			let heldIdf = 0;
-			for (let termIndex = 0; termIndex < termCount; termIndex++) {
-				const value = values[row + termIndex] as number;
-				if (value === 0) continue;
-				bound += (requiredIdf[termIndex] as number) * fieldScore(value, norm);
-				heldIdf += shareIdf[termIndex] as number;
-			}
-			bound += extraBound;
-			// The title's coverage (titleCoverage) is at most the share of its words the terms may be; an alias's, at most 1.
-			if (namedByExtras || (named && aliased[slot] === 1)) bound += titleCoverageWeight;
-			else if (named) bound += titleCoverageWeight * Math.min(1, titleWords / titleLength);
-			// A title that may be nothing but query words may be the page named for the topic (NAMED_TOPIC_SHARE).
-			const topicShare = named && (namedByExtras || titleWords >= titleLength) ? NAMED_TOPIC_SHARE : 0;
-			const share = joined.length > 0 || totalShareIdf <= 0 ? 1 : Math.max(topicShare, Math.min(1, heldIdf / totalShareIdf));
-			bounded.score = bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN);
-		};
-		// With the proximity pass, the heap keeps more than the page; the page's own last note (its limit-th best so far, in
-		// `pageTiers`/`pageScores`, a heap of `limit` whose root is the worst) bounds what can still reach the page: the pass
-		// keeps at least `leastKept` of a page note's score, and never raises one (byProximity). The heap holds that least.
-		const pageBound = proximityOn && limit > 0 && limit < kept && !this.scoreEvery;
-		const pageTiers = new Float64Array(pageBound ? limit : 0);
-		const pageScores = new Float64Array(pageBound ? limit : 0);
-		let pageSize = 0;
-		const onPage = (tier: number, score: number): void => {
-			let index: number;
-			if (pageSize < limit) index = pageSize++;
-			else if (tier > (pageTiers[0] as number) || (tier === pageTiers[0] && score > (pageScores[0] as number))) index = 0;
-			else return;
-			pageTiers[index] = tier;
-			pageScores[index] = score;
-			// Sift: up from a new leaf, down from a replaced root (a min-heap on tier, then score).
-			const below = (a: number, b: number): boolean =>
-				(pageTiers[a] as number) < (pageTiers[b] as number) || (pageTiers[a] === pageTiers[b] && (pageScores[a] as number) < (pageScores[b] as number));
-			const swapAt = (a: number, b: number): void => {
-				const tierA = pageTiers[a] as number;
-				const scoreA = pageScores[a] as number;
-				pageTiers[a] = pageTiers[b] as number;
-				pageScores[a] = pageScores[b] as number;
-				pageTiers[b] = tierA;
-				pageScores[b] = scoreA;
-			};
-			if (index > 0) for (let at = index; at > 0 && below(at, (at - 1) >> 1); at = (at - 1) >> 1) swapAt(at, (at - 1) >> 1);
-			else
-				for (let at = 0; ;) {
-					let least = at;
-					const left = at * 2 + 1;
-					if (left < pageSize && below(left, least)) least = left;
-					if (left + 1 < pageSize && below(left + 1, least)) least = left + 1;
-					if (least === at) break;
-					swapAt(at, least);
-					at = least;
-				}
-		};
-		// What a candidate must reach to be worth scoring and keeping: the heap's worst once it is full, or, when stricter,
-		// the page's last note's tier at LEAST_PROXIMITY_FACTOR of its score. Below it strictly, a candidate cannot change the page.
-		const bar = { slot: 0, tier: 0, score: 0 };
-		// Candidates the bar turned away that the heap, not yet full, would have kept: the pass runs as if they were there.
-		let barred = 0;
-		const cutoff = (): Ranked | undefined => {
-			if (this.scoreEvery) return undefined;
-			const worst = top.length >= kept ? top[0] : undefined;
-			if (!pageBound || pageSize < limit) return worst;
-			const tier = pageTiers[0] as number;
-			const score = pageScores[0] as number;
-			if (worst && (worst.tier > tier || (worst.tier === tier && worst.score >= score))) return worst;
-			bar.tier = tier;
-			bar.score = score;
-			return bar;
-		};
-		/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */
-		const cannotEnter = (index: number, worst: Ranked | undefined): boolean => {
-			if (!worst) return false;
-			boundCandidate(index, worst.tier);
-			return bounded.tier !== worst.tier ? bounded.tier < worst.tier : bounded.score < worst.score;
-		};
+		const top = ranking.top;
 		let counted: { total: number; checks?: PhraseChecks } = { total };
 		if (gathered.unverified.length === 0) {
-			// Candidates [from, to) that are (or are not) `named`, scored and offered to the page unless they cannot enter it.
-			// A closure called between pauses, not the async function's own loop: V8 runs that several times slower.
-			const rankRange = (from: number, to: number, named: boolean): void => {
-				for (let index = from; index < to; index++) {
-					if (rowNamed(values, index, termCount) !== named) continue;
-					const worst = cutoff();
-					// Turned away by its bound, or by its score (scoreCandidate): the page cannot change for it.
-					if (cannotEnter(index, worst)) {
-						if (worst === bar && top.length < kept) barred++;
-						continue;
-					}
-					scoreCandidate(index, false, worst);
-					if (worst && (scored.tier < worst.tier || (scored.tier === worst.tier && scored.score < worst.score))) {
-						if (worst === bar && top.length < kept) barred++;
-						continue;
-					}
-					this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched);
-					if (pageBound) onPage(scored.tier, scored.score * this.leastKept(slots[index] as number));
-				}
-			};
 			// Notes with a term in their names first: they rank highest, so the page they fill leaves out most of the rest unscored.
 			for (const named of [true, false]) {
 				// A page whose worst tier no note unnamed may reach leaves all of them out: not one is looked at.
-				const worst = top.length >= kept && !this.scoreEvery ? top[0] : undefined;
-				if (!named && worst && tierBound(false, true, 0) < worst.tier) break;
-				exactCursors.fill(0);
-				formCursors.fill(0);
-				relatedCursors.fill(0);
-				optionalCursors.fill(0);
-				joinedCursors.fill(0);
+				if (!named && ranking.noneUnnamedMayEnter()) break;
+				ranking.restartCursors();
 				for (let from = 0; from < total; from += SEARCH_PAUSE_CHECK_MASK + 1) {
 					const waiting = from > 0 ? pause?.() : null;
 					if (waiting) {
 						await waiting;
 						if (this.index.generation !== generation) return null;
 					}
-					rankRange(from, Math.min(total, from + SEARCH_PAUSE_CHECK_MASK + 1), named);
+					ranking.rankRange(from, Math.min(total, from + SEARCH_PAUSE_CHECK_MASK + 1), named);
 				}
 			}
 		} else {
 			// Too many notes hold the phrases' words to read them all: they are read best bound first, until the page is settled (bestFirst.ts).
 			const ruledOut = this.scoreEvery ? null : await this.stepped(finder.ruledOutSteps(wanted, gathered), pause, generation);
 			if (ruledOut === undefined) return null;
-			const ranked = await this.stepped(
-				rankByBounds({
-					count: total,
-					slots,
-					score: scoreCandidate,
-					scored,
-					bound: this.scoreEvery
-						? undefined
-						: (index) => {
-								boundCandidate(index, null);
-								scored.tier = bounded.tier;
-								scored.score = bounded.score;
-							},
-					refine: (index) => finder.refine(wanted, gathered, index),
-					ruledOut,
-					read: (index) => finder.verify(wanted, gathered, index),
-					keep: (index) => this.offer(top, kept, slots[index] as number, scored.score, scored.tier, matched),
-					worstKept: () => (top.length >= kept ? (top[0] ?? null) : null),
-				}),
-				pause,
-				generation,
-			);
+			ranking.ruledOut = ruledOut;
+			const ranked = await this.stepped(rankByBounds(this.scoreEvery ? withoutLooseBound(ranking) : ranking), pause, generation);
 			if (ranked === undefined) return null;
 			// Every note read, and fewer than a page hold every term: the partial answer, as when they were read while gathering.
 			if (!ranked.checks && ranked.held < kept && termCount > 1 && gathered.minimum === null) return this.rank(query, include, limit, pause, true);
 			counted = { total: ranked.held, checks: ranked.checks };
 		}
-		top.sort((a, b) => this.compare(b, a));
+		top.sort((a, b) => compareRanked(this.index, b, a));
 		if (proximityOn) {
-			this.byProximity(top, limit, barred, evidence, requiredIdf);
+			this.byProximity(top, limit, ranking.barred, evidence, requiredIdf);
 			top.length = Math.min(top.length, limit);
 		}
 		const hits = top.map(({ slot, score, matched: held }) => {
@@ -915,7 +534,7 @@ export class SearchEngine {
 			let floor = Number.POSITIVE_INFINITY;
 			for (let index = 0; index < limit; index++) {
 				const entry = top[index] as Ranked;
-				if (entry.tier === last.tier) floor = Math.min(floor, entry.score * this.leastKept(entry.slot));
+				if (entry.tier === last.tier) floor = Math.min(floor, entry.score * leastKept(this.index, entry.slot));
 			}
 			let reach = limit;
 			while (reach < count && (top[reach] as Ranked).tier === last.tier && (top[reach] as Ranked).score >= floor) reach++;
@@ -964,13 +583,8 @@ export class SearchEngine {
 				for (const id of term.strongIds ?? []) codes[id] = 0;
 			}
 		}
-		const head = top.slice(0, count).sort((a, b) => this.compare(b, a));
+		const head = top.slice(0, count).sort((a, b) => compareRanked(this.index, b, a));
 		for (let index = 0; index < count; index++) top[index] = head[index] as Ranked;
-	}
-
-	/** The least share of its score the proximity pass leaves a note: less for a long note, which it also cuts by its sections. */
-	private leastKept(slot: number): number {
-		return this.index.documents[slot]?.sections ? LEAST_PROXIMITY_FACTOR : LEAST_PASSAGE_FACTOR;
 	}
 
 	/**
@@ -1065,6 +679,599 @@ export class SearchEngine {
 		}
 		return [...found.values()];
 	}
+}
+
+/** Positive when `a` ranks above `b`: a whole-title match, then higher score, then the more recently modified, then by path. */
+function compareRanked(index: PostingsIndex, a: Ranked, b: Ranked): number {
+	if (a.tier !== b.tier) return a.tier - b.tier;
+	if (a.score !== b.score) return a.score - b.score;
+	const modified = (index.modifiedTimes[a.slot] as number) - (index.modifiedTimes[b.slot] as number);
+	if (modified !== 0) return modified;
+	// Strictly: two paths the collator calls equal (a soft hyphen it ignores) were ranked in the order the notes were last indexed.
+	const pathA = index.documents[a.slot]?.path ?? "";
+	const pathB = index.documents[b.slot]?.path ?? "";
+	return pathB.localeCompare(pathA) || (pathB < pathA ? -1 : pathB > pathA ? 1 : 0);
+}
+
+/** The least share of its score the proximity pass leaves a note: less for a long note, which it also cuts by its sections. */
+function leastKept(index: PostingsIndex, slot: number): number {
+	return index.documents[slot]?.sections ? LEAST_PROXIMITY_FACTOR : LEAST_PASSAGE_FACTOR;
+}
+
+/** Whether page entry `a` is below `b` (a min-heap on tier, then score: CandidateRanking's page bound). */
+function pageBelow(tiers: Float64Array, scores: Float64Array, a: number, b: number): boolean {
+	return (tiers[a] as number) < (tiers[b] as number) || (tiers[a] === tiers[b] && (scores[a] as number) < (scores[b] as number));
+}
+
+/** Swaps page entries `a` and `b`. */
+function pageSwap(tiers: Float64Array, scores: Float64Array, a: number, b: number): void {
+	const tier = tiers[a] as number;
+	const score = scores[a] as number;
+	tiers[a] = tiers[b] as number;
+	scores[a] = scores[b] as number;
+	tiers[b] = tier;
+	scores[b] = score;
+}
+
+/**
+ * Compared before the score. One word: held as typed or in another form (`strong` of them), then
+ * the title tier, then as typed (`exact`; a word's other forms and extensions fill, never
+ * outrank). Several words: only a title or alias holding them all, when the note holds them all
+ * as typed or in another form; the rest is the score's, so holding one more everyday word never
+ * outranks holding the word that tells notes apart.
+ */
+function candidateTier(termCount: number, strong: number, exact: number, nameTier: number): number {
+	return termCount === 1 ? (strong * (TITLE_TIER_WHOLE + 1) + nameTier) * 2 + exact : strong === termCount && nameTier >= TITLE_TIER_ALL ? nameTier : 0;
+}
+
+/** rankByBounds's view of a ranking with no loose bound: every candidate keyed by its score from the start (SearchEngine's `scoreEvery`). */
+function withoutLooseBound(ranking: CandidateRanking): BoundedRanking {
+	return {
+		count: ranking.count,
+		slots: ranking.slots,
+		scored: ranking.scored,
+		ruledOut: ranking.ruledOut,
+		score: (index, anyOrder) => ranking.score(index, anyOrder),
+		refine: (index) => ranking.refine(index),
+		read: (index) => ranking.read(index),
+		keep: (index) => ranking.keep(index),
+		worstKept: () => ranking.worstKept(),
+	};
+}
+
+/** What a search hands the ranking of its candidates (CandidateRanking): its terms resolved, their rarity, the candidates and the page. */
+interface RankingInputs {
+	index: PostingsIndex;
+	query: ParsedQuery;
+	evidence: readonly TermEvidence[];
+	/** Per term, the template its word as typed has (templates.ts), or null. */
+	templates: ReadonlyArray<TemplateWord | null>;
+	requiredIdf: readonly number[];
+	optionalTerms: readonly ResolvedTerm[];
+	optionalIdf: readonly number[];
+	joined: readonly JoinedWord[];
+	joinedIdf: readonly number[];
+	wanted: readonly ResolvedTerm[];
+	gathered: Gathered;
+	finder: CandidateFinder;
+	/** The notes a filter accepts (1 each), or null: every note. */
+	acceptedSlots: Uint8Array | null;
+	/** The accepted notes' average body length, for BM25. */
+	averageLength: number;
+	limit: number;
+	/** How many candidates the heap keeps: the page, or more for the proximity pass. */
+	kept: number;
+	proximityOn: boolean;
+	scoreEvery: boolean;
+}
+
+/**
+ * One search's ranking of its gathered candidates: scoring and bounding each from its row of
+ * values, keeping the best `kept` in `top`, and, for candidates read best bound first, the
+ * BoundedRanking that rankByBounds asks of it. Methods over one object, not closures a search
+ * makes anew: every search then calls the same functions, which V8 compiles once (closures made
+ * per search deoptimized the ranking's callers on "wrong call target", and it ran unoptimized
+ * while they were compiled again: the 50,000-note mix's first rounds). Made per search.
+ */
+class CandidateRanking implements BoundedRanking {
+	readonly count: number;
+	readonly slots: Uint32Array;
+	/** One candidate's tier and score (score) or bound (bound), as rankByBounds reads them. */
+	readonly scored = { score: 0, tier: 0 };
+	/** With refining, the candidates an earlier search of the phrase ruled out (BoundedRanking.ruledOut). */
+	ruledOut: Uint8Array | null = null;
+	/** The best `kept` so far, in a heap whose root is the worst (offer). */
+	readonly top: Ranked[] = [];
+	/** Candidates the bar turned away that the heap, not yet full, would have kept: the proximity pass runs as if they were there. */
+	barred = 0;
+	private readonly index: PostingsIndex;
+	private readonly query: ParsedQuery;
+	private readonly values: Uint32Array;
+	private readonly termCount: number;
+	private readonly evidence: readonly TermEvidence[];
+	private readonly templates: ReadonlyArray<TemplateWord | null>;
+	private readonly requiredIdf: readonly number[];
+	private readonly optionalTerms: readonly ResolvedTerm[];
+	private readonly optionalIdf: readonly number[];
+	private readonly joined: readonly JoinedWord[];
+	private readonly joinedIdf: readonly number[];
+	private readonly wanted: readonly ResolvedTerm[];
+	private readonly gathered: Gathered;
+	private readonly finder: CandidateFinder;
+	private readonly acceptedSlots: Uint8Array | null;
+	private readonly limit: number;
+	private readonly kept: number;
+	private readonly scoreEvery: boolean;
+	// Each list's cursor, where seeking the next candidate's value starts: candidates come in slot order (restartCursors before each pass; rankByBounds's in any order, `score` with `anyOrder`).
+	private readonly exactCursors: number[];
+	private readonly formCursors: number[];
+	private readonly relatedCursors: number[];
+	private readonly optionalCursors: number[];
+	private readonly joinedCursors: number[];
+	/** Per term, 1 when the candidate being scored holds it. */
+	private readonly matched: Uint8Array;
+	/** Per term, 1 when the candidate being scored holds it as typed or in another form. */
+	private readonly strongMask: Uint8Array;
+	/** Per term, 1 when the candidate holds it only as often as a template does: held, but it weighs nothing. */
+	private readonly templateOnly: Uint8Array;
+	/** Per term, 1 when a joined word of the candidate stands for it. */
+	private readonly joinedHeld: Uint8Array;
+	/** Per term, how much of its idf the candidate holds by its evidence: 1 as typed or in another form, less for a word meaning the same or an extension. */
+	private readonly heldWeight: Float64Array;
+	/** Per term, whether it is a word of one note's title only (a longer word it starts counted too): 0 not looked yet, 1 yes, 2 no. */
+	private readonly titlesOne: Uint8Array;
+	/** The ids of the search's stop words, looked up once a long title needs them (stopIds). */
+	private stopIdSet: Set<number> | null = null;
+	private readonly optionalIds: Set<number>;
+	/** A title that is mostly the query's words, and holds the telling ones, beats one that merely holds one: "Dataview Format" over "Searches - Dataview". */
+	private readonly titleCoverageWeight: number;
+	private readonly totalIdf: number;
+	/** Per term, its idf in the share of the query a note holds: less for a word no note searched names (UNNAMED_WORD_SHARE_WEIGHT). */
+	private readonly shareIdf: number[];
+	private readonly totalShareIdf: number;
+	private readonly bodyLengths: Uint32Array;
+	private readonly titleLengths: Uint8Array;
+	private readonly aliased: Uint8Array;
+	/** BM25's length normalisation, k1 · (1 − b + b · length / average), as base + scale · length. */
+	private readonly normBase = BM25_K1 * (1 - BM25_B);
+	private readonly normScale: number;
+	/** What stop words and joined words may add to any note's score, each at its largest field score. */
+	private readonly extraBound: number;
+	/** Whether a note whose wanted terms are nowhere in its names may still have title words: a stop word's or joined word's. */
+	private readonly namedByExtras: boolean;
+	/** Whether a name may be whole with words no term's value counts: stop words, or the words of a phrase standing elsewhere in it. */
+	private readonly wholeByExtras: boolean;
+	/** One candidate's bound (boundCandidate). */
+	private readonly bounded = { score: 0, tier: 0 };
+	/** What the last `titleTier` found of how well the note's best alias holding every term and the query overlap (titleCoverage). */
+	private aliasCoverage = 0;
+	// With the proximity pass, the heap keeps more than the page; the page's own last note (its limit-th best so far, in
+	// `pageTiers`/`pageScores`, a heap of `limit` whose root is the worst) bounds what can still reach the page: the pass
+	// keeps at least `leastKept` of a page note's score, and never raises one (byProximity). The heap holds that least.
+	private readonly pageBound: boolean;
+	private readonly pageTiers: Float64Array;
+	private readonly pageScores: Float64Array;
+	private pageSize = 0;
+	// What a candidate must reach to be worth scoring and keeping: the heap's worst once it is full, or, when stricter,
+	// the page's last note's tier at LEAST_PROXIMITY_FACTOR of its score. Below it strictly, a candidate cannot change the page.
+	private readonly bar = { slot: 0, tier: 0, score: 0 };
+
+	constructor(inputs: RankingInputs) {
+		const { evidence, requiredIdf, acceptedSlots } = inputs;
+		const termCount = evidence.length;
+		this.index = inputs.index;
+		this.query = inputs.query;
+		this.count = inputs.gathered.total;
+		this.slots = inputs.gathered.slots;
+		this.values = inputs.gathered.values;
+		this.termCount = termCount;
+		this.evidence = evidence;
+		this.templates = inputs.templates;
+		this.requiredIdf = requiredIdf;
+		this.optionalTerms = inputs.optionalTerms;
+		this.optionalIdf = inputs.optionalIdf;
+		this.joined = inputs.joined;
+		this.joinedIdf = inputs.joinedIdf;
+		this.wanted = inputs.wanted;
+		this.gathered = inputs.gathered;
+		this.finder = inputs.finder;
+		this.acceptedSlots = acceptedSlots;
+		this.limit = inputs.limit;
+		this.kept = inputs.kept;
+		this.scoreEvery = inputs.scoreEvery;
+		this.exactCursors = new Array<number>(termCount).fill(0);
+		this.formCursors = new Array<number>(termCount).fill(0);
+		this.relatedCursors = new Array<number>(termCount).fill(0);
+		this.optionalCursors = new Array<number>(inputs.optionalTerms.length).fill(0);
+		this.joinedCursors = new Array<number>(inputs.joined.length).fill(0);
+		this.matched = new Uint8Array(termCount);
+		this.strongMask = new Uint8Array(termCount);
+		this.templateOnly = new Uint8Array(termCount);
+		this.joinedHeld = new Uint8Array(termCount);
+		this.heldWeight = new Float64Array(termCount);
+		this.titlesOne = new Uint8Array(termCount);
+		this.optionalIds = new Set<number>(
+			this.query.optional.flatMap((term) => (term.tokens.length === 1 ? optional(this.index.dictionary.lookup(term.tokens[0] ?? "")) : [])),
+		);
+		this.totalIdf = requiredIdf.reduce((sum, value) => sum + value, 0);
+		this.titleCoverageWeight = (TITLE_COVERAGE_WEIGHT * this.totalIdf) / termCount;
+		this.shareIdf = requiredIdf.map((idf, termIndex) => {
+			const term = evidence[termIndex];
+			if (!term?.strongIds) return idf;
+			const named = namesWord(term.exact, acceptedSlots) || (term.forms?.lists.some((list) => namesWord(list, acceptedSlots)) ?? false);
+			return named ? idf : idf * UNNAMED_WORD_SHARE_WEIGHT;
+		});
+		this.totalShareIdf = this.shareIdf.reduce((sum, value) => sum + value, 0);
+		this.bodyLengths = this.index.bodyLengths;
+		this.titleLengths = this.index.titleLengths;
+		this.aliased = this.index.aliased;
+		this.normScale = (BM25_K1 * BM25_B) / inputs.averageLength;
+		let extraBound = 0;
+		for (const idf of this.optionalIdf) extraBound += OPTIONAL_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
+		for (const idf of this.joinedIdf) extraBound += JOINED_WORD_WEIGHT * idf * FIELD_SCORE_MAX;
+		this.extraBound = extraBound;
+		this.namedByExtras = this.optionalTerms.length > 0 || this.joined.length > 0;
+		this.wholeByExtras = this.optionalIds.size > 0 || this.wanted.some((term) => term.phrase !== null);
+		this.pageBound = inputs.proximityOn && this.limit > 0 && this.limit < this.kept && !this.scoreEvery;
+		this.pageTiers = new Float64Array(this.pageBound ? this.limit : 0);
+		this.pageScores = new Float64Array(this.pageBound ? this.limit : 0);
+	}
+
+	/** Every list's cursor back to its start: before a pass over the candidates in slot order. */
+	restartCursors(): void {
+		this.exactCursors.fill(0);
+		this.formCursors.fill(0);
+		this.relatedCursors.fill(0);
+		this.optionalCursors.fill(0);
+		this.joinedCursors.fill(0);
+	}
+
+	/** Whether the page is full at a tier no note without a term in its names may reach: none of them is looked at. */
+	noneUnnamedMayEnter(): boolean {
+		const worst = this.top.length >= this.kept && !this.scoreEvery ? this.top[0] : undefined;
+		return worst !== undefined && this.tierBound(false, true, 0) < worst.tier;
+	}
+
+	/**
+	 * Candidates [from, to) that are (or are not) `named`, scored and offered to the page unless they cannot enter it.
+	 * A method called between pauses, not the async function's own loop: V8 runs that several times slower.
+	 */
+	rankRange(from: number, to: number, named: boolean): void {
+		for (let index = from; index < to; index++) {
+			if (rowNamed(this.values, index, this.termCount) !== named) continue;
+			const worst = this.cutoff();
+			// Turned away by its bound, or by its score: the page cannot change for it.
+			if (this.cannotEnter(index, worst)) {
+				if (worst === this.bar && this.top.length < this.kept) this.barred++;
+				continue;
+			}
+			this.score(index, false, worst);
+			if (worst && (this.scored.tier < worst.tier || (this.scored.tier === worst.tier && this.scored.score < worst.score))) {
+				if (worst === this.bar && this.top.length < this.kept) this.barred++;
+				continue;
+			}
+			this.offer(this.slots[index] as number, this.scored.score, this.scored.tier);
+			if (this.pageBound) this.onPage(this.scored.tier, this.scored.score * leastKept(this.index, this.slots[index] as number));
+		}
+	}
+
+	/** One candidate's tier and score, from its row of values, into `scored`: in slot order, or in any order from the postings' start. */
+	score(index: number, anyOrder: boolean, worst?: Ranked): void {
+		if (anyOrder) {
+			this.exactCursors.fill(0);
+			this.formCursors.fill(0);
+			this.relatedCursors.fill(0);
+			this.optionalCursors.fill(0);
+			this.joinedCursors.fill(0);
+		}
+		const slot = this.slots[index] as number;
+		const norm = this.normBase + this.normScale * Math.max(1, this.bodyLengths[slot] as number);
+		let score = 0;
+		// What the title weight of the title's words counts in the score, for a long title's cut.
+		let titleWeighed = 0;
+		let titleWords = 0;
+		let titleIdf = 0;
+		let strong = 0;
+		let exact = 0;
+		let inTitle = false;
+		// Whether a term held as typed or in another form is one of the title's words.
+		let strongInTitle = false;
+		for (let termIndex = 0; termIndex < this.termCount; termIndex++) {
+			this.matched[termIndex] = 0;
+			this.templateOnly[termIndex] = 0;
+			const anyValue = this.values[index * this.termCount + termIndex] as number;
+			if (anyValue === 0) continue;
+			const term = this.evidence[termIndex] as TermEvidence;
+			let value = anyValue;
+			let weight = PREFIX_MATCH_WEIGHT;
+			if (term.strongIds === null) {
+				// A phrase: matched as typed.
+				weight = 1;
+				exact++;
+			} else {
+				let exactValue = term.exact ? valueAt(term.exact, this.exactCursors, termIndex, slot) : 0;
+				const template = this.templates[termIndex];
+				if (template && exactValue !== 0) {
+					exactValue = withoutTemplate(exactValue, template);
+					if ((exactValue & (BODY_COUNT | IN_TITLE)) === 0) {
+						exactValue = 0;
+						this.templateOnly[termIndex] = 1;
+					}
+				}
+				const formValue = term.forms ? formsValueAt(term.forms, this.formCursors, termIndex, slot) : 0;
+				if (exactValue !== 0) {
+					// The body may hold the word as typed and the title another form (`Hooks`,
+					// `npm-deprecate`): the title and heading evidence of either counts.
+					// Merged only when there is something to merge: this runs for every candidate of a common word.
+					value = exactValue;
+					if (formValue !== 0) value = mergeValues(value, formValue & ~BODY_COUNT);
+					weight = 1;
+					exact++;
+				} else if (formValue !== 0) {
+					value = formValue;
+					weight = FORM_MATCH_WEIGHT;
+				} else if (this.templateOnly[termIndex] === 1) {
+					// Held as typed, only as the template holds it: as held as the notes saying it, but it adds nothing.
+					this.strongMask[termIndex] = 1;
+					strong++;
+					exact++;
+					this.matched[termIndex] = 1;
+					continue;
+				} else if (term.related) {
+					// Only a word meaning the same (`parameters` for `params`): below its forms, above a longer word it starts.
+					const relatedValue = formsValueAt(term.related, this.relatedCursors, termIndex, slot);
+					if (relatedValue !== 0) {
+						value = relatedValue;
+						weight = EXPANSION_MATCH_WEIGHT;
+					}
+				}
+			}
+			const strongMatch = weight !== PREFIX_MATCH_WEIGHT && weight !== EXPANSION_MATCH_WEIGHT;
+			this.strongMask[termIndex] = strongMatch ? 1 : 0;
+			this.heldWeight[termIndex] = strongMatch ? 1 : weight;
+			if (strongMatch) strong++;
+			// Among several words, a title word the query word only starts (`Catalog` for `cat`) counts
+			// as the body's words do, not as a title: its title weight made it outrank a note holding
+			// the word as typed. One word's tiers already keep such notes below (ordered by their titles).
+			// A title word meaning the same (`max-params` for `parameters`) keeps its title weight.
+			else if (this.termCount > 1 && weight === PREFIX_MATCH_WEIGHT) value = Math.min(BODY_COUNT, (value & BODY_COUNT) + titleCount(value));
+			this.matched[termIndex] = 1;
+			score += (this.requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
+			if (titleCount(value) > 0) titleWeighed += (this.requiredIdf[termIndex] as number) * weight;
+			titleWords += titleCount(value);
+			if (value & IN_TITLE) {
+				inTitle = true;
+				if (titleCount(value) > 0) titleIdf += (this.requiredIdf[termIndex] as number) * (this.heldWeight[termIndex] as number);
+				if (titleCount(value) > 0 && strongMatch) strongInTitle = true;
+			}
+		}
+		for (let termIndex = 0; termIndex < this.optionalTerms.length; termIndex++) {
+			const term = this.optionalTerms[termIndex] as ResolvedTerm;
+			const at = seek(term.slots, term.length, this.optionalCursors[termIndex] as number, slot);
+			this.optionalCursors[termIndex] = at;
+			if (at >= term.length || term.slots[at] !== slot) continue;
+			const value = term.values[at] as number;
+			score += OPTIONAL_WORD_WEIGHT * (this.optionalIdf[termIndex] as number) * fieldScore(value, norm);
+			if (titleCount(value) > 0) titleWeighed += OPTIONAL_WORD_WEIGHT * (this.optionalIdf[termIndex] as number);
+			titleWords += titleCount(value);
+		}
+		// A word the query's two adjacent words make stands for them both: in the score, the title and the share held.
+		this.joinedHeld.fill(0);
+		for (let joinedIndex = 0; joinedIndex < this.joined.length; joinedIndex++) {
+			const word = this.joined[joinedIndex] as JoinedWord;
+			const at = seek(word.term.slots, word.term.length, this.joinedCursors[joinedIndex] as number, slot);
+			this.joinedCursors[joinedIndex] = at;
+			if (at >= word.term.length || word.term.slots[at] !== slot) continue;
+			// A note holding both words of a closed compound is scored by them: the compound stands in for the words a
+			// note writes closed (require-hook's `toplevel` for `top level`), not as a third match beside them.
+			if (word.closed && word.parts.every((part) => this.matched[part] === 1 && this.strongMask[part] === 1)) continue;
+			const value = word.term.values[at] as number;
+			score += JOINED_WORD_WEIGHT * (this.joinedIdf[joinedIndex] as number) * fieldScore(value, norm);
+			if (titleCount(value) > 0) titleWeighed += JOINED_WORD_WEIGHT * (this.joinedIdf[joinedIndex] as number);
+			titleWords += titleCount(value);
+			for (const part of word.parts) {
+				this.joinedHeld[part] = 1;
+				if (titleCount(value) > 0) titleIdf += this.requiredIdf[part] as number;
+			}
+		}
+		if (titleWeighed > 0 && (this.titleLengths[slot] as number) > LONG_TITLE_WORDS)
+			score -= titleWeighed * longTitleCut(this.contentWords(slot, this.stopIds()));
+		const aliasedNote = this.index.aliased[slot] === 1;
+		// The names are read (titleTier) only when they can change the answer: an alias's coverage counts in the score;
+		// the title's tier counts for one word, or for several when the note holds every one as typed or in another form.
+		const namesMatter = inTitle && (aliasedNote || this.termCount === 1 || strong === this.termCount);
+		// With no alias, the names change the tier only: a candidate that cannot enter the page even at the best tier its
+		// title may have (nameTierBound) is not read. Most of a common word's candidates that pass their bound end here.
+		const readNamesLater = namesMatter && !aliasedNote && worst !== undefined;
+		// Several words reach a title tier only in a name holding them all: with no alias, that is the title, each term's value then in it.
+		const nameMayHoldAll = this.termCount === 1 || aliasedNote || rowNamesAll(this.values, index, this.termCount);
+		let titleTier = namesMatter && !readNamesLater ? this.titleTier(slot, nameMayHoldAll) : 0;
+		// A title made of nothing but query words, each of them in no other note's title, is the page the vault names
+		// for the question's topic: it counts as holding at least NAMED_TOPIC_SHARE of the query (`Logging` for `turn on logging`).
+		// (One word held in the title already holds all of the query.)
+		let namedTopic = this.termCount > 1 && strongInTitle && titleWords >= (this.titleLengths[slot] as number);
+		for (let termIndex = 0; namedTopic && termIndex < this.termCount; termIndex++)
+			if (this.matched[termIndex] === 1 && titleCount(this.values[index * this.termCount + termIndex] as number) > 0 && !this.titlesOneNote(termIndex))
+				namedTopic = false;
+		const titleShare = this.totalIdf > 0 ? Math.min(1, titleIdf / this.totalIdf) : 1;
+		// An alias naming the query is a name as much as the title: the better covered counts (`Kanban board` for `obsidian-kanban`).
+		const coverage = Math.max(
+			titleCoverage(titleWords, this.titleLengths[slot] as number, namedTopic ? Math.max(titleShare, NAMED_TOPIC_SHARE) : titleShare),
+			namesMatter && !readNamesLater ? this.aliasCoverage : 0,
+		);
+		let heldIdf = 0;
+		for (let termIndex = 0; termIndex < this.termCount; termIndex++) {
+			if (this.templateOnly[termIndex] === 1) continue;
+			if (this.joinedHeld[termIndex] === 1) heldIdf += this.shareIdf[termIndex] as number;
+			else if (this.matched[termIndex] === 1) heldIdf += (this.shareIdf[termIndex] as number) * (this.heldWeight[termIndex] as number);
+		}
+		const share = Math.max(this.totalShareIdf > 0 ? heldIdf / this.totalShareIdf : 1, namedTopic ? NAMED_TOPIC_SHARE : 0);
+		this.scored.score = (score + coverage * this.titleCoverageWeight) * Math.pow(share, COVERAGE_POWER);
+		if (worst !== undefined && readNamesLater) {
+			this.scored.tier = candidateTier(this.termCount, strong, exact, this.nameTierBound(index));
+			// The page would turn it away (offer) even at that tier: its tier is left at the bound, and the page does turn it away.
+			if (this.scored.tier < worst.tier || (this.scored.tier === worst.tier && this.scored.score < worst.score)) return;
+			titleTier = this.titleTier(slot, nameMayHoldAll);
+		}
+		this.scored.tier = candidateTier(this.termCount, strong, exact, titleTier);
+	}
+
+	/** A candidate's loose bound (boundCandidate) into `scored`, for rankByBounds. */
+	bound(index: number): void {
+		this.boundCandidate(index, null);
+		this.scored.tier = this.bounded.tier;
+		this.scored.score = this.bounded.score;
+	}
+
+	refine(index: number): boolean {
+		return this.finder.refine(this.wanted, this.gathered, index);
+	}
+
+	read(index: number): boolean | typeof PAUSE_FIRST {
+		return this.finder.verify(this.wanted, this.gathered, index);
+	}
+
+	keep(index: number): void {
+		this.offer(this.slots[index] as number, this.scored.score, this.scored.tier);
+	}
+
+	worstKept(): Ranked | null {
+		return this.top.length >= this.kept ? (this.top[0] ?? null) : null;
+	}
+
+	/**
+	 * A candidate's tier and score bounded from its row of values alone (no postings sought, no
+	 * names read), into `bounded`: every term's value counted at full weight (the `any` value
+	 * holds at least the counts and flags its exact or form value does), the title's coverage and
+	 * extras at their largest, and the share of the query held as if every held term were strong.
+	 * The score is left out (NaN) when the tier bound differs from `tieTier`: the tier decides then.
+	 */
+	private boundCandidate(index: number, tieTier: number | null): void {
+		const row = index * this.termCount;
+		const slot = this.slots[index] as number;
+		let named = false;
+		let namedTerms = 0;
+		let all = true;
+		// Title words the terms may be, at most: each term's value counts the words of the title any of its words is.
+		let titleWords = 0;
+		for (let termIndex = 0; termIndex < this.termCount; termIndex++) {
+			const value = this.values[row + termIndex] as number;
+			if (value === 0) all = false;
+			else if (value & IN_TITLE) {
+				named = true;
+				namedTerms++;
+				titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
+			}
+		}
+		const titleLength = Math.max(1, this.titleLengths[slot] as number);
+		const nameTier = this.mayBeWholeTier(titleWords, titleLength, slot);
+		// A title tier needs the query's words in the title or an alias (one word: held strongly, as typed); several words all in one
+		// name, which with no alias is the title: each term's value then has it (an alias's phrase may not, so any term named counts there).
+		this.bounded.tier = this.tierBound(this.aliased[slot] === 1 ? named : namedTerms === this.termCount, all, nameTier);
+		this.bounded.score = NaN;
+		if (tieTier !== null && this.bounded.tier !== tieTier) return;
+		const norm = this.normBase + this.normScale * Math.max(1, this.bodyLengths[slot] as number);
+		let bound = 0;
+		let heldIdf = 0;
+		for (let termIndex = 0; termIndex < this.termCount; termIndex++) {
+			const value = this.values[row + termIndex] as number;
+			if (value === 0) continue;
+			bound += (this.requiredIdf[termIndex] as number) * fieldScore(value, norm);
+			heldIdf += this.shareIdf[termIndex] as number;
+		}
+		bound += this.extraBound;
+		// The title's coverage (titleCoverage) is at most the share of its words the terms may be; an alias's, at most 1.
+		if (this.namedByExtras || (named && this.aliased[slot] === 1)) bound += this.titleCoverageWeight;
+		else if (named) bound += this.titleCoverageWeight * Math.min(1, titleWords / titleLength);
+		// A title that may be nothing but query words may be the page named for the topic (NAMED_TOPIC_SHARE).
+		const topicShare = named && (this.namedByExtras || titleWords >= titleLength) ? NAMED_TOPIC_SHARE : 0;
+		const share = this.joined.length > 0 || this.totalShareIdf <= 0 ? 1 : Math.max(topicShare, Math.min(1, heldIdf / this.totalShareIdf));
+		this.bounded.score = bound * Math.pow(share, COVERAGE_POWER) * (1 + SCORE_BOUND_MARGIN);
+	}
+
+	/** The tier bound of a candidate whose names may hold the query (`named`: one word, or several all in one name), holding every term or not (`all`). */
+	private tierBound(named: boolean, all: boolean, nameTier: number): number {
+		return this.termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
+	}
+
+	/** The best title tier a name may reach: TITLE_TIER_WHOLE when the title or an alias may be nothing but the query's words (a name's words that are no term's cannot), else TITLE_TIER_ALL. */
+	private mayBeWholeTier(titleWords: number, titleLength: number, slot: number): number {
+		return this.wholeByExtras || this.aliased[slot] === 1 || titleWords >= titleLength ? TITLE_TIER_WHOLE : TITLE_TIER_ALL;
+	}
+
+	/** The best title tier (mayBeWholeTier) of a candidate, from its row of values (the title words the terms may be) alone. */
+	private nameTierBound(index: number): number {
+		let titleWords = 0;
+		for (let termIndex = 0, row = index * this.termCount; termIndex < this.termCount; termIndex++) {
+			const value = this.values[row + termIndex] as number;
+			if (value & IN_TITLE) titleWords += titleCount(value) === TITLE_COUNT_SATURATED ? TITLE_LENGTH_MAX : titleCount(value);
+		}
+		const slot = this.slots[index] as number;
+		return this.mayBeWholeTier(titleWords, Math.max(1, this.titleLengths[slot] as number), slot);
+	}
+
+	/** Whether a term is a word of one note's title only (a longer word it starts counted too). */
+	private titlesOneNote(termIndex: number): boolean {
+		if (this.titlesOne[termIndex] === 0) {
+			const term = (this.evidence[termIndex] as TermEvidence).any;
+			const acceptedSlots = this.acceptedSlots;
+			let count = 0;
+			for (let at = 0; count <= 1 && at < term.length; at++)
+				if (titleCount(term.values[at] as number) > 0 && (acceptedSlots === null || acceptedSlots[term.slots[at] as number] === 1)) count++;
+			this.titlesOne[termIndex] = count === 1 ? 1 : 2;
+		}
+		return this.titlesOne[termIndex] === 1;
+	}
+
+	/** The ids of the search's stop words. */
+	private stopIds(): ReadonlySet<number> {
+		this.stopIdSet ??= new Set([...(this.query.stopWords ?? [])].flatMap((word) => optional(this.index.dictionary.lookup(word))));
+		return this.stopIdSet;
+	}
+
+	/** Adds a page note's least kept score (`tier`, `score`) to the page's heap of `limit`, whose root is the worst. */
+	private onPage(tier: number, score: number): void {
+		let index: number;
+		if (this.pageSize < this.limit) index = this.pageSize++;
+		else if (tier > (this.pageTiers[0] as number) || (tier === this.pageTiers[0] && score > (this.pageScores[0] as number))) index = 0;
+		else return;
+		this.pageTiers[index] = tier;
+		this.pageScores[index] = score;
+		// Sift: up from a new leaf, down from a replaced root (a min-heap on tier, then score).
+		if (index > 0)
+			for (let at = index; at > 0 && pageBelow(this.pageTiers, this.pageScores, at, (at - 1) >> 1); at = (at - 1) >> 1)
+				pageSwap(this.pageTiers, this.pageScores, at, (at - 1) >> 1);
+		else
+			for (let at = 0; ;) {
+				let least = at;
+				const left = at * 2 + 1;
+				if (left < this.pageSize && pageBelow(this.pageTiers, this.pageScores, left, least)) least = left;
+				if (left + 1 < this.pageSize && pageBelow(this.pageTiers, this.pageScores, left + 1, least)) least = left + 1;
+				if (least === at) break;
+				pageSwap(this.pageTiers, this.pageScores, at, least);
+				at = least;
+			}
+	}
+
+	/** What a candidate must reach to be worth scoring and keeping (`bar`), or undefined while the heap is not full. */
+	private cutoff(): Ranked | undefined {
+		if (this.scoreEvery) return undefined;
+		const worst = this.top.length >= this.kept ? this.top[0] : undefined;
+		if (!this.pageBound || this.pageSize < this.limit) return worst;
+		const tier = this.pageTiers[0] as number;
+		const score = this.pageScores[0] as number;
+		if (worst && (worst.tier > tier || (worst.tier === tier && worst.score >= score))) return worst;
+		this.bar.tier = tier;
+		this.bar.score = score;
+		return this.bar;
+	}
+
+	/** Whether a candidate cannot enter the full page, by its bound (boundCandidate). Most of a common word's notes end here. */
+	private cannotEnter(index: number, worst: Ranked | undefined): boolean {
+		if (!worst) return false;
+		this.boundCandidate(index, worst.tier);
+		return this.bounded.tier !== worst.tier ? this.bounded.tier < worst.tier : this.bounded.score < worst.score;
+	}
 
 	/**
 	 * How a note's title or one of its aliases answers the query: TITLE_TIER_WHOLE when a name is
@@ -1072,14 +1279,8 @@ export class SearchEngine {
 	 * when it holds every term, TITLE_TIER_SOME when it holds some, 0 otherwise. Words count as
 	 * typed or in another form; a word's extensions do not make a title match.
 	 */
-	private titleTier(
-		slot: number,
-		evidence: readonly TermEvidence[],
-		optionalIds: ReadonlySet<number>,
-		requiredIdf: readonly number[],
-		totalIdf: number,
-		nameMayHoldAll: boolean,
-	): number {
+	private titleTier(slot: number, nameMayHoldAll: boolean): number {
+		const { evidence, optionalIds, requiredIdf, totalIdf } = this;
 		this.aliasCoverage = 0;
 		// No name holds every term: below TITLE_TIER_ALL, all that the tier of several words asks (SOME is 0 to it).
 		if (!nameMayHoldAll) return 0;
@@ -1146,32 +1347,16 @@ export class SearchEngine {
 		return count;
 	}
 
-	/** Positive when `a` ranks above `b`: a whole-title match, then higher score, then the more recently modified, then by path. */
-	private compare(a: Ranked, b: Ranked): number {
-		return this.compareKeys(a.tier, a.score, a.slot, b.tier, b.score, b.slot);
-	}
-
-	/** `compare` on a candidate's parts, so keys kept in typed arrays are compared without objects. */
-	private compareKeys(tierA: number, scoreA: number, slotA: number, tierB: number, scoreB: number, slotB: number): number {
-		if (tierA !== tierB) return tierA - tierB;
-		if (scoreA !== scoreB) return scoreA - scoreB;
-		const modified = (this.index.modifiedTimes[slotA] as number) - (this.index.modifiedTimes[slotB] as number);
-		if (modified !== 0) return modified;
-		// Strictly: two paths the collator calls equal (a soft hyphen it ignores) were ranked in the order the notes were last indexed.
-		const pathA = this.index.documents[slotA]?.path ?? "";
-		const pathB = this.index.documents[slotB]?.path ?? "";
-		return pathB.localeCompare(pathA) || (pathB < pathA ? -1 : pathB > pathA ? 1 : 0);
-	}
-
 	/** Keeps the best `limit` candidates in a heap whose root is the worst of them. */
-	private offer(heap: Ranked[], limit: number, slot: number, score: number, tier: number, matched?: Uint8Array): void {
+	private offer(slot: number, score: number, tier: number): void {
+		const { top: heap, kept: limit, matched } = this;
 		if (limit <= 0) return;
 		if (heap.length < limit) {
-			heap.push({ slot, score, tier, matched: matched?.slice() });
+			heap.push({ slot, score, tier, matched: matched.slice() });
 			let index = heap.length - 1;
 			while (index > 0) {
 				const parent = (index - 1) >> 1;
-				if (this.compare(heap[parent] as Ranked, heap[index] as Ranked) <= 0) break;
+				if (compareRanked(this.index, heap[parent] as Ranked, heap[index] as Ranked) <= 0) break;
 				swap(heap, parent, index);
 				index = parent;
 			}
@@ -1181,16 +1366,16 @@ export class SearchEngine {
 		const worstKept = heap[0] as Ranked;
 		if (tier < worstKept.tier || (tier === worstKept.tier && score < worstKept.score)) return;
 		const candidate: Ranked = { slot, score, tier };
-		if (this.compare(candidate, worstKept) <= 0) return;
-		candidate.matched = matched?.slice();
+		if (compareRanked(this.index, candidate, worstKept) <= 0) return;
+		candidate.matched = matched.slice();
 		heap[0] = candidate;
 		let index = 0;
 		for (;;) {
 			const left = index * 2 + 1;
 			const right = left + 1;
 			let worst = index;
-			if (left < heap.length && this.compare(heap[left] as Ranked, heap[worst] as Ranked) < 0) worst = left;
-			if (right < heap.length && this.compare(heap[right] as Ranked, heap[worst] as Ranked) < 0) worst = right;
+			if (left < heap.length && compareRanked(this.index, heap[left] as Ranked, heap[worst] as Ranked) < 0) worst = left;
+			if (right < heap.length && compareRanked(this.index, heap[right] as Ranked, heap[worst] as Ranked) < 0) worst = right;
 			if (worst === index) return;
 			swap(heap, worst, index);
 			index = worst;

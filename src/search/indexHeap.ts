@@ -1,4 +1,15 @@
 /**
+ * The order an IndexHeap hands indices out in: an object whose method the heap calls, not a
+ * function given per heap, so that every heap of a kind calls the same function (a search makes a
+ * heap of its own, and a comparison made anew for each one deoptimized the heap's code on "wrong
+ * call target").
+ */
+export interface HeapOrder {
+	/** Whether index `a` comes out before index `b`; it must be a strict total order. */
+	before(a: number, b: number): boolean;
+}
+
+/**
  * Indices 0…count−1 handed out best first, by a comparison the caller gives over data it keeps
  * (typed arrays of keys): a binary heap built in linear time, so taking the best few of tens of
  * thousands costs far less than sorting them all. Pure.
@@ -8,12 +19,12 @@ export class IndexHeap {
 	private count: number;
 
 	/**
-	 * `before(a, b)`: whether index `a` comes out before index `b`; it must be a strict total order.
+	 * `order`: which index comes out first (HeapOrder).
 	 * `members`: the indices the heap starts with (`addAll` may add the others later); else all of 0…count−1.
 	 */
 	constructor(
 		count: number,
-		private readonly before: (a: number, b: number) => boolean,
+		private readonly order: HeapOrder,
 		members?: Uint32Array,
 	) {
 		this.heap = new Uint32Array(count);
@@ -61,7 +72,7 @@ export class IndexHeap {
 		heap[at] = index;
 		while (at > 0) {
 			const parent = (at - 1) >> 1;
-			if (!this.before(index, heap[parent] as number)) return;
+			if (!this.order.before(index, heap[parent] as number)) return;
 			heap[at] = heap[parent] as number;
 			heap[parent] = index;
 			at = parent;
@@ -84,13 +95,13 @@ export class IndexHeap {
 			const left = index * 2 + 1;
 			if (left >= count) break;
 			const right = left + 1;
-			const child = right < count && this.before(heap[right] as number, heap[left] as number) ? right : left;
+			const child = right < count && this.order.before(heap[right] as number, heap[left] as number) ? right : left;
 			heap[index] = heap[child] as number;
 			index = child;
 		}
 		while (index > from) {
 			const parent = (index - 1) >> 1;
-			if (!this.before(moving, heap[parent] as number)) break;
+			if (!this.order.before(moving, heap[parent] as number)) break;
 			heap[index] = heap[parent] as number;
 			index = parent;
 		}

@@ -8,7 +8,7 @@ describe("indices handed out best first", () => {
 			fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 200 }), (keys) => {
 				// Higher key first; equal keys by lower index: a strict total order.
 				const before = (a: number, b: number) => (keys[a] as number) > (keys[b] as number) || (keys[a] === keys[b] && a < b);
-				const heap = new IndexHeap(keys.length, before);
+				const heap = new IndexHeap(keys.length, { before });
 				const popped: number[] = [];
 				while (heap.size > 0) {
 					const peeked = heap.peek();
@@ -30,7 +30,7 @@ describe("indices handed out best first", () => {
 				(start, lowered) => {
 					const keys = [...start];
 					const before = (a: number, b: number) => (keys[a] as number) > (keys[b] as number) || (keys[a] === keys[b] && a < b);
-					const heap = new IndexHeap(keys.length, before);
+					const heap = new IndexHeap(keys.length, { before });
 					const popped: number[] = [];
 					const putBack = new Set<number>();
 					while (heap.size > 0) {
@@ -57,9 +57,11 @@ describe("indices handed out best first", () => {
 		const random = seededRandom(25);
 		const keys = Array.from({ length: 20_000 }, () => random());
 		let comparisons = 0;
-		const heap = new IndexHeap(keys.length, (a, b) => {
-			comparisons++;
-			return (keys[a] as number) > (keys[b] as number);
+		const heap = new IndexHeap(keys.length, {
+			before: (a, b) => {
+				comparisons++;
+				return (keys[a] as number) > (keys[b] as number);
+			},
 		});
 		// Comparing an index with the better child at every level: 1.88 a key to build, 27 a pop.
 		expect(comparisons).toBeLessThan(1.75 * keys.length);
@@ -74,6 +76,6 @@ describe("indices handed out best first", () => {
 	});
 
 	test("an empty heap has no size", () => {
-		expect(new IndexHeap(0, () => false).size).toBe(0);
+		expect(new IndexHeap(0, { before: () => false }).size).toBe(0);
 	});
 });
