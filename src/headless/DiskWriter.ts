@@ -48,6 +48,9 @@ const RACED_COPY_LABEL = "another program's version";
 
 const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 
+/** The name of a replace's temporary file, beside the note (made in replaceFile); one a crash left behind is removed at a later start (NodeVault.removeLeftTemporaries). */
+export const TEMPORARY_NOTE_NAME = /^\.vault-mcp-[0-9a-f]{12}\.tmp$/;
+
 /** `open` through the thread pool, giving the descriptor itself (a FileHandle would close it again when collected). */
 const openInPool: (path: string, flags: number, mode: number) => Promise<number> = promisify(open);
 
