@@ -5,6 +5,7 @@ import {
 	constants as fsConstants,
 	fstatSync,
 	lstatSync,
+	readlinkSync,
 	open,
 	openSync,
 	promises as fs,
@@ -50,6 +51,22 @@ const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EX
 
 /** The name of a replace's temporary file, beside the note (made in replaceFile); one a crash left behind is removed at a later start (NodeVault.removeLeftTemporaries). */
 export const TEMPORARY_NOTE_NAME = /^\.vault-mcp-[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes the file open as `fd` (`made`, just made with O_EXCL: ours) where it was made, when no name
+ * beside the note leads to it: made through the thread pool while its folder was swapped for a link
+ * out of the vault, and back before the answer was read, it was made outside and left there (an
+ * empty file). Its place is asked of Linux (`/proc/self/fd`); elsewhere it is left.
+ */
+function removeWhereMade(fd: number, made: Stats): void {
+	let where: string;
+	try {
+		where = readlinkSync(`/proc/self/fd/${fd}`);
+	} catch {
+		return;
+	}
+	if (sameFile(lstatSync(where, { throwIfNoEntry: false }) ?? null, made)) rmSync(where, { force: true });
+}
 
 /** `open` through the thread pool, giving the descriptor itself (a FileHandle would close it again when collected). */
 const openInPool: (path: string, flags: number, mode: number) => Promise<number> = promisify(open);
@@ -422,6 +439,7 @@ export class DiskWriter {
 		}
 		try {
 			if (made !== null && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) rmSync(temporary, { force: true });
+			else if (made !== null) removeWhereMade(fd, made);
 		} finally {
 			closeSync(fd);
 		}

@@ -4,7 +4,7 @@
  * out of the vault while the open waits for a thread, and swaps it back before the answer is read,
  * had the file made outside the vault, and the edit, refused, left it there.
  */
-import { closeSync, constants, existsSync, mkdirSync, openSync, promises as fs, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
+import { closeSync, constants, openSync, promises as fs, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
