@@ -4,36 +4,12 @@
  * out of the vault while the open waits for a thread, and swaps it back before the answer is read,
  * had the file made outside the vault, and the edit, refused, left it there.
  */
-import { closeSync, constants, openSync, promises as fs, readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, renameSync, symlinkSync, unlinkSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { FolderJail } from "../../../src/host/FolderJail";
+import { holdThreadPool } from "../../helpers/threadPool";
 import { makeTempDir, makeVault, removeDir } from "../../helpers/vault";
-
-/** Every thread of libuv's pool held by an open of a named pipe no program writes to; `release(1)` frees one. */
-async function holdThreadPool(folder: string): Promise<{ release(count: number): void; releaseAll(): void }> {
-	const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
-	const pipes = Array.from({ length: threads }, (_, index) => nodePath.join(folder, `pipe${index}`));
-	for (const pipe of pipes) execFileSync("mkfifo", [pipe]);
-	const opens = pipes.map((pipe) => fs.open(pipe, "r").then((handle) => handle.close()));
-	// Each open is on a thread, waiting for a writer.
-	await new Promise((resolve) => setTimeout(resolve, 50));
-	const released = new Set<string>();
-	const release = (count: number): void => {
-		for (const pipe of pipes.filter((candidate) => !released.has(candidate)).slice(0, count)) {
-			released.add(pipe);
-			closeSync(openSync(pipe, constants.O_WRONLY | constants.O_NONBLOCK));
-		}
-	};
-	return {
-		release,
-		releaseAll: () => {
-			release(pipes.length);
-			void Promise.all(opens);
-		},
-	};
-}
 
 describe("a replace's temporary file made while its folder is swapped for a link out and back", () => {
 	let root: string;
@@ -77,7 +53,7 @@ describe("a replace's temporary file made while its folder is swapped for a link
 			renameSync(`${folder}.real`, folder);
 			outcome = await edit;
 		} finally {
-			pool.releaseAll();
+			await pool.releaseAll();
 		}
 		expect(readdirSync(outside)).toEqual([]);
 		expect(readFileSync(note, "utf8")).toBe("# Plan\n\n- one\n");
