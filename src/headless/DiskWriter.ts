@@ -5,7 +5,6 @@ import {
 	constants as fsConstants,
 	fstatSync,
 	lstatSync,
-	readlinkSync,
 	open,
 	openSync,
 	promises as fs,
@@ -17,6 +16,7 @@ import {
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
+import { removeWhereMade } from "../host/madeFile";
 import { promisify } from "node:util";
 import {
 	EMPTY_NOTE_SETTLE_MS,
@@ -51,22 +51,6 @@ const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EX
 
 /** The name of a replace's temporary file, beside the note (made in replaceFile); one a crash left behind is removed at a later start (NodeVault.removeLeftTemporaries). */
 export const TEMPORARY_NOTE_NAME = /^\.vault-mcp-[0-9a-f]{12}\.tmp$/;
-
-/**
- * Removes the file open as `fd` (`made`, just made with O_EXCL: ours) where it was made, when no name
- * beside the note leads to it: made through the thread pool while its folder was swapped for a link
- * out of the vault, and back before the answer was read, it was made outside and left there (an
- * empty file). Its place is asked of Linux (`/proc/self/fd`); elsewhere it is left.
- */
-function removeWhereMade(fd: number, made: Stats): void {
-	let where: string;
-	try {
-		where = readlinkSync(`/proc/self/fd/${fd}`);
-	} catch {
-		return;
-	}
-	if (sameFile(lstatSync(where, { throwIfNoEntry: false }) ?? null, made)) rmSync(where, { force: true });
-}
 
 /** `open` through the thread pool, giving the descriptor itself (a FileHandle would close it again when collected). */
 const openInPool: (path: string, flags: number, mode: number) => Promise<number> = promisify(open);
