@@ -1054,6 +1054,13 @@ export const JOURNAL_TRIM_MAX_WAIT_MS = 30_000;
  * off before its rename) and is removed by a later trim; a younger one may be another process's trim under way.
  */
 export const JOURNAL_STALE_TRIM_FILE_MS = 60 * 60 * 1000;
+/**
+ * A replace's temporary file (beside its note) not written to for this long was left by an edit a crash cut short
+ * (`kill -9` of a serve during a hub rename left 39-51 of them a kill) and is removed when the server next starts; a
+ * younger one may be another process's edit under way (its pieces are written seconds apart at most; one removed under
+ * it makes that edit read the note again and be made again).
+ */
+export const STALE_NOTE_TEMPORARY_MS = 10 * 60 * 1000;
 /** Calls `vault-mcp history` lists unless --limit says otherwise. */
 export const HISTORY_DEFAULT_LIMIT = 20;
 /** Journalled calls the settings tab's Activity section lists, newest first (the CLI's `history` reaches the rest). */

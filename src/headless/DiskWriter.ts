@@ -16,7 +16,7 @@ import {
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { promisify } from "node:util";
+import { removeWhereMade } from "../host/madeFile";
 import {
 	EMPTY_NOTE_SETTLE_MS,
 	LATE_APPEND_PIECE_BYTES,
@@ -48,8 +48,16 @@ const RACED_COPY_LABEL = "another program's version";
 
 const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 
-/** `open` through the thread pool, giving the descriptor itself (a FileHandle would close it again when collected). */
-const openInPool: (path: string, flags: number, mode: number) => Promise<number> = promisify(open);
+/** The name of a replace's temporary file, beside the note (made in replaceFile); one a crash left behind is removed at a later start (NodeVault.removeLeftTemporaries). */
+export const TEMPORARY_NOTE_NAME = /^\.vault-mcp-[0-9a-f]{12}\.tmp$/;
+
+/**
+ * `open` through the thread pool, giving the descriptor itself (a FileHandle would close it again when collected).
+ * `open` is looked up at each call, not bound once: the jail's tests put a program's swap at this moment.
+ */
+function openInPool(path: string, flags: number, mode: number): Promise<number> {
+	return new Promise((resolve, reject) => open(path, flags, mode, (error, fd) => (error ? reject(error) : resolve(fd))));
+}
 
 /**
  * Where the late appends of a file just replaced go: the note's path, moved along when this writer
@@ -419,6 +427,7 @@ export class DiskWriter {
 		}
 		try {
 			if (made !== null && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) rmSync(temporary, { force: true });
+			else if (made !== null) removeWhereMade(fd, made);
 		} finally {
 			closeSync(fd);
 		}

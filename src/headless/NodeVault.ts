@@ -1,4 +1,4 @@
-import { lstatSync, promises as fs, type Dirent, type Stats } from "node:fs";
+import { lstatSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault, ProcessOptions } from "../host/Host";
@@ -14,6 +14,7 @@ import {
 	MAX_SYNC_READ_BYTES,
 	METADATA_PARSE_SLICE_MS,
 	SCAN_BATCH_FILES,
+	STALE_NOTE_TEMPORARY_MS,
 	WRITE_RETRY_BUDGET_MS,
 	WRITE_RETRY_FIRST_PAUSE_MS,
 	WRITE_RETRY_MAX_PAUSE_MS,
@@ -22,7 +23,7 @@ import { TextCache } from "./TextCache";
 import { normalizeVaultPath } from "../paths/spelling";
 import { isExcludedPath } from "../vault/scope";
 import { HostEvents } from "./events";
-import { DiskWriter, isBeingRewritten, WRITE_STEP_BYTES } from "./DiskWriter";
+import { DiskWriter, isBeingRewritten, TEMPORARY_NOTE_NAME, WRITE_STEP_BYTES } from "./DiskWriter";
 import { decodeInPieces } from "./bytePieces";
 import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
 import { readSettingsFile } from "../host/settingsFile";
@@ -79,6 +80,8 @@ export class NodeVault implements HostVault, WatchedVault {
 	private sortedLinks: readonly string[] | null = null;
 	private readonly writer: DiskWriter;
 	private watcher: DiskWatcher | null = null;
+	/** The temporary files of replaces (TEMPORARY_NOTE_NAME) the listing at open found, until removeLeftTemporaries. */
+	private leftTemporaries: string[] = [];
 
 	private constructor(
 		readonly jail: FolderJail,
@@ -111,6 +114,32 @@ export class NodeVault implements HostVault, WatchedVault {
 
 	followExcludedFolders(excludedNow: () => readonly string[], copyNotKept: () => void): void {
 		this.exclusions = { excludedNow, copyNotKept };
+	}
+
+	/**
+	 * Removes the temporary files of replaces that a crash cut short (not written to for STALE_NOTE_TEMPORARY_MS): each
+	 * holds a copy of a note's new text, hidden beside it for good (a serve killed during a hub rename left 39-51 a kill,
+	 * 1 in 8 kills before a replace's temporary file was made through the thread pool). Only those the listing at open
+	 * found, outside the folders excluded now, each a plain file looked at and removed synchronously after its folder's
+	 * check: never through a link, never outside the vault. Their age by this computer's clock: one of another process's
+	 * edit under way, removed when that clock runs far ahead of a share's, only makes that edit be made again.
+	 */
+	removeLeftTemporaries(): void {
+		const found = this.leftTemporaries;
+		this.leftTemporaries = [];
+		const excludedFolders = this.exclusions.excludedNow();
+		const now = Date.now();
+		for (const diskPath of found) {
+			const path = nodePath.relative(this.root, diskPath).split(nodePath.sep).join("/");
+			if (isExcludedPath(path, { configDir: this.configDir, excludedFolders })) continue;
+			try {
+				this.jail.checkFolderSync(nodePath.dirname(diskPath));
+				const stats = lstatSync(diskPath, { throwIfNoEntry: false });
+				if (stats?.isFile() === true && now - stats.mtimeMs > STALE_NOTE_TEMPORARY_MS) rmSync(diskPath, { force: true });
+			} catch {
+				// Its folder moved or was swapped for a link: left there.
+			}
+		}
 	}
 
 	/** Whether the file at `diskPath` would be in a folder the person has excluded now (then told as a copy not kept). */
@@ -547,7 +576,10 @@ export class NodeVault implements HostVault, WatchedVault {
 		for (let first = 0; first < entries.length; first += SCAN_BATCH_FILES) {
 			const files: Array<{ path: string; diskPath: string }> = [];
 			for (const entry of entries.slice(first, first + SCAN_BATCH_FILES)) {
-				if (entry.name.startsWith(".")) continue;
+				if (entry.name.startsWith(".")) {
+					if (entry.isFile() && TEMPORARY_NOTE_NAME.test(entry.name)) this.leftTemporaries.push(nodePath.join(diskFolder, entry.name));
+					continue;
+				}
 				const name = entry.name.normalize("NFC");
 				const path = folder === "" ? name : `${folder}/${name}`;
 				const diskPath = nodePath.join(diskFolder, entry.name);

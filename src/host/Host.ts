@@ -90,6 +90,11 @@ export interface HostVault {
 	 * because the folder is excluded now. Obsidian makes no such copy.
 	 */
 	followExcludedFolders?(excludedNow: () => readonly string[], copyNotKept: () => void): void;
+	/**
+	 * Headless only: removes the temporary files of edits a crash cut short that the listing at open
+	 * found, outside the folders excluded now (followExcludedFolders); the server calls it as it starts.
+	 */
+	removeLeftTemporaries?(): void;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string): Promise<void>;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;

@@ -20,6 +20,7 @@ import { PLUGIN_ID } from "../config/store";
 import type { JournalCall, JournalChange, JournalEntry, WriteJournal } from "./entry";
 import { runSteps, SliceClock } from "../markdown/steps";
 import { AppendOnlyJournal } from "./AppendOnlyJournal";
+import { removeWhereMade } from "../host/madeFile";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	copyEntry,
@@ -784,6 +785,12 @@ export class JournalFile implements WriteJournal {
 			this.checkFolder();
 			// A new name opened exclusively never follows a link (O_CREAT|O_EXCL refuses one); owner-only.
 			handle = await fs.open(temporary, CREATE_NEW_FLAGS, 0o600);
+			// Made through the thread pool: with the folder swapped for a link out of the vault while the open waited, and back
+			// before its answer, the file was made outside, and the calls' texts were copied there and left.
+			if (!madeInFolder(handle.fd, temporary, () => this.checkFolder())) {
+				await handle.close();
+				throw new OwnFileLinkError(nodePath.relative(this.vaultRoot, folder).split(nodePath.sep).join("/"));
+			}
 		} catch (error) {
 			this.touchedWhileTrimming = null;
 			throw error;
@@ -1345,4 +1352,21 @@ async function writeAllOffLoop(descriptor: number, bytes: Buffer): Promise<void>
 			write(descriptor, bytes, offset, bytes.length - offset, null, (error, written) => (error ? reject(error) : resolve(written))),
 		);
 	}
+}
+
+/**
+ * Whether the file just made and open as `fd` is the one `path` names, in its folder checked now
+ * (`checkFolder` throws when it is no real folder of the vault); if not, it is removed where it was made.
+ */
+function madeInFolder(fd: number, path: string, checkFolder: () => void): boolean {
+	const made = fstatSync(fd);
+	try {
+		checkFolder();
+		const named = lstatSync(path, { throwIfNoEntry: false });
+		if (named?.isFile() === true && named.dev === made.dev && named.ino === made.ino) return true;
+	} catch {
+		// Refused below.
+	}
+	removeWhereMade(fd, made);
+	return false;
 }
