@@ -5,7 +5,6 @@ import {
 	constants as fsConstants,
 	fstatSync,
 	lstatSync,
-	open,
 	openSync,
 	promises as fs,
 	readFileSync,
@@ -50,14 +49,6 @@ const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EX
 
 /** The name of a replace's temporary file, beside the note (made in replaceFile); one a crash left behind is removed at a later start (NodeVault.removeLeftTemporaries). */
 export const TEMPORARY_NOTE_NAME = /^\.vault-mcp-[0-9a-f]{12}\.tmp$/;
-
-/**
- * `open` through the thread pool, giving the descriptor itself (a FileHandle would close it again when collected).
- * `open` is looked up at each call, not bound once: the jail's tests put a program's swap at this moment.
- */
-function openInPool(path: string, flags: number, mode: number): Promise<number> {
-	return new Promise((resolve, reject) => open(path, flags, mode, (error, fd) => (error ? reject(error) : resolve(fd))));
-}
 
 /**
  * Where the late appends of a file just replaced go: the note's path, moved along when this writer
@@ -106,12 +97,11 @@ function lateRecheckDelay(): Promise<void> {
  * new text and writes it, then, in one last synchronous look (a few system calls, and a comparison
  * of the bytes at memory speed, about a quarter of a millisecond per megabyte), checks that the file
  * still holds exactly what was read and puts the new text in place. A note of one piece
- * (NOTE_TEXT_PIECE_CHARS bytes) is all of that in one turn when appended to, in two when replaced (its
- * temporary file made through the thread pool between them, `createTemporary`): a rename's thousand
- * link rewrites cost a thousand round trips instead of twenty thousand (which the profile showed
- * dominating the rename). A longer note is read, decoded, encoded and written a piece at a time,
- * giving the event loop back between pieces: in one piece a megabyte note's append held every
- * other client 20–70 ms. Other programs can write at any moment, so each edit
+ * (NOTE_TEXT_PIECE_CHARS bytes) is all of that in one turn: a rename's thousand link rewrites cost a
+ * thousand short turns of the event loop instead of twenty thousand thread-pool round trips (which
+ * the profile showed dominating the rename). A longer note is read, decoded, encoded and written a
+ * piece at a time, giving the event loop back between pieces: in one piece a megabyte note's
+ * append held every other client 20–70 ms. Other programs can write at any moment, so each edit
  * compares at the moment of its write and never overwrites bytes it did not read; the edits of
  * this process are one per note at a time (the vault's write lock).
  */
@@ -281,12 +271,9 @@ export class DiskWriter {
 		/** The edit's last bytes (whether it ends a line). */
 		let lastPiece = Buffer.alloc(0);
 		try {
-			const created = await this.createTemporary(temporary, folder, read.mode & 0o777);
+			const created = this.createTemporary(temporary, folder, read.mode & 0o777);
 			let renaming = false;
 			try {
-				// Gone on from a turn of the lane, not from the thread pool's answer: a rename's 64 edits of a group, each waiting
-				// for its file at once, otherwise went on back to back as the answers came, in one piece of the event loop.
-				await this.pause();
 				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
 				for (let start = 0; start < after.length;) {
 					if (start > 0) await this.pause();
@@ -410,14 +397,14 @@ export class DiskWriter {
 	 * before this, with turns between them, in which another program may swap the folder for a link
 	 * out of the vault: the new text was then written there, and left there when the folder was
 	 * swapped back before the last look. Made through a link, it is taken back (if its name still
-	 * leads to it) before a byte is written, and the edit refused. Made through the thread pool: on ext4 under
-	 * other programs' writes, making a file was the slowest call of a rename's edits on the event loop (3,000
-	 * made: 0.2–6.1 s, up to 650 ms one), while every other client waited. Nothing of the note is looked at
-	 * here (its last look comes after the text is written), and the folder is checked before and after as before.
+	 * leads to it) before a byte is written, and the edit refused; swapped back already, it is removed where
+	 * it was made (removeWhereMade). Made on the event loop, not through the thread pool (tried: loop99 in
+	 * bench/README): a pooled open gave another program a window between the folder check and the open,
+	 * and a crash left behind the temporary file of every edit waiting on the pool.
 	 */
-	private async createTemporary(temporary: string, folder: string, mode: number): Promise<number> {
+	private createTemporary(temporary: string, folder: string, mode: number): number {
 		this.jail.checkFolderSync(folder);
-		const fd = await openInPool(temporary, CREATE_NEW | O_NOFOLLOW, mode);
+		const fd = openSync(temporary, CREATE_NEW | O_NOFOLLOW, mode);
 		let made: Stats | null = null;
 		try {
 			made = fstatSync(fd);

@@ -42,20 +42,20 @@ test("set_property on a long note whose folder is swapped for a link out of the 
 	await withWriter({ "Notes/Plan.md": `# Plan\n\n${lines.join("")}` }, async ({ root, outside, client }) => {
 		const folder = nodePath.join(root, "Notes");
 		const moved = nodePath.join(root, "Notes-real");
-		const original = nodeFs.open;
+		const original = nodeFs.openSync;
 		const originalWrite = nodeFs.writeSync;
 		let swapped = false;
 		let swappedBack = false;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
 		const fsModule = require("node:fs") as typeof nodeFs;
-		// While the note is read (before its temporary file is made, through the thread pool) the other program swaps the folder for a link out of the vault…
-		jest.spyOn(fsModule, "open").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
+		// While the note is read (before its temporary file is made) the other program swaps the folder for a link out of the vault…
+		jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
 			if (!swapped && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) {
 				swapped = true;
 				nodeFs.renameSync(folder, moved);
 				nodeFs.symlinkSync(outside, folder);
 			}
-			(original as (...args: unknown[]) => void)(path, ...rest);
+			return (original as (...args: unknown[]) => number)(path, ...rest);
 		});
 		// …and back again once the server starts writing the new text.
 		jest.spyOn(fsModule, "writeSync").mockImplementation((...args: unknown[]) => {
@@ -90,24 +90,17 @@ test("set_property on a long note whose temporary file is swapped, while written
 	await withWriter({ "Notes/Plan.md": text }, async ({ root, outside, client }) => {
 		const secret = nodePath.join(outside, "secret.txt");
 		await fs.writeFile(secret, "SECRET outside the vault\n");
-		const original = nodeFs.open;
+		const original = nodeFs.openSync;
 		const originalWrite = nodeFs.writeSync;
 		let temporary: { path: string; fd: number } | null = null;
 		let swapped = false;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
 		const fsModule = require("node:fs") as typeof nodeFs;
-		// The temporary file is made through the thread pool (`open`): its descriptor noted as it is handed back.
-		jest.spyOn(fsModule, "open").mockImplementation(((
-			path: nodeFs.PathLike,
-			flags: number,
-			mode: number,
-			done: (error: Error | null, fd: number) => void,
-		) => {
-			(original as (...args: unknown[]) => void)(path, flags, mode, (error: Error | null, fd: number) => {
-				if (!error && temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) temporary = { path, fd };
-				done(error, fd);
-			});
-		}) as unknown as typeof nodeFs.open);
+		jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
+			const fd = (original as (...args: unknown[]) => number)(path, ...rest);
+			if (temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) temporary = { path, fd };
+			return fd;
+		});
 		// Once the server has written its first piece, the other program puts a hard link to the outside file at the temporary name.
 		jest.spyOn(fsModule, "writeSync").mockImplementation((fd: number, ...rest: unknown[]) => {
 			const written = (originalWrite as (...a: unknown[]) => number)(fd, ...rest);
