@@ -118,8 +118,8 @@ export class NodeVault implements HostVault, WatchedVault {
 
 	/**
 	 * Removes the temporary files of replaces that a crash cut short (not written to for STALE_NOTE_TEMPORARY_MS): each
-	 * holds a copy of a note's new text, hidden beside it for good (a serve killed during a hub rename left 39-51 a kill,
-	 * 1 in 8 kills before a replace's temporary file was made through the thread pool). Only those the listing at open
+	 * holds a copy of a note's new text, hidden beside it for good (a serve killed during a hub rename of 400 linking notes
+	 * left 1 in 8 kills). Only those the listing at open
 	 * found, outside the folders excluded now, each a plain file looked at and removed synchronously after its folder's
 	 * check: never through a link, never outside the vault. Their age by this computer's clock: one of another process's
 	 * edit under way, removed when that clock runs far ahead of a share's, only makes that edit be made again.
