@@ -1056,7 +1056,7 @@ export const JOURNAL_TRIM_MAX_WAIT_MS = 30_000;
 export const JOURNAL_STALE_TRIM_FILE_MS = 60 * 60 * 1000;
 /**
  * A replace's temporary file (beside its note) not written to for this long was left by an edit a crash cut short
- * (`kill -9` of a serve during a hub rename left 39-51 of them a kill) and is removed when the server next starts; a
+ * (`kill -9` of a serve during a hub rename of 400 linking notes left 1 in 8 kills) and is removed when the server next starts; a
  * younger one may be another process's edit under way (its pieces are written seconds apart at most; one removed under
  * it makes that edit read the note again and be made again).
  */
