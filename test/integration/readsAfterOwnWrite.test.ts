@@ -52,7 +52,11 @@ describe("reads after the client's own write", () => {
 
 	beforeEach(async () => {
 		vault = await makeVault({ "Hub.md": "# Hub\n", "Planted.md": "# Planted\n" });
-		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true }, rights: { write: { append_to_note: "allow" } } });
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true },
+			rights: { write: { append_to_note: "allow", rename_note: "allow" } },
+		});
 		await running.host.metadataCache.settled();
 		client = await connectClient(running.url, running.tokens.write ?? "");
 	});
@@ -73,6 +77,41 @@ describe("reads after the client's own write", () => {
 			expect(parse.held()).toBe(1);
 			expect(hub.outgoing.map((link) => link.target)).toEqual(["Planted.md"]);
 			expect(planted.backlinks.map((link) => link.path)).toEqual(["Hub.md"]);
+		} finally {
+			clearTimeout(timer);
+			parse.release();
+		}
+	});
+
+	test("search_notes, find_notes_by_tag and list_tasks after append_to_note find what was appended (none did while the parse ran)", async () => {
+		const parse = holdParse(running, "Hub.md", "zebraquux");
+		const timer = setTimeout(parse.release, HELD_MS);
+		try {
+			await callOk(client, "append_to_note", { path: "Hub.md", content: "- [ ] zebraquux #freshtag\n" });
+			const search = await callOk<{ results: Array<{ path: string }> }>(client, "search_notes", { query: "zebraquux" });
+			const tagged = await callOk<{ notes: string[] }>(client, "find_notes_by_tag", { tag: "freshtag" });
+			const tasks = await callOk<{ tasks: Array<{ path: string; text: string }> }>(client, "list_tasks", { path: "Hub.md" });
+			// Read again by search_notes' snippets and list_tasks: held only until the release.
+			expect(parse.held()).toBeGreaterThanOrEqual(1);
+			expect(search.results.map((hit) => hit.path)).toEqual(["Hub.md"]);
+			expect(tagged.notes).toEqual(["Hub.md"]);
+			expect(tasks.tasks.map((task) => task.text)).toEqual([expect.stringContaining("zebraquux")]);
+		} finally {
+			clearTimeout(timer);
+			parse.release();
+		}
+	});
+
+	test("get_note_links after rename_note lists the relinked note as a backlink of the new path", async () => {
+		await callOk(client, "append_to_note", { path: "Hub.md", content: "See [[Planted]].\n" });
+		await running.host.metadataCache.settled();
+		const parse = holdParse(running, "Hub.md", "[[Grown]]");
+		const timer = setTimeout(parse.release, HELD_MS);
+		try {
+			await callOk(client, "rename_note", { path: "Planted.md", new_path: "Grown.md" });
+			const grown = await callOk<{ backlinks: Array<{ path: string }> }>(client, "get_note_links", { path: "Grown.md" });
+			expect(parse.held()).toBe(1);
+			expect(grown.backlinks.map((link) => link.path)).toEqual(["Hub.md"]);
 		} finally {
 			clearTimeout(timer);
 			parse.release();
