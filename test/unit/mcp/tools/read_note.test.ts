@@ -1,6 +1,8 @@
 import { MAX_NOTE_HEADINGS, MAX_STARTUP_PARSE_BYTES, SLICED_TAGS } from "../../../../src/config/limits";
 import { countSetAdds, countWorkPerPiece } from "../../../helpers/workPieces";
 import { NodeVault } from "../../../../src/headless/NodeVault";
+import { NodeMetadataCache } from "../../../../src/headless/NodeMetadataCache";
+import type { HostFile } from "../../../../src/host/Host";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
 describe("read_note", () => {
@@ -85,10 +87,19 @@ describe("read_note", () => {
 	});
 
 	test("a heading or block of a note over a megabyte asked for while its metadata is still being parsed after start: said to be still read, not missing", async () => {
-		// Parsed after start (over MAX_STARTUP_PARSE_BYTES), in slices: 100,000 headings take seconds, so the first call comes before the end.
+		// Parsed after start (over MAX_STARTUP_PARSE_BYTES), in slices. Its parse is held until both calls are answered: left to
+		// the machine's speed, the parse (seconds once, 2-3x faster since the block parser's short paths) ended between them.
 		const HEADINGS = 100_000;
 		const text = `${Array.from({ length: HEADINGS }, (_, index) => `# h${index}\n\nline ^b${index}\n\n`).join("")}end\n`;
 		expect(text.length).toBeGreaterThan(MAX_STARTUP_PARSE_BYTES);
+		let releaseParse!: () => void;
+		const parseReleased = new Promise<void>((resolve) => (releaseParse = resolve));
+		const cacheIndex = NodeMetadataCache.prototype as unknown as { index: (file: HostFile, text: string) => Promise<unknown> };
+		const index = cacheIndex.index;
+		const held = jest.spyOn(cacheIndex, "index").mockImplementation(async function (this: unknown, file: HostFile, noteText: string) {
+			if (file.path === "Outline.md" && noteText.length > 0) await parseReleased;
+			return index.call(this, file, noteText);
+		});
 		const planted = await openToolVault({ "Outline.md": text });
 		try {
 			const cache = planted.vault.host.metadataCache;
@@ -101,10 +112,13 @@ describe("read_note", () => {
 				expect(answer).toMatch(/^"Outline\.md" is still being read/);
 				expect(answer).not.toMatch(/no headings|No (block|heading)/);
 			}
+			releaseParse();
 			await cache.settled();
 			expect(await planted.ok("read_note", { path: "Outline#^b99999" })).toMatchObject({ content: "line ^b99999" });
 			expect(await planted.ok("read_note", { path: "Outline#h99999" })).toMatchObject({ section: "h99999" });
 		} finally {
+			releaseParse();
+			held.mockRestore();
 			await planted.close();
 		}
 	}, 60_000);
