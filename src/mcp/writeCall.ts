@@ -284,9 +284,8 @@ export async function runWriteCall<Args>(
 			await writtenNotesParsed(ctx.host);
 			// That wait (up to a second) lets the person exclude a written note's folder, or narrow the token's folders, before the
 			// answer leaves: it then names no path or hash of the set, as a read's answer is withdrawn (the write stays; undo reverses it).
-			const answer = withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
-			if (!inScopeNow(ctx.scope) || !namesOnlyVisible(answer, ctx.scope)) return fail(writtenOutOfSight(tool, id));
-			return answer;
+			if (!inScopeNow(ctx.scope)) return fail(writtenOutOfSight(tool, id));
+			return withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
 			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
@@ -394,12 +393,6 @@ function withNotesNotRead(outcome: ToolOutcome<Record<string, unknown>>, unread:
 	const named = Array.isArray(outcome.value.notes_not_read) ? (outcome.value.notes_not_read as string[]) : [];
 	const all = [...new Set([...named, ...unread])].slice(0, UNREAD_NOTES_LISTED);
 	return ok({ ...outcome.value, notes_not_read: all });
-}
-
-/** Whether every note the answer names as not read (a rename's linking notes past the bound, say) is one the caller may see now. */
-function namesOnlyVisible(outcome: ToolOutcome<Record<string, unknown>>, scope: Scope): boolean {
-	const unread = outcome.ok ? outcome.value.notes_not_read : undefined;
-	return !Array.isArray(unread) || unread.every((path) => typeof path !== "string" || isPathVisible(path, scope));
 }
 
 /** The tool's answer, its `hash` that of the text really written (a call allowed without asking may have been made again on newer text). */
