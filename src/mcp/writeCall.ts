@@ -93,11 +93,6 @@ function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callI
 	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
 }
 
-/** A call written whose notes the token may no longer see when its answer leaves: the write is told, the notes are not named. */
-function writtenOutOfSight(tool: ToolDescriptor, callId: string): string {
-	return `${tool.name} was written, but the folders this token may see changed before its answer was sent, so the notes are not named (undo id ${callId} reverses it).`;
-}
-
 /**
  * Whether a note or canvas outside the planned set links to `path` (the metadata cache's link map
  * lists both): Obsidian's own rename would rewrite it too, unshown and unjournalled. That covers
@@ -282,9 +277,6 @@ export async function runWriteCall<Args>(
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
 			await writtenNotesParsed(ctx.host);
-			// That wait (up to a second) lets the person exclude a written note's folder, or narrow the token's folders, before the
-			// answer leaves: it then names no path or hash of the set, as a read's answer is withdrawn (the write stays; undo reverses it).
-			if (!inScopeNow(ctx.scope)) return fail(writtenOutOfSight(tool, id));
 			return withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
