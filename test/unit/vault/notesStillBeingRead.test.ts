@@ -107,9 +107,13 @@ describe("NotesNotYetRead", () => {
 			const tracked = (await kept.visible(scope))?.map((note) => note.path);
 			return { walked, tracked };
 		};
-		/** Waits until the vault shows the file at `path` (the watcher reports a rename made on disk a moment later). */
-		const shown = async (path: string) => {
-			while (!host.vault.getFileByPath(path)) await new Promise((resolve) => setTimeout(resolve, 10));
+		/**
+		 * Waits until the vault shows the notes at `now` and none at `before`: the watcher reports a folder renamed
+		 * on disk a moment later, one note at a time, so one note seen at its new path says nothing of the other.
+		 */
+		const moved = async (before: string[], now: string[]) => {
+			const done = () => now.every((path) => host.vault.getFileByPath(path)) && before.every((path) => !host.vault.getFileByPath(path));
+			while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
 		};
 		try {
 			await host.metadataCache.settled();
@@ -118,13 +122,13 @@ describe("NotesNotYetRead", () => {
 			while ((await kept.visible(scope)) === null) await new Promise((resolve) => setImmediate(resolve));
 			expect(await answers()).toEqual({ walked: ["Old/One.md", "Old/Two.md"], tracked: ["Old/One.md", "Old/Two.md"] });
 			await rename(join(root, "Old"), join(root, "New"));
-			await shown("New/Two.md");
+			await moved(["Old/One.md", "Old/Two.md"], ["New/One.md", "New/Two.md"]);
 			// Once the vault has taken in the rename (its new look at the notes may still be running: then the caller walks).
 			let after = await answers();
 			while (after.tracked === null) after = await answers();
 			expect(after).toEqual({ walked: ["New/One.md", "New/Two.md"], tracked: ["New/One.md", "New/Two.md"] });
 			await rename(join(root, "New"), join(root, "Hidden", "New"));
-			await shown("Hidden/New/One.md");
+			await moved(["New/One.md", "New/Two.md"], ["Hidden/New/One.md", "Hidden/New/Two.md"]);
 			after = await answers();
 			while (after.tracked === null) after = await answers();
 			expect(after).toEqual({ walked: [], tracked: [] });
