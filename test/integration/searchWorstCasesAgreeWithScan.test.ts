@@ -13,6 +13,9 @@ import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
 // first answer is worked out, the second served partly from what the engine keeps between searches
 // (merged lists, templates, snippets); both must be the scan's. The quick bench (bench/run.ts
 // `quick`) compares only its first-time queries with a scan, so these 46 scans run once in CI.
+/** Jest's bound for building the vault and its index: not a speed check (nothing here is timed), only a stop for a hang. */
+const VAULT_BUILD_TIMEOUT_MS = 180_000;
+
 describe("the slowest queries a person can type, on a 2,000-note common-vocabulary vault, answered as a scan does", () => {
 	let host: NodeHost;
 	let index: IndexedNoteSearch;
@@ -25,8 +28,9 @@ describe("the slowest queries a person can type, on a 2,000-note common-vocabula
 		await writeCommonVocabularyVault(root, 2000);
 		vault = await openIndexedVault(root, scope);
 		({ host, index } = vault);
-	});
-	afterAll(() => vault.close());
+		// Writing and indexing 2,000 notes took over 30 s (jest's default) beside a loaded machine's other work.
+	}, VAULT_BUILD_TIMEOUT_MS);
+	afterAll(() => vault?.close());
 
 	test.each(WORST_CASE_QUERIES.map((entry) => [entry.label, entry] as const))(
 		"%s: the index answers as a scan does (notes, order, total, snippets), asked once and again",
