@@ -26,6 +26,8 @@ function envWithout(name: string): NodeJS.ProcessEnv {
 }
 
 const runFetch = (args: string[]) => run(process.execPath, [FETCH_SCRIPT, ...args]);
+/** Jest's bound for one test that copies and checks the golden data five times: a stop for a hang, not a speed check (30 s ran out beside six loaded sessions). */
+const FIXTURE_COPY_TIMEOUT_MS = 120_000;
 
 /** A writable copy of the data in our layout, and the same files laid out as the obsidian-tasks repository has them. */
 async function copyData(into: string): Promise<{ copy: string; checkout: string }> {
@@ -126,26 +128,30 @@ describe("the golden test data outside the repository", () => {
 		expect(manifest.files.filter((file) => /^obsidian-cache\/[^/]+\.json$/.test(file.path))).toHaveLength(71);
 	});
 
-	test("npm run fixtures --from a copy writes a verified folder; a corrupted file is rejected and nothing is written", async () => {
-		const { copy, checkout } = await copyData(temp);
-		for (const source of [copy, checkout]) {
-			const out = nodePath.join(temp, `out-${nodePath.basename(source)}`);
-			const fetched = await runFetch(["--from", source, "--out", out]);
-			expect(fetched.stderr).toBe("");
-			expect(fetched.code).toBe(0);
-			expect((await runFetch(["verify", out])).code).toBe(0);
-		}
+	test(
+		"npm run fixtures --from a copy writes a verified folder; a corrupted file is rejected and nothing is written",
+		async () => {
+			const { copy, checkout } = await copyData(temp);
+			for (const source of [copy, checkout]) {
+				const out = nodePath.join(temp, `out-${nodePath.basename(source)}`);
+				const fetched = await runFetch(["--from", source, "--out", out]);
+				expect(fetched.stderr).toBe("");
+				expect(fetched.code).toBe(0);
+				expect((await runFetch(["verify", out])).code).toBe(0);
+			}
 
-		await corruptOneByte(nodePath.join(copy, "obsidian-cache", "one_task.json"));
-		const out = nodePath.join(temp, "out-corrupt");
-		const rejected = await runFetch(["--from", copy, "--out", out]);
-		expect(rejected.code).toBe(1);
-		expect(rejected.stderr).toContain("checksum mismatch: obsidian-cache/one_task.json");
-		expect(await exists(out)).toBe(false);
-		const verified = await runFetch(["verify", copy]);
-		expect(verified.code).toBe(1);
-		expect(verified.stderr).toContain("checksum mismatch: obsidian-cache/one_task.json");
-	});
+			await corruptOneByte(nodePath.join(copy, "obsidian-cache", "one_task.json"));
+			const out = nodePath.join(temp, "out-corrupt");
+			const rejected = await runFetch(["--from", copy, "--out", out]);
+			expect(rejected.code).toBe(1);
+			expect(rejected.stderr).toContain("checksum mismatch: obsidian-cache/one_task.json");
+			expect(await exists(out)).toBe(false);
+			const verified = await runFetch(["verify", copy]);
+			expect(verified.code).toBe(1);
+			expect(verified.stderr).toContain("checksum mismatch: obsidian-cache/one_task.json");
+		},
+		FIXTURE_COPY_TIMEOUT_MS,
+	);
 
 	test("npm run fixtures --tarball reads a codeload-style tarball and rejects a corrupted one", async () => {
 		const { checkout } = await copyData(temp);

@@ -25,8 +25,11 @@ const NOTE = "# Groceries\n\n- apples\n- bread\n";
 const TOKEN_NAME = "Claude Code on my laptop";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-/** Waits (bounded) until `condition` holds; fails with `what` if it never does. */
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+/**
+ * Waits (bounded) until `condition` holds; fails with `what` if it never does. The bound only stops a hang: a
+ * window drawn in 5 s on a quiet machine took longer beside six loaded sessions.
+ */
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
 	for (const started = Date.now(); !condition(); await settle()) {
 		if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
 	}
