@@ -411,7 +411,10 @@ function pathsNamed(changes: readonly NoteChange[], answer: ToolOutcome<Record<s
 		paths.push(change.path);
 		if (change.movedFrom !== undefined) paths.push(change.movedFrom);
 	}
-	if (answer.ok) for (const value of Object.values(answer.value)) if (Array.isArray(value)) for (const item of value) if (typeof item === "string") paths.push(item);
+	if (!answer.ok) return paths;
+	for (const value of Object.values(answer.value)) {
+		if (Array.isArray(value)) paths.push(...value.filter((item): item is string => typeof item === "string"));
+	}
 	return paths;
 }
 
