@@ -16,6 +16,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { revokeToken, setTokenFolders, setTokenRights } from "../../src/auth/tokenList";
+import { MAX_READ_NOTE_BYTES } from "../../src/config/limits";
 import type { VaultMcpSettings } from "../../src/config/settings";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -72,7 +73,7 @@ describe("a write's answer after its parse wait", () => {
 			// As `serve` runs: another program's changes on disk are followed (a folder swapped for a link, below).
 			host: { watch: true },
 			settings: { writeEnabled: true, writeDisclosureAccepted: true },
-			rights: { write: { append_to_note: "allow", read_note: "allow" } },
+			rights: { write: { append_to_note: "allow", rename_note: "allow", read_note: "allow" } },
 		});
 		client = await connectClient(running.url, running.tokens.write ?? "");
 		wait = holdParseWait(running);
@@ -108,6 +109,22 @@ describe("a write's answer after its parse wait", () => {
 		expect(text).toContain(`was written`);
 		expect(text).toContain(`undo id ${calls[0]!.id}`);
 		expect(await noteOnDisk()).toBe(WRITTEN);
+	});
+
+	test("a rename whose answer lists a note not read in a folder the person excludes in the wait: withheld too", async () => {
+		// Over the bytes this server reads from one note: a rename names it as not read (it may still link to the old path).
+		await fs.mkdir(nodePath.join(vault, "Big"));
+		await fs.writeFile(nodePath.join(vault, "Big/Huge.md"), "x".repeat(MAX_READ_NOTE_BYTES + 1));
+		await until(() => running.host.vault.getFileByPath("Big/Huge.md")?.stat.size === MAX_READ_NOTE_BYTES + 1, "the vault to see the big note");
+		const renamed = callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Notes/Goals.md" });
+		await wait.entered;
+		await running.service.apply({ ...running.settings, excludedFolders: ["Big"] });
+		wait.release();
+		const outcome = await renamed;
+		expect(outcome.ok).toBe(false);
+		expect(JSON.stringify(outcome)).not.toContain("Huge");
+		expect(JSON.stringify(outcome)).toContain("was written");
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Goals.md"), "utf8")).toBe("# Plan\n");
 	});
 
 	test("the note's folder swapped for a link out of the vault, and another folder excluded, while the answer waits: the edit made is answered as made", async () => {
