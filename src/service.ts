@@ -33,7 +33,7 @@ import { logUnusedSettings } from "./vault/obsidianSettings";
 import { ALL_TOOLS } from "./mcp/tools";
 import type { VaultMcpSettings } from "./config/settings";
 import type { SettingsStore } from "./config/store";
-import { scopeKey, type Scope } from "./vault/scope";
+import { isPathVisible, scopeKey, type Scope } from "./vault/scope";
 import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
 import { eventLoopTurns, TurnLane } from "./turns";
 import { effectiveRight, NOTE_TEXT_RIGHT, type ToolRight, type ToolRightSubject } from "./auth/rights";
@@ -88,6 +88,8 @@ export class McpService {
 	private settings: VaultMcpSettings | null = null;
 	private server: LoopbackHttpServer | null = null;
 	private endpoint: McpEndpoint | null = null;
+	/** Aborted as the running server stops: its written calls answer without waiting for their parse (`WriteServices.stopping`). */
+	private stopping: AbortController | null = null;
 	/** The port the settings asked for when the running server started (0 stays 0, so it is not restarted). */
 	private requestedPort: number | null = null;
 	private currentStatus: ServiceStatus = { state: "stopped" };
@@ -296,7 +298,7 @@ export class McpService {
 				callWorkMs: this.deps.callBudget?.callWorkMs ?? VAULT_WIDE_CALL_WORK_MS,
 				progressIntervalMs: this.deps.callBudget?.progressIntervalMs ?? PROGRESS_NOTIFICATION_INTERVAL_MS,
 			},
-			rights: this.liveRightsOf(grant),
+			rights: this.liveRightsOf(grant, settings),
 		};
 		this.grantPartsByToken.set(grant.token, parts);
 		return parts;
@@ -339,11 +341,16 @@ export class McpService {
 			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
 			currentRight: rights.currentRight,
 			allowAlways: rights.allowAlways,
+			answerMayName: rights.answerMayName,
+			stopping: this.stopping?.signal,
 		};
 	}
 
-	/** A caller's rights as they are now, and its way to save a right; the same for every request of its token record. */
-	private liveRightsOf(grant: Grant): LiveRights {
+	/**
+	 * A caller's rights as they are now, and its way to save a right; the same for every request of its token record
+	 * admitted under `admitted`.
+	 */
+	private liveRightsOf(grant: Grant, admitted: VaultMcpSettings): LiveRights {
 		return {
 			currentRight: (tool: ToolRightSubject): ToolRight => {
 				const now = this.settings;
@@ -353,6 +360,16 @@ export class McpService {
 			},
 			allowAlways: async (tool: string) => {
 				await this.deps.setToolRight?.(grant.token.name, tool, "allow", grant.token.hash);
+			},
+			answerMayName: (tool: ToolRightSubject, paths: readonly string[]): boolean => {
+				const now = this.settings;
+				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
+				if (!now || !token) return false;
+				if (effectiveRight(token, tool, now.writeEnabled && token.level === "write") === "deny") return false;
+				// Nothing changed since the request came (every change makes new objects): its plan named only notes these settings show.
+				if (now === admitted && token === grant.token) return true;
+				const shown: Scope = { configDir: this.deps.host.vault.configDir, excludedFolders: now.excludedFolders, tokenFolders: token.folders ?? [] };
+				return paths.every((path) => isPathVisible(path, shown));
 			},
 		};
 	}
@@ -404,6 +421,7 @@ export class McpService {
 			const boundPort = await server.listen(port);
 			this.server = server;
 			this.endpoint = endpoint;
+			this.stopping = new AbortController();
 			this.searchIndex = searchIndex;
 			searchIndex.start();
 			this.notePaths = notePaths;
@@ -434,6 +452,9 @@ export class McpService {
 		const server = this.server;
 		const endpoint = this.endpoint;
 		const searchIndex = this.searchIndex;
+		// First: a written call waiting for its parse answers now, and its answer goes out before its connection closes (below).
+		this.stopping?.abort();
+		this.stopping = null;
 		this.server = null;
 		this.endpoint = null;
 		this.searchIndex = null;
@@ -454,7 +475,8 @@ export class McpService {
 		this.notesWithTasks = null;
 		this.graphStats?.stop();
 		this.graphStats = null;
-		await server?.close();
+		// A call that wrote keeps its connection until its answer is sent (within the same bound): it says what was written.
+		await server?.close(endpoint?.writtenAnswers(), STOP_DRAIN_TIMEOUT_MS);
 		// Connections are closed; calls already running finish their work, so stop means settled.
 		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);
 		await searchIndex?.stop();
@@ -521,7 +543,7 @@ interface GrantParts {
 }
 
 /** What `McpService.liveRightsOf` gives: the write services that read the settings in force when used. */
-type LiveRights = Pick<WriteServices, "currentRight" | "allowAlways">;
+type LiveRights = Required<Pick<WriteServices, "currentRight" | "allowAlways" | "answerMayName">>;
 
 /** Whether two lists of names are the same, in the same order (the same list object, mostly). */
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

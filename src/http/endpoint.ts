@@ -18,6 +18,7 @@ import { failRequest, JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson, sendRefusal
 import { serveLegacy } from "./serveLegacy";
 import { serveModern } from "./serveModern";
 import { PresentedTokenDigests } from "./tokenDigests";
+import { WrittenAnswerSet, type WrittenAnswers } from "./writtenAnswers";
 import { ListenStreams } from "./listenStream";
 import { OWN_TURNS } from "./jsonPieces";
 import { chargeMessages, InFlightPlaces, RateLimiter, rateLimitRefusal, WriteBudget } from "./tokenBudgets";
@@ -37,6 +38,12 @@ export interface McpEndpoint {
 	whenIdle(): Promise<void> | null;
 	/** Ends every open subscription stream with its closing result (the server is stopping); resolves once they are closed. */
 	closeStreams(): Promise<void>;
+	/**
+	 * The answers being made to requests whose write call changed the vault: their connections, and a promise settled
+	 * once each is sent or its connection gone. The server stopping keeps those connections until then: such an
+	 * answer says what was written, and a client without it may send the write again.
+	 */
+	writtenAnswers(): WrittenAnswers;
 	/** How many tokens the endpoint keeps an entry for, in each of its per-token tables (TOKEN_ENTRIES_BEFORE_SWEEP). */
 	entriesKept(): { rateWindows: number; writeWindows: number; places: number; servedCopies: number };
 }
@@ -93,6 +100,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		modernServers,
 		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger) : null,
 		turns: deps.turns ?? OWN_TURNS,
+		writtenAnswers: new WrittenAnswerSet(),
 	};
 	// Requests being answered, counted (a set of their promises hashed each one in and out), and who waits for none.
 	let answering = 0;
@@ -143,6 +151,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 		drain: () => (answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenNoneAnswered.push(resolve))),
 		whenIdle: () => state.places.whenNoneTaken(),
 		closeStreams: async () => await state.listens?.closeAll(),
+		writtenAnswers: () => state.writtenAnswers.now(),
 		entriesKept: () => ({
 			rateWindows: state.rateLimiter.keys,
 			writeWindows: state.writeBudget.keys,
@@ -230,7 +239,11 @@ async function serveMcp<S extends EndpointPolicy>(
 	res.on("close", place.leave);
 	let wrote = false;
 	const answerable = answerableOf(deps, grant, settings, messages, () => wrote);
-	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave, written: () => (wrote = true), answerable };
+	const written = () => {
+		if (!wrote) state.writtenAnswers.add(res);
+		wrote = true;
+	};
+	const admitted = { req, res, grant, settings, json: body.json, releasePlace: place.leave, written, answerable };
 	if (claimsModernRevision(body.json, version)) {
 		await serveModern(admitted, state);
 		return;

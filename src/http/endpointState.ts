@@ -8,6 +8,7 @@ import type { HttpDeadlinesAndCaps } from "./deadlinesAndCaps";
 import type { Turns } from "./jsonPieces";
 import type { ListenStreams, SubscriptionFeed } from "./listenStream";
 import type { InFlightPlaces, RateLimiter, TokenLimits, WriteBudget } from "./tokenBudgets";
+import type { WrittenAnswerSet } from "./writtenAnswers";
 
 /*
  * The shapes the endpoint and its two protocol paths (serveLegacy, serveModern) share, apart from
@@ -133,4 +134,6 @@ export interface EndpointState<S extends EndpointPolicy> {
 	listens: ListenStreams | null;
 	/** Where a big answer's pieces are made and written: `deps.turns`, or the event loop's own. */
 	turns: Turns;
+	/** The answers of requests that wrote, until sent: the server stopping waits for them before it closes their connections. */
+	writtenAnswers: WrittenAnswerSet;
 }

@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import * as nodeTimers from "node:timers";
 import { KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS_CHECK_INTERVAL_MS } from "../config/limits";
 import type { ConnectionPool } from "./connections";
+import type { WrittenAnswers } from "./writtenAnswers";
 import { MCP_PATH } from "./guard";
 
 /** Only this address is ever bound: nothing off this computer can connect. */
@@ -26,6 +29,8 @@ export class PortInUseError extends Error {
  */
 export class LoopbackHttpServer {
 	private server: Server | null = null;
+	/** Every open connection: closing, the server keeps some open a moment (`close`). */
+	private readonly sockets = new Set<Socket>();
 
 	/** `headersMs`: how long a request head may take to arrive (HEADERS_TIMEOUT_MS, or a test's shorter deadline). */
 	constructor(
@@ -47,7 +52,11 @@ export class LoopbackHttpServer {
 		});
 		// A backstop on file handles over every kind of connection; the pool keeps tokenless ones far below it.
 		server.maxConnections = MAX_CONNECTIONS;
-		server.on("connection", (socket) => this.connections.admit(socket));
+		server.on("connection", (socket: Socket) => {
+			this.connections.admit(socket);
+			this.sockets.add(socket);
+			socket.once("close", () => this.sockets.delete(socket));
+		});
 		// One listener, not two: an event with two listeners copies their list on every emit.
 		const listener = this.listener;
 		server.on("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -69,14 +78,23 @@ export class LoopbackHttpServer {
 		});
 	}
 
-	/** Stops listening and closes every open connection, idle or not; resolves once the port is free. */
-	async close(): Promise<void> {
+	/**
+	 * Stops listening and closes every open connection, idle or not; resolves once the port is free.
+	 * The connections of `finishing` (answers of requests that wrote) are closed once those are sent,
+	 * or `finishingMs` later.
+	 */
+	async close(finishing?: WrittenAnswers, finishingMs = 0): Promise<void> {
 		const server = this.server;
 		if (!server) return;
 		this.server = null;
-		await new Promise<void>((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		});
+		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+		for (const socket of this.sockets) if (!finishing?.sockets.has(socket)) socket.destroy();
+		if (finishing !== undefined && finishing.sockets.size > 0) {
+			let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
+			await Promise.race([finishing.sent, new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, finishingMs)))]);
+			nodeTimers.clearTimeout(timer);
+		}
+		server.closeAllConnections();
+		await closed;
 	}
 }

@@ -152,4 +152,14 @@ export interface WriteServices {
 	 * denied since. Absent outside HTTP.
 	 */
 	wrote?(): void;
+	/**
+	 * Whether a written call's answer may still name the notes at `paths` (and hash their text): the token is there,
+	 * its right for `tool` is not Deny (its own rights, its level, the write switch; the server switched off is a
+	 * stop, whose answers go out), and the person's excluded folders and the token's folders show each path. By path,
+	 * from the settings in force: a link another program put in the vault folder does not count (the jail refuses it
+	 * from now on, but the note was written where it was, and answers as written). Absent: always.
+	 */
+	answerMayName?(tool: ToolRightSubject, paths: readonly string[]): boolean;
+	/** Aborted once the server stops: a written call no longer waits for its parse, so its answer goes out before the connections close. */
+	stopping?: AbortSignal;
 }

@@ -93,6 +93,11 @@ function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callI
 	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
 }
 
+/** A written call's answer when the token may no longer be told of its notes: that it was written, and how to undo it. */
+function writtenOutOfSight(tool: ToolDescriptor, callId: string): string {
+	return `${tool.name} was written, but this token's folders or rights changed before its answer was sent, so the notes are not named (undo id ${callId} reverses the call). Do not send it again.`;
+}
+
 /**
  * Whether a note or canvas outside the planned set links to `path` (the metadata cache's link map
  * lists both): Obsidian's own rename would rewrite it too, unshown and unjournalled. That covers
@@ -276,8 +281,12 @@ export async function runWriteCall<Args>(
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
-			await writtenNotesParsed(ctx.host);
-			return withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
+			await writtenNotesParsed(ctx.host, writes.stopping);
+			const answer = withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
+			// That wait (up to a second) lets the person exclude a written note's folder, narrow the token's folders or deny it the
+			// tool before the answer leaves: it then names no note and no hash, as a read's answer is withheld (the write stays).
+			if (writes.answerMayName?.(tool, pathsNamed(planned.changes, answer)) === false) return fail(writtenOutOfSight(tool, id));
+			return answer;
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
 			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
@@ -329,14 +338,22 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[], 
  * Resolves once the headless cache has parsed the notes the call wrote (`caughtUpWithVault`: each
  * write reported its change before this), or after WRITTEN_NOTES_PARSED_WAIT_MS: a read the client
  * makes after the answer sees the links, tags and tasks it wrote. The parse runs in slices after the
- * write, and a read coming between two of them was answered from the note's old metadata. At once in Obsidian.
+ * write, and a read coming between two of them was answered from the note's old metadata. At once in Obsidian,
+ * and once the server stops (`stopping`): the answer must go out before the connections close.
  */
-async function writtenNotesParsed(host: Host): Promise<void> {
+async function writtenNotesParsed(host: Host, stopping: AbortSignal | undefined): Promise<void> {
+	if (stopping?.aborted === true) return;
 	const caughtUp = host.metadataCache.caughtUpWithVault?.();
 	if (caughtUp === undefined) return;
 	let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
-	await Promise.race([caughtUp, new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, WRITTEN_NOTES_PARSED_WAIT_MS)))]);
+	let stopped: (() => void) | undefined;
+	await Promise.race([
+		caughtUp,
+		new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, WRITTEN_NOTES_PARSED_WAIT_MS))),
+		new Promise<void>((resolve) => stopping?.addEventListener("abort", (stopped = () => resolve()), { once: true })),
+	]);
 	nodeTimers.clearTimeout(timer);
+	if (stopped !== undefined) stopping?.removeEventListener("abort", stopped);
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */
@@ -385,6 +402,20 @@ function withNotesNotRead(outcome: ToolOutcome<Record<string, unknown>>, unread:
 	const named = Array.isArray(outcome.value.notes_not_read) ? (outcome.value.notes_not_read as string[]) : [];
 	const all = [...new Set([...named, ...unread])].slice(0, UNREAD_NOTES_LISTED);
 	return ok({ ...outcome.value, notes_not_read: all });
+}
+
+/** Every note a written call's answer may name: those its set wrote or moved, and those listed in it (`notes_not_read`, say). */
+function pathsNamed(changes: readonly NoteChange[], answer: ToolOutcome<Record<string, unknown>>): string[] {
+	const paths: string[] = [];
+	for (const change of changes) {
+		paths.push(change.path);
+		if (change.movedFrom !== undefined) paths.push(change.movedFrom);
+	}
+	if (!answer.ok) return paths;
+	for (const value of Object.values(answer.value)) {
+		if (Array.isArray(value)) paths.push(...value.filter((item): item is string => typeof item === "string"));
+	}
+	return paths;
 }
 
 /** The tool's answer, its `hash` that of the text really written (a call allowed without asking may have been made again on newer text). */

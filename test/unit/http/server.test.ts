@@ -1,7 +1,55 @@
-import { endpointUrl } from "../../../src/http/server";
+import { request, type ServerResponse } from "node:http";
+import { ConnectionPool } from "../../../src/http/connections";
+import { endpointUrl, LoopbackHttpServer } from "../../../src/http/server";
+import { WrittenAnswerSet } from "../../../src/http/writtenAnswers";
 
 describe("endpointUrl", () => {
 	test("is the loopback MCP endpoint on the port", () => {
 		expect(endpointUrl(27150)).toBe("http://127.0.0.1:27150/mcp");
+	});
+});
+
+/** One GET's body as its client gets it, or "error" when its connection is closed first. */
+function ask(port: number, path: string): Promise<string> {
+	return new Promise((resolve) => {
+		const req = request({ host: "127.0.0.1", port, method: "GET", path }, (res) => {
+			let body = "";
+			res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+			res.on("end", () => resolve(body));
+			res.on("error", () => resolve("error"));
+		});
+		req.on("error", () => resolve("error"));
+		req.end();
+	});
+}
+
+describe("LoopbackHttpServer.close with answers to finish", () => {
+	test("closes the other connections at once, and a written request's once its answer is sent", async () => {
+		// Each request's response by its path, held unanswered.
+		const held = new Map<string, ServerResponse>();
+		const arrivals: Array<() => void> = [];
+		const server = new LoopbackHttpServer(
+			(req, res) => {
+				held.set(req.url ?? "", res);
+				arrivals.shift()?.();
+			},
+			new ConnectionPool({ maxUnauthenticated: 10, firstRequestMs: 10_000 }),
+			10_000,
+		);
+		const port = await server.listen(0);
+		const arrived = () => new Promise<void>((resolve) => arrivals.push(resolve));
+		const both = [arrived(), arrived()];
+		const written = ask(port, "/written");
+		const other = ask(port, "/other");
+		await Promise.all(both);
+		const writtenResponse = held.get("/written")!;
+		const answers = new WrittenAnswerSet();
+		answers.add(writtenResponse);
+		const closing = server.close(answers.now(), 10_000);
+		expect(await other).toBe("error");
+		expect(writtenResponse.destroyed).toBe(false);
+		writtenResponse.end("written");
+		expect(await written).toBe("written");
+		await closing;
 	});
 });

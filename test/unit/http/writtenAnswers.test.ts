@@ -1,0 +1,80 @@
+import { createServer, request, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { WrittenAnswerSet } from "../../../src/http/writtenAnswers";
+
+/** A real loopback server whose every response is handed to the test unanswered; each request's client gets its body or its error. */
+async function heldServer(): Promise<{ server: Server; port: number; responses: ServerResponse[]; next: () => Promise<ServerResponse> }> {
+	const responses: ServerResponse[] = [];
+	const waiting: Array<(res: ServerResponse) => void> = [];
+	const server = createServer((_req, res) => {
+		responses.push(res);
+		waiting.shift()?.(res);
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const next = () => new Promise<ServerResponse>((resolve) => waiting.push(resolve));
+	return { server, port: (server.address() as AddressInfo).port, responses, next };
+}
+
+function ask(port: number): Promise<string> {
+	return new Promise((resolve) => {
+		const req = request({ host: "127.0.0.1", port, method: "GET", path: "/" }, (res) => {
+			let body = "";
+			res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+			res.on("end", () => resolve(body));
+			res.on("error", () => resolve("error"));
+		});
+		req.on("error", () => resolve("error"));
+		req.end();
+	});
+}
+
+describe("WrittenAnswerSet", () => {
+	let held: Awaited<ReturnType<typeof heldServer>>;
+	beforeEach(async () => {
+		held = await heldServer();
+	});
+	afterEach(async () => {
+		held.server.closeAllConnections();
+		await new Promise((resolve) => held.server.close(resolve));
+	});
+
+	test("none added: no connection, and sent at once", async () => {
+		const answers = new WrittenAnswerSet().now();
+		expect(answers.sockets.size).toBe(0);
+		await answers.sent;
+	});
+
+	test("names the connection of an answer not sent yet, and is sent once it is (another answer not added is not waited for)", async () => {
+		const set = new WrittenAnswerSet();
+		const arriving = held.next();
+		const otherArriving = held.next();
+		const body = ask(held.port);
+		const otherBody = ask(held.port);
+		const [written, other] = [await arriving, await otherArriving];
+		set.add(written);
+		const answers = set.now();
+		expect([...answers.sockets]).toEqual([written.socket]);
+		let sent = false;
+		void answers.sent.then(() => (sent = true));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(sent).toBe(false);
+		written.end("what was written");
+		await answers.sent;
+		expect(await body).toBe("what was written");
+		expect(set.now().sockets.size).toBe(0);
+		other.end("read");
+		expect(await otherBody).toBe("read");
+	});
+
+	test("an answer whose connection is gone counts as done", async () => {
+		const set = new WrittenAnswerSet();
+		const arriving = held.next();
+		const body = ask(held.port);
+		const written = await arriving;
+		set.add(written);
+		const answers = set.now();
+		written.socket?.destroy();
+		await answers.sent;
+		expect(await body).toBe("error");
+	});
+});
