@@ -966,14 +966,14 @@ function pushParagraph(
 	const level = end.marker === EQUALS ? 1 : end.marker > 0 ? 2 : 0;
 	// lheading gives the parent type back only when it makes a heading: after a paragraph it is left "paragraph".
 	state.parentType = level || footnote ? oldParentType : "paragraph";
-	const kind = level ? `heading` : "paragraph";
-	const tag = level ? `h${level}` : "p";
-	const open = state.push(`${kind}_open`, tag, 1);
+	// Constant strings, not made from a template: the consumer compares each token's type with its cases.
+	const tag = level === 1 ? "h1" : level === 2 ? "h2" : "p";
+	const open = state.push(level ? "heading_open" : "paragraph_open", tag, 1);
 	const inline = state.push("inline", "", 0);
 	inline.content = content;
 	inline.map = [startLine, end.line];
 	inline.children = [];
-	const close = state.push(`${kind}_close`, tag, -1);
+	const close = state.push(level ? "heading_close" : "paragraph_close", tag, -1);
 	state.line = level ? end.line + 1 : end.line;
 	open.map = [startLine, state.line];
 	if (level) open.markup = close.markup = String.fromCharCode(end.marker);
