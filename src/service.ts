@@ -376,8 +376,8 @@ export class McpService {
 
 	private async startServer(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		const port = settings.port;
-		// Once the excluded folders are known: none of a crash's temporary files is removed from one.
-		this.deps.host.vault.removeLeftTemporaries?.();
+		// Once the excluded folders are known: none of a crash's temporary files is removed from one. In pieces, not awaited.
+		void this.deps.host.vault.removeLeftTemporaries?.();
 		// Its warm-up waits while a request is being answered: the endpoint is made below, before the index starts.
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger, {
 			warmUp: true,

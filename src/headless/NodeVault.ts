@@ -9,6 +9,7 @@ import { SliceClock } from "../markdown/steps";
 import {
 	EMPTY_PLAN_READ_POLL_MS,
 	EMPTY_PLAN_READ_WAIT_MS,
+	LEFT_TEMPORARIES_PIECE_FILES,
 	MAX_CACHED_TEXT_CHARS,
 	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
@@ -80,7 +81,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	private sortedLinks: readonly string[] | null = null;
 	private readonly writer: DiskWriter;
 	private watcher: DiskWatcher | null = null;
-	/** The temporary files of replaces (TEMPORARY_NOTE_NAME) the listing at open found, until removeLeftTemporaries. */
+	/** The temporary files of replaces (TEMPORARY_NOTE_NAME) the listing at open found, until removeLeftTemporaries takes them. */
 	private leftTemporaries: string[] = [];
 
 	private constructor(
@@ -119,23 +120,30 @@ export class NodeVault implements HostVault, WatchedVault {
 	/**
 	 * Removes the temporary files of replaces that a crash cut short (not written to for STALE_NOTE_TEMPORARY_MS): each
 	 * holds a copy of a note's new text, hidden beside it for good (a serve killed during a hub rename of 400 linking notes
-	 * left 1 in 8 kills). Only those the listing at open
-	 * found, outside the folders excluded now, each a plain file looked at and removed synchronously after its folder's
-	 * check: never through a link, never outside the vault. Their age by this computer's clock: one of another process's
-	 * edit under way, removed when that clock runs far ahead of a share's, only makes that edit be made again.
+	 * left 1 in 8 kills). Only those the listing at open found, outside the folders excluded at the moment each is looked
+	 * at, each a plain file looked at and removed synchronously after its folder's check: never through a link, never
+	 * outside the vault. Their age by this computer's clock: one of another process's edit under way, removed when that
+	 * clock runs far ahead of a share's, only makes that edit be made again. In pieces of LEFT_TEMPORARIES_PIECE_FILES
+	 * files, the event loop turning between them: it runs as the server starts, when other clients may be connected (in
+	 * one piece, 20,000 files held the loop 789 ms). Called again while under way: the same removal.
 	 */
-	removeLeftTemporaries(): void {
-		const found = this.leftTemporaries;
+	removeLeftTemporaries(): Promise<void> {
+		this.temporariesRemoval ??= this.removeTemporaries(this.leftTemporaries);
 		this.leftTemporaries = [];
-		const excludedFolders = this.exclusions.excludedNow();
-		const now = Date.now();
-		for (const diskPath of found) {
+		return this.temporariesRemoval;
+	}
+
+	private temporariesRemoval: Promise<void> | undefined;
+
+	private async removeTemporaries(found: readonly string[]): Promise<void> {
+		for (const [index, diskPath] of found.entries()) {
+			if (index > 0 && index % LEFT_TEMPORARIES_PIECE_FILES === 0) await eventLoopTurns.take();
 			const path = nodePath.relative(this.root, diskPath).split(nodePath.sep).join("/");
-			if (isExcludedPath(path, { configDir: this.configDir, excludedFolders })) continue;
+			if (isExcludedPath(path, { configDir: this.configDir, excludedFolders: this.exclusions.excludedNow() })) continue;
 			try {
 				this.jail.checkFolderSync(nodePath.dirname(diskPath));
 				const stats = lstatSync(diskPath, { throwIfNoEntry: false });
-				if (stats?.isFile() === true && now - stats.mtimeMs > STALE_NOTE_TEMPORARY_MS) rmSync(diskPath, { force: true });
+				if (stats?.isFile() === true && Date.now() - stats.mtimeMs > STALE_NOTE_TEMPORARY_MS) rmSync(diskPath, { force: true });
 			} catch {
 				// Its folder moved or was swapped for a link: left there.
 			}

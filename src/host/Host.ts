@@ -92,9 +92,10 @@ export interface HostVault {
 	followExcludedFolders?(excludedNow: () => readonly string[], copyNotKept: () => void): void;
 	/**
 	 * Headless only: removes the temporary files of edits a crash cut short that the listing at open
-	 * found, outside the folders excluded now (followExcludedFolders); the server calls it as it starts.
+	 * found, outside the folders excluded now (followExcludedFolders), in pieces; the server calls it as it starts.
+	 * Resolves once they are looked at (called again meanwhile: the same removal).
 	 */
-	removeLeftTemporaries?(): void;
+	removeLeftTemporaries?(): Promise<void>;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string): Promise<void>;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;

@@ -274,9 +274,17 @@ export function* parseBlocks(source: string, consume: TokenConsumer, chunkLines 
 /**
  * markdown-it's ParserBlock.tokenize over lines [startLine, endLine): at the top level, inside a quote
  * parsed in steps (there blkIndent is 0 too, and the lines' marks are those inside the quote), or in a
- * list item (a paragraph of 400,000 lines in an item was one rule call of 0.8 s).
+ * list item (a paragraph of 400,000 lines in an item was one rule call of 0.8 s). `emptyLinesBefore`:
+ * whether the lines parsed before `startLine` in the same container held an empty line (see listInSteps).
  */
-function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, chunkLines: number, consume: TokenConsumer): Steps<void> {
+function* blocksInSteps(
+	state: StateBlock,
+	startLine: number,
+	endLine: number,
+	chunkLines: number,
+	consume: TokenConsumer,
+	emptyLinesBefore = false,
+): Steps<void> {
 	const counts = countsOf(state);
 	// Each call is a quote's or a list item's content, and two generators on the stack under it.
 	const depth = counts.depth + 1;
@@ -288,7 +296,7 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 	try {
 		const tokens = state.tokens;
 		let line = startLine;
-		let hasEmptyLines = false;
+		let hasEmptyLines = emptyLinesBefore;
 		const nested = state.level > 0;
 		while (line < endLine) {
 			state.line = line = state.skipEmptyLines(line);
@@ -338,6 +346,19 @@ function* blocksInSteps(state: StateBlock, startLine: number, endLine: number, c
 	} finally {
 		counts.depth = depth - 1;
 	}
+}
+
+/**
+ * True when a list item's content opens (on `line`) with a paragraph or setext heading that
+ * blocksInSteps would read first by `shortParagraph`, and it is read: no bound reached, no quote
+ * or table opening there, only a paragraph's rule able to take the line, and its end within
+ * `chunkLines` lines. False, with nothing read, otherwise.
+ */
+function opensWithShortParagraph(state: StateBlock, line: number, endLine: number, chunkLines: number): boolean {
+	if (countsOf(state).depth >= MAX_STEPPED_BLOCK_DEPTH || state.level >= MAX_MARKDOWN_NESTING) return false;
+	if (state.isEmpty(line) || (state.sCount[line] ?? 0) < state.blkIndent) return false;
+	// A line opening with no block's character opens no quote: the table is the one rule left to ask.
+	return opensParagraphOnly(state, line) && !mayOpenTable(state, line, endLine) && shortParagraph(state, line, endLine, chunkLines);
 }
 
 /** What a parse in steps counts beside markdown-it's block state, kept on it (looked up once for each item of a list of 400,000). */
@@ -547,7 +568,28 @@ function* listInSteps(state: StateBlock, startLine: number, endLine: number, chu
 		try {
 			// markdown-it's workaround: an empty item followed by a blank line ends the list.
 			if (contentStart >= max && state.isEmpty(nextLine + 1)) state.line = Math.min(state.line + 2, endLine);
-			else yield* blocksInSteps(state, nextLine, endLine, chunkLines, consumeItems);
+			else if (opensWithShortParagraph(state, nextLine, endLine, chunkLines)) {
+				// blocksInSteps' first turn, taken here without a generator of its own: most items are a line of text.
+				const tokens = state.tokens;
+				const count = tokens.length;
+				yield* consumeItems(tokens, count);
+				tokens.splice(0, count);
+				const counts = countsOf(state);
+				const since = counts.nestedLines + state.line - nextLine;
+				let line = state.line;
+				let emptyLineAfter = false;
+				if (line < endLine && state.isEmpty(line)) {
+					emptyLineAfter = true;
+					line++;
+				}
+				state.line = line;
+				counts.nestedLines = since >= NESTED_PAUSE_LINES ? 0 : since;
+				if (since >= NESTED_PAUSE_LINES) yield;
+				if (line < endLine) state.line = line = state.skipEmptyLines(line);
+				// More of the item (a nested list, a lazy or indented line after an empty one): its blocks parsed as they were.
+				if (line < endLine && (state.sCount[line] ?? 0) >= state.blkIndent)
+					yield* blocksInSteps(state, line, endLine, chunkLines, consumeItems, emptyLineAfter);
+			} else yield* blocksInSteps(state, nextLine, endLine, chunkLines, consumeItems);
 		} finally {
 			state.blkIndent = state.listIndent;
 			state.listIndent = oldListIndent;
@@ -786,14 +828,14 @@ function* tableHeadSteps(state: StateBlock, startLine: number, endLine: number):
 	return { aligns, columns };
 }
 
-/** One header or body cell's three tokens, as the table rule pushes them. */
+/** One header or body cell's three tokens, as the table rule pushes them (their types constant strings, see pushParagraph). */
 function pushCell(state: StateBlock, tag: "th" | "td", align: string | undefined, content: string): void {
-	const open = state.push(`${tag}_open`, tag, 1);
+	const open = state.push(tag === "th" ? "th_open" : "td_open", tag, 1);
 	if (align) open.attrs = [["style", `text-align:${align}`]];
 	const inline = state.push("inline", "", 0);
 	inline.content = content;
 	inline.children = [];
-	state.push(`${tag}_close`, tag, -1);
+	state.push(tag === "th" ? "th_close" : "td_close", tag, -1);
 }
 
 /** True if a rule that ends a table (the blockquote's terminators) starts on `line`, asked as the table rule asks. */
@@ -966,14 +1008,14 @@ function pushParagraph(
 	const level = end.marker === EQUALS ? 1 : end.marker > 0 ? 2 : 0;
 	// lheading gives the parent type back only when it makes a heading: after a paragraph it is left "paragraph".
 	state.parentType = level || footnote ? oldParentType : "paragraph";
-	const kind = level ? `heading` : "paragraph";
-	const tag = level ? `h${level}` : "p";
-	const open = state.push(`${kind}_open`, tag, 1);
+	// Constant strings, not made from a template: the consumer compares each token's type with its cases.
+	const tag = level === 1 ? "h1" : level === 2 ? "h2" : "p";
+	const open = state.push(level ? "heading_open" : "paragraph_open", tag, 1);
 	const inline = state.push("inline", "", 0);
 	inline.content = content;
 	inline.map = [startLine, end.line];
 	inline.children = [];
-	const close = state.push(`${kind}_close`, tag, -1);
+	const close = state.push(level ? "heading_close" : "paragraph_close", tag, -1);
 	state.line = level ? end.line + 1 : end.line;
 	open.map = [startLine, state.line];
 	if (level) open.markup = close.markup = String.fromCharCode(end.marker);

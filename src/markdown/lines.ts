@@ -91,9 +91,15 @@ export class LineIndex {
 		return low;
 	}
 
-	loc(offset: number): Loc {
-		const line = this.lineOf(offset);
+	loc(offset: number, line = this.lineOf(offset)): Loc {
 		return { line, col: offset - this.lineStart(line), offset };
+	}
+
+	/** `lineOf(offset)`, `near` tried first: a run of positions in order (a list's items) finds most on the line of the one before. */
+	lineNear(offset: number, near: number): number {
+		const start = this.starts[near];
+		const next = this.starts[near + 1];
+		return start !== undefined && start <= offset && (next === undefined || next > offset) ? near : this.lineOf(offset);
 	}
 
 	/** Position from a start offset to an end offset (exclusive), as Obsidian writes it. */

@@ -6,9 +6,10 @@
  * not one in a folder excluded now, not a young one (another process's edit under way), not a file
  * of another name, a folder, nor a link named like one (nor what it leads to, outside the vault).
  */
-import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { STALE_NOTE_TEMPORARY_MS } from "../../src/config/limits";
+import { LEFT_TEMPORARIES_PIECE_FILES, STALE_NOTE_TEMPORARY_MS } from "../../src/config/limits";
+import { NodeVault } from "../../src/headless/NodeVault";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -54,11 +55,38 @@ describe("the temporary files of replaces a crash cut short", () => {
 		symlinkSync(far, nodePath.join(vault, "Notes/.vault-mcp-eeeeeeeeeeee.tmp"));
 
 		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
+		// The removal the start began, in pieces.
+		await running.host.vault.removeLeftTemporaries();
 
 		expect(left.filter((path) => existsSync(path))).toEqual([]);
 		expect(kept.filter((path) => !existsSync(path))).toEqual([]);
 		expect(existsSync(nodePath.join(vault, "Notes/.vault-mcp-dddddddddddd.tmp"))).toBe(true);
 		expect(existsSync(nodePath.join(vault, "Notes/.vault-mcp-eeeeeeeeeeee.tmp"))).toBe(true);
 		expect(existsSync(far)).toBe(true);
+	});
+
+	test("many are removed in pieces of at most LEFT_TEMPORARIES_PIECE_FILES, the event loop turning between them (20,000 held it 789 ms in one piece)", async () => {
+		const count = 3 * LEFT_TEMPORARIES_PIECE_FILES + 10;
+		const stale = STALE_NOTE_TEMPORARY_MS + 60_000;
+		for (let index = 0; index < count; index++) leave(`Notes/.vault-mcp-${index.toString(16).padStart(12, "0")}.tmp`, "x\n", stale);
+		const folder = nodePath.join(vault, "Notes");
+		const leftNow = (): number => readdirSync(folder).filter((name) => name.endsWith(".tmp")).length;
+		const opened = await NodeVault.open(vault);
+		// How many are left at each turn of the loop while they are removed.
+		const seen: number[] = [leftNow()];
+		let removing = true;
+		const look = (): void => {
+			seen.push(leftNow());
+			if (removing) setImmediate(look);
+		};
+		setImmediate(look);
+		await opened.removeLeftTemporaries();
+		removing = false;
+		seen.push(leftNow());
+		expect(seen[0]).toBe(count);
+		expect(seen.at(-1)).toBe(0);
+		const removedInATurn = seen.slice(1).map((left, index) => (seen[index] as number) - left);
+		expect(Math.max(...removedInATurn)).toBeLessThanOrEqual(LEFT_TEMPORARIES_PIECE_FILES);
+		expect(removedInATurn.filter((removed) => removed > 0).length).toBeGreaterThanOrEqual(count / LEFT_TEMPORARIES_PIECE_FILES);
 	});
 });

@@ -1256,3 +1256,54 @@ describe("a block opening with a word, asked of no rule but the paragraph's", ()
 		expect(pauses).toBeGreaterThanOrEqual(text.length / (TOP_LEVEL_PAUSE_CHARS + paragraph) - 1);
 	});
 });
+
+describe("a list item opening with a line of text, read without a generator of its own", () => {
+	const itemLine = fc
+		.tuple(
+			fc.constantFrom("", "", "> ", ">", "> > ", " > "),
+			fc.constantFrom("", "", " ", "  ", "   ", "    ", "\t"),
+			fc.constantFrom("- ", "- ", "* ", "1. ", "2) ", "-", "-\t", "-     ", "- - ", "- [ ] ", "", "  "),
+			fc.constantFrom("word", "word", "item ^id", "", " ", "| a | b |", "|---|---|", "---", "===", "[ ] task", "> q", "    code", "\u00a0x"),
+		)
+		.map((parts) => parts.join(""));
+	const note = fc
+		.array(fc.oneof(itemLine, itemLine, itemLine, fc.constantFrom("", "", "> ", "  more", "    more")), { maxLength: 30 })
+		.map((lines) => lines.join("\n"));
+	const withHidden = (token: MarkdownToken) => ({ ...record(token), hidden: token.hidden });
+
+	test("items of one line, in quotes, at any indent, with empty, lazy and indented lines after them, whole and cut into chunks of 1 to 3 lines: markdown-it's tokens, hidden paragraphs too", () => {
+		fc.assert(
+			fc.property(note, fc.integer({ min: 1, max: 3 }), (text, chunkLines) => {
+				const expected = deepReference.parse(text, {}).map(withHidden);
+				expectEqual(tokensOf(text).map(withHidden), expected);
+				expectEqual(tokensOf(text, chunkLines).map(withHidden), expected);
+			}),
+			{ numRuns: 800 },
+		);
+	});
+
+	test.each([
+		["an item's paragraph ending the quote it is in, an empty quoted line after it", "> - x\n> "],
+		["an item's paragraph ending the quote it is in, a line of spaces after the quote", "  > - | a | b |\n   \n"],
+		["an item whose second paragraph comes after an empty line (the list is loose)", "- a\n\n  b\n- c\n"],
+		["an item holding a list after its line", "- a\n  - b\n\n  - c\n- d\n"],
+	])("%s: markdown-it's tokens, whole and cut into chunks of 1 to 3 lines", (_name, text) => {
+		const expected = deepReference.parse(text, {}).map(withHidden);
+		for (const chunkLines of [1, 2, 3, undefined]) expectEqual(tokensOf(text, chunkLines).map(withHidden), expected);
+	});
+
+	test("a list of 5,000 one-line items pauses once every few dozen lines, as before", () => {
+		const count = 5_000;
+		const text = lines(count, (index) => `- item ${index}`);
+		const tokens: MarkdownToken[] = [];
+		const parse = parseBlocks(text, function* (handed, handedCount) {
+			for (let index = 0; index < handedCount; index++) tokens[tokens.length] = handed[index] as MarkdownToken;
+			yield* [];
+		});
+		let pauses = 0;
+		while (!parse.next().done) pauses++;
+		// The list's two tokens and each item's five.
+		expect(tokens.length).toBe(2 + 5 * count);
+		expect(pauses).toBeGreaterThanOrEqual(count / NESTED_PAUSE_LINES - 50);
+	});
+});

@@ -124,3 +124,19 @@ describe("LineIndex.inSteps on a note of many short lines", () => {
 		expect(index.lineOf(150_001)).toBe(75_000);
 	});
 });
+
+describe("LineIndex.lineNear", () => {
+	test("any offset, any line tried first: the line lineOf finds (texts with CRLF, a byte-order mark, empty lines)", () => {
+		const text = fc.array(fc.constantFrom("a", "bc", "\n", "\r\n", "\n\n", " "), { maxLength: 30 }).map((parts) => parts.join(""));
+		fc.assert(
+			fc.property(fc.boolean(), text, fc.nat(), fc.nat(), (bom, body, offsetSeed, nearSeed) => {
+				const whole = bom ? `\uFEFF${body}` : body;
+				const index = new LineIndex(whole);
+				const offset = offsetSeed % (whole.length + 1);
+				const near = nearSeed % index.lineCount;
+				expect(index.lineNear(offset, near)).toBe(index.lineOf(offset));
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
