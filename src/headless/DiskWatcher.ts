@@ -1,7 +1,7 @@
 import { promises as fs, watch, type FSWatcher, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { FolderJail } from "../host/FolderJail";
-import { RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
+import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
 
 /** A file the vault lists, as the watcher needs it. */
 interface WatchedFile {
@@ -295,6 +295,24 @@ export class DiskWatcher {
 		if (known && !stats.isDirectory()) this.vault.drop(path, known);
 	}
 
+	/**
+	 * A known file unlinked RENAME_PAIRING_MS ago and not yet seen under another name: dropped, once
+	 * the looks and listings under way have ended (RENAME_PAIRING_LOOKS_MS at most), since the
+	 * rename's other half may be among them (a moved folder's notes, listed a few at a time).
+	 */
+	private async dropUnlessMoved(path: string, known: WatchedFile): Promise<void> {
+		let bound: NodeJS.Timeout | undefined;
+		const timeUp = new Promise<void>((resolve) => (bound = setTimeout(resolve, RENAME_PAIRING_LOOKS_MS)));
+		await Promise.race([Promise.allSettled([...this.running]), timeUp]);
+		clearTimeout(bound);
+		if (this.closed || this.vault.known(path) !== known || (await isPlainFile(known.diskPath))) return;
+		if (this.vault.known(path) !== known) return;
+		// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
+		const stats = await fs.lstat(known.diskPath).catch(() => undefined);
+		if (stats?.isSymbolicLink() === true) this.vault.forget(path);
+		else this.vault.drop(path, known);
+	}
+
 	private onUnlink(path: string): void {
 		const known = this.vault.known(path);
 		if (!known) {
@@ -310,15 +328,7 @@ export class DiskWatcher {
 		// Wait a moment: if the same inode shows up under another name, it was a rename, reported by onAdd.
 		const timer = setTimeout(() => {
 			this.pendingUnlinks.delete(timer);
-			if (this.vault.known(path) !== known) return;
-			void isPlainFile(known.diskPath).then((exists) => {
-				if (this.vault.known(path) !== known || exists) return;
-				void fs.lstat(known.diskPath).then(
-					// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
-					(stats) => (stats.isSymbolicLink() ? this.vault.forget(path) : this.vault.drop(path, known)),
-					() => this.vault.drop(path, known),
-				);
-			});
+			void this.dropUnlessMoved(path, known);
 		}, RENAME_PAIRING_MS);
 		this.pendingUnlinks.add(timer);
 	}
