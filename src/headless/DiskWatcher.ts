@@ -51,7 +51,10 @@ export interface WatchedVault {
  */
 export class DiskWatcher {
 	private readonly folders = new Map<string, FSWatcher>();
-	private readonly pendingUnlinks = new Set<NodeJS.Timeout>();
+	/** Unlinks waiting RENAME_PAIRING_MS for a rename's other half, each with what ends its wait at close. */
+	private readonly pendingUnlinks = new Map<NodeJS.Timeout, () => void>();
+	/** The unlinks not yet told (waiting for a rename's other half, or dropped meanwhile), so `caughtUp` waits for them too. */
+	private readonly unlinking = new Set<Promise<void>>();
 	/** Events that came during the first listing, looked at once it is done; null after. */
 	private early: Array<{ folder: string; event: string; name: string | null }> | null = [];
 	private closed = false;
@@ -88,7 +91,10 @@ export class DiskWatcher {
 
 	/** Stops watching. */
 	close(): Promise<void> {
-		for (const timer of this.pendingUnlinks) clearTimeout(timer);
+		for (const [timer, end] of this.pendingUnlinks) {
+			clearTimeout(timer);
+			end();
+		}
 		this.pendingUnlinks.clear();
 		this.closed = true;
 		this.early = null;
@@ -136,11 +142,13 @@ export class DiskWatcher {
 	 * Resolves once what other programs did on disk before this call is told to the vault: the events
 	 * the system queued reach the watch at the event loop's next look at the network and files (two
 	 * turns), then the looks and listings under way finish (WATCH_SETTLE_MS each, more while a file
-	 * keeps changing: the caller bounds the wait).
+	 * keeps changing: the caller bounds the wait), then the unlinks they found are told (a file gone
+	 * is dropped RENAME_PAIRING_MS after, unless it turned up under another name).
 	 */
 	async caughtUp(): Promise<void> {
 		for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
 		await Promise.allSettled(this.running);
+		await Promise.allSettled(this.unlinking);
 	}
 
 	/**
@@ -326,11 +334,15 @@ export class DiskWatcher {
 			return;
 		}
 		// Wait a moment: if the same inode shows up under another name, it was a rename, reported by onAdd.
-		const timer = setTimeout(() => {
-			this.pendingUnlinks.delete(timer);
-			void this.dropUnlessMoved(path, known);
-		}, RENAME_PAIRING_MS);
-		this.pendingUnlinks.add(timer);
+		const told = new Promise<void>((end) => {
+			const timer = setTimeout(() => {
+				this.pendingUnlinks.delete(timer);
+				void this.dropUnlessMoved(path, known).finally(end);
+			}, RENAME_PAIRING_MS);
+			this.pendingUnlinks.set(timer, end);
+		});
+		this.unlinking.add(told);
+		void told.finally(() => this.unlinking.delete(told));
 	}
 }
 
