@@ -250,17 +250,18 @@ describe("NodeVault watching the disk", () => {
 
 	test("its own writes are reported once, not again by the watcher", async () => {
 		// Let the last test's writes finish arriving (a plain write can show up as two changes).
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await vault.outsideChangesSeen();
 		events.length = 0;
 		const keep = vault.getFileByPath("Keep.md");
 		if (!keep) throw new Error("missing");
 		await vault.process(keep, (text) => text + "!");
 		await vault.create("Mine.md", "mine");
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		// Once the watcher has looked at what the two writes made it see.
+		await vault.outsideChangesSeen();
 		expect(events).toEqual(["modify Keep.md", "create Mine.md"]);
 	});
 	test("a folder another program makes (with notes and a folder inside, made at once), renames and deletes is followed: each note made, moved and deleted", async () => {
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await vault.outsideChangesSeen();
 		events.length = 0;
 		// Made with its notes before the watcher could be on it: found by listing it once it is seen.
 		await fs.mkdir(nodePath.join(root, "Made", "Inner"), { recursive: true });
