@@ -1,7 +1,7 @@
 import { promises as fs, watch, type FSWatcher, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { FolderJail } from "../host/FolderJail";
-import { RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
+import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
 
 /** A file the vault lists, as the watcher needs it. */
 interface WatchedFile {
@@ -51,7 +51,10 @@ export interface WatchedVault {
  */
 export class DiskWatcher {
 	private readonly folders = new Map<string, FSWatcher>();
-	private readonly pendingUnlinks = new Set<NodeJS.Timeout>();
+	/** Unlinks waiting RENAME_PAIRING_MS for a rename's other half, each with what ends its wait at close. */
+	private readonly pendingUnlinks = new Map<NodeJS.Timeout, () => void>();
+	/** The unlinks not yet told (waiting for a rename's other half, or dropped meanwhile), so `caughtUp` waits for them too. */
+	private readonly unlinking = new Set<Promise<void>>();
 	/** Events that came during the first listing, looked at once it is done; null after. */
 	private early: Array<{ folder: string; event: string; name: string | null }> | null = [];
 	private closed = false;
@@ -88,7 +91,10 @@ export class DiskWatcher {
 
 	/** Stops watching. */
 	close(): Promise<void> {
-		for (const timer of this.pendingUnlinks) clearTimeout(timer);
+		for (const [timer, end] of this.pendingUnlinks) {
+			clearTimeout(timer);
+			end();
+		}
 		this.pendingUnlinks.clear();
 		this.closed = true;
 		this.early = null;
@@ -136,11 +142,13 @@ export class DiskWatcher {
 	 * Resolves once what other programs did on disk before this call is told to the vault: the events
 	 * the system queued reach the watch at the event loop's next look at the network and files (two
 	 * turns), then the looks and listings under way finish (WATCH_SETTLE_MS each, more while a file
-	 * keeps changing: the caller bounds the wait).
+	 * keeps changing: the caller bounds the wait), then the unlinks they found are told (a file gone
+	 * is dropped RENAME_PAIRING_MS after, unless it turned up under another name).
 	 */
 	async caughtUp(): Promise<void> {
 		for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
 		await Promise.allSettled(this.running);
+		await Promise.allSettled(this.unlinking);
 	}
 
 	/**
@@ -295,6 +303,24 @@ export class DiskWatcher {
 		if (known && !stats.isDirectory()) this.vault.drop(path, known);
 	}
 
+	/**
+	 * A known file unlinked RENAME_PAIRING_MS ago and not yet seen under another name: dropped, once
+	 * the looks and listings under way have ended (RENAME_PAIRING_LOOKS_MS at most), since the
+	 * rename's other half may be among them (a moved folder's notes, listed a few at a time).
+	 */
+	private async dropUnlessMoved(path: string, known: WatchedFile): Promise<void> {
+		let bound: NodeJS.Timeout | undefined;
+		const timeUp = new Promise<void>((resolve) => (bound = setTimeout(resolve, RENAME_PAIRING_LOOKS_MS)));
+		await Promise.race([Promise.allSettled([...this.running]), timeUp]);
+		clearTimeout(bound);
+		if (this.closed || this.vault.known(path) !== known || (await isPlainFile(known.diskPath))) return;
+		if (this.vault.known(path) !== known) return;
+		// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
+		const stats = await fs.lstat(known.diskPath).catch(() => undefined);
+		if (stats?.isSymbolicLink() === true) this.vault.forget(path);
+		else this.vault.drop(path, known);
+	}
+
 	private onUnlink(path: string): void {
 		const known = this.vault.known(path);
 		if (!known) {
@@ -308,19 +334,15 @@ export class DiskWatcher {
 			return;
 		}
 		// Wait a moment: if the same inode shows up under another name, it was a rename, reported by onAdd.
-		const timer = setTimeout(() => {
-			this.pendingUnlinks.delete(timer);
-			if (this.vault.known(path) !== known) return;
-			void isPlainFile(known.diskPath).then((exists) => {
-				if (this.vault.known(path) !== known || exists) return;
-				void fs.lstat(known.diskPath).then(
-					// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
-					(stats) => (stats.isSymbolicLink() ? this.vault.forget(path) : this.vault.drop(path, known)),
-					() => this.vault.drop(path, known),
-				);
-			});
-		}, RENAME_PAIRING_MS);
-		this.pendingUnlinks.add(timer);
+		const told = new Promise<void>((end) => {
+			const timer = setTimeout(() => {
+				this.pendingUnlinks.delete(timer);
+				void this.dropUnlessMoved(path, known).finally(end);
+			}, RENAME_PAIRING_MS);
+			this.pendingUnlinks.set(timer, end);
+		});
+		this.unlinking.add(told);
+		void told.finally(() => this.unlinking.delete(told));
 	}
 }
 

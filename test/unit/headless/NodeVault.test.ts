@@ -2,8 +2,9 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { NodeVault, normalizeVaultPath } from "../../../src/headless/NodeVault";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
+import { NOTE_TEXT_PIECE_CHARS, RENAME_PAIRING_MS } from "../../../src/config/limits";
 import type { HostAbstractFile } from "../../../src/host/Host";
+import { until } from "../../helpers/dom";
 import { makeVault, removeDir } from "../../helpers/vault";
 
 describe("NodeVault", () => {
@@ -249,17 +250,18 @@ describe("NodeVault watching the disk", () => {
 
 	test("its own writes are reported once, not again by the watcher", async () => {
 		// Let the last test's writes finish arriving (a plain write can show up as two changes).
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await vault.outsideChangesSeen();
 		events.length = 0;
 		const keep = vault.getFileByPath("Keep.md");
 		if (!keep) throw new Error("missing");
 		await vault.process(keep, (text) => text + "!");
 		await vault.create("Mine.md", "mine");
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		// Once the watcher has looked at what the two writes made it see.
+		await vault.outsideChangesSeen();
 		expect(events).toEqual(["modify Keep.md", "create Mine.md"]);
 	});
 	test("a folder another program makes (with notes and a folder inside, made at once), renames and deletes is followed: each note made, moved and deleted", async () => {
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await vault.outsideChangesSeen();
 		events.length = 0;
 		// Made with its notes before the watcher could be on it: found by listing it once it is seen.
 		await fs.mkdir(nodePath.join(root, "Made", "Inner"), { recursive: true });
@@ -284,6 +286,49 @@ describe("NodeVault watching the disk", () => {
 		await expectEventWithinASecond("delete Moved/Inner/Two.md");
 		await expectEventWithinASecond("delete Moved/Inner/Three.md");
 		expect(vault.getFiles().filter((file) => file.path.startsWith("Moved/") || file.path.startsWith("Made/"))).toEqual([]);
+	});
+});
+
+describe("NodeVault watching a folder another program moves", () => {
+	test("its notes are reported moved, not deleted and made again, when listing the folder under its new name outlasts the rename's pairing wait", async () => {
+		const root = await makeVault({ "Made/One.md": "one", "Made/Inner/Two.md": "two", "Keep.md": "keep" });
+		const vault = await NodeVault.open(root, { watch: true });
+		const events: string[] = [];
+		vault.on("create", (file: HostAbstractFile) => events.push(`create ${file.path}`));
+		vault.on("delete", (file: HostAbstractFile) => events.push(`delete ${file.path}`));
+		vault.on("rename", (file: HostAbstractFile, oldPath: string) => events.push(`rename ${oldPath} -> ${file.path}`));
+		// The moved folder's listing is held, as a busy machine (or a folder of thousands of notes) holds it, until the pairing waits have run out.
+		let openListing = (): void => undefined;
+		const listingHeld = new Promise<void>((resolve) => (openListing = resolve));
+		const readdir = fs.readdir.bind(fs);
+		jest.spyOn(fs, "readdir").mockImplementation((async (folder: string, options?: unknown) => {
+			if (nodePath.basename(String(folder)) === "Moved") await listingHeld;
+			return readdir(folder, options as undefined);
+		}) as typeof fs.readdir);
+		let pairingWaitsOver = 0;
+		const realSetTimeout = global.setTimeout;
+		jest.spyOn(global, "setTimeout").mockImplementation((callback: () => void, ms?: number) =>
+			realSetTimeout(() => {
+				callback();
+				if (ms === RENAME_PAIRING_MS) pairingWaitsOver++;
+			}, ms),
+		);
+		try {
+			await fs.rename(nodePath.join(root, "Made"), nodePath.join(root, "Moved"));
+			await until(() => pairingWaitsOver === 2, 10_000);
+			// Time for what main did then (a look at the old path, then the notes dropped) to be reported.
+			await new Promise((resolve) => realSetTimeout(resolve, RENAME_PAIRING_MS));
+			openListing();
+			await until(() => events.length >= 2, 10_000);
+			await vault.outsideChangesSeen();
+			expect(events.sort()).toEqual(["rename Made/Inner/Two.md -> Moved/Inner/Two.md", "rename Made/One.md -> Moved/One.md"]);
+			expect(vault.getFileByPath("Moved/Inner/Two.md")).not.toBeNull();
+			expect(vault.getFileByPath("Made/One.md")).toBeNull();
+		} finally {
+			jest.restoreAllMocks();
+			await vault.close();
+			await removeDir(root);
+		}
 	});
 });
 

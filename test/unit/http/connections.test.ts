@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { connect, type Socket } from "node:net";
 import { ConnectionPool } from "../../../src/http/connections";
 import { LoopbackHttpServer } from "../../../src/http/server";
+import { until } from "../../helpers/dom";
 
 /** Just enough of a socket: it can be destroyed, and says so with 'close'. */
 class FakeSocket extends EventEmitter {
@@ -36,7 +37,11 @@ describe("ConnectionPool", () => {
 		for (const socket of [silent, asked, authenticated]) pool.admit(socket);
 		pool.requestStarted(asked);
 		pool.authenticate(authenticated);
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		// Until the silent one is closed (in an immediate after its deadline's timer), not a fixed 100 ms: under load the
+		// test looked before the close, even one immediate later (3 of 22 runs at load 21-27). The other two had the same
+		// deadline; their closes would have come in the same turn.
+		await until(() => silent.destroyed);
+		await new Promise((resolve) => setImmediate(resolve));
 		expect([silent.destroyed, asked.destroyed, authenticated.destroyed]).toEqual([true, false, false]);
 		expect(pool.unauthenticatedCount).toBe(1);
 	});
