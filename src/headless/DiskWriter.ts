@@ -646,8 +646,7 @@ export class DiskWriter {
 	/** Moves the file `moved` describes from `at` back to `to`, if `at` still leads to it and nothing took `to` meanwhile. */
 	private putBack(at: string, to: string, moved: Stats): void {
 		try {
-			const back = this.jail.inFolderSync(nodePath.dirname(to), (entry) => lstatSync(entry(nodePath.basename(to)), { throwIfNoEntry: false }) === undefined);
-			if (back && this.jail.moveFileSync(at, to, (found) => sameFile(found, moved))) this.moveLateCarries(at, to);
+			if (this.jail.moveFileSync(at, to, (found, there) => there === undefined && sameFile(found, moved))) this.moveLateCarries(at, to);
 		} catch {
 			// Its folder gone, or swapped for a link too: left where it is.
 		}

@@ -450,14 +450,16 @@ export class FolderJail {
 
 	/**
 	 * Renames `from` to `to` (replacing what is there, as rename does) with both folders held open
-	 * (`inFolderSync`), if `isMoved` accepts what `from` names (its lstat) at that moment; false when it does not.
+	 * (`inFolderSync`), if `isMoved` accepts what `from` and `to` name (their lstat) at that moment;
+	 * false when it does not.
 	 */
-	moveFileSync(from: string, to: string, isMoved: (found: Stats | undefined) => boolean): boolean {
+	moveFileSync(from: string, to: string, isMoved: (found: Stats | undefined, there: Stats | undefined) => boolean): boolean {
 		return this.inFolderSync(nodePath.dirname(from), (fromEntry) =>
 			this.inFolderSync(nodePath.dirname(to), (toEntry) => {
 				const source = fromEntry(nodePath.basename(from));
-				if (!isMoved(lstatSync(source, { throwIfNoEntry: false }))) return false;
-				renameSync(source, toEntry(nodePath.basename(to)));
+				const target = toEntry(nodePath.basename(to));
+				if (!isMoved(lstatSync(source, { throwIfNoEntry: false }), lstatSync(target, { throwIfNoEntry: false }))) return false;
+				renameSync(source, target);
 				return true;
 			}),
 		);

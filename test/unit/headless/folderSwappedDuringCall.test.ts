@@ -15,14 +15,14 @@ import { makeTempDir, removeDir } from "../../helpers/vault";
 
 type Swap = { folder: string; outside: string };
 
-/** The calls spied on: the pooled and the synchronous form of each. */
-const CALLS = ["open", "mkdir", "rename", "link", "unlink", "rm", "writeFile"] as const;
+/** The calls spied on, each in its pooled and its synchronous form. */
+type Call = "open" | "mkdir" | "rename" | "link" | "unlink" | "writeFile";
 
 /**
  * Swaps `swap.folder` for a link to `swap.outside` around the first of the `calls` (pooled or
  * synchronous) whose path ends in `/${name}`, and back once it returns (or its promise settles).
  */
-function swapAround(calls: ReadonlyArray<(typeof CALLS)[number]>, name: string, swap: Swap): { swapped: () => boolean } {
+function swapAround(calls: ReadonlyArray<Call>, name: string, swap: Swap): { swapped: () => boolean } {
 	let swapped = false;
 	const swapOut = () => {
 		renameSync(swap.folder, `${swap.folder}.real`);
@@ -36,7 +36,7 @@ function swapAround(calls: ReadonlyArray<(typeof CALLS)[number]>, name: string, 
 	for (const call of calls) spyOn(call);
 	return { swapped: () => swapped };
 
-	function spyOn(call: (typeof CALLS)[number]): void {
+	function spyOn(call: Call): void {
 		const pooled = nodeFs.promises as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
 		const original = pooled[call]?.bind(nodeFs.promises);
 		jest.spyOn(pooled, call).mockImplementation(async (...args: unknown[]) => {
