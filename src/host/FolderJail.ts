@@ -502,6 +502,8 @@ export class FolderJail {
 
 	/** `makeFolders`, returning once done. */
 	makeFoldersSync(folder: string): void {
+		// There already, a real folder (the common case: a note made beside others): nothing to make, two system calls.
+		if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() === true && this.isFolderRealSync(folder)) return;
 		for (const current of this.foldersDown(folder)) {
 			this.inFolderSync(nodePath.dirname(current), (entry) => {
 				const at = entry(nodePath.basename(current));
