@@ -4,6 +4,7 @@ import {
 	closeSync,
 	constants as fsConstants,
 	fstatSync,
+	linkSync,
 	lstatSync,
 	openSync,
 	promises as fs,
@@ -11,11 +12,14 @@ import {
 	readSync,
 	renameSync,
 	rmSync,
+	unlinkSync,
+	write,
 	writeSync,
 	type Stats,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { removeWhereMade } from "../host/madeFile";
+import { sameFile } from "../host/madeFile";
+import { promisify } from "node:util";
 import {
 	EMPTY_NOTE_SETTLE_MS,
 	LATE_APPEND_PIECE_BYTES,
@@ -44,8 +48,6 @@ export interface EditResult {
 
 /** What a copy of another program's version of a note, kept beside it after it raced an edit, is named by (see keepRacedVersion). */
 const RACED_COPY_LABEL = "another program's version";
-
-const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 
 /** The name of a replace's temporary file, beside the note (made in replaceFile); one a crash left behind is removed at a later start (NodeVault.removeLeftTemporaries). */
 export const TEMPORARY_NOTE_NAME = /^\.vault-mcp-[0-9a-f]{12}\.tmp$/;
@@ -271,7 +273,7 @@ export class DiskWriter {
 		/** The edit's last bytes (whether it ends a line). */
 		let lastPiece = Buffer.alloc(0);
 		try {
-			const created = this.createTemporary(temporary, folder, read.mode & 0o777);
+			const created = this.createTemporary(temporary, read.mode & 0o777);
 			let renaming = false;
 			try {
 				// The new text, a piece at a time: made into bytes and written, the event loop given back between pieces.
@@ -392,33 +394,15 @@ export class DiskWriter {
 	}
 
 	/**
-	 * Makes the temporary file beside the note, in its real folder: the folder is checked before and
-	 * after, and the file made must be the one the name leads to. A long note is read in pieces
-	 * before this, with turns between them, in which another program may swap the folder for a link
-	 * out of the vault: the new text was then written there, and left there when the folder was
-	 * swapped back before the last look. Made through a link, it is taken back (if its name still
-	 * leads to it) before a byte is written, and the edit refused; swapped back already, it is removed where
-	 * it was made (removeWhereMade). Made on the event loop, not through the thread pool (tried: loop99 in
-	 * bench/README): a pooled open gave another program a window between the folder check and the open,
-	 * and a crash left behind the temporary file of every edit waiting on the pool.
+	 * Makes the temporary file beside the note, in its real folder held open (FolderJail.createFileSync). A long note is
+	 * read in pieces before this, with turns between them, in which another program may swap the folder for a link out
+	 * of the vault: the new text was then written there, and left there when the folder was swapped back before the last
+	 * look. Made on the event loop, not through the thread pool (tried: loop99 in bench/README): a pooled open gave
+	 * another program a window between the folder check and the open, and a crash left behind the temporary file of
+	 * every edit waiting on the pool.
 	 */
-	private createTemporary(temporary: string, folder: string, mode: number): number {
-		this.jail.checkFolderSync(folder);
-		const fd = openSync(temporary, CREATE_NEW | O_NOFOLLOW, mode);
-		let made: Stats | null = null;
-		try {
-			made = fstatSync(fd);
-			if (this.jail.isFolderRealSync(folder) && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) return fd;
-		} catch {
-			// Refused below.
-		}
-		try {
-			if (made !== null && sameFile(lstatSync(temporary, { throwIfNoEntry: false }) ?? null, made)) rmSync(temporary, { force: true });
-			else if (made !== null) removeWhereMade(fd, made);
-		} finally {
-			closeSync(fd);
-		}
-		throw new OutsideVaultError();
+	private createTemporary(temporary: string, mode: number): number {
+		return this.jail.createFileSync(temporary, mode).fd;
 	}
 
 	/**
@@ -558,58 +542,50 @@ export class DiskWriter {
 		for (const carry of this.lateCarries) if (carry.target === from) carry.target = to;
 	}
 
-	/** Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed. */
+	/**
+	 * Makes a new file holding `data`, never replacing anything (exclusive, not following links); folders made as needed.
+	 * Made on the event loop in its folder held open (FolderJail.createFileSync): opened through the thread pool, a folder
+	 * swapped for a link out of the vault while the open waited for a thread had the file made outside, and left there
+	 * when swapped back before the look after it. The text is then written through the pool, into that file.
+	 */
 	async create(diskPath: string, data: string | Buffer, beforeWrite?: () => void, mode = 0o666): Promise<Stats> {
 		await this.jail.makeFolders(nodePath.dirname(diskPath));
-		let handle;
+		const { fd, stats } = this.jail.createFileSync(diskPath, mode);
+		let made = stats;
 		try {
-			// Exclusive and not following links: fails if another program created the file a moment ago, never overwrites it.
-			handle = await fs.open(diskPath, CREATE_NEW | O_NOFOLLOW, mode);
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await fs.lstat(diskPath)).isSymbolicLink()) throw new OutsideVaultError();
-			throw error;
-		}
-		let made: Stats;
-		try {
-			// Made where its name says, in a real folder, before a byte of the text is written: the folder may have been
-			// swapped for a link out of the vault since it was made (and swapped back by the end, the file left outside).
-			made = await handle.stat();
-			if (!(await this.jail.isFolderReal(nodePath.dirname(diskPath))) || !sameFile(await fs.lstat(diskPath).catch(() => null), made)) {
-				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
-				throw new OutsideVaultError();
-			}
 			try {
 				// Written in pieces through the thread pool: the caller may no longer write by the next one, or by the end.
-				await writeInPieces(handle, data, beforeWrite);
+				await writeInPieces(fd, data, beforeWrite);
 				beforeWrite?.();
 			} catch (error) {
-				if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
+				this.jail.removeIfSameSync(diskPath, made);
 				throw error;
 			}
-			made = await handle.stat();
+			made = fstatSync(fd);
 		} finally {
-			await handle.close();
+			await closeOffLoop(fd);
 		}
-		// A folder swapped for a link while the file was being made: take back what was written there, if
-		// the name still leads to it. Through the link it may name another file, outside the vault: left alone.
+		// A folder swapped for a link while the text was written: take back what was written, if the name still leads to
+		// it. Through the link it may name another file, outside the vault: left alone.
 		if (!(await this.jail.isFolderReal(nodePath.dirname(diskPath)))) {
-			if (sameFile(await fs.lstat(diskPath).catch(() => null), made)) await fs.rm(diskPath, { force: true });
+			this.jail.removeIfSameSync(diskPath, made);
 			throw new OutsideVaultError();
 		}
 		return fs.lstat(diskPath);
 	}
 
-	/** Copies a file's bytes to a new file (never replacing one), both inside the jail. */
+	/** Copies a file's bytes to a new file (never replacing one), both inside the jail: made as `create` makes a note. */
 	async copy(from: string, to: string): Promise<void> {
-		const bytes = await this.jail.readFile(from);
-		await this.jail.makeFolders(nodePath.dirname(to));
-		await fs.writeFile(to, bytes, { flag: CREATE_NEW | O_NOFOLLOW });
+		await this.create(to, await this.jail.readFile(from));
 	}
 
 	/**
 	 * Moves a file into `trashFolder` under its own name, or with a number added when that name is
 	 * taken there. The name is taken first (an empty file made exclusively), so nothing already in
-	 * the trash is ever replaced; the file must be a plain file where its path says.
+	 * the trash is ever replaced; the file must be a plain file where its path says. The name taken
+	 * and the move are made with the folders held open (FolderJail.createFileSync, moveFileSync): through
+	 * the thread pool, a trash folder swapped for a link out of the vault while the rename waited for a
+	 * thread took the note out of the vault, and the look after it saw the folder swapped back.
 	 */
 	async trash(diskPath: string, trashFolder: string, basename: string, extension: string): Promise<void> {
 		const { handle, stats } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
@@ -620,36 +596,25 @@ export class DiskWriter {
 			const target = nodePath.join(trashFolder, `${basename}${number === 0 ? "" : ` ${number}`}${dot}`);
 			let placeholder: Stats;
 			try {
-				const made = await fs.open(target, CREATE_NEW | O_NOFOLLOW, 0o600);
-				try {
-					placeholder = await made.stat();
-				} finally {
-					await made.close();
-				}
+				const made = this.jail.createFileSync(target, 0o600);
+				closeSync(made.fd);
+				placeholder = made.stats;
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
 				throw error;
 			}
 			try {
-				// The last look before the move: still a plain file, in a real folder, going to a real trash folder
-				// (swapped for a link since it was made, the note would leave the vault through it).
-				await this.jail.checkFolder(trashFolder);
-				await this.jail.checkFolder(nodePath.dirname(diskPath));
-				if (!(await fs.lstat(diskPath)).isFile()) throw new OutsideVaultError();
-				await fs.rename(diskPath, target);
+				// The last look before the move, in the same piece: still a plain file.
+				if (!this.jail.moveFileSync(diskPath, target, (found) => found?.isFile() === true)) throw new OutsideVaultError();
 				this.moveLateCarries(diskPath, target);
 			} catch (error) {
-				// Only the name taken, if it still leads to it: through a link it may name another file, outside the vault.
-				if (sameFile(await fs.lstat(target).catch(() => null), placeholder)) await fs.rm(target, { force: true });
+				// Only the name taken, if it still leads to it.
+				this.jail.removeIfSameSync(target, placeholder);
 				throw error;
 			}
-			// The trash folder swapped for a link while the note was moved: put it back where it was, if the name still leads to it.
+			// The trash folder swapped for a link since: put the note back where it was, if the name still leads to it.
 			if (!(await this.jail.isFolderReal(trashFolder))) {
-				if (sameFile(await fs.lstat(target).catch(() => null), stats) && (await fs.lstat(diskPath).catch(() => null)) === null)
-					await fs.rename(target, diskPath).then(
-						() => this.moveLateCarries(target, diskPath),
-						() => undefined,
-					);
+				this.putBack(target, diskPath, stats);
 				throw new OutsideVaultError();
 			}
 			return;
@@ -667,72 +632,86 @@ export class DiskWriter {
 		const { handle, stats } = await this.jail.open(from, fsConstants.O_RDONLY);
 		await handle.close();
 		await this.jail.makeFolders(nodePath.dirname(to));
-		await this.jail.checkFolder(nodePath.dirname(from));
-		await this.moveWithoutReplacing(from, to, stats);
+		this.moveWithoutReplacing(from, to, stats);
 		this.moveLateCarries(from, to);
-		// A folder swapped for a link while the file was moved: put it back where it was, if the new name still
+		// A folder swapped for a link since the file was moved: put it back where it was, if the new name still
 		// leads to it. Through the link it may name another file, outside the vault, which must not be moved in.
 		if (!(await this.jail.isFolderReal(nodePath.dirname(to)))) {
-			if (sameFile(await fs.lstat(to).catch(() => null), stats))
-				await fs.rename(to, from).then(
-					() => this.moveLateCarries(to, from),
-					() => undefined,
-				);
+			this.putBack(to, from, stats);
 			throw new OutsideVaultError();
 		}
 		return fs.lstat(to);
 	}
 
-	private async moveWithoutReplacing(from: string, to: string, stats: Stats): Promise<void> {
-		const taken = () => Object.assign(new Error(`File already exists: ${this.jail.vaultPath(to)}`), { code: "EEXIST" });
-		const existing = await fs.lstat(to).catch(() => null);
-		// A link there is not part of the vault: refused like any path through a link, never named as taken.
-		if (existing?.isSymbolicLink()) throw new OutsideVaultError();
-		if (existing && !(existing.ino === stats.ino && existing.dev === stats.dev)) throw taken();
-		if (existing) {
-			await fs.rename(from, to);
-			return;
-		}
+	/** Moves the file `moved` describes from `at` back to `to`, if `at` still leads to it and nothing took `to` meanwhile. */
+	private putBack(at: string, to: string, moved: Stats): void {
 		try {
-			await fs.link(from, to);
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV" && code !== "ENOSYS") throw error;
-			if (
-				await fs.lstat(to).then(
-					() => true,
-					() => false,
-				)
-			)
-				throw taken();
-			await fs.rename(from, to);
-			return;
+			if (this.jail.moveFileSync(at, to, (found, there) => there === undefined && sameFile(found, moved))) this.moveLateCarries(at, to);
+		} catch {
+			// Its folder gone, or swapped for a link too: left where it is.
 		}
-		// The new name made where it says, in a real folder, before the old one is removed: the folder may have been swapped
-		// for a link out of the vault (and back) around the link, and the note would then be left only outside.
-		if (!(await this.jail.isFolderReal(nodePath.dirname(to))) || !sameFile(await fs.lstat(to).catch(() => null), stats)) {
-			if (sameFile(await fs.lstat(to).catch(() => null), stats)) await fs.unlink(to);
-			throw new OutsideVaultError();
-		}
-		await fs.unlink(from);
+	}
+
+	/**
+	 * The move itself, in one piece on the event loop with both folders held open (FolderJail.inFolderSync): through the
+	 * thread pool, a folder swapped for a link out of the vault while a call waited for a thread had the note linked
+	 * there, or a file of that name outside removed by the unlink of the old name.
+	 */
+	private moveWithoutReplacing(from: string, to: string, stats: Stats): void {
+		const taken = () => Object.assign(new Error(`File already exists: ${this.jail.vaultPath(to)}`), { code: "EEXIST" });
+		this.jail.inFolderSync(nodePath.dirname(from), (fromEntry) =>
+			this.jail.inFolderSync(nodePath.dirname(to), (toEntry) => {
+				const source = fromEntry(nodePath.basename(from));
+				const target = toEntry(nodePath.basename(to));
+				const existing = lstatSync(target, { throwIfNoEntry: false });
+				// A link there is not part of the vault: refused like any path through a link, never named as taken.
+				if (existing?.isSymbolicLink()) throw new OutsideVaultError();
+				if (existing && !(existing.ino === stats.ino && existing.dev === stats.dev)) throw taken();
+				if (existing) {
+					renameSync(source, target);
+					return;
+				}
+				try {
+					linkSync(source, target);
+				} catch (error) {
+					const code = (error as NodeJS.ErrnoException).code;
+					if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV" && code !== "ENOSYS") throw error;
+					if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) throw taken();
+					renameSync(source, target);
+					return;
+				}
+				// The new name must lead to the file opened before the old one is removed: another program may have put
+				// another file at the old name since (the link then named that one).
+				if (!sameFile(lstatSync(target, { throwIfNoEntry: false }), stats)) throw new OutsideVaultError();
+				unlinkSync(source);
+			}),
+		);
 	}
 }
 
 /**
- * Writes `text` as UTF-8 through `handle`, NOTE_TEXT_PIECE_CHARS characters at a time (cut between
+ * Writes `text` as UTF-8 into the file open as `fd`, NOTE_TEXT_PIECE_CHARS characters at a time (cut between
  * surrogate pairs, so the bytes are those of the whole): each piece is made into bytes in its own
  * turn of the event loop, between two thread-pool writes. `writeFile` made a 1 MB note's bytes in one
  * piece of 5-8 ms, and a flood of such creates held other clients that long each time. Bytes (a copy
  * of another program's version of a note) go as they are, NOTE_TEXT_PIECE_CHARS at a time.
  */
-async function writeInPieces(handle: fs.FileHandle, text: string | Buffer, beforeWrite?: () => void): Promise<void> {
+async function writeInPieces(fd: number, text: string | Buffer, beforeWrite?: () => void): Promise<void> {
 	for (let start = 0; start < text.length;) {
 		if (start > 0) beforeWrite?.();
 		const end = typeof text === "string" ? pieceEnd(text, start, NOTE_TEXT_PIECE_CHARS) : Math.min(text.length, start + NOTE_TEXT_PIECE_CHARS);
 		const bytes = typeof text === "string" ? Buffer.from(text.slice(start, end), "utf8") : text.subarray(start, end);
-		for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
+		for (let offset = 0; offset < bytes.length;) offset += (await writeOffLoop(fd, bytes, offset, bytes.length - offset)).bytesWritten;
 		start = end;
 	}
+}
+
+/** `write` through the thread pool, into a file already open. */
+const writeOffLoop = promisify(write);
+
+/** Closes `fd` through the thread pool. */
+function closeOffLoop(fd: number): Promise<void> {
+	return new Promise((resolve) => close(fd, () => resolve()));
 }
 
 /** Whether a replaced file is shorter than the `seenLength` bytes read, or empty: truncated by a program rewriting it, its text perhaps still to come. */
@@ -780,11 +759,6 @@ export function isBeingRewritten(stats: Stats, length = 0, ownWrite?: Stats): bo
  */
 function isAsWritten(now: Stats, ours: Stats | undefined): boolean {
 	return ours !== undefined && sameFile(now, ours) && now.size === ours.size && now.mtimeMs === ours.mtimeMs && now.ctimeMs === ours.ctimeMs;
-}
-
-/** Whether `found` (an lstat, or null) is the file `ours` describes: the same inode on the same device. */
-function sameFile(found: Stats | null, ours: Stats): boolean {
-	return found !== null && found.isFile() && found.ino === ours.ino && found.dev === ours.dev;
 }
 
 function writeAll(fd: number, bytes: Buffer): void {

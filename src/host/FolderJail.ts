@@ -1,6 +1,7 @@
 import { MAX_FOLDERS_SEARCHED, OPEN_ATTEMPTS } from "../config/limits";
 import { normalizeVaultPath } from "../paths/spelling";
 import { NoteTooLargeError } from "./NoteTooLargeError";
+import { removeWhereMade, sameFile } from "./madeFile";
 import {
 	closeSync,
 	constants as fsConstants,
@@ -13,6 +14,8 @@ import {
 	readlinkSync,
 	readSync,
 	realpathSync,
+	renameSync,
+	rmSync,
 	type Dirent,
 	type Stats,
 } from "node:fs";
@@ -24,6 +27,9 @@ export const OUTSIDE_VAULT = "EOUTSIDEVAULT";
 
 /** Opening a symbolic link fails instead of following it (0 where the platform has no such flag; the checks below still hold). */
 export const O_NOFOLLOW: number = fsConstants.O_NOFOLLOW ?? 0;
+
+/** Making a new file: never over an existing one, never through a link in its name. */
+const CREATE_NEW = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL;
 
 /** Opening only a folder (0 where the platform has no such flag). */
 const O_DIRECTORY: number = fsConstants.O_DIRECTORY ?? 0;
@@ -362,34 +368,130 @@ export class FolderJail {
 		}
 	}
 
-	/** Makes a folder and its missing parents one at a time, refusing at the first part that is a link or not a folder. */
-	async makeFolders(folder: string): Promise<void> {
-		for (const current of this.foldersDown(folder)) {
-			try {
-				await fs.mkdir(current);
-			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-			}
-			this.refuseUnlessFolder(current, await fs.lstat(current));
+	/**
+	 * Runs `act` with a way to name an entry of `folder` that stays in that very folder, whatever its
+	 * path leads to a moment later. Where the system names an open folder by a path (`openFileNames`),
+	 * the folder is opened (not following a link in its name), must then be named exactly `folder`,
+	 * below the root, and each entry is named through it (`/proc/self/fd/<fd>/<name>`): a folder swapped
+	 * for a link out of the vault after that look cannot lead `act`'s system calls out of the vault.
+	 * Checked by path and then acted on by path through the thread pool, a swap while the call waited
+	 * for a thread made, moved or removed files outside. Elsewhere the folder is checked
+	 * (`checkFolderSync`) and each entry named by its path. Synchronous: a few metadata calls.
+	 */
+	inFolderSync<T>(folder: string, act: (entry: (name: string) => string) => T): T {
+		if (!this.isBelowRoot(folder)) throw new OutsideVaultError();
+		const byPath = this.openFileNames;
+		if (byPath === null) {
+			this.checkFolderSync(folder);
+			return act((name) => nodePath.join(folder, name));
 		}
-		await this.checkFolder(folder);
+		let fd: number;
+		try {
+			fd = openSync(folder, fsConstants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		} catch (error) {
+			throw refusedOpen(error);
+		}
+		try {
+			if (this.isOpenedAtSync(fd, folder) !== true) throw new OutsideVaultError();
+			return act((name) => nodePath.join(byPath, String(fd), name));
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/**
+	 * Makes a new, empty file at `diskPath` (exclusive: never over anything, never through a link)
+	 * in its folder held open (`inFolderSync`), opened for writing; the caller closes `fd`. The file
+	 * made must be the one its path leads to, in a real folder (a swap after the open, or a system
+	 * where the folder is not held open), or it is removed where it was made and refused.
+	 */
+	createFileSync(diskPath: string, mode?: number): JailedDescriptor {
+		const folder = nodePath.dirname(diskPath);
+		const name = nodePath.basename(diskPath);
+		let fd: number;
+		try {
+			fd = this.inFolderSync(folder, (entry) => openSync(entry(name), CREATE_NEW | O_NOFOLLOW, mode));
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+			if (lstatSync(diskPath, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw new OutsideVaultError();
+			// Named by the vault path: the system's message would name the open folder's /proc path.
+			throw Object.assign(new Error(`File already exists: ${this.vaultPath(diskPath)}`), { code: "EEXIST" });
+		}
+		let made: Stats | null = null;
+		try {
+			made = fstatSync(fd);
+			if (this.isFolderRealSync(folder) && sameFile(lstatSync(diskPath, { throwIfNoEntry: false }), made)) return { fd, stats: made };
+		} catch {
+			// Refused below.
+		}
+		try {
+			// Ours either way: through a link still there, its name leads to it; swapped back, it is found by its descriptor.
+			if (made !== null && sameFile(lstatSync(diskPath, { throwIfNoEntry: false }), made)) rmSync(diskPath, { force: true });
+			else if (made !== null) removeWhereMade(fd, made);
+		} catch {
+			// Its folder gone meanwhile: nothing left to remove there.
+		} finally {
+			closeSync(fd);
+		}
+		throw new OutsideVaultError();
+	}
+
+	/** Removes the plain file at `diskPath` if it is the file `ours` describes, in its folder held open (`inFolderSync`); never through a link. */
+	removeIfSameSync(diskPath: string, ours: Pick<Stats, "ino" | "dev">): void {
+		try {
+			this.inFolderSync(nodePath.dirname(diskPath), (entry) => {
+				const at = entry(nodePath.basename(diskPath));
+				if (sameFile(lstatSync(at, { throwIfNoEntry: false }), ours)) rmSync(at, { force: true });
+			});
+		} catch {
+			// Its folder gone or swapped for a link: nothing of the vault's to remove there.
+		}
+	}
+
+	/**
+	 * Renames `from` to `to` (replacing what is there, as rename does) with both folders held open
+	 * (`inFolderSync`), if `isMoved` accepts what `from` and `to` name (their lstat) at that moment;
+	 * false when it does not.
+	 */
+	moveFileSync(from: string, to: string, isMoved: (found: Stats | undefined, there: Stats | undefined) => boolean): boolean {
+		return this.inFolderSync(nodePath.dirname(from), (fromEntry) =>
+			this.inFolderSync(nodePath.dirname(to), (toEntry) => {
+				const source = fromEntry(nodePath.basename(from));
+				const target = toEntry(nodePath.basename(to));
+				if (!isMoved(lstatSync(source, { throwIfNoEntry: false }), lstatSync(target, { throwIfNoEntry: false }))) return false;
+				renameSync(source, target);
+				return true;
+			}),
+		);
+	}
+
+	/**
+	 * Makes a folder and its missing parents one at a time, refusing at the first part that is a link
+	 * or not a folder. Each is made in its parent held open (`inFolderSync`), on the event loop.
+	 */
+	async makeFolders(folder: string): Promise<void> {
+		this.makeFoldersSync(folder);
 	}
 
 	/**
 	 * Makes one folder whose parent is a real folder of the vault; true when this call made it, false
-	 * when it was there already (made by another client or the person meanwhile). Never through a link.
+	 * when it was there already (made by another client or the person meanwhile). Never through a
+	 * link: made in its parent held open (`inFolderSync`).
 	 */
 	async makeFolder(folder: string): Promise<boolean> {
-		if (!this.isBelowRoot(folder)) throw new OutsideVaultError();
-		await this.checkFolder(nodePath.dirname(folder));
+		if (!this.isBelowRoot(folder) || folder === this.root) throw new OutsideVaultError();
+		const parent = nodePath.dirname(folder);
+		const makeHere = (): void => this.inFolderSync(parent, (entry) => mkdirSync(entry(nodePath.basename(folder))));
 		let made = true;
 		try {
-			await fs.mkdir(folder).catch(async (error: unknown) => {
+			try {
+				makeHere();
+			} catch (error) {
 				// Its parent removed by someone else since it was seen: made again (theirs to remove), then this one.
 				if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-				await this.makeFolders(nodePath.dirname(folder));
-				await fs.mkdir(folder);
-			});
+				this.makeFoldersSync(parent);
+				makeHere();
+			}
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 			made = false;
@@ -398,15 +500,20 @@ export class FolderJail {
 		return made;
 	}
 
-	/** `makeFolders` without the thread pool. */
+	/** `makeFolders`, returning once done. */
 	makeFoldersSync(folder: string): void {
+		// There already, a real folder (the common case: a note made beside others): nothing to make, two system calls.
+		if (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() === true && this.isFolderRealSync(folder)) return;
 		for (const current of this.foldersDown(folder)) {
-			try {
-				mkdirSync(current);
-			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-			}
-			this.refuseUnlessFolder(current, lstatSync(current));
+			this.inFolderSync(nodePath.dirname(current), (entry) => {
+				const at = entry(nodePath.basename(current));
+				try {
+					mkdirSync(at);
+				} catch (error) {
+					if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+				}
+				this.refuseUnlessFolder(current, lstatSync(at));
+			});
 		}
 		this.checkFolderSync(folder);
 	}

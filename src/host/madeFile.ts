@@ -1,5 +1,10 @@
 import { lstatSync, readlinkSync, rmSync, type Stats } from "node:fs";
 
+/** Whether `found` (an lstat, or null) is the plain file `ours` describes: the same inode on the same device. */
+export function sameFile(found: Stats | null | undefined, ours: Pick<Stats, "ino" | "dev">): boolean {
+	return found !== null && found !== undefined && found.isFile() && found.ino === ours.ino && found.dev === ours.dev;
+}
+
 /**
  * Removes the file open as `fd` (`made`: just made with O_CREAT|O_EXCL, so ours) where it was made.
  * For a file made beside a note, or through the thread pool in the plugin's folder, whose name there
@@ -15,6 +20,5 @@ export function removeWhereMade(fd: number, made: Stats): void {
 	} catch {
 		return;
 	}
-	const found = lstatSync(where, { throwIfNoEntry: false });
-	if (found !== undefined && found.dev === made.dev && found.ino === made.ino) rmSync(where, { force: true });
+	if (sameFile(lstatSync(where, { throwIfNoEntry: false }), made)) rmSync(where, { force: true });
 }

@@ -98,7 +98,9 @@ test("set_property on a long note whose temporary file is swapped, while written
 		const fsModule = require("node:fs") as typeof nodeFs;
 		jest.spyOn(fsModule, "openSync").mockImplementation((path: nodeFs.PathLike, ...rest: unknown[]) => {
 			const fd = (original as (...args: unknown[]) => number)(path, ...rest);
-			if (temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-")) temporary = { path, fd };
+			// By its name in the note's folder: the server may have opened it by its folder held open (/proc/self/fd/<folder>/<name>).
+			if (temporary === null && typeof path === "string" && nodePath.basename(path).startsWith(".vault-mcp-"))
+				temporary = { path: nodePath.join(root, "Notes", nodePath.basename(path)), fd };
 			return fd;
 		});
 		// Once the server has written its first piece, the other program puts a hard link to the outside file at the temporary name.
@@ -189,25 +191,38 @@ test("create_note while another program swaps the folder for a link out of the v
 		const moved = nodePath.join(root, "Notes-real");
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
 		const fsModule = require("node:fs") as typeof nodeFs;
-		const open = fsModule.promises.open.bind(fsModule.promises);
 		let swapped = false;
-		jest.spyOn(fsModule.promises, "open").mockImplementation(async (path, ...rest) => {
-			if (!swapped && typeof path === "string" && path.endsWith("Secret plan.md")) {
-				swapped = true;
-				nodeFs.renameSync(folder, moved);
-				nodeFs.symlinkSync(outside, folder);
-				try {
-					return await open(path, ...rest);
-				} finally {
-					nodeFs.unlinkSync(folder);
-					nodeFs.renameSync(moved, folder);
-				}
+		// Around the open that makes the note, made through the thread pool or on the event loop.
+		const around = <T>(path: unknown, open: () => T): T => {
+			if (swapped || typeof path !== "string" || !path.endsWith("Secret plan.md")) return open();
+			swapped = true;
+			nodeFs.renameSync(folder, moved);
+			nodeFs.symlinkSync(outside, folder);
+			const back = () => {
+				nodeFs.unlinkSync(folder);
+				nodeFs.renameSync(moved, folder);
+			};
+			let result: T;
+			try {
+				result = open();
+			} catch (error) {
+				back();
+				throw error;
 			}
-			return open(path, ...rest);
-		});
+			if (result instanceof Promise) return result.finally(back) as T;
+			back();
+			return result;
+		};
+		const open = fsModule.promises.open.bind(fsModule.promises);
+		jest.spyOn(fsModule.promises, "open").mockImplementation((path, ...rest) => around(path, () => open(path, ...rest)));
+		const openSync = fsModule.openSync;
+		jest.spyOn(fsModule, "openSync").mockImplementation((path, ...rest: unknown[]) =>
+			around(path, () => (openSync as (...args: unknown[]) => number)(path, ...rest)),
+		);
 		await callTool(client, "create_note", { path: "Notes/Secret plan.md", content: "# Secret plan\n\nthe launch codes\n" });
 		expect(swapped).toBe(true);
-		for (const name of await fs.readdir(outside)) expect(await fs.readFile(nodePath.join(outside, name), "utf8")).not.toContain("launch codes");
+		// Not even an empty file is made there.
+		expect(await fs.readdir(outside)).toEqual([]);
 	});
 });
 
@@ -222,21 +237,36 @@ test("rename_note while another program swaps the target folder for a link out o
 		const moved = nodePath.join(root, "Archive-real");
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
 		const fsModule = require("node:fs") as typeof nodeFs;
-		const link = fsModule.promises.link.bind(fsModule.promises);
 		let swapped = false;
+		const swapOut = (to: unknown): boolean => {
+			if (swapped || typeof to !== "string" || !to.endsWith("/Plan.md") || to.endsWith("Notes/Plan.md")) return false;
+			swapped = true;
+			nodeFs.renameSync(folder, moved);
+			nodeFs.symlinkSync(outside, folder);
+			return true;
+		};
+		const swapBack = () => {
+			nodeFs.unlinkSync(folder);
+			nodeFs.renameSync(moved, folder);
+		};
+		// Around the link that takes the new name, made through the thread pool or on the event loop.
+		const link = fsModule.promises.link.bind(fsModule.promises);
 		jest.spyOn(fsModule.promises, "link").mockImplementation(async (from, to) => {
-			if (!swapped && typeof to === "string" && to.endsWith("Archive/Plan.md")) {
-				swapped = true;
-				nodeFs.renameSync(folder, moved);
-				nodeFs.symlinkSync(outside, folder);
-				try {
-					return await link(from, to);
-				} finally {
-					nodeFs.unlinkSync(folder);
-					nodeFs.renameSync(moved, folder);
-				}
+			if (!swapOut(to)) return link(from, to);
+			try {
+				return await link(from, to);
+			} finally {
+				swapBack();
 			}
-			return link(from, to);
+		});
+		const linkSync = fsModule.linkSync;
+		jest.spyOn(fsModule, "linkSync").mockImplementation((from, to) => {
+			if (!swapOut(to)) return linkSync(from, to);
+			try {
+				return linkSync(from, to);
+			} finally {
+				swapBack();
+			}
 		});
 		await callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
 		expect(swapped).toBe(true);

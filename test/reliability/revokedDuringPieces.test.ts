@@ -81,19 +81,10 @@ describe.each([
 /** The same for a long note made by create_note: its text is written a piece at a time once the file is made. */
 test("a write token revoked while its long create_note is written in pieces: no note is left", async () => {
 	await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-		const original = FolderJail.prototype.isFolderReal;
-		let changed = false;
 		// The owner revokes the token once the server has made the file, before its text is written.
-		jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
-			if (!changed && new Error().stack?.includes("DiskWriter.create") === true) {
-				changed = true;
-				void running.service.apply({ ...running.settings, tokens: [] });
-			}
-			return original.call(this, folder);
-		});
+		const changed = onceFileMade(() => void running.service.apply({ ...running.settings, tokens: [] }));
 		await callTool(client, "create_note", { path: "Notes/Plan.md", content: NOTE }).catch(() => undefined);
-		expect(changed).toBe(true);
+		expect(changed()).toBe(true);
 		expect(await fs.readdir(nodePath.join(vault, "Notes")).catch(() => [])).toEqual([]);
 		expect(running.journal.list(10)).toEqual([]);
 	});
@@ -105,24 +96,24 @@ test("a write token revoked while its long create_note is written in pieces: no 
  * folders were made, before the file, or while the note's text was written in pieces.
  */
 describe("a create_note into new folders stopped by a revocation", () => {
-	test.each([
-		["once its folders are made", "makeFolders"],
-		["while its text is written in pieces", "isFolderReal"],
-	] as const)("%s: no folder it made is left", async (_when, spied) => {
+	test.each([["once its folders are made"], ["while its text is written in pieces"]] as const)("%s: no folder it made is left", async (when) => {
 		await withWriteServer({ "Other/Keep.md": "keep\n" }, async (vault, running, client) => {
-			// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-			const original = FolderJail.prototype[spied] as (this: FolderJail, folder: string) => Promise<unknown>;
-			let changed = false;
-			jest.spyOn(FolderJail.prototype, spied).mockImplementation(async function (this: FolderJail, folder: string) {
-				const result = await original.call(this, folder);
-				if (!changed && (spied === "makeFolders" || new Error().stack?.includes("DiskWriter.create") === true)) {
-					changed = true;
-					await running.service.apply({ ...running.settings, tokens: [] });
-				}
-				return result as never;
-			});
+			const revoke = () => running.service.apply({ ...running.settings, tokens: [] });
+			let changed: () => boolean;
+			if (when === "once its folders are made") {
+				// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+				const original = FolderJail.prototype.makeFolders;
+				let made = false;
+				changed = () => made;
+				jest.spyOn(FolderJail.prototype, "makeFolders").mockImplementation(async function (this: FolderJail, folder: string) {
+					await original.call(this, folder);
+					if (made) return;
+					made = true;
+					await revoke();
+				});
+			} else changed = onceFileMade(() => void revoke());
 			await callTool(client, "create_note", { path: "New/Deep/Plan.md", content: NOTE }).catch(() => undefined);
-			expect(changed).toBe(true);
+			expect(changed()).toBe(true);
 			expect(nodeFs.existsSync(nodePath.join(vault, "New"))).toBe(false);
 			expect(await fs.readdir(nodePath.join(vault, "Other"))).toEqual(["Keep.md"]);
 			expect(running.journal.list(10)).toEqual([]);
@@ -139,12 +130,12 @@ describe("a create_note stopped by a revocation, its folders made meanwhile by s
 	/** Whether the jail is asked on the way to making the note's folders, once the call has seen them missing. */
 	const makingFolders = (): boolean => /createInFolders|makeMissingFolders/.test(new Error().stack ?? "");
 
-	/** Runs `meanwhile` once, the first time the call asks the jail about a folder on the way to making the note's; true once it ran. */
+	/** Runs `meanwhile` once, the first time the call asks the jail to make one of the note's folders; true once it ran. */
 	function onFirstFolderCheck(meanwhile: () => Promise<void>): () => boolean {
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
-		const original = FolderJail.prototype.isFolderReal;
+		const original = FolderJail.prototype.makeFolder;
 		let ran = false;
-		jest.spyOn(FolderJail.prototype, "isFolderReal").mockImplementation(async function (this: FolderJail, folder: string) {
+		jest.spyOn(FolderJail.prototype, "makeFolder").mockImplementation(async function (this: FolderJail, folder: string) {
 			if (!ran && makingFolders()) {
 				ran = true;
 				await meanwhile();
@@ -178,3 +169,23 @@ describe("a create_note stopped by a revocation, its folders made meanwhile by s
 		});
 	});
 });
+
+/**
+ * Runs `then` once, right after the server has made a file through the jail (before a byte of its text is
+ * written); true once it ran. `then` starts the change (a revocation takes effect in a later microtask, before the
+ * first piece's write returns from the thread pool).
+ */
+function onceFileMade(then: () => void): () => boolean {
+	// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+	const original = FolderJail.prototype.createFileSync;
+	let ran = false;
+	jest.spyOn(FolderJail.prototype, "createFileSync").mockImplementation(function (this: FolderJail, diskPath: string, mode?: number) {
+		const made = original.call(this, diskPath, mode);
+		if (!ran && new Error().stack?.includes("DiskWriter.create") === true) {
+			ran = true;
+			then();
+		}
+		return made;
+	});
+	return () => ran;
+}
