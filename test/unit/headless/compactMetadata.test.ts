@@ -26,6 +26,7 @@ import { NoteMemo } from "../../../src/vault/noteMemo";
 import { metadataRecordsSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { runSteps } from "../../../src/markdown/steps";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
+import { expectStrictEqual } from "../../helpers/plainEqual";
 
 const PACKED_LISTS = ["links", "embeds", "tags", "headings", "sections", "listItems", "blocks", "frontmatterPosition"] as const;
 
@@ -82,7 +83,7 @@ describe("compactMetadata", () => {
 			fc.property(markdown, (text) => {
 				const plain = parseMetadata(text);
 				const compact = compactMetadata(parseMetadata(text), text);
-				expect(compact).toStrictEqual(plain);
+				expectStrictEqual(compact, plain);
 				expect(JSON.stringify(compact)).toBe(JSON.stringify(plain));
 				expect(Object.keys(compact)).toEqual(Object.keys(plain));
 				expect(linkTextsOf(compact)).toEqual([...(plain.links ?? []), ...(plain.embeds ?? [])].map((entry) => entry.link));
@@ -120,7 +121,7 @@ describe("compactMetadata", () => {
 					links: compact.links ?? [],
 					embeds: compact.embeds ?? [],
 				};
-				expect(references).toStrictEqual({ links: plain.links ?? [], embeds: plain.embeds ?? [] });
+				expectStrictEqual(references, { links: plain.links ?? [], embeds: plain.embeds ?? [] });
 				expect(runSteps(packedReferencesSteps(plain))).toBeNull();
 				// Compact indeed, not the plain metadata handed back: every list present is a getter over the packed form.
 				const held = PACKED_LISTS.filter((key) => key in plain && Object.getOwnPropertyDescriptor(compact, key)?.get === undefined);
@@ -136,7 +137,7 @@ describe("compactMetadata", () => {
 				);
 				expect(taskItemsOf(plain)).toEqual(taskItemsOf(compactMetadata(parseMetadata(text), text)));
 				const direct = packedFromRecords(text);
-				expect(direct).toStrictEqual(plain);
+				expectStrictEqual(direct, plain);
 				expect(JSON.stringify(direct)).toBe(JSON.stringify(plain));
 				expect(Object.keys(direct)).toEqual(Object.keys(plain));
 				expect(Object.getOwnPropertyDescriptor(direct, "listItems")?.get === undefined).toBe(plain.listItems === undefined);
@@ -149,7 +150,7 @@ describe("compactMetadata", () => {
 		const text = `${"filler line of text\n".repeat(4000)}# Far heading\n\nSee [[Target]] #far\n- [ ] task ^b1\n`;
 		expect(text.length).toBeGreaterThan(0xffff);
 		const compact = compactMetadata(parseMetadata(text), text);
-		expect(compact).toStrictEqual(parseMetadata(text));
+		expectStrictEqual(compact, parseMetadata(text));
 		expect(compact.links?.[0]?.position.start.line).toBe(4002);
 	});
 
@@ -168,7 +169,7 @@ describe("compactMetadata", () => {
 		].join("\n");
 		for (const text of [items, `${"filler line of text\n".repeat(4000)}${items}\n`, `\uFEFF${items}`]) {
 			const direct = packedFromRecords(text);
-			expect(direct).toStrictEqual(parseMetadata(text));
+			expectStrictEqual(direct, parseMetadata(text));
 			expect(JSON.stringify(direct)).toBe(JSON.stringify(parseMetadata(text)));
 		}
 	});
@@ -179,7 +180,7 @@ describe("compactMetadata", () => {
 		for (let type = 0; type < 255; type++) store.sectionTypeCode(`type ${type}`);
 		const text = "# Title\n\n- [ ] a task ^id\n  - child\n";
 		const kept = packedFromRecords(text, store);
-		expect(kept).toStrictEqual(parseMetadata(text));
+		expectStrictEqual(kept, parseMetadata(text));
 		// A plain list, not a getter over a packed form.
 		expect(Object.getOwnPropertyDescriptor(kept, "listItems")).toHaveProperty("value");
 		expect(kept.listItems).toHaveLength(2);
@@ -213,7 +214,7 @@ describe("compactMetadata", () => {
 		let next = steps.next();
 		for (; !next.done; next = steps.next()) pauses++;
 		expect(pauses).toBeGreaterThan(20);
-		expect(next.value).toStrictEqual(parseMetadata(text));
+		expectStrictEqual(next.value, parseMetadata(text));
 	});
 
 	test("a note of 50,000 block ids is packed from the parser's records, no step listing them (its blocks object's entries were all listed at once), to the same metadata", () => {
@@ -232,7 +233,7 @@ describe("compactMetadata", () => {
 			spy.mockRestore();
 		}
 		expect(longest).toBeLessThan(1000);
-		expect(compact).toStrictEqual(parseMetadata(text));
+		expectStrictEqual(compact, parseMetadata(text));
 		expect(runSteps(blockPartInSteps(compact, "b49999"))?.name).toBe("^b49999");
 	});
 
@@ -257,7 +258,7 @@ describe("compactMetadata", () => {
 		} finally {
 			spy.mockRestore();
 		}
-		expect(next.value).toStrictEqual(parseMetadata(text));
+		expectStrictEqual(next.value, parseMetadata(text));
 		// Before: 100,002 in one step.
 		expect(most).toBeLessThan(10_000);
 	});
@@ -285,7 +286,7 @@ describe("compactMetadata", () => {
 				cachedMetadata: CachedMetadata;
 			};
 			const compact = compactMetadata(parseMetadata(capture.fileContents), capture.fileContents, store);
-			expect(compact).toStrictEqual(parseMetadata(capture.fileContents));
+			expectStrictEqual(compact, parseMetadata(capture.fileContents));
 			for (const field of ["links", "embeds", "tags", "headings", "frontmatterPosition", "blocks"] as const) {
 				expect({ name, field, value: compact[field] }).toEqual({ name, field, value: capture.cachedMetadata[field] });
 			}
