@@ -285,7 +285,7 @@ export async function runWriteCall<Args>(
 			const answer = withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 			// That wait (up to a second) lets the person exclude a written note's folder, narrow the token's folders or deny it the
 			// tool before the answer leaves: it then names no note and no hash, as a read's answer is withheld (the write stays).
-			if (writes.answerMayName?.(tool, pathsNamed(planned.changes, answer)) === false) return fail(writtenOutOfSight(tool, id));
+			if (writes.answerMayName?.(tool, pathsNamed(ctx.host, planned.changes, answer)) === false) return fail(writtenOutOfSight(tool, id));
 			return answer;
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
@@ -404,8 +404,12 @@ function withNotesNotRead(outcome: ToolOutcome<Record<string, unknown>>, unread:
 	return ok({ ...outcome.value, notes_not_read: all });
 }
 
-/** Every note a written call's answer may name: those its set wrote or moved, and those listed in it (`notes_not_read`, say). */
-function pathsNamed(changes: readonly NoteChange[], answer: ToolOutcome<Record<string, unknown>>): string[] {
+/**
+ * Every note a written call's answer may name: those its set wrote or moved, and those its lists name (`notes_not_read`,
+ * say). Only a list's items that are files of the vault: a list property's values (`set_property`'s `value`) are the
+ * caller's own words, and read as paths they would be outside a token's folders and withhold the answer for nothing.
+ */
+function pathsNamed(host: Host, changes: readonly NoteChange[], answer: ToolOutcome<Record<string, unknown>>): string[] {
 	const paths: string[] = [];
 	for (const change of changes) {
 		paths.push(change.path);
@@ -413,7 +417,8 @@ function pathsNamed(changes: readonly NoteChange[], answer: ToolOutcome<Record<s
 	}
 	if (!answer.ok) return paths;
 	for (const value of Object.values(answer.value)) {
-		if (Array.isArray(value)) paths.push(...value.filter((item): item is string => typeof item === "string"));
+		if (!Array.isArray(value)) continue;
+		for (const item of value) if (typeof item === "string" && host.vault.getFileByPath(item) !== null) paths.push(item);
 	}
 	return paths;
 }
