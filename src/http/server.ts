@@ -6,6 +6,9 @@ import type { ConnectionPool } from "./connections";
 import type { WrittenAnswers } from "./writtenAnswers";
 import { MCP_PATH } from "./guard";
 
+/** The answer to a request that comes while the server closes (a JSON-RPC error, as every other refusal). */
+const STOPPING_ANSWER = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "The server is stopping." }, id: null });
+
 /** Only this address is ever bound: nothing off this computer can connect. */
 const LOOPBACK_ADDRESS = "127.0.0.1";
 
@@ -60,6 +63,12 @@ export class LoopbackHttpServer {
 		// One listener, not two: an event with two listeners copies their list on every emit.
 		const listener = this.listener;
 		server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+			// Closing: a connection kept for a written call's answer (`close`) may still bring a request; none is served
+			// once the server stops (it could write after the stop, or on the old port beside the restarted server).
+			if (this.server !== server) {
+				res.writeHead(503, { "Content-Type": "application/json", Connection: "close" }).end(STOPPING_ANSWER);
+				return;
+			}
 			this.connections.requestStarted(req.socket);
 			listener(req, res);
 		});
