@@ -218,12 +218,15 @@ export async function runWriteCall<Args>(
 				writes.approver,
 				writes.approvalTimeoutMs,
 				{ id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) },
-				clientGone,
+				// A stop ends the question too: a batch with a call that wrote keeps its connection until its answer is sent,
+				// and a question left open would hold the stop (and a restart on another port) for its whole bound.
+				anyAborted(clientGone, writes.stopping),
 			);
 			if (decision === "full")
 				return fail(
 					`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`,
 				);
+			if (decision === "gone" && writes.stopping?.aborted === true) return fail(`The server stopped before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
@@ -354,6 +357,11 @@ async function writtenNotesParsed(host: Host, stopping: AbortSignal | undefined)
 	]);
 	nodeTimers.clearTimeout(timer);
 	if (stopped !== undefined) stopping?.removeEventListener("abort", stopped);
+}
+
+/** A signal aborted once either is; undefined when neither is given. */
+function anyAborted(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+	return a !== undefined && b !== undefined ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */
