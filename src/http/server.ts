@@ -5,9 +5,7 @@ import { KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS
 import type { ConnectionPool } from "./connections";
 import type { WrittenAnswers } from "./writtenAnswers";
 import { MCP_PATH } from "./guard";
-
-/** The answer to a request that comes while the server closes (a JSON-RPC error, as every other refusal). */
-const STOPPING_ANSWER = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "The server is stopping." }, id: null });
+import { JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson } from "./replies";
 
 /** Only this address is ever bound: nothing off this computer can connect. */
 const LOOPBACK_ADDRESS = "127.0.0.1";
@@ -66,7 +64,7 @@ export class LoopbackHttpServer {
 			// Closing: a connection kept for a written call's answer (`close`) may still bring a request; none is served
 			// once the server stops (it could write after the stop, or on the old port beside the restarted server).
 			if (this.server !== server) {
-				res.writeHead(503, { "Content-Type": "application/json", Connection: "close" }).end(STOPPING_ANSWER);
+				sendJson(res, 503, jsonRpcError(JSON_RPC_SERVER_ERROR, "The server is stopping."), { Connection: "close" });
 				return;
 			}
 			this.connections.requestStarted(req.socket);
