@@ -5,6 +5,7 @@ import { KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS
 import type { ConnectionPool } from "./connections";
 import type { WrittenAnswers } from "./writtenAnswers";
 import { MCP_PATH } from "./guard";
+import { JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson } from "./replies";
 
 /** Only this address is ever bound: nothing off this computer can connect. */
 const LOOPBACK_ADDRESS = "127.0.0.1";
@@ -60,6 +61,12 @@ export class LoopbackHttpServer {
 		// One listener, not two: an event with two listeners copies their list on every emit.
 		const listener = this.listener;
 		server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+			// Closing: a connection kept for a written call's answer (`close`) may still bring a request; none is served
+			// once the server stops (it could write after the stop, or on the old port beside the restarted server).
+			if (this.server !== server) {
+				sendJson(res, 503, jsonRpcError(JSON_RPC_SERVER_ERROR, "The server is stopping."), { Connection: "close" });
+				return;
+			}
 			this.connections.requestStarted(req.socket);
 			listener(req, res);
 		});

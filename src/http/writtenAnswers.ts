@@ -29,7 +29,8 @@ export class WrittenAnswerSet {
 	/** Those not sent yet: their connections, and a promise settled once none is left (one added later counted too). */
 	now(): WrittenAnswers {
 		const sockets = new Set<Socket>();
-		for (const res of this.open) if (res.socket) sockets.add(res.socket);
+		// The request's connection: an answer queued behind another on it (pipelined) has no `res.socket` until its turn.
+		for (const res of this.open) sockets.add(res.req.socket);
 		const sent = this.open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.waiting.push(resolve));
 		return { sockets, sent };
 	}

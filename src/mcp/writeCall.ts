@@ -218,12 +218,15 @@ export async function runWriteCall<Args>(
 				writes.approver,
 				writes.approvalTimeoutMs,
 				{ id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) },
-				clientGone,
+				// A stop ends the question too: a batch with a call that wrote keeps its connection until its answer is sent,
+				// and a question left open would hold the stop (and a restart on another port) for its whole bound.
+				anyAborted(clientGone, writes.stopping),
 			);
 			if (decision === "full")
 				return fail(
 					`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`,
 				);
+			if (decision === "gone" && writes.stopping?.aborted === true) return fail(`The server stopped before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
@@ -285,7 +288,7 @@ export async function runWriteCall<Args>(
 			const answer = withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 			// That wait (up to a second) lets the person exclude a written note's folder, narrow the token's folders or deny it the
 			// tool before the answer leaves: it then names no note and no hash, as a read's answer is withheld (the write stays).
-			if (writes.answerMayName?.(tool, pathsNamed(planned.changes, answer)) === false) return fail(writtenOutOfSight(tool, id));
+			if (writes.answerMayName?.(tool, pathsNamed(ctx.host, planned.changes, answer)) === false) return fail(writtenOutOfSight(tool, id));
 			return answer;
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
@@ -356,6 +359,11 @@ async function writtenNotesParsed(host: Host, stopping: AbortSignal | undefined)
 	if (stopped !== undefined) stopping?.removeEventListener("abort", stopped);
 }
 
+/** A signal aborted once either is; undefined when neither is given. */
+function anyAborted(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+	return a !== undefined && b !== undefined ? AbortSignal.any([a, b]) : (a ?? b);
+}
+
 /** A pause that doubles with each attempt, with jitter so two writers fall out of step. */
 function pauseBeforeAttempt(attempt: number): Promise<void> {
 	const pause = Math.min(WRITE_RETRY_MAX_PAUSE_MS, WRITE_RETRY_FIRST_PAUSE_MS * 2 ** Math.min(attempt - 1, 30));
@@ -404,8 +412,12 @@ function withNotesNotRead(outcome: ToolOutcome<Record<string, unknown>>, unread:
 	return ok({ ...outcome.value, notes_not_read: all });
 }
 
-/** Every note a written call's answer may name: those its set wrote or moved, and those listed in it (`notes_not_read`, say). */
-function pathsNamed(changes: readonly NoteChange[], answer: ToolOutcome<Record<string, unknown>>): string[] {
+/**
+ * Every note a written call's answer may name: those its set wrote or moved, and those its lists name (`notes_not_read`,
+ * say). Only a list's items that are files of the vault: a list property's values (`set_property`'s `value`) are the
+ * caller's own words, and read as paths they would be outside a token's folders and withhold the answer for nothing.
+ */
+function pathsNamed(host: Host, changes: readonly NoteChange[], answer: ToolOutcome<Record<string, unknown>>): string[] {
 	const paths: string[] = [];
 	for (const change of changes) {
 		paths.push(change.path);
@@ -413,7 +425,8 @@ function pathsNamed(changes: readonly NoteChange[], answer: ToolOutcome<Record<s
 	}
 	if (!answer.ok) return paths;
 	for (const value of Object.values(answer.value)) {
-		if (Array.isArray(value)) paths.push(...value.filter((item): item is string => typeof item === "string"));
+		if (!Array.isArray(value)) continue;
+		for (const item of value) if (typeof item === "string" && host.vault.getFileByPath(item) !== null) paths.push(item);
 	}
 	return paths;
 }

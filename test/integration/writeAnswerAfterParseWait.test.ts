@@ -73,7 +73,7 @@ describe("a write's answer after its parse wait", () => {
 			// As `serve` runs: another program's changes on disk are followed (a folder swapped for a link, below).
 			host: { watch: true },
 			settings: { writeEnabled: true, writeDisclosureAccepted: true },
-			rights: { write: { append_to_note: "allow", rename_note: "allow", read_note: "allow" } },
+			rights: { write: { append_to_note: "allow", rename_note: "allow", set_property: "allow", read_note: "allow" } },
 		});
 		client = await connectClient(running.url, running.tokens.write ?? "");
 		wait = holdParseWait(running);
@@ -141,6 +141,27 @@ describe("a write's answer after its parse wait", () => {
 		expect(await answer).toEqual({ ok: true, value: { path: "Notes/Plan.md", mode: expect.any(String) as string, hash: WRITTEN_HASH } });
 		expect(await fs.readFile(nodePath.join(`${notes}-moved`, "Plan.md"), "utf8")).toBe(WRITTEN);
 		expect(await fs.readdir(outside)).toEqual([]);
+	});
+
+	describe("a token limited to Notes, and another folder excluded in the wait", () => {
+		let limited: VaultMcpSettings;
+		beforeEach(async () => {
+			limited = changed(setTokenFolders(running.settings, "write", ["Notes"]));
+			await running.service.apply(limited);
+		});
+		/** Another folder excluded while the call waits for its parse (any change of the settings makes new objects). */
+		async function otherFolderExcludedInTheWait<T>(call: Promise<T>): Promise<T> {
+			await wait.entered;
+			await running.service.apply({ ...limited, excludedFolders: ["Archive"] });
+			wait.release();
+			return await call;
+		}
+
+		test("a list property whose values are not paths: answered as made", async () => {
+			const set = callTool(client, "set_property", { path: "Notes/Plan.md", name: "tags", value: ["project", "garden"] });
+			const outcome = await otherFolderExcludedInTheWait(set);
+			expect(outcome).toMatchObject({ ok: true, value: { path: "Notes/Plan.md", name: "tags", value: ["project", "garden"] } });
+		});
 	});
 
 	test("the token revoked while the answer waits: 401, nothing of the answer", async () => {

@@ -1,5 +1,5 @@
 import { createServer, request, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { WrittenAnswerSet } from "../../../src/http/writtenAnswers";
 
 /** A real loopback server whose every response is handed to the test unanswered; each request's client gets its body or its error. */
@@ -76,5 +76,21 @@ describe("WrittenAnswerSet", () => {
 		written.socket?.destroy();
 		await answers.sent;
 		expect(await body).toBe("error");
+	});
+
+	test("an answer queued behind another on its connection (pipelined) names that connection", async () => {
+		const set = new WrittenAnswerSet();
+		const firstArriving = held.next();
+		const secondArriving = held.next();
+		const socket = connect(held.port, "127.0.0.1");
+		socket.on("error", () => undefined);
+		socket.write("GET /read HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /written HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+		const [first, second] = [await firstArriving, await secondArriving];
+		set.add(second);
+		expect(first.socket).not.toBeNull();
+		expect(set.now().sockets.has(first.socket!)).toBe(true);
+		first.end("read");
+		second.end("written");
+		socket.destroy();
 	});
 });
