@@ -6,8 +6,7 @@
  * again for the removal led the removal out of the vault (jail102 closed this for create, mkdir,
  * copy, trash and move by acting in the folder held open; this removal was left by path).
  */
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs, utimesSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { Worker } from "node:worker_threads";
 import { STALE_NOTE_TEMPORARY_MS } from "../../src/config/limits";
@@ -15,9 +14,9 @@ import { NodeVault } from "../../src/headless/NodeVault";
 import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
 
 /** Stale temporaries in the raced folder: each removal is one chance for the swap to land between the look and the removal. */
-const TEMPORARIES = 3_000;
+const TEMPORARIES = 2_000;
 /** Vaults opened, each removing its temporaries once while the swapper runs. */
-const ROUNDS = 3;
+const ROUNDS = 2;
 
 function temporaryName(index: number): string {
 	return `.vault-mcp-${index.toString(16).padStart(12, "0")}.tmp`;
@@ -77,4 +76,3 @@ test("while another thread swaps their folder for a link out of the vault and ba
 		await removeDir(outside);
 	}
 }, 120_000);
-void mkdirSync;
