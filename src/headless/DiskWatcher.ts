@@ -59,7 +59,15 @@ export class DiskWatcher {
 	private early: Array<{ folder: string; event: string; name: string | null }> | null = [];
 	private closed = false;
 	/** Paths being looked at, and whether another event came for them meanwhile (and whether all were changes). */
-	private readonly looking = new Map<string, { again: boolean; changed: boolean }>();
+	private readonly looking = new Map<string, LookUnderWay>();
+	/** Events had so far: each event's number is the count when it came. */
+	private eventsHad = 0;
+	/** Events not yet answered by a look or listing, oldest first, from `openFrom` (those answered at the front are skipped). */
+	private readonly openEvents: OpenEvent[] = [];
+	private openFrom = 0;
+	/** Dropping unlinks waiting for the events up to `upTo` to be answered, in that order, from `waitingFrom`. */
+	private readonly eventWaits: Array<{ upTo: number; answered: () => void }> = [];
+	private waitingFrom = 0;
 	/** The looks and folder listings under way, so a caller can wait for what was already reported (`caughtUp`). */
 	private readonly running = new Set<Promise<void>>();
 
@@ -100,6 +108,8 @@ export class DiskWatcher {
 		this.early = null;
 		for (const watcher of this.folders.values()) watcher.close();
 		this.folders.clear();
+		for (const wait of this.eventWaits.splice(0).slice(this.waitingFrom)) wait.answered();
+		this.waitingFrom = 0;
 		return Promise.resolve();
 	}
 
@@ -130,7 +140,52 @@ export class DiskWatcher {
 			this.early.push({ folder, event, name });
 			return;
 		}
-		this.track(name === null || name === "" ? this.relist(folder) : this.look(nodePath.join(folder, name), event === "change"));
+		const number = ++this.eventsHad;
+		if (name !== null && name !== "") {
+			this.track(this.look(nodePath.join(folder, name), event === "change", true, number));
+			return;
+		}
+		const open = this.opened(number);
+		this.track(this.relist(folder).finally(() => this.answered(open)));
+	}
+
+	/** An event not answered yet, numbered `number`. */
+	private opened(number: number): OpenEvent {
+		const open = { number, answered: false };
+		this.openEvents.push(open);
+		return open;
+	}
+
+	/** The events up to `open` that a look or listing answered: the waits for them end. */
+	private answered(open: OpenEvent | null): void {
+		if (open === null || open.answered) return;
+		open.answered = true;
+		while (this.openEvents[this.openFrom]?.answered === true) this.openFrom++;
+		if (this.openFrom > OPEN_EVENTS_COMPACTED_AT && this.openFrom * 2 > this.openEvents.length) {
+			this.openEvents.splice(0, this.openFrom);
+			this.openFrom = 0;
+		}
+		const oldestOpen = this.openEvents[this.openFrom]?.number ?? Infinity;
+		for (let wait = this.eventWaits[this.waitingFrom]; wait !== undefined && wait.upTo < oldestOpen; wait = this.eventWaits[this.waitingFrom]) {
+			this.waitingFrom++;
+			wait.answered();
+		}
+		if (this.waitingFrom > OPEN_EVENTS_COMPACTED_AT && this.waitingFrom * 2 > this.eventWaits.length) {
+			this.eventWaits.splice(0, this.waitingFrom);
+			this.waitingFrom = 0;
+		}
+	}
+
+	/**
+	 * Resolves once the events had so far are answered: each look at a path they named has made a
+	 * pass begun after them (or ended), and each listing they started has ended. A file that keeps
+	 * changing keeps its look going, but each pass of it ends within WATCH_SETTLE_MS and a look.
+	 * Constant work for each call and each event, however many are open (a folder of 20,000 notes deleted).
+	 */
+	private eventsSoFarAnswered(): Promise<void> {
+		const upTo = this.eventsHad;
+		if ((this.openEvents[this.openFrom]?.number ?? Infinity) > upTo) return Promise.resolve();
+		return new Promise((answered) => this.eventWaits.push({ upTo, answered }));
 	}
 
 	private track(work: Promise<void>): void {
@@ -155,14 +210,15 @@ export class DiskWatcher {
 	 * Looks at a path, WATCH_SETTLE_MS after the event and once at a time: events that come meanwhile
 	 * (a file written in many pieces gives one per write) are answered by one more look once it is done.
 	 */
-	private async look(diskPath: string, changed: boolean, settle = true): Promise<void> {
+	private async look(diskPath: string, changed: boolean, settle = true, number = this.eventsHad): Promise<void> {
 		const running = this.looking.get(diskPath);
 		if (running) {
 			running.again = true;
 			running.changed &&= changed;
+			running.unanswered ??= this.opened(number);
 			return;
 		}
-		const state = { again: false, changed };
+		const state: LookUnderWay = { again: false, changed, unanswered: this.opened(number), answering: null };
 		this.looking.set(diskPath, state);
 		try {
 			for (let more = true; more && !this.closed;) {
@@ -172,11 +228,17 @@ export class DiskWatcher {
 				const asChange = state.changed;
 				state.again = false;
 				state.changed = true;
+				state.answering = state.unanswered;
+				state.unanswered = null;
 				await this.lookOnce(diskPath, asChange);
+				this.answered(state.answering);
+				state.answering = null;
 				more = state.again;
 			}
 		} finally {
 			this.looking.delete(diskPath);
+			this.answered(state.answering);
+			this.answered(state.unanswered);
 		}
 	}
 
@@ -305,13 +367,15 @@ export class DiskWatcher {
 
 	/**
 	 * A known file unlinked RENAME_PAIRING_MS ago and not yet seen under another name: dropped, once
-	 * the looks and listings under way have ended (RENAME_PAIRING_LOOKS_MS at most), since the
-	 * rename's other half may be among them (a moved folder's notes, listed a few at a time).
+	 * the events had meanwhile are answered (RENAME_PAIRING_LOOKS_MS at most), since the rename's
+	 * other half may be among them (a moved folder's notes, listed a few at a time). Not once every
+	 * look under way has ended: a note another program kept appending to held each delete the whole
+	 * bound, and 20,000 deletes each waiting for 20,000 looks held the event loop 25 s.
 	 */
 	private async dropUnlessMoved(path: string, known: WatchedFile): Promise<void> {
 		let bound: NodeJS.Timeout | undefined;
 		const timeUp = new Promise<void>((resolve) => (bound = setTimeout(resolve, RENAME_PAIRING_LOOKS_MS)));
-		await Promise.race([Promise.allSettled([...this.running]), timeUp]);
+		await Promise.race([this.eventsSoFarAnswered(), timeUp]);
 		clearTimeout(bound);
 		if (this.closed || this.vault.known(path) !== known || (await isPlainFile(known.diskPath))) return;
 		if (this.vault.known(path) !== known) return;
@@ -345,6 +409,25 @@ export class DiskWatcher {
 		void told.finally(() => this.unlinking.delete(told));
 	}
 }
+
+/** An event a look or listing has not answered yet (see `eventsSoFarAnswered`). */
+interface OpenEvent {
+	readonly number: number;
+	answered: boolean;
+}
+
+/** A path being looked at: whether another event came for it meanwhile (and whether all were changes), and the events its looks answer. */
+interface LookUnderWay {
+	again: boolean;
+	changed: boolean;
+	/** The first event for the path since its last look began, answered by the next look. */
+	unanswered: OpenEvent | null;
+	/** The first event the look being made now answers (null between looks). */
+	answering: OpenEvent | null;
+}
+
+/** How many answered events (and ended waits) are kept at the front of their queues before they are cut off. */
+const OPEN_EVENTS_COMPACTED_AT = 1024;
 
 /** True when a plain file (not a link, which a check that follows links would report) is at the disk path. */
 function isPlainFile(diskPath: string): Promise<boolean> {

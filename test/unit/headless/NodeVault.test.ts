@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { appendFileSync, promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { NodeVault, normalizeVaultPath } from "../../../src/headless/NodeVault";
@@ -324,6 +324,47 @@ describe("NodeVault watching a folder another program moves", () => {
 			expect(events.sort()).toEqual(["rename Made/Inner/Two.md -> Moved/Inner/Two.md", "rename Made/One.md -> Moved/One.md"]);
 			expect(vault.getFileByPath("Moved/Inner/Two.md")).not.toBeNull();
 			expect(vault.getFileByPath("Made/One.md")).toBeNull();
+		} finally {
+			jest.restoreAllMocks();
+			await vault.close();
+			await removeDir(root);
+		}
+	});
+});
+
+describe("NodeVault watching a note another program keeps appending to", () => {
+	test("a note deleted meanwhile is reported deleted after a few looks at the busy note, not once they stop", async () => {
+		const root = await makeVault({ "Busy.md": "busy\n", "Gone.md": "gone [[Busy]]\n" });
+		const vault = await NodeVault.open(root, { watch: true });
+		const events: string[] = [];
+		vault.on("delete", (file: HostAbstractFile) => events.push(`delete ${file.path}`));
+		// Another program appends to Busy.md during each look the watcher takes at it (a log a program
+		// writes to all the time): the look at it never ends while the program runs. It stops after
+		// BUSY_LOOKS looks, well past the bound the pairing wait has, so the test ends either way.
+		const busy = nodePath.join(vault.root, "Busy.md");
+		const BUSY_LOOKS = 400;
+		let looksAtBusy = 0;
+		const lstat = fs.lstat.bind(fs);
+		jest.spyOn(fs, "lstat").mockImplementation((async (path: string, options?: unknown) => {
+			if (String(path) === busy && looksAtBusy < BUSY_LOOKS) {
+				looksAtBusy++;
+				appendFileSync(busy, "line\n");
+				// Its event is queued by the write: read by the watch while this look waits.
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			}
+			return lstat(path, options as undefined);
+		}) as typeof fs.lstat);
+		try {
+			appendFileSync(busy, "line\n");
+			await until(() => looksAtBusy >= 4, 10_000);
+			const looksBefore = looksAtBusy;
+			await fs.unlink(nodePath.join(vault.root, "Gone.md"));
+			await until(() => events.includes("delete Gone.md") || looksAtBusy >= BUSY_LOOKS, 30_000);
+			expect(events).toEqual(["delete Gone.md"]);
+			// A look is two lstat calls and WATCH_SETTLE_MS: the delete waits RENAME_PAIRING_MS, then a look or
+			// two (10 calls at load 17); waiting until the looks stopped took 202 calls (5 s).
+			expect(looksAtBusy - looksBefore).toBeLessThan(40);
+			expect(vault.getFileByPath("Gone.md")).toBeNull();
 		} finally {
 			jest.restoreAllMocks();
 			await vault.close();
