@@ -492,12 +492,12 @@ describe("DiskWriter.trash beside many notes of its name in the trash", () => {
 			return Promise.resolve();
 		});
 		const realOpenSync = fsModule.openSync.bind(fsModule) as (...args: unknown[]) => number;
-		jest.spyOn(fsModule, "openSync").mockImplementation(((...args: unknown[]) => {
+		jest.spyOn(fsModule, "openSync").mockImplementation((...args: unknown[]) => {
 			// A name tried in the trash: an exclusive create of "Plan….md".
 			if (typeof args[0] === "string" && nodePath.basename(args[0]).startsWith("Plan") && ((args[1] as number) & nodeFs.constants.O_EXCL) !== 0)
 				mostTriedInOnePiece = Math.max(mostTriedInOnePiece, ++triedSincePause);
 			return realOpenSync(...args);
-		}) as typeof nodeFs.openSync);
+		});
 		await writer.trash(nodePath.join(root, "Notes/Plan.md"), nodePath.join(root, ".trash"), "Plan", "md");
 		jest.restoreAllMocks();
 		// Before: all 158 names tried in one piece of the event loop (3,000 names: 121-141 ms of CPU).
