@@ -27,6 +27,7 @@ import {
 	MAX_READ_NOTE_BYTES,
 	NOTE_TEXT_PIECE_CHARS,
 	RACED_REWRITE_RECHECKS,
+	TRASH_NAMES_PER_PIECE,
 	TRUNCATING_NOTE_SETTLE_MS,
 } from "../config/limits";
 import { O_NOFOLLOW, OutsideVaultError, type FolderJail } from "../host/FolderJail";
@@ -600,12 +601,16 @@ export class DiskWriter {
 				closeSync(made.fd);
 				placeholder = made.stats;
 			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
-				throw error;
+				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+				// Each name is tried on the event loop: a trash holding thousands of this name is tried in pieces.
+				if ((number + 1) % TRASH_NAMES_PER_PIECE === 0) await this.pause();
+				continue;
 			}
 			try {
-				// The last look before the move, in the same piece: still a plain file.
-				if (!this.jail.moveFileSync(diskPath, target, (found) => found?.isFile() === true)) throw new OutsideVaultError();
+				// The last look before the move, in the same piece: still a plain file, going to the name just taken (nothing
+				// another program put there since is replaced).
+				if (!this.jail.moveFileSync(diskPath, target, (found, there) => found?.isFile() === true && sameFile(there, placeholder)))
+					throw new OutsideVaultError();
 				this.moveLateCarries(diskPath, target);
 			} catch (error) {
 				// Only the name taken, if it still leads to it.

@@ -6,6 +6,7 @@ import {
 	LATE_APPEND_PIECE_BYTES,
 	LATE_APPEND_RECHECK_MS,
 	NOTE_TEXT_PIECE_CHARS,
+	TRASH_NAMES_PER_PIECE,
 	TRUNCATING_NOTE_SETTLE_MS,
 } from "../../../src/config/limits";
 import { DiskWriter, isBeingRewritten } from "../../../src/headless/DiskWriter";
@@ -465,5 +466,44 @@ describe("isBeingRewritten: a note read empty", () => {
 		expect(isBeingRewritten(truncated, 0, ours)).toBe(true);
 		// Another file than ours: made empty.
 		expect(isBeingRewritten(truncated, 0, statsOf({ size: 2_000, blocks: 8, ageMs: 10, bornBeforeChangeMs: 0, ino: 8 }))).toBe(false);
+	});
+});
+
+describe("DiskWriter.trash beside many notes of its name in the trash", () => {
+	let root: string;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	test("the names taken are tried a piece at a time, the event loop given back between pieces; none of them replaced", async () => {
+		const taken = 3 * TRASH_NAMES_PER_PIECE + 7;
+		const inTrash = Object.fromEntries(
+			Array.from({ length: taken }, (_, index) => [`.trash/Plan${index === 0 ? "" : ` ${index}`}.md`, `trashed ${index}\n`]),
+		);
+		root = await makeVault({ "Notes/Plan.md": "the plan\n", ...inTrash });
+		let triedSincePause = 0;
+		let mostTriedInOnePiece = 0;
+		const writer = new DiskWriter(await FolderJail.open(root), () => {
+			triedSincePause = 0;
+			return Promise.resolve();
+		});
+		const realOpenSync = fsModule.openSync.bind(fsModule) as (...args: unknown[]) => number;
+		jest.spyOn(fsModule, "openSync").mockImplementation((...args: unknown[]) => {
+			// A name tried in the trash: an exclusive create of "Plan….md".
+			if (typeof args[0] === "string" && nodePath.basename(args[0]).startsWith("Plan") && ((args[1] as number) & nodeFs.constants.O_EXCL) !== 0)
+				mostTriedInOnePiece = Math.max(mostTriedInOnePiece, ++triedSincePause);
+			return realOpenSync(...args);
+		});
+		await writer.trash(nodePath.join(root, "Notes/Plan.md"), nodePath.join(root, ".trash"), "Plan", "md");
+		jest.restoreAllMocks();
+		// Before: all 158 names tried in one piece of the event loop (3,000 names: 121-141 ms of CPU).
+		expect(mostTriedInOnePiece).toBeLessThanOrEqual(TRASH_NAMES_PER_PIECE);
+		expect(await fs.readFile(nodePath.join(root, `.trash/Plan ${taken}.md`), "utf8")).toBe("the plan\n");
+		for (const [path, text] of Object.entries(inTrash)) expect(await fs.readFile(nodePath.join(root, path), "utf8")).toBe(text);
+		expect(nodeFs.existsSync(nodePath.join(root, "Notes/Plan.md"))).toBe(false);
 	});
 });

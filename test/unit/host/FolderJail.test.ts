@@ -322,3 +322,57 @@ describe("FolderJail.readFile with a bound", () => {
 		}
 	});
 });
+
+describe("FolderJail.makeFolders", () => {
+	let root: string;
+	let outside: string;
+	let jail: FolderJail;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest can spy only on the CommonJS module object
+	const fsModule = require("node:fs") as typeof nodeFs;
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/Plan.md": "the plan\n" });
+		outside = await makeTempDir("make-folders-outside-");
+		await fs.symlink(outside, nodePath.join(root, "Notes", "Linked"));
+		jail = await FolderJail.open(root);
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+		await removeDir(outside);
+	});
+
+	test("folders 60 deep are made one per turn of the event loop, not all in one piece", async () => {
+		let madeSinceTurn = 0;
+		let mostInOnePiece = 0;
+		const counted = () => (mostInOnePiece = Math.max(mostInOnePiece, ++madeSinceTurn));
+		const pooled = fsModule.promises as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+		const realMkdir = pooled.mkdir!.bind(fsModule.promises);
+		jest.spyOn(pooled, "mkdir").mockImplementation((...args: unknown[]) => (counted(), realMkdir(...args)));
+		const realMkdirSync = fsModule.mkdirSync.bind(fsModule) as (...args: unknown[]) => unknown;
+		jest.spyOn(fsModule, "mkdirSync").mockImplementation(((...args: unknown[]) => (counted(), realMkdirSync(...args))) as typeof nodeFs.mkdirSync);
+		let turning = true;
+		const turn = () => {
+			madeSinceTurn = 0;
+			if (turning) setImmediate(turn);
+		};
+		setImmediate(turn);
+		const deep = nodePath.join(jail.root, "Notes", ...Array.from({ length: 60 }, (_, index) => `level ${index}`));
+		await jail.makeFolders(deep);
+		turning = false;
+		jest.restoreAllMocks();
+		expect((await fs.lstat(deep)).isDirectory()).toBe(true);
+		// Before: all 60 made on the event loop in one piece (500 deep: 50-220 ms of CPU).
+		expect(mostInOnePiece).toBeLessThanOrEqual(10);
+	});
+
+	test("a link or a file on the way is refused, and nothing is made through the link", async () => {
+		await expect(jail.makeFolders(nodePath.join(jail.root, "Notes", "Linked", "New", "Deeper"))).rejects.toMatchObject({ code: OUTSIDE_VAULT });
+		await expect(jail.makeFolders(nodePath.join(jail.root, "Notes", "Plan.md", "New"))).rejects.toMatchObject({
+			code: "ENOTDIR",
+			message: "Not a folder: Notes/Plan.md",
+		});
+		expect(nodeFs.readdirSync(outside)).toEqual([]);
+		expect(nodeFs.readdirSync(nodePath.join(jail.root, "Notes")).sort()).toEqual(["Linked", "Plan.md"]);
+	});
+});
