@@ -276,7 +276,7 @@ export async function runWriteCall<Args>(
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
-			await writtenNotesParsed(ctx.host);
+			await writtenNotesParsed(ctx.host, planned.changes);
 			return withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
@@ -326,13 +326,15 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[], 
 }
 
 /**
- * Resolves once the headless cache has parsed the notes the call wrote (`caughtUpWithVault`: each
+ * Resolves once the headless cache has parsed the notes the call wrote (`caughtUpWithNotes`: each
  * write reported its change before this), or after WRITTEN_NOTES_PARSED_WAIT_MS: a read the client
  * makes after the answer sees the links, tags and tasks it wrote. The parse runs in slices after the
- * write, and a read coming between two of them was answered from the note's old metadata. At once in Obsidian.
+ * write, and a read coming between two of them was answered from the note's old metadata. Only the
+ * call's notes: waiting for every queued change held every write behind another program's huge note
+ * for the whole bound. At once in Obsidian.
  */
-async function writtenNotesParsed(host: Host): Promise<void> {
-	const caughtUp = host.metadataCache.caughtUpWithVault?.();
+async function writtenNotesParsed(host: Host, changes: readonly NoteChange[]): Promise<void> {
+	const caughtUp = host.metadataCache.caughtUpWithNotes?.(changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom])));
 	if (caughtUp === undefined) return;
 	let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
 	await Promise.race([caughtUp, new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, WRITTEN_NOTES_PARSED_WAIT_MS)))]);
