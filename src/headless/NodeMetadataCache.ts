@@ -144,34 +144,46 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * (or its folder's), is left to its turn: those change where links lead and which file a path is.
 	 */
 	private async parseAskedNow(): Promise<void> {
-		const tried = new Set<string>();
+		const leftToTurn = new Set<string>();
 		for (;;) {
-			const path = [...this.parsesAsked.keys()].find((asked) => !tried.has(asked));
-			if (path === undefined) return;
-			tried.add(path);
-			const file = this.vault.getFileByPath(path);
-			if (file !== null && this.parsesDue.has(file)) {
-				if (this.parsing.has(path) || this.resolving.has(path) || this.moveDueAt(path)) continue;
-				try {
-					await this.parseAhead(file);
-				} catch {
-					// As a queued change that fails: its queued parse is still to come.
+			const ready: HostFile[] = [];
+			// Those asked from now on may have written after these notes are read: answered by a later round.
+			const answers: Array<() => void> = [];
+			for (const [path, callers] of [...this.parsesAsked]) {
+				if (leftToTurn.has(path)) continue;
+				const file = this.vault.getFileByPath(path);
+				const due = file !== null && this.parsesDue.has(file);
+				if (due && (this.parsing.has(path) || this.resolving.has(path) || this.moveDueAt(path))) {
+					leftToTurn.add(path);
+					continue;
 				}
+				this.parsesAsked.delete(path);
+				answers.push(...callers);
+				if (due) ready.push(file);
 			}
-			this.answerAsked(path);
+			if (ready.length > 0) await this.parseAhead(ready);
+			for (const answer of answers) answer();
+			if (answers.length === 0) return;
 		}
 	}
 
 	/**
-	 * Parses a note ahead of the queue: its metadata and its own links, against the files the vault
-	 * holds now (a created one is added to them; its queued create adds nothing more). Its queued
-	 * parses still run in turn and read its text then: the cache ends with the newest text, and
-	 * links to its name from other notes are resolved by the queued create.
+	 * Parses notes ahead of the queue: their metadata and their own links, against the files the vault
+	 * holds now (a created one is added to them first, so notes one call created link to each other;
+	 * its queued create adds nothing more). Their queued parses still run in turn and read their text
+	 * then: the cache ends with the newest text, and links to their names from other notes are
+	 * resolved by their queued creates.
 	 */
-	private async parseAhead(file: HostFile): Promise<void> {
-		this.resolver.add(file);
-		await this.parse(file, true);
-		await this.resolveSource(file.path);
+	private async parseAhead(files: readonly HostFile[]): Promise<void> {
+		for (const file of files) this.resolver.add(file);
+		for (const file of files) {
+			try {
+				await this.parse(file, true);
+				await this.resolveSource(file.path);
+			} catch {
+				// As a queued change that fails: its queued parse is still to come.
+			}
+		}
 		this.events.trigger("resolved");
 	}
 

@@ -256,6 +256,15 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		expect(host.metadataCache.resolvedLinks["New.md"]).toEqual({ "Target.md": 1, "New.md": 1 });
 	});
 
+	test("notes created together and parsed ahead together reach each other", async () => {
+		await bigNoteHeldAtRead();
+		await host.vault.create("First.md", "See [[Second]].\n");
+		await host.vault.create("Second.md", "See [[First]].\n");
+		await host.metadataCache.caughtUpWithNotes(["First.md", "Second.md"]);
+		expect([host.metadataCache.resolvedLinks["First.md"], host.metadataCache.resolvedLinks["Second.md"]]).toEqual([{ "Second.md": 1 }, { "First.md": 1 }]);
+		expect(bigParsed()).toBe(false);
+	});
+
 	test("a note with a rename queued at its path is left to its turn: caughtUpWithNotes waits for the changes before it", async () => {
 		await bigNoteHeldAtRead();
 		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Moved.md");
