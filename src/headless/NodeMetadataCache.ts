@@ -119,9 +119,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 			this.parseAsked();
 			return await waiting;
 		} finally {
-			while (this.parsingAhead !== null) await this.parsingAhead;
+			// Read again each time (a new run may start before this one's end is seen): narrowed to null above.
+			for (let ahead = this.runAhead(); ahead !== null; ahead = this.runAhead()) await ahead;
 			this.queueWaiting = false;
 		}
+	}
+
+	private runAhead(): Promise<void> | null {
+		return this.parsingAhead;
 	}
 
 	/** Starts parsing the notes asked for, when there are some and the queue waits (`givingWay`). */

@@ -334,7 +334,9 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[], 
  * for the whole bound. At once in Obsidian.
  */
 async function writtenNotesParsed(host: Host, changes: readonly NoteChange[]): Promise<void> {
-	const caughtUp = host.metadataCache.caughtUpWithNotes?.(changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom])));
+	const caughtUp = host.metadataCache.caughtUpWithNotes?.(
+		changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom])),
+	);
 	if (caughtUp === undefined) return;
 	let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
 	await Promise.race([caughtUp, new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, WRITTEN_NOTES_PARSED_WAIT_MS)))]);
