@@ -81,14 +81,128 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * the process's lane, shared with the search index's updates and request bodies.
 	 */
 	private readonly clock = new SliceClock(METADATA_PARSE_SLICE_MS, () => this.pause());
+	/** The clock of reads from outside the queue (`parsedFrom`): their pauses are no place for the queue's work to give way. */
+	private readonly readingClock = new SliceClock(METADATA_PARSE_SLICE_MS, () => eventLoopTurns.take());
 	/** Pauses the note being parsed may still take before the build returns (`build`'s `parseSlicesPerNote`); no bound after. */
 	private pausesLeft = Infinity;
+	/**
+	 * Paths a write asked to have parsed ahead of the queue (`caughtUpWithNotes`), and the callers
+	 * waiting: each is resolved once the note is parsed, ahead or in its turn.
+	 */
+	private readonly parsesAsked = new Map<string, Array<() => void>>();
+	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue. */
+	private readonly movesDue = new Map<string, number>();
+	/** Notes the queue is reading or parsing now (`parse`). */
+	private readonly parsing = new Set<string>();
+	/** True while the queue's work waits at a pause or a read: the place where notes asked for may be parsed ahead. */
+	private queueWaiting = false;
+	/** The run of parses ahead under way, if any: the queue's work does not go on until it ends. */
+	private parsingAhead: Promise<void> | null = null;
 
 	private constructor(private readonly vault: NodeVault) {}
 
 	private pause(): Promise<void> {
 		if (this.pausesLeft-- <= 0) return Promise.reject(new ParsedAfterStart());
-		return eventLoopTurns.take();
+		return this.givingWay(eventLoopTurns.take());
+	}
+
+	/**
+	 * Waits for `waiting` (the queue's turn of the lane, or its read of a note), parsing meanwhile the
+	 * notes a write asked for (`caughtUpWithNotes`), and goes on only once those parses ended: the
+	 * queue's work and a parse ahead never run interleaved, so a parse ahead finds the queue's work
+	 * as it was at one of its pauses. A parse ahead's own pauses and reads just wait.
+	 */
+	private async givingWay<T>(waiting: Promise<T>): Promise<T> {
+		if (this.parsingAhead !== null) return waiting;
+		this.queueWaiting = true;
+		try {
+			this.parseAsked();
+			return await waiting;
+		} finally {
+			// Read again each time (a new run may start before this one's end is seen): narrowed to null above.
+			for (let ahead = this.runAhead(); ahead !== null; ahead = this.runAhead()) await ahead;
+			this.queueWaiting = false;
+		}
+	}
+
+	private runAhead(): Promise<void> | null {
+		return this.parsingAhead;
+	}
+
+	/** Starts parsing the notes asked for, when there are some and the queue waits (`givingWay`). */
+	private parseAsked(): void {
+		if (!this.queueWaiting || this.parsingAhead !== null || this.parsesAsked.size === 0) return;
+		// Set before the run starts: its own first read or pause must find it under way.
+		let ended!: () => void;
+		this.parsingAhead = new Promise<void>((resolve) => (ended = resolve));
+		void this.parseAskedNow()
+			.catch(() => undefined)
+			.finally(() => {
+				this.parsingAhead = null;
+				ended();
+			});
+	}
+
+	/**
+	 * Parses each note asked for that the queue's work ahead of it does not touch, and resolves its
+	 * callers. One the queue is parsing or resolving now, or with a delete or rename queued at its path
+	 * (or its folder's), is left to its turn: those change where links lead and which file a path is.
+	 */
+	private async parseAskedNow(): Promise<void> {
+		const leftToTurn = new Set<string>();
+		for (;;) {
+			const ready: HostFile[] = [];
+			// Those asked from now on may have written after these notes are read: answered by a later round.
+			const answers: Array<() => void> = [];
+			for (const [path, callers] of [...this.parsesAsked]) {
+				if (leftToTurn.has(path)) continue;
+				const file = this.vault.getFileByPath(path);
+				const due = file !== null && this.parsesDue.has(file);
+				if (due && (this.parsing.has(path) || this.resolving.has(path) || this.moveDueAt(path))) {
+					leftToTurn.add(path);
+					continue;
+				}
+				this.parsesAsked.delete(path);
+				answers.push(...callers);
+				if (due) ready.push(file);
+			}
+			if (ready.length > 0) await this.parseAhead(ready);
+			for (const answer of answers) answer();
+			if (answers.length === 0) return;
+		}
+	}
+
+	/**
+	 * Parses notes ahead of the queue: their metadata and their own links, against the files the vault
+	 * holds now (a created one is added to them first, so notes one call created link to each other;
+	 * its queued create adds nothing more). Their queued parses still run in turn and read their text
+	 * then: the cache ends with the newest text, and links to their names from other notes are
+	 * resolved by their queued creates.
+	 */
+	private async parseAhead(files: readonly HostFile[]): Promise<void> {
+		for (const file of files) this.resolver.add(file);
+		for (const file of files) {
+			try {
+				await this.parse(file, true);
+				await this.resolveSource(file.path);
+			} catch {
+				// As a queued change that fails: its queued parse is still to come.
+			}
+		}
+		this.events.trigger("resolved");
+	}
+
+	/** Resolves the callers waiting for `path` to be parsed. */
+	private answerAsked(path: string): void {
+		const callers = this.parsesAsked.get(path);
+		this.parsesAsked.delete(path);
+		for (const resolve of callers ?? []) resolve();
+	}
+
+	/** Whether a queued delete or rename names `path` or a folder holding it. */
+	private moveDueAt(path: string): boolean {
+		for (const moved of this.movesDue.keys()) if (path === moved || path.startsWith(`${moved}/`)) return true;
+		return false;
 	}
 
 	/**
@@ -175,6 +289,30 @@ export class NodeMetadataCache implements HostMetadataCache {
 		await this.updates;
 	}
 
+	/**
+	 * Resolves once the notes at `paths` (a write's) are parsed from their text as it is now or newer:
+	 * ahead of other notes' queued parses, at the queue's next pause, so a huge note another program
+	 * saved does not hold them (it held every write for the whole bound). When a delete or rename is
+	 * queued at one of the paths, once every change reported before this call is in (`caughtUpWithVault`).
+	 */
+	async caughtUpWithNotes(paths: readonly string[]): Promise<void> {
+		if (paths.some((path) => this.moveDueAt(path))) return this.caughtUpWithVault();
+		const parsed: Array<Promise<void>> = [];
+		for (const path of new Set(paths)) {
+			const file = this.vault.getFileByPath(path);
+			if (file === null || !this.parsesDue.has(file)) continue;
+			parsed.push(
+				new Promise<void>((resolve) => {
+					const callers = this.parsesAsked.get(path);
+					if (callers) callers.push(resolve);
+					else this.parsesAsked.set(path, [resolve]);
+				}),
+			);
+		}
+		this.parseAsked();
+		await Promise.all(parsed);
+	}
+
 	async caughtUpWithDisk(): Promise<void> {
 		await this.vault.outsideChangesSeen();
 		await this.settled();
@@ -201,8 +339,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (cache === undefined) return null;
 		if (this.parsedTexts.get(cache) === text) return cache;
 		const digest = this.parsedDigests.get(cache);
-		if (digest === undefined || (await sha256HexInPieces(text, this.clock)) !== digest) return null;
-		const references = await this.clock.run(packedReferencesSteps(cache));
+		if (digest === undefined || (await sha256HexInPieces(text, this.readingClock)) !== digest) return null;
+		const references = await this.readingClock.run(packedReferencesSteps(cache));
 		if (references === null) return cache;
 		return { ...references, frontmatterLinks: cache.frontmatterLinks, frontmatterPosition: cache.frontmatterPosition };
 	}
@@ -238,6 +376,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
 		for (const retry of this.readRetries.values()) if (retry.timer) clearTimeout(retry.timer);
 		this.readRetries.clear();
+		for (const path of [...this.parsesAsked.keys()]) this.answerAsked(path);
 	}
 
 	private listen(): void {
@@ -247,9 +386,25 @@ export class NodeMetadataCache implements HostMetadataCache {
 				this.forgetReadRetry(file.path);
 				this.enqueueParse(file, () => this.onModify(file));
 			}),
-			this.vault.on("delete", (file) => this.enqueue(() => this.onDelete(file))),
-			this.vault.on("rename", (file, oldPath) => this.enqueue(() => this.onRename(file, oldPath))),
+			this.vault.on("delete", (file) => this.enqueueMove([file.path], () => this.onDelete(file))),
+			this.vault.on("rename", (file, oldPath) => this.enqueueMove([file.path, oldPath], () => this.onRename(file, oldPath))),
 		);
+	}
+
+	/** Enqueues a delete or rename, its paths counted in `movesDue` from now until it ends. */
+	private enqueueMove(paths: readonly string[], work: () => Promise<void>): void {
+		for (const path of paths) this.movesDue.set(path, (this.movesDue.get(path) ?? 0) + 1);
+		this.enqueue(async () => {
+			try {
+				await work();
+			} finally {
+				for (const path of paths) {
+					const left = (this.movesDue.get(path) ?? 1) - 1;
+					if (left > 0) this.movesDue.set(path, left);
+					else this.movesDue.delete(path);
+				}
+			}
+		});
 	}
 
 	private enqueue(work: () => Promise<void> | void): void {
@@ -267,7 +422,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 			} finally {
 				const left = (this.parsesDue.get(note) ?? 1) - 1;
 				if (left > 0) this.parsesDue.set(note, left);
-				else this.parsesDue.delete(note);
+				else {
+					this.parsesDue.delete(note);
+					this.answerAsked(note.path);
+				}
 			}
 		});
 	}
@@ -332,9 +490,21 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/** Reads and parses one note (or canvas); with `announce`, reports `changed` like Obsidian. */
 	private async parse(file: HostFile, announce = false): Promise<void> {
+		// The path it is read at: a rename meanwhile changes the file's.
+		const path = file.path;
+		this.parsing.add(path);
+		try {
+			await this.parseNow(file, announce);
+		} finally {
+			this.parsing.delete(path);
+		}
+	}
+
+	/** `parse`'s work. */
+	private async parseNow(file: HostFile, announce: boolean): Promise<void> {
 		let text: string;
 		try {
-			text = await this.vault.cachedRead(file);
+			text = await this.givingWay(this.vault.cachedRead(file));
 		} catch (error) {
 			if (!(error instanceof NoteTooLargeError)) {
 				if (isPassingReadError(error) && this.retryReadLater(file.path)) return;

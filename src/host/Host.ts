@@ -133,6 +133,12 @@ export interface HostMetadataCache {
 	 */
 	caughtUpWithVault?(): Promise<void>;
 	/**
+	 * Headless only: resolves once the notes at `paths` are parsed from their text as it is now or
+	 * newer, ahead of other notes' queued parses (as `caughtUpWithVault` when a delete or rename is
+	 * queued at one of them). Obsidian has none.
+	 */
+	caughtUpWithNotes?(paths: readonly string[]): Promise<void>;
+	/**
 	 * Headless only: the notes and canvases whose parse is queued or under way (created or changed on
 	 * disk, or left at start to be parsed once serve listens): their links in `resolvedLinks` are older
 	 * than their text, or missing. Obsidian has none (a note it has not indexed has no cached metadata).

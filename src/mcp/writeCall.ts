@@ -284,7 +284,7 @@ export async function runWriteCall<Args>(
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
-			await writtenNotesParsed(ctx.host, writes.stopping);
+			await writtenNotesParsed(ctx.host, planned.changes, writes.stopping);
 			const answer = withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 			// That wait (up to a second) lets the person exclude a written note's folder, narrow the token's folders or deny it the
 			// tool before the answer leaves: it then names no note and no hash, as a read's answer is withheld (the write stays).
@@ -338,15 +338,19 @@ async function startedLinking(ctx: ToolContext, changes: readonly NoteChange[], 
 }
 
 /**
- * Resolves once the headless cache has parsed the notes the call wrote (`caughtUpWithVault`: each
+ * Resolves once the headless cache has parsed the notes the call wrote (`caughtUpWithNotes`: each
  * write reported its change before this), or after WRITTEN_NOTES_PARSED_WAIT_MS: a read the client
  * makes after the answer sees the links, tags and tasks it wrote. The parse runs in slices after the
- * write, and a read coming between two of them was answered from the note's old metadata. At once in Obsidian,
- * and once the server stops (`stopping`): the answer must go out before the connections close.
+ * write, and a read coming between two of them was answered from the note's old metadata. Only the
+ * call's notes: waiting for every queued change held every write behind another program's huge note
+ * for the whole bound. At once in Obsidian, and once the server stops (`stopping`): the answer must go
+ * out before the connections close.
  */
-async function writtenNotesParsed(host: Host, stopping: AbortSignal | undefined): Promise<void> {
+async function writtenNotesParsed(host: Host, changes: readonly NoteChange[], stopping: AbortSignal | undefined): Promise<void> {
 	if (stopping?.aborted === true) return;
-	const caughtUp = host.metadataCache.caughtUpWithVault?.();
+	const caughtUp = host.metadataCache.caughtUpWithNotes?.(
+		changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom])),
+	);
 	if (caughtUp === undefined) return;
 	let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
 	let stopped: (() => void) | undefined;

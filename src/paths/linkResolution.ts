@@ -123,7 +123,9 @@ export class LinkFileIndex<F extends LinkFile & { name: string }> {
 	private readonly byPath = new Map<string, F>();
 	private readonly byName = new Map<string, F[]>();
 
+	/** Adds `file`; adding it again at the same path changes nothing (a note parsed ahead of its queued create is added twice). */
 	add(file: F): void {
+		if (this.byPath.get(file.path) === file) return;
 		this.byPath.set(file.path, file);
 		const name = file.name.toLowerCase();
 		const list = this.byName.get(name);

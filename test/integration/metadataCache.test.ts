@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
+import { eventLoopTurns } from "../../src/turns";
 import { makeVault, removeDir } from "../helpers/vault";
 
 describe("NodeHost's metadata cache follows changes made on disk by other programs", () => {
@@ -137,5 +138,143 @@ describe("NodeHost's metadata cache caught up with the vault's own writes", () =
 		release();
 		await host.metadataCache.settled();
 		expect(host.metadataCache.resolvedLinks["Other.md"]).toEqual({ "Target.md": 1 });
+	});
+});
+
+/**
+ * A write's notes are parsed ahead of other notes' queued parses (`caughtUpWithNotes`): another
+ * program's huge note held every write for the whole wait, and the read after it was answered from
+ * the old metadata. The other note's parse is held by a hook (on its read, or on the lane's turn it
+ * pauses for), so the order is the test's, not the machine's speed.
+ */
+describe("NodeHost's metadata cache parses a write's notes ahead of other notes' queued parses", () => {
+	let root: string;
+	let host: NodeHost;
+	let release: () => void;
+
+	beforeEach(async () => {
+		root = await makeVault({ "Hub.md": "# Hub\n", "Other.md": "# Other\nSee [[New]].\n", "Target.md": "# Target\n" });
+		host = await NodeHost.open(root);
+	});
+	afterEach(async () => {
+		release();
+		jest.restoreAllMocks();
+		await host.close();
+		await removeDir(root);
+	});
+
+	/** Creates Big.md, whose parse is held (after its read) until `release`; resolves once it is held. */
+	async function bigNoteHeldAtRead(): Promise<void> {
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let heldNow!: () => void;
+		const held = new Promise<void>((resolve) => (heldNow = resolve));
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Big.md") {
+				heldNow();
+				await released;
+			}
+			return text;
+		};
+		await host.vault.create("Big.md", "- item #big\n".repeat(1000));
+		await held;
+	}
+
+	const bigParsed = () => host.metadataCache.getCache("Big.md") !== null;
+	const addLine = (path: string, line: string) => host.vault.process(host.vault.getFileByPath(path)!, (text) => `${text}${line}\n`);
+
+	test("a note written while another note's read is held has its new links once caughtUpWithNotes resolves, the other still unparsed", async () => {
+		await bigNoteHeldAtRead();
+		await addLine("Hub.md", "See [[Target]].");
+		await host.metadataCache.caughtUpWithNotes(["Hub.md"]);
+		expect({ hub: host.metadataCache.resolvedLinks["Hub.md"], bigParsed: bigParsed() }).toEqual({ hub: { "Target.md": 1 }, bigParsed: false });
+		expect(host.metadataCache.notesBeingParsed().map((file) => file.path)).toEqual(expect.arrayContaining(["Big.md", "Hub.md"]));
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.getCache("Big.md")?.tags?.length).toBe(1000);
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
+		expect(host.metadataCache.notesBeingParsed()).toEqual([]);
+	});
+
+	test("a note written while another note's parse waits between two slices is parsed in that pause", async () => {
+		const released = new Promise<void>((resolve) => (release = resolve));
+		const take = eventLoopTurns.take;
+		let armed = false;
+		let pausedNow!: () => void;
+		const paused = new Promise<void>((resolve) => (pausedNow = resolve));
+		// The first turn taken once Big.md is read is its parse's first pause: held until the end.
+		jest.spyOn(eventLoopTurns, "take").mockImplementation(() => {
+			if (!armed) return take();
+			armed = false;
+			pausedNow();
+			return released.then(take);
+		});
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Big.md") armed = true;
+			return text;
+		};
+		// Several slices' worth of list items: its parse pauses inside.
+		await host.vault.create("Big.md", "- item [[Target]]\n".repeat(5_000));
+		await paused;
+		await addLine("Hub.md", "See [[Target]].");
+		await host.metadataCache.caughtUpWithNotes(["Hub.md"]);
+		expect({ hub: host.metadataCache.resolvedLinks["Hub.md"], bigParsed: bigParsed() }).toEqual({ hub: { "Target.md": 1 }, bigParsed: false });
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.resolvedLinks["Big.md"]).toEqual({ "Target.md": 5_000 });
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
+	});
+
+	test("a note written twice ends with its last text's links: the parse ahead reads the newest text, and so does its queued parse", async () => {
+		await bigNoteHeldAtRead();
+		await host.vault.process(host.vault.getFileByPath("Hub.md")!, () => "See [[Target]].\n");
+		await host.metadataCache.caughtUpWithNotes(["Hub.md"]);
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
+		await host.vault.process(host.vault.getFileByPath("Hub.md")!, () => "See [[Other]].\n");
+		await host.metadataCache.caughtUpWithNotes(["Hub.md"]);
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Other.md": 1 });
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Other.md": 1 });
+		expect(bigParsed()).toBe(true);
+	});
+
+	test("a note created ahead resolves its own links at once; links to its name from other notes once its queued create runs", async () => {
+		expect(host.metadataCache.unresolvedLinks["Other.md"]).toEqual({ New: 1 });
+		await bigNoteHeldAtRead();
+		await host.vault.create("New.md", "See [[Target]] and [[New]].\n");
+		await host.metadataCache.caughtUpWithNotes(["New.md"]);
+		expect(host.metadataCache.resolvedLinks["New.md"]).toEqual({ "Target.md": 1, "New.md": 1 });
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.resolvedLinks["Other.md"]).toEqual({ "New.md": 1 });
+		expect(host.metadataCache.resolvedLinks["New.md"]).toEqual({ "Target.md": 1, "New.md": 1 });
+	});
+
+	test("notes created together and parsed ahead together reach each other", async () => {
+		await bigNoteHeldAtRead();
+		await host.vault.create("First.md", "See [[Second]].\n");
+		await host.vault.create("Second.md", "See [[First]].\n");
+		await host.metadataCache.caughtUpWithNotes(["First.md", "Second.md"]);
+		expect([host.metadataCache.resolvedLinks["First.md"], host.metadataCache.resolvedLinks["Second.md"]]).toEqual([{ "Second.md": 1 }, { "First.md": 1 }]);
+		expect(bigParsed()).toBe(false);
+	});
+
+	test("a note with a rename queued at its path is left to its turn: caughtUpWithNotes waits for the changes before it", async () => {
+		await bigNoteHeldAtRead();
+		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Moved.md");
+		await addLine("Moved.md", "See [[Target]].");
+		let done = false;
+		const caughtUp = host.metadataCache.caughtUpWithNotes(["Moved.md", "Hub.md"]).then(() => (done = true));
+		// The queue cannot move while Big.md's read is held: whatever turns pass, the call is still waiting.
+		for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+		expect(done).toBe(false);
+		release();
+		await caughtUp;
+		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
 	});
 });

@@ -8,7 +8,7 @@
  *   now on): the edit was made there, and is answered as made;
  * - the token is revoked: 401, as any answer of a revoked token;
  * - the server stops: the wait ends and the answer is sent before the connection closes.
- * The wait is held by a hook on the cache's `caughtUpWithVault`, so each change surely comes inside
+ * The wait is held by a hook on the cache's `caughtUpWithNotes`, so each change surely comes inside
  * it. The real SDK client over real HTTP, a real temp vault.
  */
 import { createHash } from "node:crypto";
@@ -33,18 +33,18 @@ interface HeldWait {
 	release: () => void;
 }
 
-/** Holds the write's wait for its parse (the cache's `caughtUpWithVault`) until `release`. */
+/** Holds the write's wait for its parse (the cache's `caughtUpWithNotes`) until `release`. */
 function holdParseWait(running: RunningService): HeldWait {
 	const cache = running.host.metadataCache;
-	const caughtUp = cache.caughtUpWithVault.bind(cache);
+	const caughtUp = cache.caughtUpWithNotes.bind(cache);
 	let entered!: () => void;
 	let release!: () => void;
 	const enteredWait = new Promise<void>((resolve) => (entered = resolve));
 	const released = new Promise<void>((resolve) => (release = resolve));
-	cache.caughtUpWithVault = async () => {
+	cache.caughtUpWithNotes = async (paths: readonly string[]) => {
 		entered();
 		await released;
-		await caughtUp();
+		await caughtUp(paths);
 	};
 	return { entered: enteredWait, release };
 }

@@ -93,6 +93,16 @@ describe("LinkFileIndex resolves like Obsidian's getFirstLinkpathDest", () => {
 		expect(looks).toBeLessThanOrEqual(2);
 	});
 
+	test("a file added twice at its path is one file to compare a link with (a note parsed ahead of its queued create is added twice)", () => {
+		const local = new LinkFileIndex<HostFile>();
+		const note = file("A.md");
+		local.add(note);
+		local.add(note);
+		const work = { compared: 0 };
+		expect(local.resolve("A", "B.md", work)).toBe(note);
+		expect(work.compared).toBe(1);
+	});
+
 	test("removed files no longer resolve", () => {
 		const local = new LinkFileIndex<HostFile>();
 		local.add(file("A.md"));
