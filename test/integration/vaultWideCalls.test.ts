@@ -69,6 +69,19 @@ async function start(
 	return { service, host, url: status.url, tokens: [first.token, second.token], settings };
 }
 
+/**
+ * `start`, then waits until the search index is built and its warm-up searches have ended: they read
+ * every note through the host too, so until then a read the test holds or counts may be theirs, not
+ * the call's (at load 20 the index's read of a held note came first, and the test changed the token
+ * before its request was even admitted).
+ */
+async function startIndexed(root: string, deps: Parameters<typeof start>[1]): Promise<Running> {
+	const running = await start(root, deps);
+	await running.service.search?.whenReady();
+	await running.service.search?.whenWarmedUp();
+	return running;
+}
+
 /** Closes the test's clients, then the server and its host. */
 async function stopAll(running: Running, clients: Client[]): Promise<void> {
 	for (const client of clients) await client.close();
@@ -295,7 +308,7 @@ describe("a note resource read waiting for the disk", () => {
 		disk.open();
 		let reads = 0;
 		// The host's disk reads wait at the gate: the change lands while the read is in flight.
-		const running = await start(root, {
+		const running = await startIndexed(root, {
 			host: (host) => {
 				const vault = new Proxy(host.vault, {
 					get: (target, key) =>
@@ -316,6 +329,7 @@ describe("a note resource read waiting for the disk", () => {
 			const other = await connectClient(running.url, running.tokens[1]);
 			clients.push(flooder, other);
 			disk.close();
+			reads = 0;
 			const read = flooder.readResource({ uri: "vault-mcp://note/Note%202.md" }).then(
 				(answer) => JSON.stringify(answer),
 				(error: Error) => `error: ${error.message}`,
@@ -381,7 +395,7 @@ describe("an answer made or written after its token is revoked", () => {
 	])("a batch whose later call waits when %s sends nothing of its earlier calls' notes", async (_, change, status, told) => {
 		const disk = new Gate({ open: false });
 		let reached = false;
-		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)) });
+		const running = await startIndexed(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)) });
 		try {
 			const batch = JSON.stringify([
 				{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 1" } } },
@@ -413,7 +427,7 @@ describe("an answer made or written after its token is revoked", () => {
 		// nothing, so its answer is withheld as a read's is; sending it again is safe.
 		const disk = new Gate({ open: false });
 		let reached = false;
-		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
+		const running = await startIndexed(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
 		try {
 			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
 			if ("error" in allowed) throw new Error(allowed.error);
@@ -452,7 +466,7 @@ describe("an answer made or written after its token is revoked", () => {
 	])("a batch's write call that wrote, answered before %s while a later call waits, still tells the client it was written", async (_, change) => {
 		const disk = new Gate({ open: false });
 		let reached = false;
-		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
+		const running = await startIndexed(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
 		try {
 			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
 			if ("error" in allowed) throw new Error(allowed.error);
@@ -632,7 +646,7 @@ describe("an answer made or written after its token is revoked", () => {
 	])("a write call whose plan waits for the disk when %s answers without the note's headings", async (_, change) => {
 		const disk = new Gate({ open: false });
 		let reached = false;
-		const running = await start(root, { host: gatedReads("Projects/Note 1.md", disk, () => (reached = true)), flooderWrites: true });
+		const running = await startIndexed(root, { host: gatedReads("Projects/Note 1.md", disk, () => (reached = true)), flooderWrites: true });
 		const clients: Client[] = [];
 		try {
 			const writer = await connectClient(running.url, running.tokens[0]);
