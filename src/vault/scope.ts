@@ -70,12 +70,38 @@ export function scopeKey(scope: Scope): string {
 	return key;
 }
 
+/** An excluded folder as paths are compared with it: its match key, and the key with a slash after it (what a path inside starts with). */
+interface ExcludedFolderKey {
+	key: string;
+	inside: string;
+}
+
+/** Each list of excluded folders' keys, made once a list (a list is never changed in place: it is readonly). */
+const excludedFolderKeys = new WeakMap<readonly string[], readonly ExcludedFolderKey[]>();
+
+/**
+ * The match keys of `folders`, made once a list: made again for every path checked, a hub note's
+ * 3,000 links and their backlinks checked against 600 excluded folders were 3.6 million keys, 570 ms
+ * of a 2 s call budget that a machine at load 20 used up.
+ */
+function keysOfExcludedFolders(folders: readonly string[]): readonly ExcludedFolderKey[] {
+	let keys = excludedFolderKeys.get(folders);
+	if (keys === undefined) {
+		keys = folders.map((folder) => {
+			const key = pathMatchKey(folder);
+			return { key, inside: `${key}/` };
+		});
+		excludedFolderKeys.set(folders, keys);
+	}
+	return keys;
+}
+
 /** True when the path lies in an excluded folder (or the config folder), however it is spelt, or outside the token's folders. */
 export function isExcludedPath(path: string, scope: Scope): boolean {
 	if (!isInTokenFolders(path, scope)) return true;
 	const key = pathMatchKey(path);
 	if (isInFolder(key, pathMatchKey(scope.configDir))) return true;
-	return scope.excludedFolders.some((folder) => isInFolder(key, pathMatchKey(folder)));
+	return keysOfExcludedFolders(scope.excludedFolders).some((folder) => key === folder.key || key.startsWith(folder.inside));
 }
 
 /** True when a tool may name the file at `path` (a note or an attachment) in a result. */

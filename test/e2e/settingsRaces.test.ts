@@ -72,14 +72,14 @@ describe("settings saved by many processes at once", () => {
 		return answer.status;
 	};
 
-	/** Milliseconds until the server answers this token with 401, polling; fails past `limitMs`. */
-	const msUntilRefused = async (name: string, limitMs: number): Promise<number> => {
-		const started = Date.now();
-		while (Date.now() - started <= limitMs) {
-			if ((await status(name)) === 401) return Date.now() - started;
-			await new Promise((resolve) => setTimeout(resolve, 25));
-		}
-		return Number.POSITIVE_INFINITY;
+	/**
+	 * The status the server answers this token with once a second has passed since `since`: a request sent
+	 * after that second is answered with the settings the server had then. Timing the first 401 of a poll
+	 * counted the test's own answers too: 60 tokens polled at once at load 21 read up to 706 ms.
+	 */
+	const statusASecondAfter = async (name: string, since: number): Promise<number> => {
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, since + 1_000 - Date.now())));
+		return status(name);
 	};
 
 	test(`${OPERATIONS} concurrent revocations, rights changes and last-use saves from ${WORKERS + REVOKED_BY_CLI} processes lose nothing, and serve refuses each revoked token within a second`, async () => {
@@ -109,12 +109,13 @@ describe("settings saved by many processes at once", () => {
 			Array.from({ length: REVOKED_BY_CLI }, async (_, index) => {
 				const revoked = await runCli(["token", "revoke", root, `c${index}`]);
 				expect(revoked).toMatchObject({ code: 0, stdout: `Revoked "c${index}".\n` });
-				return msUntilRefused(`c${index}`, 5_000);
+				return statusASecondAfter(`c${index}`, Date.now());
 			}),
 		);
 		const results = await Promise.all(workers);
 		for (const result of results) expect(result).toMatchObject({ code: 0, stdout: "done\n" });
-		const afterWorkers = await Promise.all(Array.from({ length: REVOKED_BY_WORKERS }, (_, index) => msUntilRefused(`w${index}`, 5_000)));
+		const workersDone = Date.now();
+		const afterWorkers = await Promise.all(Array.from({ length: REVOKED_BY_WORKERS }, (_, index) => statusASecondAfter(`w${index}`, workersDone)));
 		const cli = await cliTimes;
 
 		// Nothing lost: every revoked token gone, every rights change and the last of each token's last-use times there.
@@ -135,9 +136,9 @@ describe("settings saved by many processes at once", () => {
 		}
 
 		// Refused within a second of the revoke that the CLI said was done (the server polls data.json every 250 ms).
-		expect(Math.max(...cli)).toBeLessThanOrEqual(1_000);
+		expect(cli).toEqual(cli.map(() => 401));
 		// The workers' revocations were done before they exited: refused within a second of that, too.
-		expect(Math.max(...afterWorkers)).toBeLessThanOrEqual(1_000);
+		expect(afterWorkers).toEqual(afterWorkers.map(() => 401));
 		// A kept token still works.
 		expect(await status("k1")).toBe(200);
 		expect(serving.stderr()).not.toMatch(/could not be read/);

@@ -69,6 +69,19 @@ async function start(
 	return { service, host, url: status.url, tokens: [first.token, second.token], settings };
 }
 
+/**
+ * `start`, then waits until the search index is built and its warm-up searches have ended: they read
+ * every note through the host too, so until then a read the test holds or counts may be theirs, not
+ * the call's (at load 20 the index's read of a held note came first, and the test changed the token
+ * before its request was even admitted). A gate on the host's reads is closed only after this.
+ */
+async function startIndexed(root: string, deps: Parameters<typeof start>[1]): Promise<Running> {
+	const running = await start(root, deps);
+	await running.service.search?.whenReady();
+	await running.service.search?.whenWarmedUp();
+	return running;
+}
+
 /** Closes the test's clients, then the server and its host. */
 async function stopAll(running: Running, clients: Client[]): Promise<void> {
 	for (const client of clients) await client.close();
@@ -295,7 +308,7 @@ describe("a note resource read waiting for the disk", () => {
 		disk.open();
 		let reads = 0;
 		// The host's disk reads wait at the gate: the change lands while the read is in flight.
-		const running = await start(root, {
+		const running = await startIndexed(root, {
 			host: (host) => {
 				const vault = new Proxy(host.vault, {
 					get: (target, key) =>
@@ -316,6 +329,7 @@ describe("a note resource read waiting for the disk", () => {
 			const other = await connectClient(running.url, running.tokens[1]);
 			clients.push(flooder, other);
 			disk.close();
+			reads = 0;
 			const read = flooder.readResource({ uri: "vault-mcp://note/Note%202.md" }).then(
 				(answer) => JSON.stringify(answer),
 				(error: Error) => `error: ${error.message}`,
@@ -345,17 +359,14 @@ describe("an answer made or written after its token is revoked", () => {
 	});
 	afterAll(() => removeDir(root));
 
-	/** A host whose disk reads of `path` wait at `disk`; `reads` counts reads of it that arrived. */
-	function gatedReads(path: string, disk: Gate, reached: () => void): (host: NodeHost) => Host {
+	/** A host whose disk reads of `path` wait at `disk` while it is shut (`disk.waiting` counts those that arrived). */
+	function gatedReads(path: string, disk: Gate): (host: NodeHost) => Host {
 		return (host) => {
 			const vault = new Proxy(host.vault, {
 				get: (target, key) =>
 					key === "cachedRead"
 						? async (file: HostFile) => {
-								if (file.path === path) {
-									reached();
-									await disk.wait();
-								}
+								if (file.path === path) await disk.wait();
 								return target.cachedRead(file);
 							}
 						: (Reflect.get(target, key) as unknown),
@@ -379,9 +390,9 @@ describe("an answer made or written after its token is revoked", () => {
 			/read_note is no longer allowed for this token, or the folders this token may see changed/u,
 		],
 	])("a batch whose later call waits when %s sends nothing of its earlier calls' notes", async (_, change, status, told) => {
-		const disk = new Gate({ open: false });
-		let reached = false;
-		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)) });
+		const disk = new Gate({ open: true });
+		const running = await startIndexed(root, { host: gatedReads("Note 2.md", disk) });
+		disk.close();
 		try {
 			const batch = JSON.stringify([
 				{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 1" } } },
@@ -390,7 +401,7 @@ describe("an answer made or written after its token is revoked", () => {
 			const port = Number(new URL(running.url).port);
 			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
 			// The first call is answered and kept; the second waits for the disk.
-			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			while (disk.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
 			const changed = change(running.settings);
 			if ("error" in changed) throw new Error(changed.error);
 			await running.service.apply(changed.settings);
@@ -411,9 +422,9 @@ describe("an answer made or written after its token is revoked", () => {
 	])("a batch's write call that wrote nothing, answered before %s while a later call waits, sends nothing of the note", async (_, change) => {
 		// The append names a heading the note lacks: its error lists the note's headings. It wrote
 		// nothing, so its answer is withheld as a read's is; sending it again is safe.
-		const disk = new Gate({ open: false });
-		let reached = false;
-		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
+		const disk = new Gate({ open: true });
+		const running = await startIndexed(root, { host: gatedReads("Note 2.md", disk), flooderWrites: true });
+		disk.close();
 		try {
 			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
 			if ("error" in allowed) throw new Error(allowed.error);
@@ -429,7 +440,7 @@ describe("an answer made or written after its token is revoked", () => {
 			]);
 			const port = Number(new URL(running.url).port);
 			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
-			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			while (disk.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
 			const changed = change(allowed.settings);
 			if ("error" in changed) throw new Error(changed.error);
 			await running.service.apply(changed.settings);
@@ -450,9 +461,9 @@ describe("an answer made or written after its token is revoked", () => {
 		["its token is denied append_to_note", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
 		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
 	])("a batch's write call that wrote, answered before %s while a later call waits, still tells the client it was written", async (_, change) => {
-		const disk = new Gate({ open: false });
-		let reached = false;
-		const running = await start(root, { host: gatedReads("Note 2.md", disk, () => (reached = true)), flooderWrites: true });
+		const disk = new Gate({ open: true });
+		const running = await startIndexed(root, { host: gatedReads("Note 2.md", disk), flooderWrites: true });
+		disk.close();
 		try {
 			const allowed = setTokenRights(running.settings, "flooder", { append_to_note: "allow" });
 			if ("error" in allowed) throw new Error(allowed.error);
@@ -470,7 +481,7 @@ describe("an answer made or written after its token is revoked", () => {
 			const answer = rawRequest(port, { headers: mcpHeaders(port, running.tokens[0]), body: batch });
 			// The calls of a batch run side by side: the change comes once the append is on disk and the read waits.
 			const note5 = () => running.host.vault.read(running.host.vault.getFileByPath("Projects/Note 5.md")!);
-			while (!reached || !(await note5()).includes("written before the change")) await new Promise((resolve) => setTimeout(resolve, 10));
+			while (disk.waiting === 0 || !(await note5()).includes("written before the change")) await new Promise((resolve) => setTimeout(resolve, 10));
 			const changed = change(allowed.settings);
 			if ("error" in changed) throw new Error(changed.error);
 			await running.service.apply(changed.settings);
@@ -630,16 +641,16 @@ describe("an answer made or written after its token is revoked", () => {
 		["its token is denied the tool", (settings: VaultMcpSettings) => setTokenRights(settings, "flooder", { append_to_note: "deny" })],
 		["its token's folders are narrowed away from the note", (settings: VaultMcpSettings) => setTokenFolders(settings, "flooder", ["Private"])],
 	])("a write call whose plan waits for the disk when %s answers without the note's headings", async (_, change) => {
-		const disk = new Gate({ open: false });
-		let reached = false;
-		const running = await start(root, { host: gatedReads("Projects/Note 1.md", disk, () => (reached = true)), flooderWrites: true });
+		const disk = new Gate({ open: true });
+		const running = await startIndexed(root, { host: gatedReads("Projects/Note 1.md", disk), flooderWrites: true });
+		disk.close();
 		const clients: Client[] = [];
 		try {
 			const writer = await connectClient(running.url, running.tokens[0]);
 			clients.push(writer);
 			// A heading the note lacks: the error would list the note's headings.
 			const call = writer.callTool({ name: "append_to_note", arguments: { path: "Projects/Note 1", heading: "Nowhere", content: "x" } });
-			while (!reached) await new Promise((resolve) => setTimeout(resolve, 10));
+			while (disk.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
 			const changed = change(running.settings);
 			if ("error" in changed) throw new Error(changed.error);
 			await running.service.apply(changed.settings);

@@ -14,6 +14,7 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { toolCall } from "../helpers/sockets";
+import { workClock } from "../helpers/threadCpu";
 import { callError, callOk, callTool } from "../helpers/tools";
 import { makeVault, readAllFiles, removeDir } from "../helpers/vault";
 
@@ -191,7 +192,7 @@ describe("plan, approve exactly, apply: over real HTTP", () => {
 });
 
 describe("a 20 MB call beside other tokens", () => {
-	test("a rename linked from 20 MB of notes is refused with the limit before anything is written, another token's reads keep answering under 2 s, and the undo of an earlier call still works", async () => {
+	test("a rename linked from 20 MB of notes is refused with the limit before anything is written, another token's reads keep answering (each behind under 0.5 s of work), and the undo of an earlier call still works", async () => {
 		const megabyte = `${"x".repeat(79)}\n`.repeat((1024 * 1024) / 80);
 		const linking: Record<string, string> = {};
 		for (let index = 0; index < 20; index++) linking[`Big/Big ${index}.md`] = `[[Plan]]\n${megabyte}`;
@@ -203,26 +204,30 @@ describe("a 20 MB call beside other tokens", () => {
 			await callOk(writer, "append_to_note", { path: "Home", content: "an earlier call" });
 			const earlier = running.journal.list(1)[0];
 			const before = await vaultFiles(vault);
+			// Counted in the main thread's CPU, not wall time: at load 12 the rename took 6.9-9.2 s of wall time and
+			// 1.5-1.9 s of CPU, and a read 0.6 s of wall time and 30 ms of CPU; at load 20 the wall time passed the bounds.
+			const work = workClock();
 			const latencies: number[] = [];
 			let renaming = true;
 			const reads = (async () => {
 				while (renaming) {
-					const started = performance.now();
+					const started = work();
 					await callOk(reader, "read_note", { path: "Home" });
-					latencies.push(performance.now() - started);
+					latencies.push(work() - started);
 				}
 			})();
-			const started = performance.now();
+			const started = work();
 			const message = await callError(writer, "rename_note", { path: "Plan", new_path: "Plan 2.md" });
-			const refusedAfterMs = performance.now() - started;
+			const refusedAfterMs = work() - started;
 			renaming = false;
 			await reads;
 			expect(message).toContain(`${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB`);
 			expect(message).toContain("Nothing was written.");
 			expect(await vaultFiles(vault)).toEqual(before);
 			expect(latencies.length).toBeGreaterThan(0);
-			expect(Math.max(...latencies)).toBeLessThan(2_000);
-			// Planning stopped at the bound: far less time than reading and rewriting 20 MB would take here.
+			// A read waited behind a few slices of the rename's work, not behind its planning (1.5 s and more).
+			expect(Math.max(...latencies)).toBeLessThan(500);
+			// Planning stopped at the bound: far less work than reading and rewriting 20 MB would take here.
 			expect(refusedAfterMs).toBeLessThan(10_000);
 			expect(running.journal.list()).toHaveLength(1);
 			const undone = await undoCall(running.host, running.journal, earlier?.id ?? "");

@@ -142,3 +142,26 @@ describe("mayNameHidden: a setting's path that would name what is hidden, howeve
 		expect(mayNameHidden("Notes/../Work/CON", { ...scope, tokenFolders: ["Work"] })).toBe(true);
 	});
 });
+
+describe("isExcludedPath: each excluded folder's key made once per list", () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	test("paths checked against many excluded folders do not work out each folder's key again for every path", () => {
+		// get_note_links on a hub of 3,000 links with 600 excluded folders made 3.6 million keys: 570 ms of its 2 s budget.
+		const scope: Scope = { configDir: ".obsidian", excludedFolders: Array.from({ length: 200 }, (_, index) => `Private ${index}`) };
+		expect(isExcludedPath("Private 7/a.md", scope)).toBe(true);
+		const lowered = jest.spyOn(String.prototype, "toLowerCase");
+		for (let index = 0; index < 1_000; index++) expect(isExcludedPath(`Notes/N${index}.md`, scope)).toBe(false);
+		// The path's key and the config folder's: two a path, not one per excluded folder.
+		expect(lowered.mock.calls.length).toBeLessThanOrEqual(2_000);
+	});
+
+	test("a new list of excluded folders, or one spelt as a person would read the same, decides at once", () => {
+		const scope: Scope = { configDir: ".obsidian", excludedFolders: ["Private"] };
+		expect(isExcludedPath("Work/a.md", scope)).toBe(false);
+		expect(isExcludedPath("Work/a.md", { ...scope, excludedFolders: ["Work"] })).toBe(true);
+		expect(isExcludedPath("work /a.md", { ...scope, excludedFolders: ["Work"] })).toBe(true);
+		expect(isExcludedPath("Workshop/a.md", { ...scope, excludedFolders: ["Work"] })).toBe(false);
+		expect(isExcludedPath("Private/a.md", scope)).toBe(true);
+	});
+});
