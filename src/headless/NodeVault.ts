@@ -524,12 +524,16 @@ export class NodeVault implements HostVault, WatchedVault {
 
 	movedOnDisk(file: KnownFile, path: string, diskPath: string, stats: Stats): void {
 		const oldPath = file.path;
+		// Moved and written before the watcher looked (its write's event then matches these stats and is
+		// dropped as seen): the text is not the one read at the old path, so it is reported changed too.
+		const written = file.stat.mtime !== stats.mtimeMs || file.stat.size !== stats.size;
 		this.files.delete(oldPath);
 		this.contents.delete(oldPath);
 		Object.assign(file, { path, ...nameParts(path), diskPath });
 		this.files.set(path, file);
 		this.record(path, stats, diskPath);
 		this.events.trigger("rename", file, oldPath);
+		if (written) this.events.trigger("modify", file);
 	}
 
 	/** A file gone from disk: no longer part of the vault. */

@@ -2,6 +2,10 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { eventLoopTurns } from "../../src/turns";
+import type { HostFile } from "../../src/host/Host";
+import { KeptGraphStats } from "../../src/vault/keptGraphStats";
+import { NotesWithTasks } from "../../src/vault/notesWithTasks";
+import type { Scope } from "../../src/vault/scope";
 import { makeVault, removeDir } from "../helpers/vault";
 
 describe("NodeHost's metadata cache follows changes made on disk by other programs", () => {
@@ -86,6 +90,18 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 		await fs.rename(nodePath.join(root, "Target.md"), nodePath.join(root, "Moved.md"));
 		await onceCaughtUp(() => expect(host.metadataCache.unresolvedLinks["Hub.md"]).toEqual({ Target: 2, Later: 1 }));
 		expect(backlinksOf("Moved.md")).toEqual([]);
+	});
+
+	test("a note another program renames and at once rewrites ends with its new text's links and tags", async () => {
+		// Both before the watcher looks: the rename is paired by inode, and the write's own event then matches the stats recorded.
+		await fs.rename(nodePath.join(root, "Side.md"), nodePath.join(root, "Renamed.md"));
+		await fs.writeFile(nodePath.join(root, "Renamed.md"), "Now [[Hub]] instead. #edited\n");
+		await onceCaughtUp(() => {
+			expect(host.metadataCache.resolvedLinks["Renamed.md"]).toEqual({ "Hub.md": 1 });
+			expect(host.metadataCache.getCache("Renamed.md")?.tags?.map((tag) => tag.tag)).toEqual(["#edited"]);
+		});
+		expect(backlinksOf("Target.md")).toEqual(["Hub.md"]);
+		expect(events).toContain("changed Renamed.md");
 	});
 
 	test("a delete outside drops the note's cache, reports deleted, and unresolves links to it", async () => {
@@ -276,5 +292,131 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		await caughtUp;
 		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
 		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
+	});
+});
+
+/**
+ * Parses ahead of the queue must leave nothing behind: after many interleavings of the server's own
+ * writes (each followed by `caughtUpWithNotes`, awaited or not), other programs' creates, edits,
+ * renames and deletes, and a big note whose read holds the queue a while (so the write's notes are
+ * parsed ahead of it), the settled cache is the one a fresh build of the same folder makes, and so
+ * are the counts kept from its events (graph stats, notes with tasks). Seeded: a failing
+ * interleaving runs again the same, up to the machine's timing of the watcher.
+ */
+describe("NodeHost's metadata cache, after parses ahead of the queue, equals a cache built fresh from the disk", () => {
+	const NAMES = ["Alpha", "Beta", "Gamma", "Delta", "Sub/Alpha", "Sub/Eps", "Deep/Zeta"];
+	const SCOPE: Scope = { configDir: ".obsidian", excludedFolders: [] };
+
+	/** A small seeded generator (mulberry32): the same seed makes the same interleaving. */
+	function randomOf(seed: number): () => number {
+		let state = seed >>> 0;
+		return () => {
+			state = (state + 0x6d2b79f5) >>> 0;
+			let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+			mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+			return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+		};
+	}
+
+	function noteText(random: () => number): string {
+		const pick = () => NAMES[Math.floor(random() * NAMES.length)]!.split("/").pop()!;
+		const lines = [`---\nup: "[[${pick()}]]"\n---`, `# Note ${Math.floor(random() * 100)}`];
+		for (let line = 0; line < 1 + Math.floor(random() * 4); line++)
+			lines.push(random() < 0.5 ? `- [ ] task [[${pick()}]] #t${line}` : `See [[${pick()}]] and ![[${pick()}.png]] #tag/${line}`);
+		return `${lines.join("\n")}\n`;
+	}
+
+	/** What a reader sees of the cache: each file's links, embeds, tags, tasks and frontmatter links, and the link maps. */
+	function snapshot(host: NodeHost): unknown {
+		const notes: Record<string, unknown> = {};
+		for (const file of host.vault.getFiles()) {
+			const cache = host.metadataCache.getCache(file.path);
+			notes[file.path] = cache && {
+				links: cache.links?.map((link) => [link.link, link.position.start.offset]),
+				embeds: cache.embeds?.map((embed) => embed.link),
+				tags: cache.tags?.map((tag) => tag.tag),
+				tasks: cache.listItems?.map((item) => item.task ?? null),
+				frontmatterLinks: cache.frontmatterLinks?.map((link) => link.link),
+			};
+		}
+		return { notes, resolved: host.metadataCache.resolvedLinks, unresolved: host.metadataCache.unresolvedLinks };
+	}
+
+	/** One random change: the server's (returning the paths it wrote) or another program's (returning none). */
+	async function change(host: NodeHost, root: string, random: () => number): Promise<string[]> {
+		const path = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
+		const to = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
+		const file = host.vault.getFileByPath(path);
+		const choice = random();
+		if (choice < 0.1) await host.vault.process(host.vault.getFileByPath("Big.md")!, (text) => `${text}- more [[${to}]]\n`);
+		else if (choice < 0.3 && file) await host.vault.process(file, (text) => `${text}${noteText(random)}`);
+		else if (choice < 0.3) await host.vault.create(path, noteText(random));
+		else if (choice < 0.4 && file) await host.vault.process(file, () => noteText(random));
+		else if (choice < 0.5 && file && host.vault.getFileByPath(to) === null) {
+			await host.vault.rename(file, to);
+			return [to, path];
+		} else if (choice < 0.55 && file) await host.vault.trash(file);
+		else if (choice < 0.7) await fs.writeFile(nodePath.join(root, path), noteText(random));
+		else if (choice < 0.75 && file) await fs.rm(nodePath.join(root, path));
+		else if (choice < 0.8 && file && !(await fs.stat(nodePath.join(root, to)).catch(() => null)))
+			await fs.rename(nodePath.join(root, path), nodePath.join(root, to));
+		else return [];
+		return choice < 0.55 ? [path] : [];
+	}
+
+	test.each([1, 2, 3, 4, 5, 6])("seed %i", async (seed) => {
+		const random = randomOf(seed);
+		const files: Record<string, string> = {
+			"Big.md": "- item [[Alpha]] #big\n".repeat(2_000),
+			"Board.canvas": '{"nodes":[{"id":"a","type":"text","text":"[[Beta]]","x":0,"y":0,"width":1,"height":1}],"edges":[]}',
+		};
+		for (const name of NAMES) if (random() < 0.6) files[`${name}.md`] = noteText(random);
+		const root = await makeVault(files);
+		const host = await NodeHost.open(root, { watch: true });
+		// Big.md's read waits some turns of the event loop: the queue waits there, where the write's notes are parsed ahead.
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Big.md") for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+			return text;
+		};
+		const graph = new KeptGraphStats(host);
+		const tasks = new NotesWithTasks(host, () => new Promise((resolve) => setImmediate(resolve)));
+		graph.start();
+		tasks.start();
+		const unawaited: Array<Promise<unknown>> = [];
+		try {
+			for (let step = 0; step < 40; step++) {
+				// Another program's change may race the server's write: its clear error leaves nothing to compare.
+				const written = await change(host, root, random).catch(() => []);
+				const caughtUp = host.metadataCache.caughtUpWithNotes(written);
+				if (random() < 0.5) await caughtUp;
+				else unawaited.push(caughtUp);
+				if (random() < 0.2) await graph.stats(SCOPE, 5);
+				for (let turn = Math.floor(random() * 4); turn > 0; turn--) await new Promise((resolve) => setImmediate(resolve));
+			}
+			await Promise.all(unawaited);
+			await host.metadataCache.caughtUpWithDisk();
+			const fresh = await NodeHost.open(root);
+			try {
+				const withTasks = (notes: HostFile[] | null) => notes?.map((note) => note.path).sort();
+				const freshTasks = new NotesWithTasks(fresh, () => new Promise((resolve) => setImmediate(resolve)));
+				freshTasks.start();
+				await host.metadataCache.settled();
+				expect(snapshot(host)).toEqual(snapshot(fresh));
+				expect(await graph.stats(SCOPE, 5)).toEqual(await new KeptGraphStats(fresh).stats(SCOPE, 5));
+				for (let turn = 0; turn < 50 && (tasks.notes() === null || freshTasks.notes() === null); turn++)
+					await new Promise((resolve) => setImmediate(resolve));
+				expect(withTasks(tasks.notes())).toEqual(withTasks(freshTasks.notes()));
+				freshTasks.stop();
+			} finally {
+				await fresh.close();
+			}
+		} finally {
+			graph.stop();
+			tasks.stop();
+			await host.close();
+			await removeDir(root);
+		}
 	});
 });
