@@ -464,13 +464,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (file) this.resolver.add(file);
 		const cache = this.caches.get(oldPath);
 		const links = this.canvasLinks.get(oldPath);
-		// Dropped and set again in one turn: no reader sees the note at neither path.
+		// Dropped and set again in one turn: no reader sees the note at neither path. A parse that ended after
+		// the move (queued before it, or ahead of the queue) stored newer metadata at the new path: kept.
 		const forgetting = this.forget(oldPath);
-		if (cache) this.caches.set(abstractFile.path, cache);
-		if (links) this.canvasLinks.set(abstractFile.path, links);
+		if (cache && !this.caches.has(abstractFile.path)) this.caches.set(abstractFile.path, cache);
+		if (links && !this.canvasLinks.has(abstractFile.path)) this.canvasLinks.set(abstractFile.path, links);
 		await forgetting;
+		const parsed = this.caches.has(abstractFile.path) || this.canvasLinks.has(abstractFile.path);
 		// Never parsed (it could not be read where it was): read where it is now.
-		if (!cache && !links && file && isLinkSource(file)) await this.parse(file, true);
+		if (!parsed && file && isLinkSource(file)) await this.parse(file, true);
 		// Its own links: relative ones and the same-folder preference follow where it now is.
 		if (this.caches.has(abstractFile.path) || this.canvasLinks.has(abstractFile.path)) await this.resolveSource(abstractFile.path);
 		await this.resolveAsking(nameOf(oldPath), abstractFile.name);

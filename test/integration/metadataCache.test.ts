@@ -293,6 +293,30 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
 		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
 	});
+
+	test("a note renamed while its parse reads it ends with the links of the text read, not those from before the write", async () => {
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let heldNow!: () => void;
+		const held = new Promise<void>((resolve) => (heldNow = resolve));
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Hub.md") {
+				heldNow();
+				await released;
+			}
+			return text;
+		};
+		await addLine("Hub.md", "See [[Target]].");
+		await held;
+		// The parse stores what it read at the note's new path; the queued rename then moved the note's metadata from before the write over it.
+		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Moved.md");
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
+		expect(host.metadataCache.getCache("Moved.md")?.links?.map((link) => link.link)).toEqual(["Target"]);
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
+	});
 });
 
 /**
