@@ -397,11 +397,14 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 		for (const name of NAMES) if (random() < 0.6) files[`${name}.md`] = noteText(random);
 		const root = await makeVault(files);
 		const host = await NodeHost.open(root, { watch: true });
-		// Big.md's read waits some turns of the event loop: the queue waits there, where the write's notes are parsed ahead.
+		// Big.md's read waits some turns of the event loop (another note's a few, or none): the queue waits there, where the
+		// write's notes are parsed ahead, and a rename or a write may come while a note is read.
+		const readDelays = randomOf(seed + 1_000);
 		const cachedRead = host.vault.cachedRead.bind(host.vault);
 		host.vault.cachedRead = async (file) => {
 			const text = await cachedRead(file);
-			if (file.path === "Big.md") for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+			const turns = file.path === "Big.md" ? 20 : Math.floor(readDelays() * 6);
+			for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
 			return text;
 		};
 		const graph = new KeptGraphStats(host);
