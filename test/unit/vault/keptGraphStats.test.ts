@@ -37,7 +37,10 @@ function countingBudget(): { budget: CallBudget; looks: () => number } {
 /** The vault's files and every note's links as the host holds them now: the same string while nothing the graph counts read has moved. */
 function linkState(vault: OpenVault): string {
 	const { resolvedLinks, unresolvedLinks } = vault.host.metadataCache;
-	return JSON.stringify([vault.host.vault.getFiles().map((file) => file.path), resolvedLinks, unresolvedLinks]);
+	// Which notes are read too: a note's metadata is set a few turns before its links are resolved, and a count made
+	// between the two (a note not read counts nowhere) differs from one made after.
+	const files = vault.host.vault.getFiles().map((file) => [file.path, vault.host.metadataCache.getFileCache(file) !== null]);
+	return JSON.stringify([files, resolvedLinks, unresolvedLinks]);
 }
 
 describe("KeptGraphStats: get_graph_stats answers again without a walk until a note changes", () => {
