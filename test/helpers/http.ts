@@ -126,3 +126,17 @@ export async function withServer(
 		await new Promise((resolve) => server.close(resolve));
 	}
 }
+
+/** One GET of `path` on the loopback `port`: its body as the client gets it, or "error" when its connection is closed first. */
+export function getBodyOrError(port: number, path = "/"): Promise<string> {
+	return new Promise((resolve) => {
+		const req = request({ host: "127.0.0.1", port, method: "GET", path }, (res) => {
+			let body = "";
+			res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+			res.on("end", () => resolve(body));
+			res.on("error", () => resolve("error"));
+		});
+		req.on("error", () => resolve("error"));
+		req.end();
+	});
+}

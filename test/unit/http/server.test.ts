@@ -1,8 +1,9 @@
-import { request, type ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { ConnectionPool } from "../../../src/http/connections";
 import { endpointUrl, LoopbackHttpServer } from "../../../src/http/server";
 import { WrittenAnswerSet } from "../../../src/http/writtenAnswers";
+import { getBodyOrError } from "../../helpers/http";
 
 describe("endpointUrl", () => {
 	test("is the loopback MCP endpoint on the port", () => {
@@ -10,38 +11,33 @@ describe("endpointUrl", () => {
 	});
 });
 
-/** One GET's body as its client gets it, or "error" when its connection is closed first. */
-function ask(port: number, path: string): Promise<string> {
-	return new Promise((resolve) => {
-		const req = request({ host: "127.0.0.1", port, method: "GET", path }, (res) => {
-			let body = "";
-			res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-			res.on("end", () => resolve(body));
-			res.on("error", () => resolve("error"));
-		});
-		req.on("error", () => resolve("error"));
-		req.end();
-	});
+/** A real loopback server whose every response is held unanswered, by its request's path; `arrived` settles at the next request. */
+async function heldServer(): Promise<{
+	server: LoopbackHttpServer;
+	port: number;
+	held: Map<string, ServerResponse>;
+	arrived: () => Promise<void>;
+}> {
+	const held = new Map<string, ServerResponse>();
+	const arrivals: Array<() => void> = [];
+	const server = new LoopbackHttpServer(
+		(req, res) => {
+			held.set(req.url ?? "", res);
+			arrivals.shift()?.();
+		},
+		new ConnectionPool({ maxUnauthenticated: 10, firstRequestMs: 10_000 }),
+		10_000,
+	);
+	const port = await server.listen(0);
+	return { server, port, held, arrived: () => new Promise<void>((resolve) => arrivals.push(resolve)) };
 }
 
 describe("LoopbackHttpServer.close with answers to finish", () => {
 	test("closes the other connections at once, and a written request's once its answer is sent", async () => {
-		// Each request's response by its path, held unanswered.
-		const held = new Map<string, ServerResponse>();
-		const arrivals: Array<() => void> = [];
-		const server = new LoopbackHttpServer(
-			(req, res) => {
-				held.set(req.url ?? "", res);
-				arrivals.shift()?.();
-			},
-			new ConnectionPool({ maxUnauthenticated: 10, firstRequestMs: 10_000 }),
-			10_000,
-		);
-		const port = await server.listen(0);
-		const arrived = () => new Promise<void>((resolve) => arrivals.push(resolve));
+		const { server, port, held, arrived } = await heldServer();
 		const both = [arrived(), arrived()];
-		const written = ask(port, "/written");
-		const other = ask(port, "/other");
+		const written = getBodyOrError(port, "/written");
+		const other = getBodyOrError(port, "/other");
 		await Promise.all(both);
 		const writtenResponse = held.get("/written")!;
 		const answers = new WrittenAnswerSet();
@@ -57,18 +53,7 @@ describe("LoopbackHttpServer.close with answers to finish", () => {
 
 describe("LoopbackHttpServer.close while a written answer is still being made", () => {
 	test("a request sent on a kept connection after the close began is refused, not served", async () => {
-		const held = new Map<string, ServerResponse>();
-		const arrivals: Array<() => void> = [];
-		const server = new LoopbackHttpServer(
-			(req, res) => {
-				held.set(req.url ?? "", res);
-				arrivals.shift()?.();
-			},
-			new ConnectionPool({ maxUnauthenticated: 10, firstRequestMs: 10_000 }),
-			10_000,
-		);
-		const port = await server.listen(0);
-		const arrived = () => new Promise<void>((resolve) => arrivals.push(resolve));
+		const { server, port, held, arrived } = await heldServer();
 		const both = [arrived(), arrived()];
 		// A keep-alive client that sends a second request once its first answer came.
 		const kept = connect(port, "127.0.0.1");
@@ -81,7 +66,7 @@ describe("LoopbackHttpServer.close while a written answer is still being made", 
 			}),
 		);
 		kept.write("GET /first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-		const slow = ask(port, "/slow");
+		const slow = getBodyOrError(port, "/slow");
 		await Promise.all(both);
 		const answers = new WrittenAnswerSet();
 		answers.add(held.get("/first")!);

@@ -1,6 +1,7 @@
-import { createServer, request, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { WrittenAnswerSet } from "../../../src/http/writtenAnswers";
+import { getBodyOrError } from "../../helpers/http";
 
 /** A real loopback server whose every response is handed to the test unanswered; each request's client gets its body or its error. */
 async function heldServer(): Promise<{ server: Server; port: number; responses: ServerResponse[]; next: () => Promise<ServerResponse> }> {
@@ -13,19 +14,6 @@ async function heldServer(): Promise<{ server: Server; port: number; responses: 
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const next = () => new Promise<ServerResponse>((resolve) => waiting.push(resolve));
 	return { server, port: (server.address() as AddressInfo).port, responses, next };
-}
-
-function ask(port: number): Promise<string> {
-	return new Promise((resolve) => {
-		const req = request({ host: "127.0.0.1", port, method: "GET", path: "/" }, (res) => {
-			let body = "";
-			res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-			res.on("end", () => resolve(body));
-			res.on("error", () => resolve("error"));
-		});
-		req.on("error", () => resolve("error"));
-		req.end();
-	});
 }
 
 describe("WrittenAnswerSet", () => {
@@ -48,8 +36,8 @@ describe("WrittenAnswerSet", () => {
 		const set = new WrittenAnswerSet();
 		const arriving = held.next();
 		const otherArriving = held.next();
-		const body = ask(held.port);
-		const otherBody = ask(held.port);
+		const body = getBodyOrError(held.port);
+		const otherBody = getBodyOrError(held.port);
 		const [written, other] = [await arriving, await otherArriving];
 		set.add(written);
 		const answers = set.now();
@@ -69,7 +57,7 @@ describe("WrittenAnswerSet", () => {
 	test("an answer whose connection is gone counts as done", async () => {
 		const set = new WrittenAnswerSet();
 		const arriving = held.next();
-		const body = ask(held.port);
+		const body = getBodyOrError(held.port);
 		const written = await arriving;
 		set.add(written);
 		const answers = set.now();
