@@ -1170,10 +1170,11 @@ export const OPEN_ATTEMPTS = 5;
 /** How long an unlink waits for the matching add of a rename (headless file watching). */
 export const RENAME_PAIRING_MS = 150;
 /**
- * How much longer, at most, an unlink waits for the watcher's looks and listings under way once
- * RENAME_PAIRING_MS has passed: a folder another program moved is listed a few notes at a time, and
- * a busy machine (or a big folder) outlasted the pairing wait, so its notes were reported deleted and
- * made again instead of moved. The bound: a file that keeps changing keeps its look going.
+ * How much longer, at most, an unlink waits once RENAME_PAIRING_MS has passed for the watcher to
+ * answer the events it had by then (a look at each path they named, a listing of each folder): a
+ * folder another program moved is listed a few notes at a time, and a busy machine (or a big folder)
+ * outlasted the pairing wait, so its notes were reported deleted and made again instead of moved.
+ * The bound: a file that keeps changing keeps its look going.
  */
 export const RENAME_PAIRING_LOOKS_MS = 5_000;
 /**
