@@ -8,7 +8,6 @@ import {
 	MAX_IN_FLIGHT_REQUESTS,
 	PROGRESS_NOTIFICATION_INTERVAL_MS,
 	RECENT_CLIENT_WINDOW_MS,
-	STOP_DRAIN_TIMEOUT_MS,
 	VAULT_WIDE_CALL_WORK_MS,
 	VAULT_WIDE_SLICE_MS,
 } from "./config/limits";
@@ -459,8 +458,11 @@ export class McpService {
 		this.endpoint = null;
 		this.searchIndex = null;
 		this.requestedPort = null;
+		// One bound for every wait below, whatever mix is open (streams, written answers, running calls): a bound each made three.
+		const stopMs = httpDeadlinesAndCaps(this.deps.httpDeadlinesAndCaps).stopMs;
+		const outOfTime = new Promise<void>((resolve) => nodeTimers.setTimeout(resolve, stopMs).unref());
 		// Subscription streams end with their closing result before the connections close.
-		await Promise.race([endpoint?.closeStreams(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);
+		await Promise.race([endpoint?.closeStreams(), outOfTime]);
 		this.changeNotifier?.stop();
 		this.changeNotifier = null;
 		this.notePaths?.stop();
@@ -475,10 +477,10 @@ export class McpService {
 		this.notesWithTasks = null;
 		this.graphStats?.stop();
 		this.graphStats = null;
-		// A call that wrote keeps its connection until its answer is sent (within the same bound): it says what was written.
-		await server?.close(endpoint?.writtenAnswers(), STOP_DRAIN_TIMEOUT_MS);
+		// A call that wrote keeps its connection until its answer is sent: it says what was written.
+		await server?.close(endpoint?.writtenAnswers(), outOfTime);
 		// Connections are closed; calls already running finish their work, so stop means settled.
-		await Promise.race([endpoint?.drain(), new Promise((resolve) => nodeTimers.setTimeout(resolve, STOP_DRAIN_TIMEOUT_MS).unref())]);
+		await Promise.race([endpoint?.drain(), outOfTime]);
 		await searchIndex?.stop();
 		// Calls have settled: the last uses they made are saved now, not an interval later (or never, on quit).
 		await this.tokenUse?.flush();

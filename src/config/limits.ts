@@ -791,8 +791,12 @@ export const MAX_REQUEST_OBJECT_KEYS = 4096;
  * 23–48 ms, then answered. Counted in the text before it is parsed, as MAX_REQUEST_OBJECT_KEYS.
  */
 export const MAX_REQUEST_CONTAINERS = 4096;
-/** How long stopping the server waits for tool calls already running to finish their work. */
-export const STOP_DRAIN_TIMEOUT_MS = 10_000;
+/**
+ * How long stopping the server waits in all: for subscription streams to end with their closing result, for the
+ * answers of calls that wrote to be sent, and for calls already running to finish their work. One bound shared by
+ * the three waits, one after another: a bound each made a stop's worst case three times this.
+ */
+export const STOP_TIMEOUT_MS = 10_000;
 
 // Fair service under pressure: what one client, or a process with no token, may take.
 

@@ -6,10 +6,11 @@ import {
 	MAX_UNAUTHENTICATED_CONNECTIONS,
 	PLACE_WAIT_MS,
 	RESPONSE_WRITE_TIMEOUT_MS,
+	STOP_TIMEOUT_MS,
 } from "../config/limits";
 
 /**
- * The deadlines (body, answer, first request, waiting for a place) and the caps (answer bytes,
+ * The deadlines (body, answer, first request, waiting for a place, a stop) and the caps (answer bytes,
  * unauthenticated connections) the HTTP layer enforces per connection and per answer. The defaults
  * are the limits in src/config/limits.ts; tests pass shorter ones so a deadline can be watched in a second.
  */
@@ -28,6 +29,8 @@ export interface HttpDeadlinesAndCaps {
 	maxUnauthenticatedConnections: number;
 	/** How long a request may wait in line for an in-flight place before it is answered 503. */
 	placeWaitMs: number;
+	/** How long a stop waits in all for streams to end, written answers to be sent and running calls to finish. */
+	stopMs: number;
 }
 
 /** The deadlines and caps from src/config/limits.ts, with any given overrides. */
@@ -40,6 +43,7 @@ export function httpDeadlinesAndCaps(overrides: Partial<HttpDeadlinesAndCaps> = 
 		maxResponseBodyBytes: MAX_RESPONSE_BODY_BYTES,
 		maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
 		placeWaitMs: PLACE_WAIT_MS,
+		stopMs: STOP_TIMEOUT_MS,
 		...overrides,
 	};
 }

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import * as nodeTimers from "node:timers";
 import { KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS_CHECK_INTERVAL_MS } from "../config/limits";
 import type { ConnectionPool } from "./connections";
 import type { WrittenAnswers } from "./writtenAnswers";
@@ -88,19 +87,15 @@ export class LoopbackHttpServer {
 	/**
 	 * Stops listening and closes every open connection, idle or not; resolves once the port is free.
 	 * The connections of `finishing` (answers of requests that wrote) are closed once those are sent,
-	 * or `finishingMs` later.
+	 * or once `outOfTime` settles (the stop's one bound, shared with its other waits).
 	 */
-	async close(finishing?: WrittenAnswers, finishingMs = 0): Promise<void> {
+	async close(finishing?: WrittenAnswers, outOfTime: Promise<unknown> = Promise.resolve()): Promise<void> {
 		const server = this.server;
 		if (!server) return;
 		this.server = null;
 		const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 		for (const socket of this.sockets) if (!finishing?.sockets.has(socket)) socket.destroy();
-		if (finishing !== undefined && finishing.sockets.size > 0) {
-			let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
-			await Promise.race([finishing.sent, new Promise((resolve) => (timer = nodeTimers.setTimeout(resolve, finishingMs)))]);
-			nodeTimers.clearTimeout(timer);
-		}
+		if (finishing !== undefined && finishing.sockets.size > 0) await Promise.race([finishing.sent, outOfTime]);
 		server.closeAllConnections();
 		await closed;
 	}
