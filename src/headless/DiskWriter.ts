@@ -90,6 +90,18 @@ class NotUtf8NoteError extends Error {
 	}
 }
 
+/**
+ * The file at a note's name is no longer the one a trash or move opened at its start: another program
+ * replaced it (a save by rename) meanwhile, and moving what is there now would move that program's file.
+ */
+class ReplacedWhileMovedError extends Error {
+	readonly code = "EWRITECONFLICT";
+	constructor(what: "moved to the trash" | "moved") {
+		super(`The note changed while it was being ${what} (another program replaced it), so nothing was moved. Read it again and retry.`);
+		this.name = "ReplacedWhileMovedError";
+	}
+}
+
 /** LATE_APPEND_RECHECK_MS, without keeping the process alive; a named frame a test can find the timer by. */
 function lateRecheckDelay(): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS).unref());
@@ -607,10 +619,14 @@ export class DiskWriter {
 				continue;
 			}
 			try {
-				// The last look before the move, in the same piece: still a plain file, going to the name just taken (nothing
-				// another program put there since is replaced).
-				if (!this.jail.moveFileSync(diskPath, target, (found, there) => found?.isFile() === true && sameFile(there, placeholder)))
-					throw new OutsideVaultError();
+				// The last look before the move, in the same piece: still the file opened above (not one another program put at its
+				// name since), going to the name just taken (nothing another program put there since is replaced).
+				let replaced = false;
+				const moved = this.jail.moveFileSync(diskPath, target, (found, there) => {
+					replaced = found?.isFile() === true && !sameFile(found, stats);
+					return sameFile(found, stats) && sameFile(there, placeholder);
+				});
+				if (!moved) throw replaced ? new ReplacedWhileMovedError("moved to the trash") : new OutsideVaultError();
 				this.moveLateCarries(diskPath, target);
 			} catch (error) {
 				// Only the name taken, if it still leads to it.
@@ -668,6 +684,8 @@ export class DiskWriter {
 			this.jail.inFolderSync(nodePath.dirname(to), (toEntry) => {
 				const source = fromEntry(nodePath.basename(from));
 				const target = toEntry(nodePath.basename(to));
+				// Still the file opened at the start: another program may have put another at the old name since.
+				if (!sameFile(lstatSync(source, { throwIfNoEntry: false }), stats)) throw new ReplacedWhileMovedError("moved");
 				const existing = lstatSync(target, { throwIfNoEntry: false });
 				// A link there is not part of the vault: refused like any path through a link, never named as taken.
 				if (existing?.isSymbolicLink()) throw new OutsideVaultError();
@@ -686,8 +704,13 @@ export class DiskWriter {
 					return;
 				}
 				// The new name must lead to the file opened before the old one is removed: another program may have put
-				// another file at the old name since (the link then named that one).
-				if (!sameFile(lstatSync(target, { throwIfNoEntry: false }), stats)) throw new OutsideVaultError();
+				// another file at the old name since the look above (the link then named that one). The name just made, if it
+				// still names the file at the old name, is taken back: that program's file stays there alone.
+				const linked = lstatSync(target, { throwIfNoEntry: false });
+				if (!sameFile(linked, stats)) {
+					if (linked !== undefined && sameFile(lstatSync(source, { throwIfNoEntry: false }), linked)) unlinkSync(target);
+					throw new ReplacedWhileMovedError("moved");
+				}
 				unlinkSync(source);
 			}),
 		);

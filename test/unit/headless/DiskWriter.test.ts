@@ -507,3 +507,48 @@ describe("DiskWriter.trash beside many notes of its name in the trash", () => {
 		expect(nodeFs.existsSync(nodePath.join(root, "Notes/Plan.md"))).toBe(false);
 	});
 });
+
+/**
+ * A trash or a move opens the note first, then makes the folders it needs (through the thread pool),
+ * then moves it: another program saving the note by rename in between puts another file at its name.
+ * That file is not the one the call opened: it is left where it is, nothing moved or made.
+ */
+describe("DiskWriter.trash and move when another program replaces the note after it was opened", () => {
+	let root: string;
+	let jail: FolderJail;
+	let writer: DiskWriter;
+	const plan = () => nodePath.join(root, "Notes/Plan.md");
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/Plan.md": "the plan\n" });
+		jail = await FolderJail.open(root);
+		writer = new DiskWriter(jail);
+		// The moment between the call's open and its act: the folders made for the move. There the other program saves.
+		const makeFolders = jail.makeFolders.bind(jail);
+		jest.spyOn(jail, "makeFolders").mockImplementation(async (folder: string) => {
+			writeFileSync(`${plan()}.saving`, "the other program's plan\n");
+			nodeFs.renameSync(`${plan()}.saving`, plan());
+			await makeFolders(folder);
+		});
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	test("trash refuses, saying the note changed; the other program's file stays at its name and nothing is left in the trash", async () => {
+		await expect(writer.trash(plan(), nodePath.join(root, ".trash"), "Plan", "md")).rejects.toThrow(
+			"The note changed while it was being moved to the trash (another program replaced it), so nothing was moved.",
+		);
+		expect(await fs.readFile(plan(), "utf8")).toBe("the other program's plan\n");
+		expect(await fs.readdir(nodePath.join(root, ".trash"))).toEqual([]);
+	});
+
+	test("move refuses, saying the note changed; the other program's file stays at its name and nothing is made at the new one", async () => {
+		await expect(writer.move(plan(), nodePath.join(root, "Archive/Plan.md"))).rejects.toThrow(
+			"The note changed while it was being moved (another program replaced it), so nothing was moved.",
+		);
+		expect(await fs.readFile(plan(), "utf8")).toBe("the other program's plan\n");
+		expect(nodeFs.existsSync(nodePath.join(root, "Archive/Plan.md"))).toBe(false);
+	});
+});
