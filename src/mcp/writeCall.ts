@@ -85,12 +85,21 @@ function onHost(ctx: ToolContext, host: ToolContext["host"]): ToolContext {
 	return planned;
 }
 
-function noLongerAllowed(tool: ToolDescriptor, written: readonly string[], callId: string): ToolOutcome<Record<string, unknown>> {
-	const done =
-		written.length === 0
-			? NOTHING_WRITTEN
-			: `Only ${written.map((path) => `"${path}"`).join(", ")} had been written before that (undo id ${callId} reverses it); nothing after.`;
+/** A call refused for its token's rights or folders changed: `done` says what it had written before (nothing, by default). */
+function noLongerAllowed(tool: ToolDescriptor, done = NOTHING_WRITTEN): ToolOutcome<Record<string, unknown>> {
 	return fail(`${tool.name} is no longer allowed for this token (its rights, its folders, the token or the write switch changed). ${done}`);
+}
+
+/**
+ * The notes a set stopped part-way had written, as its error tells them: how many, and by name only those the token
+ * may see now. A folder excluded, or the token's folders narrowed, during the set hides the notes in it, as a written
+ * call's answer is then withheld (`writtenOutOfSight`); the undo id still reverses them.
+ */
+function writtenSoFar(written: readonly string[], scope: Scope): string {
+	const told = written.filter((path) => isPathVisible(path, scope)).map((path) => `"${path}"`);
+	const hidden = written.length - told.length;
+	if (hidden > 0) told.push(`${hidden} in folders this token may no longer see`);
+	return `${written.length} ${written.length === 1 ? "note" : "notes"} (${told.join(", ")})`;
 }
 
 /** A written call's answer when the token may no longer be told of its notes: that it was written, and how to undo it. */
@@ -182,7 +191,7 @@ export async function runWriteCall<Args>(
 		// A plan's error can quote the note (its headings, the bullets a name matches): a token denied
 		// the tool, or whose folders changed, while the plan read it is told only that (nothing is
 		// written before a plan succeeds, in any attempt).
-		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart)) return noLongerAllowed(tool, [], id);
+		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart)) return noLongerAllowed(tool);
 		if (!planned.outcome.ok) return planned.outcome;
 		// Planning (parsing a note, editing it) and writing (the journal, the disk, the note parsed
 		// again) are each one piece of work: other clients get a turn between the two, not after both.
@@ -212,7 +221,7 @@ export async function runWriteCall<Args>(
 			// Revoked, or its folders narrowed away from a note of the set, while it was planned (a rename's thousands of linking
 			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
 			// that can no longer be written, nor shown a note the token may no longer see.
-			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return noLongerAllowed(tool, [], id);
+			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return noLongerAllowed(tool);
 			writes.releasePlace?.();
 			const decision = await waitForDecision(
 				writes.approver,
@@ -231,7 +240,7 @@ export async function runWriteCall<Args>(
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
 			// A revocation while the window was open wins, also over "always allow" clicked in that window, which then saves nothing either.
-			if (writes.currentRight(tool) === "deny") return noLongerAllowed(tool, [], id);
+			if (writes.currentRight(tool) === "deny") return noLongerAllowed(tool);
 			if (decision === "always") {
 				await writes.allowAlways(tool.name);
 				asks = false;
@@ -295,12 +304,19 @@ export async function runWriteCall<Args>(
 			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
 			if (error instanceof NoteTooLongError) return fail(error.message);
 			if (!(error instanceof WriteNoLongerAllowedError || error instanceof NoteChangedSinceError) || error.written.length > 0) writes.wrote?.();
-			if (error instanceof WriteNoLongerAllowedError) return noLongerAllowed(tool, error.written, id);
-			if (!(error instanceof NoteChangedSinceError)) throw error;
-			if (error.written.length > 0)
-				return fail(
-					`"${error.path}" changed while this call was being written, so it was not written; ${error.written.map((path) => `"${path}"`).join(", ")} had been (undo id ${id} reverses them). Read the note again and retry what is missing.`,
+			if (error instanceof WriteNoLongerAllowedError && error.written.length === 0) return noLongerAllowed(tool);
+			if (error instanceof WriteNoLongerAllowedError)
+				return noLongerAllowed(
+					tool,
+					`Only ${writtenSoFar(error.written, ctx.scope)} had been written before that (undo id ${id} reverses it); nothing after.`,
 				);
+			if (!(error instanceof NoteChangedSinceError)) throw error;
+			if (error.written.length > 0) {
+				const changed = isPathVisible(error.path, ctx.scope) ? `"${error.path}"` : "A note in a folder this token may no longer see";
+				return fail(
+					`${changed} changed while this call was being written, so it was not written; ${writtenSoFar(error.written, ctx.scope)} had been (undo id ${id} reverses them). Read the note again and retry what is missing.`,
+				);
+			}
 			changedPath = error.path;
 			if (error.takenOnDisk) takenOnDisk.add(error.path);
 		}
