@@ -6,6 +6,7 @@ import {
 	MAX_UNAUTHENTICATED_CONNECTIONS,
 	PLACE_WAIT_MS,
 	RESPONSE_WRITE_TIMEOUT_MS,
+	STOP_TIMEOUT_MS,
 } from "../../../src/config/limits";
 import { httpDeadlinesAndCaps } from "../../../src/http/deadlinesAndCaps";
 
@@ -19,6 +20,7 @@ describe("httpDeadlinesAndCaps: the per-connection deadlines and caps", () => {
 			maxResponseBodyBytes: MAX_RESPONSE_BODY_BYTES,
 			maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
 			placeWaitMs: PLACE_WAIT_MS,
+			stopMs: STOP_TIMEOUT_MS,
 		});
 	});
 
