@@ -352,8 +352,10 @@ describe("NodeVault watching beside a folder whose listing never ends (a share t
 		// The watcher's queue of events not yet answered (what a look that never ends kept growing).
 		const queue = () => (vault as unknown as { watcher: { openEvents: unknown[] } }).watcher.openEvents;
 		try {
-			await fs.mkdir(nodePath.join(root, "Hung"));
-			await fs.writeFile(nodePath.join(root, "Hung", "Inside.md"), "inside");
+			// Made in a dot-folder (never watched) and moved in whole: its note is found only by the held listing.
+			await fs.mkdir(nodePath.join(root, ".staging", "Hung"), { recursive: true });
+			await fs.writeFile(nodePath.join(root, ".staging", "Hung", "Inside.md"), "inside");
+			await fs.rename(nodePath.join(root, ".staging", "Hung"), nodePath.join(root, "Hung"));
 			await until(() => listingAsked, 10_000);
 			const names = Array.from({ length: 1_500 }, (_, at) => `n${at}.md`);
 			for (let first = 0; first < names.length; first += 100)
