@@ -1182,6 +1182,14 @@ export const RENAME_PAIRING_MS = 150;
  */
 export const RENAME_PAIRING_LOOKS_MS = 5_000;
 /**
+ * Entries the file watcher's queues (events not yet answered by a look, unlinks waiting for them)
+ * may hold before the answered or ended ones are cut out, when they are most of the queue: a look
+ * that never ends (a share that stopped answering) kept every event answered after it, about one a
+ * look. Past it a queue holds at most twice what is still open (two events a look under way, one a
+ * listing; one wait a delete not yet told): nothing open is cut, so no delete is told sooner or later.
+ */
+export const WATCH_QUEUE_COMPACTED_AT = 1024;
+/**
  * How long the headless watcher waits after the first event for a path before it looks at it (events
  * meanwhile are one look): a note another program writes shows as made (empty) and then written,
  * a moment apart, and was listed half-written in between.

@@ -1,7 +1,7 @@
 import { promises as fs, watch, type FSWatcher, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { FolderJail } from "../host/FolderJail";
-import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
+import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_QUEUE_COMPACTED_AT, WATCH_SETTLE_MS } from "../config/limits";
 
 /** A file the vault lists, as the watcher needs it. */
 interface WatchedFile {
@@ -62,12 +62,17 @@ export class DiskWatcher {
 	private readonly looking = new Map<string, LookUnderWay>();
 	/** Events had so far: each event's number is the count when it came. */
 	private eventsHad = 0;
-	/** Events not yet answered by a look or listing, oldest first, from `openFrom` (those answered at the front are skipped). */
-	private readonly openEvents: OpenEvent[] = [];
+	/**
+	 * Events not yet answered by a look or listing, oldest first, from `openFrom` (those answered at the front are
+	 * skipped), with `answeredKept` answered ones among them until the queue is compacted (`compactedQueues`).
+	 */
+	private openEvents: OpenEvent[] = [];
 	private openFrom = 0;
-	/** Dropping unlinks waiting for the events up to `upTo` to be answered, in that order, from `waitingFrom`. */
-	private readonly eventWaits: Array<{ upTo: number; answered: () => void }> = [];
+	private answeredKept = 0;
+	/** Dropping unlinks waiting for the events up to `upTo` to be answered, in that order, from `waitingFrom`; `waitsEnded` of them ended (answered or out of time). */
+	private eventWaits: EventWait[] = [];
 	private waitingFrom = 0;
+	private waitsEnded = 0;
 	/** The looks and folder listings under way, so a caller can wait for what was already reported (`caughtUp`). */
 	private readonly running = new Set<Promise<void>>();
 
@@ -108,7 +113,7 @@ export class DiskWatcher {
 		this.early = null;
 		for (const watcher of this.folders.values()) watcher.close();
 		this.folders.clear();
-		for (const wait of this.eventWaits.splice(0).slice(this.waitingFrom)) wait.answered();
+		for (const wait of this.eventWaits.splice(0).slice(this.waitingFrom)) wait.end();
 		this.waitingFrom = 0;
 		return Promise.resolve();
 	}
@@ -160,19 +165,34 @@ export class DiskWatcher {
 	private answered(open: OpenEvent | null): void {
 		if (open === null || open.answered) return;
 		open.answered = true;
+		this.answeredKept++;
 		while (this.openEvents[this.openFrom]?.answered === true) this.openFrom++;
-		if (this.openFrom > OPEN_EVENTS_COMPACTED_AT && this.openFrom * 2 > this.openEvents.length) {
-			this.openEvents.splice(0, this.openFrom);
-			this.openFrom = 0;
-		}
 		const oldestOpen = this.openEvents[this.openFrom]?.number ?? Infinity;
 		for (let wait = this.eventWaits[this.waitingFrom]; wait !== undefined && wait.upTo < oldestOpen; wait = this.eventWaits[this.waitingFrom]) {
 			this.waitingFrom++;
-			wait.answered();
+			wait.end();
 		}
-		if (this.waitingFrom > OPEN_EVENTS_COMPACTED_AT && this.waitingFrom * 2 > this.eventWaits.length) {
-			this.eventWaits.splice(0, this.waitingFrom);
+		this.compactedQueues();
+	}
+
+	/**
+	 * Cuts the answered events and ended waits out of their queues once they are most of one. Not only
+	 * those at the front: a look that never ends (a share that stopped answering) holds the front, and
+	 * every event answered after it was kept, about one a look (4 MB an hour beside a busy writer), as
+	 * was every wait that ran out of time. Now each queue holds at most twice the events still open
+	 * (two a look under way, one a listing) or the waits under way, or WATCH_QUEUE_COMPACTED_AT.
+	 * Amortized constant work: a compaction's cost is at most twice what it cuts out.
+	 */
+	private compactedQueues(): void {
+		if (this.openEvents.length > WATCH_QUEUE_COMPACTED_AT && this.answeredKept * 2 > this.openEvents.length) {
+			this.openEvents = this.openEvents.filter((open) => !open.answered);
+			this.openFrom = 0;
+			this.answeredKept = 0;
+		}
+		if (this.eventWaits.length > WATCH_QUEUE_COMPACTED_AT && this.waitsEnded * 2 > this.eventWaits.length) {
+			this.eventWaits = this.eventWaits.filter((wait) => !wait.ended);
 			this.waitingFrom = 0;
+			this.waitsEnded = 0;
 		}
 	}
 
@@ -182,10 +202,27 @@ export class DiskWatcher {
 	 * changing keeps its look going, but each pass of it ends within WATCH_SETTLE_MS and a look.
 	 * Constant work for each call and each event, however many are open (a folder of 20,000 notes deleted).
 	 */
-	private eventsSoFarAnswered(): Promise<void> {
+	private eventsSoFarAnswered(boundMs: number): Promise<void> {
 		const upTo = this.eventsHad;
 		if ((this.openEvents[this.openFrom]?.number ?? Infinity) > upTo) return Promise.resolve();
-		return new Promise((answered) => this.eventWaits.push({ upTo, answered }));
+		return new Promise((resolve) => {
+			const wait: EventWait = {
+				upTo,
+				ended: false,
+				end: () => {
+					if (wait.ended) return;
+					wait.ended = true;
+					this.waitsEnded++;
+					clearTimeout(bound);
+					resolve();
+				},
+			};
+			const bound = setTimeout(() => {
+				wait.end();
+				this.compactedQueues();
+			}, boundMs);
+			this.eventWaits.push(wait);
+		});
 	}
 
 	private track(work: Promise<void>): void {
@@ -373,10 +410,7 @@ export class DiskWatcher {
 	 * bound, and 20,000 deletes each waiting for 20,000 looks held the event loop 25 s.
 	 */
 	private async dropUnlessMoved(path: string, known: WatchedFile): Promise<void> {
-		let bound: NodeJS.Timeout | undefined;
-		const timeUp = new Promise<void>((resolve) => (bound = setTimeout(resolve, RENAME_PAIRING_LOOKS_MS)));
-		await Promise.race([this.eventsSoFarAnswered(), timeUp]);
-		clearTimeout(bound);
+		await this.eventsSoFarAnswered(RENAME_PAIRING_LOOKS_MS);
 		if (this.closed || this.vault.known(path) !== known || (await isPlainFile(known.diskPath))) return;
 		if (this.vault.known(path) !== known) return;
 		// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
@@ -426,8 +460,13 @@ interface LookUnderWay {
 	answering: OpenEvent | null;
 }
 
-/** How many answered events (and ended waits) are kept at the front of their queues before they are cut off. */
-const OPEN_EVENTS_COMPACTED_AT = 1024;
+/** A dropping unlink's wait for the events up to `upTo` to be answered (see `eventsSoFarAnswered`). */
+interface EventWait {
+	readonly upTo: number;
+	/** Answered, out of time, or the watcher closed. */
+	ended: boolean;
+	end: () => void;
+}
 
 /** True when a plain file (not a link, which a check that follows links would report) is at the disk path. */
 function isPlainFile(diskPath: string): Promise<boolean> {

@@ -15,6 +15,7 @@ import { compactMetadataSteps, linkTextsInSteps, PackedMetadataStore, packedRefe
 import { sha256HexInPieces } from "../sha256";
 import type { NodeVault } from "./NodeVault";
 import { eventLoopTurns } from "../turns";
+import { LinkCountsInParts } from "./linkCountsInParts";
 
 /**
  * Obsidian's `MetadataCache` for the headless host: every Markdown note's `CachedMetadata`,
@@ -675,13 +676,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private async resolveSourceLinks(path: string): Promise<void> {
 		const lists = await this.linkTexts(path);
 		const resolved = lists.some((links) => links.length > 0) ? hashedRecord() : {};
-		const unresolved: Record<string, number> = {};
+		const huge = lists.reduce((count, links) => count + links.length, 0) >= HUGE_NOTE_LINKS;
+		// A huge note's links pointing nowhere are counted in parts: one plain object of them grew in pieces of 0.1 s.
+		const unresolved: Record<string, number> | LinkCountsInParts = huge ? new LinkCountsInParts() : {};
 		let nowhere = 0;
 		const kept = this.hugeSourceAskedNames.get(path);
 		// The same links from the same path ask for the same names: those in the index stay.
 		const sameNames = kept !== undefined && sameLinkTexts(kept.lists, lists);
 		if (!sameNames) await this.forgetAskedNames(path, this.resolvedLinks[path], this.unresolvedLinks[path]);
-		const asked: string[] | null = !sameNames && lists.reduce((count, links) => count + links.length, 0) >= HUGE_NOTE_LINKS ? [] : null;
+		const asked: string[] | null = !sameNames && huge ? [] : null;
 		// Each link counts one, and one more for each file it is compared with.
 		const work = { compared: 0 };
 		for (const links of lists)
@@ -700,12 +703,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 				const target = this.resolver.resolve(linkpath, path, work);
 				if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
 				else {
-					unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
+					if (unresolved instanceof LinkCountsInParts) unresolved.add(linkpath);
+					// Own counts only: a link to [[constructor]] counted on from `Object.prototype.constructor`, a function's text.
+					else unresolved[linkpath] = (Object.hasOwn(unresolved, linkpath) ? (unresolved[linkpath] as number) : 0) + 1;
 					nowhere++;
 				}
 			}
 		this.resolvedLinks[path] = resolved;
-		this.unresolvedLinks[path] = unresolved;
+		this.unresolvedLinks[path] = unresolved instanceof LinkCountsInParts ? unresolved.record() : unresolved;
 		if (nowhere > 0) this.unresolvedTotals.set(path, nowhere);
 		else this.unresolvedTotals.delete(path);
 		if (asked) this.hugeSourceAskedNames.set(path, { lists, names: asked });

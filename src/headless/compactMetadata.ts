@@ -1208,9 +1208,19 @@ export function linkTextsOf(cache: CachedMetadata): string[] {
 	return [...(cache.links ?? []), ...(cache.embeds ?? [])].map((entry) => entry.link);
 }
 
-/** `linkTextsOf` in steps (a packed note's), for a caller that pauses between them. */
+/**
+ * `linkTextsOf` in steps of METADATA_READ_STEP_ENTRIES, for a caller that pauses between them: a note
+ * just parsed is not packed yet, and a planted note's 650,000 link texts were copied out of its
+ * entries in one piece of 25 ms as it was first resolved.
+ */
 export function* linkTextsInSteps(cache: CachedMetadata): Steps<string[]> {
 	const packed = (cache as Partial<PackedCarrier>)[PACKED];
 	if (packed) return yield* packed.linkTextsSteps(true);
-	return linkTextsOf(cache);
+	const texts: string[] = [];
+	for (const entries of [cache.links ?? [], cache.embeds ?? []])
+		for (let at = 0; at < entries.length; at++) {
+			texts.push((entries[at] as { link: string }).link);
+			if (at % METADATA_READ_STEP_ENTRIES === METADATA_READ_STEP_ENTRIES - 1) yield;
+		}
+	return texts;
 }

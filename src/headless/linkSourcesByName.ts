@@ -1,4 +1,5 @@
 import { linkQuery, queriedName } from "../paths/linkResolution";
+import { SplitStringMap } from "../markdown/splitStringMap";
 
 /**
  * The name a link path asks for (lower case, as a file's `name` is compared): only a file of this
@@ -30,9 +31,11 @@ const SOURCES_IN_AN_ARRAY = 64;
  *
  * A name most often has one source, kept as the bare path; an array only past one, and a Set past
  * SOURCES_IN_AN_ARRAY. A Set per name cost the headless cache a third more memory on a 10,000-note vault.
+ * The names are held in parts (`SplitStringMap`): one `Map` of a planted note's 650,000 names grew in a
+ * piece of 37–51 ms as it was read.
  */
 export class LinkSourcesByName {
-	private readonly sources = new Map<string, string | string[] | Set<string>>();
+	private readonly sources = new SplitStringMap<string | string[] | Set<string>>();
 
 	/**
 	 * Records that `source` has a link asking for `name`. A source's names are added in one pass, so
@@ -70,7 +73,7 @@ export class LinkSourcesByName {
 	 * for about half again plus 16 more): done once the whole vault is read, when no list grows fast.
 	 */
 	compact(): void {
-		for (const [name, sources] of this.sources) if (Array.isArray(sources)) this.sources.set(name, sources.slice());
+		for (const [name, sources] of this.sources.entries()) if (Array.isArray(sources)) this.sources.set(name, sources.slice());
 	}
 
 	/** Whether `source` has a link a file called `fileName` could answer. */

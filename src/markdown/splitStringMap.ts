@@ -28,6 +28,19 @@ export class SplitStringMap<V> {
 		this.setIn(this.mapFor(key), key, value);
 	}
 
+	/** Removes `key`; true if it was there. A part's table is not made smaller. */
+	delete(key: string): boolean {
+		const removed = this.mapFor(key).delete(key);
+		if (removed) this.count--;
+		return removed;
+	}
+
+	/** The entries, in no particular order. */
+	*entries(): IterableIterator<[string, V]> {
+		if (this.whole !== null) yield* this.whole;
+		for (const part of this.parts) yield* part;
+	}
+
 	/** The value `key` has; when it has none, sets it to `value` and gives undefined. One hash of the key, not two (`get` then `set`). */
 	getOrAdd(key: string, value: V): V | undefined {
 		const map = this.mapFor(key);

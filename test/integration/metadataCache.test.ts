@@ -120,6 +120,12 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 		await onceCaughtUp(() => expect(host.metadataCache.getFirstLinkpathDest("Sub/Target", "Hub.md")?.path).toBe("Sub/Target.md"));
 		expect(host.metadataCache.getFirstLinkpathDest("Target", "Hub.md")?.path).toBe("Target.md");
 	});
+
+	test("links to names an object's prototype has ([[constructor]], [[toString]]) count as any others", async () => {
+		await fs.writeFile(nodePath.join(root, "Words.md"), "[[constructor]] [[toString]] [[constructor]] [[valueOf]]\n");
+		// On main: { constructor: "function Object() { [native code] }1", toString: "function toString() { [native code] }1", ... }.
+		await onceCaughtUp(() => expect(host.metadataCache.unresolvedLinks["Words.md"]).toEqual({ constructor: 2, toString: 1, valueOf: 1 }));
+	});
 });
 
 describe("NodeHost's metadata cache caught up with the vault's own writes", () => {

@@ -2,7 +2,7 @@ import { appendFileSync, promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import { NodeVault, normalizeVaultPath } from "../../../src/headless/NodeVault";
-import { NOTE_TEXT_PIECE_CHARS, RENAME_PAIRING_MS } from "../../../src/config/limits";
+import { NOTE_TEXT_PIECE_CHARS, RENAME_PAIRING_MS, WATCH_QUEUE_COMPACTED_AT } from "../../../src/config/limits";
 import type { HostAbstractFile } from "../../../src/host/Host";
 import { until } from "../../helpers/dom";
 import { makeVault, removeDir } from "../../helpers/vault";
@@ -325,6 +325,51 @@ describe("NodeVault watching a folder another program moves", () => {
 			expect(vault.getFileByPath("Moved/Inner/Two.md")).not.toBeNull();
 			expect(vault.getFileByPath("Made/One.md")).toBeNull();
 		} finally {
+			jest.restoreAllMocks();
+			await vault.close();
+			await removeDir(root);
+		}
+	});
+});
+
+describe("NodeVault watching beside a folder whose listing never ends (a share that stopped answering)", () => {
+	test("the watcher's queue of events stays bounded while 1,500 notes another program makes are reported; the held folder's note once it answers", async () => {
+		const root = await makeVault({ "Keep.md": "keep" });
+		const vault = await NodeVault.open(root, { watch: true });
+		const created = new Set<string>();
+		vault.on("create", (file: HostAbstractFile) => created.add(file.path));
+		let listingAsked = false;
+		let answerListing = (): void => undefined;
+		const listingHeld = new Promise<void>((resolve) => (answerListing = resolve));
+		const readdir = fs.readdir.bind(fs);
+		jest.spyOn(fs, "readdir").mockImplementation((async (folder: string, options?: unknown) => {
+			if (nodePath.basename(String(folder)) === "Hung") {
+				listingAsked = true;
+				await listingHeld;
+			}
+			return readdir(folder, options as undefined);
+		}) as typeof fs.readdir);
+		// The watcher's queue of events not yet answered (what a look that never ends kept growing).
+		const queue = () => (vault as unknown as { watcher: { openEvents: unknown[] } }).watcher.openEvents;
+		try {
+			// Made in a dot-folder (never watched) and moved in whole: its note is found only by the held listing.
+			await fs.mkdir(nodePath.join(root, ".staging", "Hung"), { recursive: true });
+			await fs.writeFile(nodePath.join(root, ".staging", "Hung", "Inside.md"), "inside");
+			await fs.rename(nodePath.join(root, ".staging", "Hung"), nodePath.join(root, "Hung"));
+			await until(() => listingAsked, 10_000);
+			const names = Array.from({ length: 1_500 }, (_, at) => `n${at}.md`);
+			for (let first = 0; first < names.length; first += 100)
+				await Promise.all(names.slice(first, first + 100).map((name) => fs.writeFile(nodePath.join(root, name), name)));
+			await until(() => names.every((name) => created.has(name)), 30_000);
+			// 1,501 on main, and one more for each look after (the listing's event at the front was never answered, so none was cut out).
+			await until(() => queue().length <= WATCH_QUEUE_COMPACTED_AT, 10_000);
+			expect(created.has("Hung/Inside.md")).toBe(false);
+			answerListing();
+			await until(() => created.has("Hung/Inside.md"), 10_000);
+			await vault.outsideChangesSeen();
+			expect(created.size).toBe(1_501);
+		} finally {
+			answerListing();
 			jest.restoreAllMocks();
 			await vault.close();
 			await removeDir(root);

@@ -328,6 +328,20 @@ describe("compactMetadata", () => {
 		expect(pauses).toBeGreaterThanOrEqual(4);
 	});
 
+	test("a note just parsed (not packed yet): its 10,000 link texts read in steps too, in order", () => {
+		const text = `${Array.from({ length: 5_000 }, (_, index) => `[[L${index}]] ![[E${index}.png]]`).join("\n")}\n`;
+		const steps = linkTextsInSteps(parseMetadata(text));
+		let pauses = 0;
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) pauses++;
+		expect(next.value).toEqual([
+			...Array.from({ length: 5_000 }, (_, index) => `L${index}`),
+			...Array.from({ length: 5_000 }, (_, index) => `E${index}.png`),
+		]);
+		// 0 on main: a planted note's 650,000 link texts were copied in one piece of 25 ms as it was first resolved.
+		expect(pauses).toBeGreaterThanOrEqual(4);
+	});
+
 	test("a list set on the metadata is kept as set, as on a plain object", () => {
 		const text = "See [[Target]]\n";
 		const compact = compactMetadata(parseMetadata(text), text);

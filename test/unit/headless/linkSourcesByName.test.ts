@@ -1,5 +1,7 @@
 import fc from "fast-check";
+import { SPLIT_SET_AT } from "../../../src/config/limits";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "../../../src/headless/linkSourcesByName";
+import { largestTableWhile } from "../../helpers/tableGrowth";
 
 describe("the names links ask for", () => {
 	test.each([
@@ -37,6 +39,17 @@ describe("LinkSourcesByName", () => {
 		index.delete("plan.md", "B.md");
 		expect(index.sourcesAsking("Plan.md")).toEqual([]);
 		expect(index.sourcesAsking("Other")).toEqual(["A.md"]);
+	});
+
+	test("a note linking 20,000 names grows no table past SPLIT_SET_AT names (one Map of a planted note's 650,000 was copied whole as it grew: 37–51 ms), and each is found and forgotten", () => {
+		const index = new LinkSourcesByName();
+		const names = Array.from({ length: 20_000 }, (_, at) => `n${at}`);
+		// 19,999 on main: every name in one Map.
+		expect(largestTableWhile(() => names.forEach((name) => index.add(name, "Planted.md"))).largest).toBeLessThanOrEqual(SPLIT_SET_AT);
+		index.compact();
+		expect(names.filter((name) => !index.asks("Planted.md", name))).toEqual([]);
+		names.slice(1).forEach((name) => index.delete(name, "Planted.md"));
+		expect([index.sourcesAsking("n0"), index.sourcesAsking("n1")]).toEqual([["Planted.md"], []]);
 	});
 
 	test("compact keeps every source", () => {
