@@ -86,10 +86,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Pauses the note being parsed may still take before the build returns (`build`'s `parseSlicesPerNote`); no bound after. */
 	private pausesLeft = Infinity;
 	/**
-	 * Paths a write asked to have parsed ahead of the queue (`caughtUpWithNotes`), and the callers
-	 * waiting: each is resolved once the note is parsed, ahead or in its turn.
+	 * Notes a write asked to have parsed ahead of the queue (`caughtUpWithNotes`), and the callers
+	 * waiting: each is resolved once the note is parsed, ahead or in its turn. By file, not path: a
+	 * note renamed during its last queued parse is answered as that parse ends, at its new path.
 	 */
-	private readonly parsesAsked = new Map<string, Array<() => void>>();
+	private readonly parsesAsked = new Map<HostFile, Array<() => void>>();
 	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue. */
 	private readonly movesDue = new Map<string, number>();
 	/** Notes the queue is reading or parsing now (`parse`). */
@@ -119,14 +120,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 			this.parseAsked();
 			return await waiting;
 		} finally {
-			// Read again each time (a new run may start before this one's end is seen): narrowed to null above.
-			for (let ahead = this.runAhead(); ahead !== null; ahead = this.runAhead()) await ahead;
+			await this.parsesAheadEnded();
 			this.queueWaiting = false;
 		}
 	}
 
-	private runAhead(): Promise<void> | null {
-		return this.parsingAhead;
+	/** Resolves once no run of parses ahead is under way: a new run may start as one ends, so each end is looked past. */
+	private async parsesAheadEnded(): Promise<void> {
+		while (this.parsingAhead !== null) await this.parsingAhead;
 	}
 
 	/** Starts parsing the notes asked for, when there are some and the queue waits (`givingWay`). */
@@ -149,20 +150,21 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * (or its folder's), is left to its turn: those change where links lead and which file a path is.
 	 */
 	private async parseAskedNow(): Promise<void> {
-		const leftToTurn = new Set<string>();
+		const leftToTurn = new Set<HostFile>();
 		for (;;) {
 			const ready: HostFile[] = [];
 			// Those asked from now on may have written after these notes are read: answered by a later round.
 			const answers: Array<() => void> = [];
-			for (const [path, callers] of [...this.parsesAsked]) {
-				if (leftToTurn.has(path)) continue;
-				const file = this.vault.getFileByPath(path);
-				const due = file !== null && this.parsesDue.has(file);
+			for (const [file, callers] of [...this.parsesAsked]) {
+				if (leftToTurn.has(file)) continue;
+				const path = file.path;
+				// Deleted since (or its path another file's now): nothing of it left to parse.
+				const due = this.parsesDue.has(file) && this.vault.getFileByPath(path) === file;
 				if (due && (this.parsing.has(path) || this.resolving.has(path) || this.moveDueAt(path))) {
-					leftToTurn.add(path);
+					leftToTurn.add(file);
 					continue;
 				}
-				this.parsesAsked.delete(path);
+				this.parsesAsked.delete(file);
 				answers.push(...callers);
 				if (due) ready.push(file);
 			}
@@ -192,10 +194,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.events.trigger("resolved");
 	}
 
-	/** Resolves the callers waiting for `path` to be parsed. */
-	private answerAsked(path: string): void {
-		const callers = this.parsesAsked.get(path);
-		this.parsesAsked.delete(path);
+	/** Resolves the callers waiting for `file` to be parsed. */
+	private answerAsked(file: HostFile): void {
+		const callers = this.parsesAsked.get(file);
+		this.parsesAsked.delete(file);
 		for (const resolve of callers ?? []) resolve();
 	}
 
@@ -281,31 +283,26 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	/**
-	 * Resolves once the changes the vault reported before this call (the server's own writes among
-	 * them) are in the cache; changes reported later are not waited for, so a vault that keeps
-	 * changing never holds the caller.
-	 */
-	async caughtUpWithVault(): Promise<void> {
-		await this.updates;
-	}
-
-	/**
 	 * Resolves once the notes at `paths` (a write's) are parsed from their text as it is now or newer:
 	 * ahead of other notes' queued parses, at the queue's next pause, so a huge note another program
 	 * saved does not hold them (it held every write for the whole bound). When a delete or rename is
-	 * queued at one of the paths, once every change reported before this call is in (`caughtUpWithVault`).
+	 * queued at one of the paths, once every change reported before this call is in (changes reported
+	 * later are not waited for, so a vault that keeps changing never holds the caller).
 	 */
 	async caughtUpWithNotes(paths: readonly string[]): Promise<void> {
-		if (paths.some((path) => this.moveDueAt(path))) return this.caughtUpWithVault();
+		if (paths.some((path) => this.moveDueAt(path))) {
+			await this.updates;
+			return;
+		}
 		const parsed: Array<Promise<void>> = [];
 		for (const path of new Set(paths)) {
 			const file = this.vault.getFileByPath(path);
 			if (file === null || !this.parsesDue.has(file)) continue;
 			parsed.push(
 				new Promise<void>((resolve) => {
-					const callers = this.parsesAsked.get(path);
+					const callers = this.parsesAsked.get(file);
 					if (callers) callers.push(resolve);
-					else this.parsesAsked.set(path, [resolve]);
+					else this.parsesAsked.set(file, [resolve]);
 				}),
 			);
 		}
@@ -376,7 +373,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
 		for (const retry of this.readRetries.values()) if (retry.timer) clearTimeout(retry.timer);
 		this.readRetries.clear();
-		for (const path of [...this.parsesAsked.keys()]) this.answerAsked(path);
+		for (const file of [...this.parsesAsked.keys()]) this.answerAsked(file);
 	}
 
 	private listen(): void {
@@ -424,7 +421,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 				if (left > 0) this.parsesDue.set(note, left);
 				else {
 					this.parsesDue.delete(note);
-					this.answerAsked(note.path);
+					this.answerAsked(note);
 				}
 			}
 		});

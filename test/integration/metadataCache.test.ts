@@ -135,8 +135,9 @@ describe("NodeHost's metadata cache caught up with the vault's own writes", () =
 		await removeDir(root);
 	});
 
-	test("once caughtUpWithVault resolves, a note written before the call has its new links; a write after it is not waited for", async () => {
-		await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}See [[Target]].\n`);
+	test("a renamed note is caught up with the changes reported before the call; a write after it is not waited for", async () => {
+		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Moved.md");
+		await host.vault.process(host.vault.getFileByPath("Moved.md")!, (text) => `${text}See [[Target]].\n`);
 		// The parse of a write made after the call is held until the end: the call resolves all the same.
 		let release!: () => void;
 		const held = new Promise<void>((resolve) => (release = resolve));
@@ -146,10 +147,10 @@ describe("NodeHost's metadata cache caught up with the vault's own writes", () =
 			if (file.path === "Other.md") await held;
 			return text;
 		};
-		const caughtUp = host.metadataCache.caughtUpWithVault();
+		const caughtUp = host.metadataCache.caughtUpWithNotes(["Moved.md", "Hub.md"]);
 		await host.vault.process(host.vault.getFileByPath("Other.md")!, (text) => `${text}See [[Target]].\n`);
 		await caughtUp;
-		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
+		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
 		expect(host.metadataCache.resolvedLinks["Other.md"]).toEqual({});
 		release();
 		await host.metadataCache.settled();
@@ -292,6 +293,33 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		await caughtUp;
 		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
 		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
+	});
+
+	test("a writer whose note is renamed during its last queued parse is answered as that parse ends, with no pause of the queue after it", async () => {
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let heldNow!: () => void;
+		const held = new Promise<void>((resolve) => (heldNow = resolve));
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			const text = await cachedRead(file);
+			if (file.path === "Hub.md") {
+				heldNow();
+				await released;
+			}
+			return text;
+		};
+		await addLine("Hub.md", "See [[Target]].");
+		await held;
+		let answered = false;
+		const caughtUp = host.metadataCache.caughtUpWithNotes(["Hub.md"]).then(() => (answered = true));
+		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Moved.md");
+		// The clock stands still from here: no slice is ever used up, so the queue never pauses again (a pause answered it before).
+		jest.spyOn(performance, "now").mockReturnValue(0);
+		release();
+		await host.metadataCache.settled();
+		for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+		expect({ answered, moved: host.metadataCache.resolvedLinks["Moved.md"] }).toEqual({ answered: true, moved: { "Target.md": 1 } });
+		await caughtUp;
 	});
 
 	test("a note renamed while its parse reads it ends with the links of the text read, not those from before the write", async () => {
