@@ -91,8 +91,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * note renamed during its last queued parse is answered as that parse ends, at its new path.
 	 */
 	private readonly parsesAsked = new Map<HostFile, Array<() => void>>();
-	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue. */
+	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue (or `renamedAhead`). */
 	private readonly movesDue = new Map<string, number>();
+	/** The vault's changes queued, in order, the first the one under way: what each concerns, for renames run ahead (`renamedAhead`). */
+	private readonly changesQueued: QueuedChange[] = [];
 	/** Notes the queue is reading or parsing now (`parse`). */
 	private readonly parsing = new Set<string>();
 	/** True while the queue's work waits at a pause or a read: the place where notes asked for may be parsed ahead. */
@@ -147,7 +149,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/**
 	 * Parses each note asked for that the queue's work ahead of it does not touch, and resolves its
 	 * callers. One the queue is parsing or resolving now, or with a delete or rename queued at its path
-	 * (or its folder's), is left to its turn: those change where links lead and which file a path is.
+	 * (or its folder's) that cannot run ahead (`renamedAhead`), is left to its turn (`answerCaughtUp`):
+	 * those change where links lead and which file a path is.
 	 */
 	private async parseAskedNow(): Promise<void> {
 		const leftToTurn = new Set<HostFile>();
@@ -157,10 +160,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 			const answers: Array<() => void> = [];
 			for (const [file, callers] of [...this.parsesAsked]) {
 				if (leftToTurn.has(file)) continue;
-				const path = file.path;
 				// Deleted since (or its path another file's now): nothing of it left to parse.
-				const due = this.parsesDue.has(file) && this.vault.getFileByPath(path) === file;
-				if (due && (this.parsing.has(path) || this.resolving.has(path) || this.moveDueAt(path))) {
+				const present = () => this.vault.getFileByPath(file.path) === file;
+				if (present() && this.moveDueAt(file.path) && !this.parsing.has(file.path) && !this.resolving.has(file.path)) await this.renamedAhead(file);
+				const due = present() && this.parsesDue.has(file);
+				const busy = this.parsing.has(file.path) || this.resolving.has(file.path);
+				if (present() && (this.moveDueAt(file.path) || (due && busy))) {
 					leftToTurn.add(file);
 					continue;
 				}
@@ -194,11 +199,41 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.events.trigger("resolved");
 	}
 
+	/** Resolves the callers of each note asked for with nothing of it left queued: no parse, no delete or rename at its path. */
+	private answerCaughtUp(): void {
+		for (const file of [...this.parsesAsked.keys()]) if (!this.parsesDue.has(file) && !this.moveDueAt(file.path)) this.answerAsked(file);
+	}
+
 	/** Resolves the callers waiting for `file` to be parsed. */
 	private answerAsked(file: HostFile): void {
 		const callers = this.parsesAsked.get(file);
 		this.parsesAsked.delete(file);
 		for (const resolve of callers ?? []) resolve();
+	}
+
+	/**
+	 * Runs ahead of the queue the renames of `file` queued, when only they keep it from being parsed
+	 * ahead (a note the server renamed, or a note written just after a rename): one at a time, in
+	 * order, each only if no change queued before it concerns its paths (or a folder of them), but
+	 * parses of the same file, and none is under way at the queue's pause: not the file's own, not a
+	 * delete or rename, not a resolution of links. Then the renamed note's links are resolved against
+	 * the files the vault holds now, and a link's target never leads to a path already gone.
+	 */
+	private async renamedAhead(file: HostFile): Promise<void> {
+		const underWay = this.changesQueued[0];
+		if (underWay === undefined || underWay.move || underWay.file === file || this.resolving.size > 0) return;
+		for (let at = 1; at < this.changesQueued.length; at++) {
+			const change = this.changesQueued[at]!;
+			if (!change.move || !change.paths.some((path) => concerns(path, file.path))) continue;
+			if (change.file !== file || change.runAhead === null) return;
+			for (let before = 0; before < at; before++) {
+				const earlier = this.changesQueued[before]!;
+				if (earlier.file === file && !earlier.move) continue;
+				if (earlier.paths.some((path) => change.paths.some((other) => concerns(path, other)))) return;
+			}
+			this.changesQueued.splice(at--, 1);
+			await change.runAhead();
+		}
 	}
 
 	/** Whether a queued delete or rename names `path` or a folder holding it. */
@@ -283,21 +318,32 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	/**
-	 * Resolves once the notes at `paths` (a write's) are parsed from their text as it is now or newer:
-	 * ahead of other notes' queued parses, at the queue's next pause, so a huge note another program
-	 * saved does not hold them (it held every write for the whole bound). When a delete or rename is
-	 * queued at one of the paths, once every change reported before this call is in (changes reported
-	 * later are not waited for, so a vault that keeps changing never holds the caller).
+	 * Resolves once the notes at `paths` (a write's) are parsed from their text as it is now or newer,
+	 * and any rename queued for them is in: ahead of other notes' queued parses, at the queue's next
+	 * pause, so a huge note another program saved does not hold them (it held every write for the
+	 * whole bound). A note with a delete queued at its path, or with a rename that cannot run ahead
+	 * (`renamedAhead`), once those ran in turn; a path a delete left, once every change reported
+	 * before this call is in (changes reported later are not waited for, so a vault that keeps
+	 * changing never holds the caller).
 	 */
 	async caughtUpWithNotes(paths: readonly string[]): Promise<void> {
-		if (paths.some((path) => this.moveDueAt(path))) {
+		const files = new Set<HostFile>();
+		const left: string[] = [];
+		for (const path of new Set(paths)) {
+			const file = this.vault.getFileByPath(path);
+			if (file !== null) files.add(file);
+			else if (this.moveDueAt(path)) left.push(path);
+		}
+		// A path left by one of these notes' renames is followed with the note; one left by a delete, with the whole queue.
+		const byOthers = (path: string) =>
+			this.changesQueued.some((change) => change.move && !files.has(change.file as HostFile) && change.paths.some((moved) => concerns(moved, path)));
+		if (left.some(byOthers)) {
 			await this.updates;
 			return;
 		}
 		const parsed: Array<Promise<void>> = [];
-		for (const path of new Set(paths)) {
-			const file = this.vault.getFileByPath(path);
-			if (file === null || !this.parsesDue.has(file)) continue;
+		for (const file of files) {
+			if (!this.parsesDue.has(file) && !this.moveDueAt(file.path)) continue;
 			parsed.push(
 				new Promise<void>((resolve) => {
 					const callers = this.parsesAsked.get(file);
@@ -383,37 +429,60 @@ export class NodeMetadataCache implements HostMetadataCache {
 				this.forgetReadRetry(file.path);
 				this.enqueueParse(file, () => this.onModify(file));
 			}),
-			this.vault.on("delete", (file) => this.enqueueMove([file.path], () => this.onDelete(file))),
-			this.vault.on("rename", (file, oldPath) => this.enqueueMove([file.path, oldPath], () => this.onRename(file, oldPath))),
+			this.vault.on("delete", (file) => this.enqueueMove(file, [file.path], () => this.onDelete(file), false)),
+			this.vault.on("rename", (file, oldPath) => this.enqueueMove(file, [file.path, oldPath], () => this.onRename(file, oldPath), true)),
 		);
 	}
 
-	/** Enqueues a delete or rename, its paths counted in `movesDue` from now until it ends. */
-	private enqueueMove(paths: readonly string[], work: () => Promise<void>): void {
+	/**
+	 * Enqueues a delete or rename, its paths counted in `movesDue` from now until it ends. It runs once:
+	 * in its turn, or before, when a write's note waits for it (`renamedAhead`: a file's rename only).
+	 */
+	private enqueueMove(file: HostAbstractFile, paths: readonly string[], work: () => Promise<void>, rename: boolean): void {
 		for (const path of paths) this.movesDue.set(path, (this.movesDue.get(path) ?? 0) + 1);
-		this.enqueue(async () => {
-			try {
-				await work();
-			} finally {
-				for (const path of paths) {
-					const left = (this.movesDue.get(path) ?? 1) - 1;
-					if (left > 0) this.movesDue.set(path, left);
-					else this.movesDue.delete(path);
+		let ran: Promise<void> | null = null;
+		const run = (): Promise<void> =>
+			(ran ??= (async () => {
+				try {
+					await work();
+				} finally {
+					for (const path of paths) {
+						const left = (this.movesDue.get(path) ?? 1) - 1;
+						if (left > 0) this.movesDue.set(path, left);
+						else this.movesDue.delete(path);
+					}
+					this.answerCaughtUp();
 				}
-			}
-		});
+			})());
+		const renamesFile = rename && "extension" in file;
+		this.enqueue({ file, paths, move: true, runAhead: renamesFile ? run : null }, run);
 	}
 
-	private enqueue(work: () => Promise<void> | void): void {
-		this.updates = this.updates.then(work).catch(() => undefined);
+	/** Queues `work`, listed in `changesQueued` (as `change`) until it ends or runs ahead. */
+	private enqueue(change: QueuedChange, work: () => Promise<void>): void {
+		this.changesQueued.push(change);
+		this.updates = this.updates
+			.then(work)
+			.catch(() => undefined)
+			.finally(() => this.dropQueued(change));
+	}
+
+	private dropQueued(change: QueuedChange): void {
+		// In order, but for a rename run ahead (dropped then).
+		if (this.changesQueued[0] === change) this.changesQueued.shift();
+		else {
+			const at = this.changesQueued.indexOf(change);
+			if (at >= 0) this.changesQueued.splice(at, 1);
+		}
 	}
 
 	/** Enqueues `work`, which parses `file`: counted in `parsesDue` from now until it ends (a folder is not counted). */
 	private enqueueParse(file: HostAbstractFile, work: () => Promise<void>): void {
 		const note = "extension" in file && isLinkSource(file as HostFile) ? (file as HostFile) : null;
-		if (note === null) return this.enqueue(work);
+		const change = { file, paths: [file.path], move: false, runAhead: null };
+		if (note === null) return this.enqueue(change, work);
 		this.parsesDue.set(note, (this.parsesDue.get(note) ?? 0) + 1);
-		this.enqueue(async () => {
+		this.enqueue(change, async () => {
 			try {
 				await work();
 			} finally {
@@ -421,7 +490,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 				if (left > 0) this.parsesDue.set(note, left);
 				else {
 					this.parsesDue.delete(note);
-					this.answerAsked(note);
+					this.answerCaughtUp();
 				}
 			}
 		});
@@ -707,6 +776,21 @@ export class NodeMetadataCache implements HostMetadataCache {
 		else this.unresolvedTotals.delete(path);
 		if (asked) this.hugeSourceAskedNames.set(path, { lists, names: asked });
 	}
+}
+
+/** A change of the vault in the cache's queue: the file or folder it is about, and its paths when reported (a rename's new and old). */
+interface QueuedChange {
+	readonly file: HostAbstractFile;
+	readonly paths: readonly string[];
+	/** A delete or rename. */
+	readonly move: boolean;
+	/** A file's rename: runs it now rather than in its turn (once either way). */
+	readonly runAhead: (() => Promise<void>) | null;
+}
+
+/** Whether one of two paths is the other or a folder holding it. */
+function concerns(path: string, other: string): boolean {
+	return path === other || other.startsWith(`${path}/`) || path.startsWith(`${other}/`);
 }
 
 /** A note's parse before the build returns ran out of slices: it is parsed after (nothing of it was kept). */

@@ -156,6 +156,20 @@ describe("NodeHost's metadata cache caught up with the vault's own writes", () =
 		await host.metadataCache.settled();
 		expect(host.metadataCache.resolvedLinks["Other.md"]).toEqual({ "Target.md": 1 });
 	});
+
+	test("a note another program rewrote just before the server renames it is read at its new path as that program left it", async () => {
+		const hub = host.vault.getFileByPath("Hub.md")!;
+		await host.vault.cachedRead(hub);
+		// This host has no watcher: the write stays unseen, as one the watcher has not looked at yet when the rename comes.
+		await fs.writeFile(nodePath.join(root, "Hub.md"), "Now [[Target]]. #edited\n");
+		await host.vault.rename(hub, "Moved.md");
+		await host.metadataCache.caughtUpWithNotes(["Moved.md", "Hub.md"]);
+		expect({
+			text: await host.vault.cachedRead(hub),
+			links: host.metadataCache.resolvedLinks["Moved.md"],
+			tags: host.metadataCache.getCache("Moved.md")?.tags?.map((tag) => tag.tag),
+		}).toEqual({ text: "Now [[Target]]. #edited\n", links: { "Target.md": 1 }, tags: ["#edited"] });
+	});
 });
 
 /**
@@ -280,22 +294,44 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		expect(bigParsed()).toBe(false);
 	});
 
-	test("a note with a rename queued at its path is left to its turn: caughtUpWithNotes waits for the changes before it", async () => {
+	test("a note renamed and then written has its rename run ahead too: its new links at its new path, nothing left at the old", async () => {
+		// Other.md links to Hub: the rename resolves that link again, to nowhere.
+		await addLine("Other.md", "And [[Hub]].");
+		await host.metadataCache.settled();
 		await bigNoteHeldAtRead();
 		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Moved.md");
-		await addLine("Moved.md", "See [[Target]].");
+		await addLine("Moved.md", "See [[Target]] and [[Hub]].");
+		await host.metadataCache.caughtUpWithNotes(["Moved.md", "Hub.md"]);
+		expect({
+			moved: host.metadataCache.resolvedLinks["Moved.md"],
+			movedUnresolved: host.metadataCache.unresolvedLinks["Moved.md"],
+			hub: host.metadataCache.resolvedLinks["Hub.md"],
+			hubCache: host.metadataCache.getCache("Hub.md"),
+			other: host.metadataCache.unresolvedLinks["Other.md"],
+			bigParsed: bigParsed(),
+		}).toEqual({ moved: { "Target.md": 1 }, movedUnresolved: { Hub: 1 }, hub: undefined, hubCache: null, other: { New: 1, Hub: 1 }, bigParsed: false });
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
+		expect(host.metadataCache.getCache("Moved.md")?.links?.map((link) => link.link)).toEqual(["Target", "Hub"]);
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
+	});
+
+	test("a note written where another note was deleted, with that delete queued, is left to its turn: caughtUpWithNotes waits for the changes before it", async () => {
+		await bigNoteHeldAtRead();
+		await host.vault.trash(host.vault.getFileByPath("Hub.md")!);
+		await host.vault.create("Hub.md", "See [[Target]].\n");
 		let done = false;
-		const caughtUp = host.metadataCache.caughtUpWithNotes(["Moved.md", "Hub.md"]).then(() => (done = true));
+		const caughtUp = host.metadataCache.caughtUpWithNotes(["Hub.md"]).then(() => (done = true));
 		// The queue cannot move while Big.md's read is held: whatever turns pass, the call is still waiting.
 		for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
 		expect(done).toBe(false);
 		release();
 		await caughtUp;
-		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
-		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
 	});
 
-	test("a writer whose note is renamed during its last queued parse is answered as that parse ends, with no pause of the queue after it", async () => {
+	test("a writer whose note is renamed during its last queued parse is answered once that parse and the rename are in, with no pause of the queue after them", async () => {
 		const released = new Promise<void>((resolve) => (release = resolve));
 		let heldNow!: () => void;
 		const held = new Promise<void>((resolve) => (heldNow = resolve));
@@ -406,6 +442,14 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 		else if (choice < 0.4 && file) await host.vault.process(file, () => noteText(random));
 		else if (choice < 0.5 && file && host.vault.getFileByPath(to) === null) {
 			await host.vault.rename(file, to);
+			// The renamed note written at once (its rename then runs ahead of the queue with its parse), or renamed again.
+			const then = random();
+			const again = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
+			if (then < 0.4) await host.vault.process(file, (text) => `${text}${noteText(random)}`);
+			else if (then < 0.6 && host.vault.getFileByPath(again) === null) {
+				await host.vault.rename(file, again);
+				return [again, to, path];
+			}
 			return [to, path];
 		} else if (choice < 0.55 && file) await host.vault.trash(file);
 		else if (choice < 0.7) await fs.writeFile(nodePath.join(root, path), noteText(random));
@@ -416,7 +460,7 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 		return choice < 0.55 ? [path] : [];
 	}
 
-	test.each([1, 2, 3, 4, 5, 6])("seed %i", async (seed) => {
+	test.each([1, 2, 3, 4, 5, 6, 7, 8])("seed %i", async (seed) => {
 		const random = randomOf(seed);
 		const files: Record<string, string> = {
 			"Big.md": "- item [[Alpha]] #big\n".repeat(2_000),
