@@ -128,8 +128,8 @@ export interface HostMetadataCache {
 	caughtUpWithDisk?(): Promise<void>;
 	/**
 	 * Headless only: resolves once the notes at `paths` are parsed from their text as it is now or
-	 * newer, ahead of other notes' queued parses (once the changes reported before, when a delete or
-	 * rename is queued at one of them). Obsidian has none.
+	 * newer, and their queued renames are in, ahead of other notes' queued parses (a note with a delete
+	 * queued at its path, or a rename that cannot go first, once those ran in turn). Obsidian has none.
 	 */
 	caughtUpWithNotes?(paths: readonly string[]): Promise<void>;
 	/**
