@@ -91,9 +91,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * note renamed during its last queued parse is answered as that parse ends, at its new path.
 	 */
 	private readonly parsesAsked = new Map<HostFile, Array<() => void>>();
-	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue (or `renamedAhead`). */
+	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue (or `movedAhead`). */
 	private readonly movesDue = new Map<string, number>();
-	/** The vault's changes queued, in order, the first the one under way: what each concerns, for renames run ahead (`renamedAhead`). */
+	/** The vault's changes queued, in order, the first the one under way: what each concerns, for renames run ahead (`movedAhead`). */
 	private readonly changesQueued: QueuedChange[] = [];
 	/** Notes the queue is reading or parsing now (`parse`). */
 	private readonly parsing = new Set<string>();
@@ -149,7 +149,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/**
 	 * Parses each note asked for that the queue's work ahead of it does not touch, and resolves its
 	 * callers. One the queue is parsing or resolving now, or with a delete or rename queued at its path
-	 * (or its folder's) that cannot run ahead (`renamedAhead`), is left to its turn (`answerCaughtUp`):
+	 * (or its folder's) that cannot run ahead (`movedAhead`), is left to its turn (`answerCaughtUp`):
 	 * those change where links lead and which file a path is.
 	 */
 	private async parseAskedNow(): Promise<void> {
@@ -162,7 +162,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 				if (leftToTurn.has(file)) continue;
 				// Deleted since (or its path another file's now): nothing of it left to parse.
 				const present = () => this.vault.getFileByPath(file.path) === file;
-				if (present() && this.moveDueAt(file.path) && !this.parsing.has(file.path) && !this.resolving.has(file.path)) await this.renamedAhead(file);
+				if (present() && this.moveDueAt(file.path) && !this.parsing.has(file.path) && !this.resolving.has(file.path)) await this.movedAhead(file);
 				const due = present() && this.parsesDue.has(file);
 				const busy = this.parsing.has(file.path) || this.resolving.has(file.path);
 				if (present() && (this.moveDueAt(file.path) || (due && busy))) {
@@ -212,23 +212,25 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	/**
-	 * Runs ahead of the queue the renames of `file` queued, when only they keep it from being parsed
-	 * ahead (a note the server renamed, or a note written just after a rename): one at a time, in
-	 * order, each only if no change queued before it concerns its paths (or a folder of them), but
-	 * parses of the same file, and none is under way at the queue's pause: not the file's own, not a
-	 * delete or rename, not a resolution of links. Then the renamed note's links are resolved against
-	 * the files the vault holds now, and a link's target never leads to a path already gone.
+	 * Runs ahead of the queue the moves queued at `file`'s path, when only they keep it from being
+	 * parsed ahead: its own renames (a note the server renamed, or one written just after a rename),
+	 * and the delete of another file that was at its path (a note deleted, then made again). One at a
+	 * time, in order, each only if no change queued before it concerns its paths (or a folder of
+	 * them), but the moved file's own parses still queued, and none is under way at the queue's
+	 * pause: not a change of either file, not a delete or rename, not a resolution of links. Then the
+	 * note's links are resolved against the files the vault holds now, and none leads to a path gone.
 	 */
-	private async renamedAhead(file: HostFile): Promise<void> {
+	private async movedAhead(file: HostFile): Promise<void> {
 		const underWay = this.changesQueued[0];
-		if (underWay === undefined || underWay.move || underWay.file === file || this.resolving.size > 0) return;
+		if (underWay === undefined || underWay.kind !== "parse" || underWay.file === file || this.resolving.size > 0) return;
 		for (let at = 1; at < this.changesQueued.length; at++) {
 			const change = this.changesQueued[at]!;
-			if (!change.move || !change.paths.some((path) => concerns(path, file.path))) continue;
-			if (change.file !== file || change.runAhead === null) return;
+			if (change.kind === "parse" || !change.paths.some((path) => concerns(path, file.path))) continue;
+			const own = change.kind === "rename" ? change.file === file : change.paths[0] === file.path && change.file !== file;
+			if (!own || change.runAhead === null || underWay.file === change.file) return;
 			for (let before = 0; before < at; before++) {
 				const earlier = this.changesQueued[before]!;
-				if (earlier.file === file && !earlier.move) continue;
+				if (before > 0 && earlier.kind === "parse" && earlier.file === change.file) continue;
 				if (earlier.paths.some((path) => change.paths.some((other) => concerns(path, other)))) return;
 			}
 			this.changesQueued.splice(at--, 1);
@@ -322,7 +324,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * and any rename queued for them is in: ahead of other notes' queued parses, at the queue's next
 	 * pause, so a huge note another program saved does not hold them (it held every write for the
 	 * whole bound). A note with a delete queued at its path, or with a rename that cannot run ahead
-	 * (`renamedAhead`), once those ran in turn; a path a delete left, once every change reported
+	 * (`movedAhead`), once those ran in turn; a path a delete left, once every change reported
 	 * before this call is in (changes reported later are not waited for, so a vault that keeps
 	 * changing never holds the caller).
 	 */
@@ -336,7 +338,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 		// A path left by one of these notes' renames is followed with the note; one left by a delete, with the whole queue.
 		const byOthers = (path: string) =>
-			this.changesQueued.some((change) => change.move && !files.has(change.file as HostFile) && change.paths.some((moved) => concerns(moved, path)));
+			this.changesQueued.some(
+				(change) => change.kind !== "parse" && !files.has(change.file as HostFile) && change.paths.some((moved) => concerns(moved, path)),
+			);
 		if (left.some(byOthers)) {
 			await this.updates;
 			return;
@@ -429,16 +433,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 				this.forgetReadRetry(file.path);
 				this.enqueueParse(file, () => this.onModify(file));
 			}),
-			this.vault.on("delete", (file) => this.enqueueMove(file, [file.path], () => this.onDelete(file), false)),
-			this.vault.on("rename", (file, oldPath) => this.enqueueMove(file, [file.path, oldPath], () => this.onRename(file, oldPath), true)),
+			this.vault.on("delete", (file) => this.enqueueMove(file, "delete", [file.path], () => this.onDelete(file))),
+			this.vault.on("rename", (file, oldPath) => this.enqueueMove(file, "rename", [file.path, oldPath], () => this.onRename(file, oldPath))),
 		);
 	}
 
 	/**
 	 * Enqueues a delete or rename, its paths counted in `movesDue` from now until it ends. It runs once:
-	 * in its turn, or before, when a write's note waits for it (`renamedAhead`: a file's rename only).
+	 * in its turn, or before, when a write's note waits for it (`movedAhead`: a file's, not a folder's).
 	 */
-	private enqueueMove(file: HostAbstractFile, paths: readonly string[], work: () => Promise<void>, rename: boolean): void {
+	private enqueueMove(file: HostAbstractFile, kind: "delete" | "rename", paths: readonly string[], work: () => Promise<void>): void {
 		for (const path of paths) this.movesDue.set(path, (this.movesDue.get(path) ?? 0) + 1);
 		let ran: Promise<void> | null = null;
 		const run = (): Promise<void> =>
@@ -454,8 +458,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 					this.answerCaughtUp();
 				}
 			})());
-		const renamesFile = rename && "extension" in file;
-		this.enqueue({ file, paths, move: true, runAhead: renamesFile ? run : null }, run);
+		this.enqueue({ file, paths, kind, runAhead: "extension" in file ? run : null }, run);
 	}
 
 	/** Queues `work`, listed in `changesQueued` (as `change`) until it ends or runs ahead. */
@@ -479,7 +482,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Enqueues `work`, which parses `file`: counted in `parsesDue` from now until it ends (a folder is not counted). */
 	private enqueueParse(file: HostAbstractFile, work: () => Promise<void>): void {
 		const note = "extension" in file && isLinkSource(file as HostFile) ? (file as HostFile) : null;
-		const change = { file, paths: [file.path], move: false, runAhead: null };
+		const change: QueuedChange = { file, paths: [file.path], kind: "parse", runAhead: null };
 		if (note === null) return this.enqueue(change, work);
 		this.parsesDue.set(note, (this.parsesDue.get(note) ?? 0) + 1);
 		this.enqueue(change, async () => {
@@ -782,9 +785,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 interface QueuedChange {
 	readonly file: HostAbstractFile;
 	readonly paths: readonly string[];
-	/** A delete or rename. */
-	readonly move: boolean;
-	/** A file's rename: runs it now rather than in its turn (once either way). */
+	/** A parse (a create or a change), a delete or a rename. */
+	readonly kind: "parse" | "delete" | "rename";
+	/** A file's delete or rename: runs it now rather than in its turn (once either way). */
 	readonly runAhead: (() => Promise<void>) | null;
 }
 

@@ -317,18 +317,41 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		expect(host.metadataCache.resolvedLinks["Hub.md"]).toBeUndefined();
 	});
 
-	test("a note written where another note was deleted, with that delete queued, is left to its turn: caughtUpWithNotes waits for the changes before it", async () => {
+	test("a note made again where another was deleted, the delete still queued, has the delete run ahead: its own links at once, none of the old note's", async () => {
+		await addLine("Hub.md", "See [[Other]].");
+		await host.metadataCache.settled();
 		await bigNoteHeldAtRead();
 		await host.vault.trash(host.vault.getFileByPath("Hub.md")!);
 		await host.vault.create("Hub.md", "See [[Target]].\n");
+		await host.metadataCache.caughtUpWithNotes(["Hub.md"]);
+		expect({
+			hub: host.metadataCache.resolvedLinks["Hub.md"],
+			links: host.metadataCache.getCache("Hub.md")?.links?.map((link) => link.link),
+			bigParsed: bigParsed(),
+		}).toEqual({
+			hub: { "Target.md": 1 },
+			links: ["Target"],
+			bigParsed: false,
+		});
+		release();
+		await host.metadataCache.settled();
+		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
+	});
+
+	test("a note renamed twice before the queue reached the first rename is left to its turn: caughtUpWithNotes waits for the changes before it", async () => {
+		await bigNoteHeldAtRead();
+		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Middle.md");
+		await host.vault.rename(host.vault.getFileByPath("Middle.md")!, "Moved.md");
+		await addLine("Moved.md", "See [[Target]].");
 		let done = false;
-		const caughtUp = host.metadataCache.caughtUpWithNotes(["Hub.md"]).then(() => (done = true));
+		const caughtUp = host.metadataCache.caughtUpWithNotes(["Moved.md", "Middle.md"]).then(() => (done = true));
 		// The queue cannot move while Big.md's read is held: whatever turns pass, the call is still waiting.
 		for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
 		expect(done).toBe(false);
 		release();
 		await caughtUp;
-		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
+		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
+		expect([host.metadataCache.resolvedLinks["Hub.md"], host.metadataCache.resolvedLinks["Middle.md"]]).toEqual([undefined, undefined]);
 	});
 
 	test("a writer whose note is renamed during its last queued parse is answered once that parse and the rename are in, with no pause of the queue after them", async () => {
@@ -451,7 +474,11 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 				return [again, to, path];
 			}
 			return [to, path];
-		} else if (choice < 0.55 && file) await host.vault.trash(file);
+		} else if (choice < 0.55 && file) {
+			await host.vault.trash(file);
+			// Made again at once (the trash's delete then runs ahead of the queue with the new note's parse).
+			if (random() < 0.5) await host.vault.create(path, noteText(random));
+		}
 		else if (choice < 0.7) await fs.writeFile(nodePath.join(root, path), noteText(random));
 		else if (choice < 0.75 && file) await fs.rm(nodePath.join(root, path));
 		else if (choice < 0.8 && file && !(await fs.stat(nodePath.join(root, to)).catch(() => null)))
