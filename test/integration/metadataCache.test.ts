@@ -478,8 +478,7 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 			await host.vault.trash(file);
 			// Made again at once (the trash's delete then runs ahead of the queue with the new note's parse).
 			if (random() < 0.5) await host.vault.create(path, noteText(random));
-		}
-		else if (choice < 0.7) await fs.writeFile(nodePath.join(root, path), noteText(random));
+		} else if (choice < 0.7) await fs.writeFile(nodePath.join(root, path), noteText(random));
 		else if (choice < 0.75 && file) await fs.rm(nodePath.join(root, path));
 		else if (choice < 0.8 && file && !(await fs.stat(nodePath.join(root, to)).catch(() => null)))
 			await fs.rename(nodePath.join(root, path), nodePath.join(root, to));
