@@ -471,7 +471,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	private dropQueued(change: QueuedChange): void {
-		// In order, but for a rename run ahead (dropped then).
+		// In order, but for a delete or rename run ahead (dropped then).
 		if (this.changesQueued[0] === change) this.changesQueued.shift();
 		else {
 			const at = this.changesQueued.indexOf(change);
