@@ -87,12 +87,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Pauses the note being parsed may still take before the build returns (`build`'s `parseSlicesPerNote`); no bound after. */
 	private pausesLeft = Infinity;
 	/**
-	 * Paths a write asked to have parsed ahead of the queue (`caughtUpWithNotes`), and the callers
-	 * waiting: each is resolved once the note is parsed, ahead or in its turn.
+	 * Notes a write asked to have parsed ahead of the queue (`caughtUpWithNotes`), and the callers
+	 * waiting: each is resolved once the note is parsed, ahead or in its turn. By file, not path: a
+	 * note renamed during its last queued parse is answered as that parse ends, at its new path.
 	 */
-	private readonly parsesAsked = new Map<string, Array<() => void>>();
-	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue. */
+	private readonly parsesAsked = new Map<HostFile, Array<() => void>>();
+	/** Paths (of files or folders) with a delete or rename queued or under way: a note there or under it is left to the queue (or `movedAhead`). */
 	private readonly movesDue = new Map<string, number>();
+	/** The vault's changes queued, in order, the first the one under way: what each concerns, for renames run ahead (`movedAhead`). */
+	private readonly changesQueued: QueuedChange[] = [];
 	/** Notes the queue is reading or parsing now (`parse`). */
 	private readonly parsing = new Set<string>();
 	/** True while the queue's work waits at a pause or a read: the place where notes asked for may be parsed ahead. */
@@ -120,14 +123,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 			this.parseAsked();
 			return await waiting;
 		} finally {
-			// Read again each time (a new run may start before this one's end is seen): narrowed to null above.
-			for (let ahead = this.runAhead(); ahead !== null; ahead = this.runAhead()) await ahead;
+			await this.parsesAheadEnded();
 			this.queueWaiting = false;
 		}
 	}
 
-	private runAhead(): Promise<void> | null {
-		return this.parsingAhead;
+	/** Resolves once no run of parses ahead is under way: a new run may start as one ends, so each end is looked past. */
+	private async parsesAheadEnded(): Promise<void> {
+		while (this.parsingAhead !== null) await this.parsingAhead;
 	}
 
 	/** Starts parsing the notes asked for, when there are some and the queue waits (`givingWay`). */
@@ -147,23 +150,27 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/**
 	 * Parses each note asked for that the queue's work ahead of it does not touch, and resolves its
 	 * callers. One the queue is parsing or resolving now, or with a delete or rename queued at its path
-	 * (or its folder's), is left to its turn: those change where links lead and which file a path is.
+	 * (or its folder's) that cannot run ahead (`movedAhead`), is left to its turn (`answerCaughtUp`):
+	 * those change where links lead and which file a path is.
 	 */
 	private async parseAskedNow(): Promise<void> {
-		const leftToTurn = new Set<string>();
+		const leftToTurn = new Set<HostFile>();
 		for (;;) {
 			const ready: HostFile[] = [];
 			// Those asked from now on may have written after these notes are read: answered by a later round.
 			const answers: Array<() => void> = [];
-			for (const [path, callers] of [...this.parsesAsked]) {
-				if (leftToTurn.has(path)) continue;
-				const file = this.vault.getFileByPath(path);
-				const due = file !== null && this.parsesDue.has(file);
-				if (due && (this.parsing.has(path) || this.resolving.has(path) || this.moveDueAt(path))) {
-					leftToTurn.add(path);
+			for (const [file, callers] of [...this.parsesAsked]) {
+				if (leftToTurn.has(file)) continue;
+				// Deleted since (or its path another file's now): nothing of it left to parse.
+				const present = () => this.vault.getFileByPath(file.path) === file;
+				if (present() && this.moveDueAt(file.path) && !this.parsing.has(file.path) && !this.resolving.has(file.path)) await this.movedAhead(file);
+				const due = present() && this.parsesDue.has(file);
+				const busy = this.parsing.has(file.path) || this.resolving.has(file.path);
+				if (present() && (this.moveDueAt(file.path) || (due && busy))) {
+					leftToTurn.add(file);
 					continue;
 				}
-				this.parsesAsked.delete(path);
+				this.parsesAsked.delete(file);
 				answers.push(...callers);
 				if (due) ready.push(file);
 			}
@@ -193,11 +200,43 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.events.trigger("resolved");
 	}
 
-	/** Resolves the callers waiting for `path` to be parsed. */
-	private answerAsked(path: string): void {
-		const callers = this.parsesAsked.get(path);
-		this.parsesAsked.delete(path);
+	/** Resolves the callers of each note asked for with nothing of it left queued: no parse, no delete or rename at its path. */
+	private answerCaughtUp(): void {
+		for (const file of [...this.parsesAsked.keys()]) if (!this.parsesDue.has(file) && !this.moveDueAt(file.path)) this.answerAsked(file);
+	}
+
+	/** Resolves the callers waiting for `file` to be parsed. */
+	private answerAsked(file: HostFile): void {
+		const callers = this.parsesAsked.get(file);
+		this.parsesAsked.delete(file);
 		for (const resolve of callers ?? []) resolve();
+	}
+
+	/**
+	 * Runs ahead of the queue the moves queued at `file`'s path, when only they keep it from being
+	 * parsed ahead: its own renames (a note the server renamed, or one written just after a rename),
+	 * and the delete of another file that was at its path (a note deleted, then made again). One at a
+	 * time, in order, each only if no change queued before it concerns its paths (or a folder of
+	 * them), but the moved file's own parses still queued, and none is under way at the queue's
+	 * pause: not a change of either file, not a delete or rename, not a resolution of links. Then the
+	 * note's links are resolved against the files the vault holds now, and none leads to a path gone.
+	 */
+	private async movedAhead(file: HostFile): Promise<void> {
+		const underWay = this.changesQueued[0];
+		if (underWay === undefined || underWay.kind !== "parse" || underWay.file === file || this.resolving.size > 0) return;
+		for (let at = 1; at < this.changesQueued.length; at++) {
+			const change = this.changesQueued[at]!;
+			if (change.kind === "parse" || !change.paths.some((path) => concerns(path, file.path))) continue;
+			const own = change.kind === "rename" ? change.file === file : change.paths[0] === file.path && change.file !== file;
+			if (!own || change.runAhead === null || underWay.file === change.file) return;
+			for (let before = 0; before < at; before++) {
+				const earlier = this.changesQueued[before]!;
+				if (before > 0 && earlier.kind === "parse" && earlier.file === change.file) continue;
+				if (earlier.paths.some((path) => change.paths.some((other) => concerns(path, other)))) return;
+			}
+			this.changesQueued.splice(at--, 1);
+			await change.runAhead();
+		}
 	}
 
 	/** Whether a queued delete or rename names `path` or a folder holding it. */
@@ -282,31 +321,39 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	/**
-	 * Resolves once the changes the vault reported before this call (the server's own writes among
-	 * them) are in the cache; changes reported later are not waited for, so a vault that keeps
-	 * changing never holds the caller.
-	 */
-	async caughtUpWithVault(): Promise<void> {
-		await this.updates;
-	}
-
-	/**
-	 * Resolves once the notes at `paths` (a write's) are parsed from their text as it is now or newer:
-	 * ahead of other notes' queued parses, at the queue's next pause, so a huge note another program
-	 * saved does not hold them (it held every write for the whole bound). When a delete or rename is
-	 * queued at one of the paths, once every change reported before this call is in (`caughtUpWithVault`).
+	 * Resolves once the notes at `paths` (a write's) are parsed from their text as it is now or newer,
+	 * and any rename queued for them is in: ahead of other notes' queued parses, at the queue's next
+	 * pause, so a huge note another program saved does not hold them (it held every write for the
+	 * whole bound). A note with a delete queued at its path, or with a rename that cannot run ahead
+	 * (`movedAhead`), once those ran in turn; a path a delete left, once every change reported
+	 * before this call is in (changes reported later are not waited for, so a vault that keeps
+	 * changing never holds the caller).
 	 */
 	async caughtUpWithNotes(paths: readonly string[]): Promise<void> {
-		if (paths.some((path) => this.moveDueAt(path))) return this.caughtUpWithVault();
-		const parsed: Array<Promise<void>> = [];
+		const files = new Set<HostFile>();
+		const left: string[] = [];
 		for (const path of new Set(paths)) {
 			const file = this.vault.getFileByPath(path);
-			if (file === null || !this.parsesDue.has(file)) continue;
+			if (file !== null) files.add(file);
+			else if (this.moveDueAt(path)) left.push(path);
+		}
+		// A path left by one of these notes' renames is followed with the note; one left by a delete, with the whole queue.
+		const byOthers = (path: string) =>
+			this.changesQueued.some(
+				(change) => change.kind !== "parse" && !files.has(change.file as HostFile) && change.paths.some((moved) => concerns(moved, path)),
+			);
+		if (left.some(byOthers)) {
+			await this.updates;
+			return;
+		}
+		const parsed: Array<Promise<void>> = [];
+		for (const file of files) {
+			if (!this.parsesDue.has(file) && !this.moveDueAt(file.path)) continue;
 			parsed.push(
 				new Promise<void>((resolve) => {
-					const callers = this.parsesAsked.get(path);
+					const callers = this.parsesAsked.get(file);
 					if (callers) callers.push(resolve);
-					else this.parsesAsked.set(path, [resolve]);
+					else this.parsesAsked.set(file, [resolve]);
 				}),
 			);
 		}
@@ -377,7 +424,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
 		for (const retry of this.readRetries.values()) if (retry.timer) clearTimeout(retry.timer);
 		this.readRetries.clear();
-		for (const path of [...this.parsesAsked.keys()]) this.answerAsked(path);
+		for (const file of [...this.parsesAsked.keys()]) this.answerAsked(file);
 	}
 
 	private listen(): void {
@@ -387,37 +434,59 @@ export class NodeMetadataCache implements HostMetadataCache {
 				this.forgetReadRetry(file.path);
 				this.enqueueParse(file, () => this.onModify(file));
 			}),
-			this.vault.on("delete", (file) => this.enqueueMove([file.path], () => this.onDelete(file))),
-			this.vault.on("rename", (file, oldPath) => this.enqueueMove([file.path, oldPath], () => this.onRename(file, oldPath))),
+			this.vault.on("delete", (file) => this.enqueueMove(file, "delete", [file.path], () => this.onDelete(file))),
+			this.vault.on("rename", (file, oldPath) => this.enqueueMove(file, "rename", [file.path, oldPath], () => this.onRename(file, oldPath))),
 		);
 	}
 
-	/** Enqueues a delete or rename, its paths counted in `movesDue` from now until it ends. */
-	private enqueueMove(paths: readonly string[], work: () => Promise<void>): void {
+	/**
+	 * Enqueues a delete or rename, its paths counted in `movesDue` from now until it ends. It runs once:
+	 * in its turn, or before, when a write's note waits for it (`movedAhead`: a file's, not a folder's).
+	 */
+	private enqueueMove(file: HostAbstractFile, kind: "delete" | "rename", paths: readonly string[], work: () => Promise<void>): void {
 		for (const path of paths) this.movesDue.set(path, (this.movesDue.get(path) ?? 0) + 1);
-		this.enqueue(async () => {
-			try {
-				await work();
-			} finally {
-				for (const path of paths) {
-					const left = (this.movesDue.get(path) ?? 1) - 1;
-					if (left > 0) this.movesDue.set(path, left);
-					else this.movesDue.delete(path);
+		let ran: Promise<void> | null = null;
+		const run = (): Promise<void> =>
+			(ran ??= (async () => {
+				try {
+					await work();
+				} finally {
+					for (const path of paths) {
+						const left = (this.movesDue.get(path) ?? 1) - 1;
+						if (left > 0) this.movesDue.set(path, left);
+						else this.movesDue.delete(path);
+					}
+					this.answerCaughtUp();
 				}
-			}
-		});
+			})());
+		this.enqueue({ file, paths, kind, runAhead: "extension" in file ? run : null }, run);
 	}
 
-	private enqueue(work: () => Promise<void> | void): void {
-		this.updates = this.updates.then(work).catch(() => undefined);
+	/** Queues `work`, listed in `changesQueued` (as `change`) until it ends or runs ahead. */
+	private enqueue(change: QueuedChange, work: () => Promise<void>): void {
+		this.changesQueued.push(change);
+		this.updates = this.updates
+			.then(work)
+			.catch(() => undefined)
+			.finally(() => this.dropQueued(change));
+	}
+
+	private dropQueued(change: QueuedChange): void {
+		// In order, but for a delete or rename run ahead (dropped then).
+		if (this.changesQueued[0] === change) this.changesQueued.shift();
+		else {
+			const at = this.changesQueued.indexOf(change);
+			if (at >= 0) this.changesQueued.splice(at, 1);
+		}
 	}
 
 	/** Enqueues `work`, which parses `file`: counted in `parsesDue` from now until it ends (a folder is not counted). */
 	private enqueueParse(file: HostAbstractFile, work: () => Promise<void>): void {
 		const note = "extension" in file && isLinkSource(file as HostFile) ? (file as HostFile) : null;
-		if (note === null) return this.enqueue(work);
+		const change: QueuedChange = { file, paths: [file.path], kind: "parse", runAhead: null };
+		if (note === null) return this.enqueue(change, work);
 		this.parsesDue.set(note, (this.parsesDue.get(note) ?? 0) + 1);
-		this.enqueue(async () => {
+		this.enqueue(change, async () => {
 			try {
 				await work();
 			} finally {
@@ -425,7 +494,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 				if (left > 0) this.parsesDue.set(note, left);
 				else {
 					this.parsesDue.delete(note);
-					this.answerAsked(note.path);
+					this.answerCaughtUp();
 				}
 			}
 		});
@@ -715,6 +784,21 @@ export class NodeMetadataCache implements HostMetadataCache {
 		else this.unresolvedTotals.delete(path);
 		if (asked) this.hugeSourceAskedNames.set(path, { lists, names: asked });
 	}
+}
+
+/** A change of the vault in the cache's queue: the file or folder it is about, and its paths when reported (a rename's new and old). */
+interface QueuedChange {
+	readonly file: HostAbstractFile;
+	readonly paths: readonly string[];
+	/** A parse (a create or a change), a delete or a rename. */
+	readonly kind: "parse" | "delete" | "rename";
+	/** A file's delete or rename: runs it now rather than in its turn (once either way). */
+	readonly runAhead: (() => Promise<void>) | null;
+}
+
+/** Whether one of two paths is the other or a folder holding it. */
+function concerns(path: string, other: string): boolean {
+	return path === other || other.startsWith(`${path}/`) || path.startsWith(`${other}/`);
 }
 
 /** A note's parse before the build returns ran out of slices: it is parsed after (nothing of it was kept). */

@@ -442,7 +442,10 @@ export class NodeVault implements HostVault, WatchedVault {
 				const diskTarget = this.toDiskPath(target);
 				const stats = await this.writer.move(known.diskPath, diskTarget);
 				const oldPath = known.path;
-				const text = this.contents.get(oldPath);
+				// Written by another program before the watcher looked: the text kept is not the one moved, and the write's event,
+				// matching the stats recorded here, would be dropped as seen. Reported changed too, as an outside move (movedOnDisk).
+				const written = known.stat.mtime !== stats.mtimeMs || known.stat.size !== stats.size;
+				const text = written ? undefined : this.contents.get(oldPath);
 				this.files.delete(oldPath);
 				this.contents.delete(oldPath);
 				// The same object, as Obsidian renames the TFile it handed out.
@@ -451,6 +454,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				this.record(target, stats, diskTarget);
 				if (text !== undefined) this.contents.set(target, text);
 				this.events.trigger("rename", known, oldPath);
+				if (written) this.events.trigger("modify", known);
 			}),
 		);
 	}

@@ -127,15 +127,9 @@ export interface HostMetadataCache {
 	 */
 	caughtUpWithDisk?(): Promise<void>;
 	/**
-	 * Headless only: resolves once the changes the vault reported before this call, the server's own
-	 * writes among them, are parsed and their links resolved (other programs' changes the watcher has
-	 * not looked at yet are not waited for). Obsidian has none: its cache parses a written note a moment after.
-	 */
-	caughtUpWithVault?(): Promise<void>;
-	/**
 	 * Headless only: resolves once the notes at `paths` are parsed from their text as it is now or
-	 * newer, ahead of other notes' queued parses (as `caughtUpWithVault` when a delete or rename is
-	 * queued at one of them). Obsidian has none.
+	 * newer, and their queued renames are in, ahead of other notes' queued parses (a note with a delete
+	 * queued at its path, or a rename that cannot go first, once those ran in turn). Obsidian has none.
 	 */
 	caughtUpWithNotes?(paths: readonly string[]): Promise<void>;
 	/**

@@ -24,7 +24,7 @@ describe("a write queued behind another note's parse", () => {
 	let client: Client;
 
 	beforeEach(async () => {
-		vault = await makeVault({ "Mine.md": "# Mine\n", "Planted.md": "# Planted\n" });
+		vault = await makeVault({ "Mine.md": "# Mine\n", "Planted.md": "# Planted\n", "Linking.md": "See [[Mine]].\n" });
 		const { settings, tokens } = settingsWithWriteTokens(["writer"]);
 		running = await startService(vault, { levels: [], settings, host: { watch: true } });
 		await running.host.metadataCache.settled();
@@ -34,6 +34,52 @@ describe("a write queued behind another note's parse", () => {
 		await client.close();
 		await running.stop();
 		await removeDir(vault);
+	});
+
+	/** Has another program save Big.md, whose read by the cache (before its parse) is held until `release` is called; resolves once held. */
+	async function bigNoteHeld(): Promise<{ release: () => void; held: () => number }> {
+		const vaultFiles = running.host.vault;
+		const cachedRead = vaultFiles.cachedRead.bind(vaultFiles);
+		let release!: () => void;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let held = 0;
+		let heldNow!: () => void;
+		const heldOnce = new Promise<void>((resolve) => (heldNow = resolve));
+		vaultFiles.cachedRead = async (file: HostFile) => {
+			const text = await cachedRead(file);
+			if (file.path === "Big.md") {
+				held++;
+				heldNow();
+				await released;
+			}
+			return text;
+		};
+		writeFileSync(nodePath.join(vault, "Big.md"), "- item #t\n".repeat(1000));
+		await heldOnce;
+		return { release, held: () => held };
+	}
+
+	test("get_note_links right after rename_note names the renamed note's links and backlinks at its new path, not as still being read", async () => {
+		await callOk(client, "append_to_note", { path: "Mine.md", content: "See [[Planted]].\n" });
+		const big = await bigNoteHeld();
+		try {
+			// Its rename is queued behind Big.md's parse: it ran only after it, so the answer waited the full second and the read
+			// after it found no metadata at the new path (nothing of its links, and the note named as still being read).
+			await callOk(client, "rename_note", { path: "Mine.md", new_path: "Renamed.md" });
+			const renamed = await callOk<{ outgoing: Array<{ target: string | null }>; backlinks: Array<{ path: string }>; still_being_read?: string[] }>(
+				client,
+				"get_note_links",
+				{ path: "Renamed.md" },
+			);
+			expect({
+				outgoing: renamed.outgoing.map((link) => link.target),
+				backlinks: renamed.backlinks.map((link) => link.path),
+				renamedStillBeingRead: (renamed.still_being_read ?? []).includes("Renamed.md"),
+				held: big.held(),
+			}).toEqual({ outgoing: ["Planted.md"], backlinks: ["Linking.md"], renamedStillBeingRead: false, held: 1 });
+		} finally {
+			big.release();
+		}
 	});
 
 	test("get_note_links right after append_to_note names the appended link, or names the note as still being read", async () => {
