@@ -703,12 +703,14 @@ export class DiskWriter {
 					renameSync(source, target);
 					return;
 				}
-				// The new name must lead to the file opened before the old one is removed: another program may have put
-				// another file at the old name since the look above (the link then named that one). The name just made, if it
-				// still names the file at the old name, is taken back: that program's file stays there alone.
+				// Both names must lead to the file opened before the old one is removed: another program may have put another
+				// file at the old name since the look above, before the link (the link then named that one) or after it (removing
+				// the old name then removed that program's save). The name just made, if it leads to the file opened or to the one
+				// at the old name, is taken back: that program's file stays there alone, as if it had saved just before the move.
 				const linked = lstatSync(target, { throwIfNoEntry: false });
-				if (!sameFile(linked, stats)) {
-					if (linked !== undefined && sameFile(lstatSync(source, { throwIfNoEntry: false }), linked)) unlinkSync(target);
+				const atOldName = lstatSync(source, { throwIfNoEntry: false });
+				if (!sameFile(linked, stats) || !sameFile(atOldName, stats)) {
+					if (linked !== undefined && (sameFile(linked, stats) || sameFile(atOldName, linked))) unlinkSync(target);
 					throw new ReplacedWhileMovedError("moved");
 				}
 				unlinkSync(source);
