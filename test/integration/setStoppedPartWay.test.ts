@@ -85,7 +85,7 @@ describe("an approved rename whose linking note another program changes while th
 			"Hide/First.md": "See [[Target]].\n",
 			"Keep/Second.md": "Also [[Target]].\n",
 		});
-		const approver: Approver = { decide: () => Promise.resolve("once") };
+		const approver: Approver = { decide: () => Promise.resolve("approve") };
 		running = await startService(vault, {
 			levels: ["write"],
 			settings: { writeEnabled: true, writeDisclosureAccepted: true },

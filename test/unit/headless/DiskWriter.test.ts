@@ -554,6 +554,47 @@ describe("DiskWriter.trash and move when another program replaces the note after
 });
 
 /**
+ * Another program deletes the note between a trash's or a move's open and its act (while the folders it needs are made):
+ * the call is refused as a note gone (the code tools answer "That note is gone"), named by its vault path only, and
+ * nothing is made in the trash or at the new name.
+ */
+describe("DiskWriter.trash and move when another program deletes the note after it was opened", () => {
+	let root: string;
+	let jail: FolderJail;
+	let writer: DiskWriter;
+	const plan = () => nodePath.join(root, "Notes/Plan.md");
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/Plan.md": "the plan\n" });
+		jail = await FolderJail.open(root);
+		writer = new DiskWriter(jail);
+		const makeFolders = jail.makeFolders.bind(jail);
+		jest.spyOn(jail, "makeFolders").mockImplementation(async (folder: string) => {
+			nodeFs.rmSync(plan());
+			await makeFolders(folder);
+		});
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	test("trash refuses as gone, by the note's vault path; nothing is left in the trash", async () => {
+		const refused = writer.trash(plan(), nodePath.join(root, ".trash"), "Plan", "md");
+		await expect(refused).rejects.toMatchObject({ code: "ENOENT", message: "File does not exist: Notes/Plan.md" });
+		expect(await fs.readdir(nodePath.join(root, ".trash"))).toEqual([]);
+	});
+
+	test("move refuses as gone, by the note's vault path; nothing is made at the new name", async () => {
+		await expect(writer.move(plan(), nodePath.join(root, "Archive/Plan.md"))).rejects.toMatchObject({
+			code: "ENOENT",
+			message: "File does not exist: Notes/Plan.md",
+		});
+		expect(await fs.readdir(nodePath.join(root, "Archive"))).toEqual([]);
+	});
+});
+
+/**
  * A move takes the new name with a hard link, then removes the old name: another program's save by rename can land at
  * the old name between the last look and the link (the link then names that program's file), or between the link and
  * the removal of the old name (the removal then removed that program's save). Either way the move is refused, the name
