@@ -34,6 +34,7 @@ describe("rename_note when another program saves the note by rename while its mo
 		const plan = nodePath.join(vault, "Notes/Plan.md");
 		// The folder is made twice: for the set (before the move opens the note), then by the move itself, after its open.
 		// At that second one the other program saves.
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
 		const makeFolders = FolderJail.prototype.makeFolders;
 		let made = 0;
 		jest.spyOn(FolderJail.prototype, "makeFolders").mockImplementation(async function (this: FolderJail, folder: string) {

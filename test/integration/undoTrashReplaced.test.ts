@@ -34,6 +34,7 @@ describe("undo of a created note whose file another program replaces while it is
 		await callOk(client, "create_note", { path: "Notes/New.md", content: "new text\n" });
 		const [entry] = running.journal.list(1);
 		const note = nodePath.join(vault, "Notes/New.md");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
 		const makeFolders = FolderJail.prototype.makeFolders;
 		let saved = false;
 		jest.spyOn(FolderJail.prototype, "makeFolders").mockImplementation(async function (this: FolderJail, folder: string) {

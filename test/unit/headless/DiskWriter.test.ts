@@ -631,16 +631,19 @@ describe("DiskWriter.move when another program saves the note by rename at the m
 		await removeDir(root);
 	});
 
-	test.each(["before", "after"] as const)("saved just %s the link: refused, the other program's file at the old name, nothing at the new one", async (when) => {
-		saveAtLink(when);
-		await expect(writer.move(plan(), archived())).rejects.toThrow(
-			"The note changed while it was being moved (another program replaced it), so nothing was moved.",
-		);
-		expect(await fs.readFile(plan(), "utf8")).toBe("the other program's plan\n");
-		expect(nodeFs.existsSync(archived())).toBe(false);
-		expect((await fs.lstat(plan())).nlink).toBe(1);
-		expect((await fs.readdir(nodePath.join(root, "Archive"))).sort()).toEqual(["Other.md"]);
-	});
+	test.each(["before", "after"] as const)(
+		"saved just %s the link: refused, the other program's file at the old name, nothing at the new one",
+		async (when) => {
+			saveAtLink(when);
+			await expect(writer.move(plan(), archived())).rejects.toThrow(
+				"The note changed while it was being moved (another program replaced it), so nothing was moved.",
+			);
+			expect(await fs.readFile(plan(), "utf8")).toBe("the other program's plan\n");
+			expect(nodeFs.existsSync(archived())).toBe(false);
+			expect((await fs.lstat(plan())).nlink).toBe(1);
+			expect((await fs.readdir(nodePath.join(root, "Archive"))).sort()).toEqual(["Other.md"]);
+		},
+	);
 
 	test("with no save at the link the move is made through the link watched above: the note at the new name only, one link", async () => {
 		const actualFs = jest.requireActual<typeof nodeFs>("node:fs");
