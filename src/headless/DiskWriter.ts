@@ -102,6 +102,14 @@ class ReplacedWhileMovedError extends Error {
 	}
 }
 
+/**
+ * Nothing at a note's name when a trash or move comes to it: another program deleted or moved it since the call opened
+ * it. The code tools answer as a note gone; the message, as NodeVault's, names it by its vault path only.
+ */
+function noteGone(vaultPath: string): NodeJS.ErrnoException {
+	return Object.assign(new Error(`File does not exist: ${vaultPath}`), { code: "ENOENT" });
+}
+
 /** LATE_APPEND_RECHECK_MS, without keeping the process alive; a named frame a test can find the timer by. */
 function lateRecheckDelay(): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, LATE_APPEND_RECHECK_MS).unref());
@@ -621,12 +629,12 @@ export class DiskWriter {
 			try {
 				// The last look before the move, in the same piece: still the file opened above (not one another program put at its
 				// name since), going to the name just taken (nothing another program put there since is replaced).
-				let replaced = false;
+				let atName: Stats | undefined;
 				const moved = this.jail.moveFileSync(diskPath, target, (found, there) => {
-					replaced = found?.isFile() === true && !sameFile(found, stats);
+					atName = found;
 					return sameFile(found, stats) && sameFile(there, placeholder);
 				});
-				if (!moved) throw replaced ? new ReplacedWhileMovedError("moved to the trash") : new OutsideVaultError();
+				if (!moved) throw trashRefusal(atName, stats, this.jail.vaultPath(diskPath));
 				this.moveLateCarries(diskPath, target);
 			} catch (error) {
 				// Only the name taken, if it still leads to it.
@@ -684,8 +692,10 @@ export class DiskWriter {
 			this.jail.inFolderSync(nodePath.dirname(to), (toEntry) => {
 				const source = fromEntry(nodePath.basename(from));
 				const target = toEntry(nodePath.basename(to));
-				// Still the file opened at the start: another program may have put another at the old name since.
-				if (!sameFile(lstatSync(source, { throwIfNoEntry: false }), stats)) throw new ReplacedWhileMovedError("moved");
+				// Still the file opened at the start: another program may have put another at the old name since, or removed it.
+				const atStart = lstatSync(source, { throwIfNoEntry: false });
+				if (atStart === undefined) throw noteGone(this.jail.vaultPath(from));
+				if (!sameFile(atStart, stats)) throw new ReplacedWhileMovedError("moved");
 				const existing = lstatSync(target, { throwIfNoEntry: false });
 				// A link there is not part of the vault: refused like any path through a link, never named as taken.
 				if (existing?.isSymbolicLink()) throw new OutsideVaultError();
@@ -703,18 +713,31 @@ export class DiskWriter {
 					renameSync(source, target);
 					return;
 				}
-				// The new name must lead to the file opened before the old one is removed: another program may have put
-				// another file at the old name since the look above (the link then named that one). The name just made, if it
-				// still names the file at the old name, is taken back: that program's file stays there alone.
+				// Both names must lead to the file opened before the old one is removed: another program may have put another
+				// file at the old name since the look above, before the link (the link then named that one) or after it (removing
+				// the old name then removed that program's save). The name just made, if it leads to the file opened or to the one
+				// at the old name, is taken back: that program's file stays there alone, as if it had saved just before the move.
 				const linked = lstatSync(target, { throwIfNoEntry: false });
-				if (!sameFile(linked, stats)) {
-					if (linked !== undefined && sameFile(lstatSync(source, { throwIfNoEntry: false }), linked)) unlinkSync(target);
-					throw new ReplacedWhileMovedError("moved");
+				const atOldName = lstatSync(source, { throwIfNoEntry: false });
+				if (!sameFile(linked, stats) || !sameFile(atOldName, stats)) {
+					if (linked !== undefined && (sameFile(linked, stats) || sameFile(atOldName, linked))) unlinkSync(target);
+					throw atOldName === undefined ? noteGone(this.jail.vaultPath(from)) : new ReplacedWhileMovedError("moved");
 				}
 				unlinkSync(source);
 			}),
 		);
 	}
+}
+
+/**
+ * Why a trash's move was not made, from what its last look found at the note's name (`found`): nothing (the note
+ * gone), another plain file than the one opened (`opened`: replaced by another program), or anything else (a link,
+ * a folder, or the name taken in the trash since: not part of the vault).
+ */
+function trashRefusal(found: Stats | undefined, opened: Stats, vaultPath: string): Error {
+	if (found === undefined) return noteGone(vaultPath);
+	if (found.isFile() && !sameFile(found, opened)) return new ReplacedWhileMovedError("moved to the trash");
+	return new OutsideVaultError();
 }
 
 /**

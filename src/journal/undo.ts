@@ -142,10 +142,9 @@ export async function undoCall(
 		}
 	} catch (error) {
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
-		return {
-			ok: false,
-			reason: `Undo of ${callId} stopped: ${error instanceof Error ? error.message : String(error)}.${done} Running it again carries on.`,
-		};
+		// Most errors' messages are sentences already (a note changed, replaced, gone): one full stop, not two.
+		const why = (error instanceof Error ? error.message : String(error)).replace(/\.?$/u, ".");
+		return { ok: false, reason: `Undo of ${callId} stopped: ${why}${done} Running it again carries on.` };
 	}
 	await journal.markUndone(callId, undo.id);
 	return { ok: true, entry, undoId: undo.id, notes };

@@ -552,3 +552,106 @@ describe("DiskWriter.trash and move when another program replaces the note after
 		expect(nodeFs.existsSync(nodePath.join(root, "Archive/Plan.md"))).toBe(false);
 	});
 });
+
+/**
+ * Another program deletes the note between a trash's or a move's open and its act (while the folders it needs are made):
+ * the call is refused as a note gone (the code tools answer "That note is gone"), named by its vault path only, and
+ * nothing is made in the trash or at the new name.
+ */
+describe("DiskWriter.trash and move when another program deletes the note after it was opened", () => {
+	let root: string;
+	let jail: FolderJail;
+	let writer: DiskWriter;
+	const plan = () => nodePath.join(root, "Notes/Plan.md");
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/Plan.md": "the plan\n" });
+		jail = await FolderJail.open(root);
+		writer = new DiskWriter(jail);
+		const makeFolders = jail.makeFolders.bind(jail);
+		jest.spyOn(jail, "makeFolders").mockImplementation(async (folder: string) => {
+			nodeFs.rmSync(plan());
+			await makeFolders(folder);
+		});
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	test("trash refuses as gone, by the note's vault path; nothing is left in the trash", async () => {
+		const refused = writer.trash(plan(), nodePath.join(root, ".trash"), "Plan", "md");
+		await expect(refused).rejects.toMatchObject({ code: "ENOENT", message: "File does not exist: Notes/Plan.md" });
+		expect(await fs.readdir(nodePath.join(root, ".trash"))).toEqual([]);
+	});
+
+	test("move refuses as gone, by the note's vault path; nothing is made at the new name", async () => {
+		await expect(writer.move(plan(), nodePath.join(root, "Archive/Plan.md"))).rejects.toMatchObject({
+			code: "ENOENT",
+			message: "File does not exist: Notes/Plan.md",
+		});
+		expect(await fs.readdir(nodePath.join(root, "Archive"))).toEqual([]);
+	});
+});
+
+/**
+ * A move takes the new name with a hard link, then removes the old name: another program's save by rename can land at
+ * the old name between the last look and the link (the link then names that program's file), or between the link and
+ * the removal of the old name (the removal then removed that program's save). Either way the move is refused, the name
+ * it made taken back, and that program's file stays at the old name, as if it had saved just before the move.
+ */
+describe("DiskWriter.move when another program saves the note by rename at the moment of the link", () => {
+	let root: string;
+	let writer: DiskWriter;
+	const plan = () => nodePath.join(root, "Notes/Plan.md");
+	const archived = () => nodePath.join(root, "Archive/Plan.md");
+	const otherSave = () => {
+		writeFileSync(`${plan()}.saving`, "the other program's plan\n");
+		nodeFs.renameSync(`${plan()}.saving`, plan());
+	};
+	/** The real link, with the other program's save just before or just after it (the first link only). */
+	const saveAtLink = (when: "before" | "after") => {
+		const actualFs = jest.requireActual<typeof nodeFs>("node:fs");
+		const link = actualFs.linkSync;
+		let saved = false;
+		jest.spyOn(actualFs, "linkSync").mockImplementation((existing: nodeFs.PathLike, made: nodeFs.PathLike) => {
+			if (!saved && when === "before") otherSave();
+			link(existing, made);
+			if (!saved && when === "after") otherSave();
+			saved = true;
+		});
+	};
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/Plan.md": "the plan\n", "Archive/Other.md": "other\n" });
+		writer = new DiskWriter(await FolderJail.open(root));
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(root);
+	});
+
+	test.each(["before", "after"] as const)(
+		"saved just %s the link: refused, the other program's file at the old name, nothing at the new one",
+		async (when) => {
+			saveAtLink(when);
+			await expect(writer.move(plan(), archived())).rejects.toThrow(
+				"The note changed while it was being moved (another program replaced it), so nothing was moved.",
+			);
+			expect(await fs.readFile(plan(), "utf8")).toBe("the other program's plan\n");
+			expect(nodeFs.existsSync(archived())).toBe(false);
+			expect((await fs.lstat(plan())).nlink).toBe(1);
+			expect((await fs.readdir(nodePath.join(root, "Archive"))).sort()).toEqual(["Other.md"]);
+		},
+	);
+
+	test("with no save at the link the move is made through the link watched above: the note at the new name only, one link", async () => {
+		const actualFs = jest.requireActual<typeof nodeFs>("node:fs");
+		const links = jest.spyOn(actualFs, "linkSync");
+		await writer.move(plan(), archived());
+		expect(links).toHaveBeenCalledTimes(1);
+		expect(await fs.readFile(archived(), "utf8")).toBe("the plan\n");
+		expect(nodeFs.existsSync(plan())).toBe(false);
+		expect((await fs.lstat(archived())).nlink).toBe(1);
+	});
+});

@@ -1,0 +1,55 @@
+/**
+ * A rename's move opens the note, makes the folders it needs, then moves it: another program that saves the note by
+ * rename in between (an editor's atomic save) puts another file at its name. The rename is refused in words the
+ * client can act on, the other program's file stays at the old name with its text, nothing is made at the new name,
+ * no linking note is rewritten and nothing is journalled. The real service over real HTTP, a real temp vault.
+ */
+import { promises as fs, renameSync, writeFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { FolderJail } from "../../src/host/FolderJail";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callError } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+describe("rename_note when another program saves the note by rename while its move makes the new folder", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeEach(async () => {
+		vault = await makeVault({ "Notes/Plan.md": "# Plan\n", "Notes/Linker.md": "See [[Notes/Plan]].\n" });
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("refused as changed while moved; the other program's file and the linking note as they were, nothing at the new name, nothing journalled", async () => {
+		const plan = nodePath.join(vault, "Notes/Plan.md");
+		// The folder is made twice: for the set (before the move opens the note), then by the move itself, after its open.
+		// At that second one the other program saves.
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
+		const makeFolders = FolderJail.prototype.makeFolders;
+		let made = 0;
+		jest.spyOn(FolderJail.prototype, "makeFolders").mockImplementation(async function (this: FolderJail, folder: string) {
+			if (folder === nodePath.join(vault, "Archive") && ++made === 2) {
+				writeFileSync(`${plan}.saving`, "# Plan\n\nSaved by another program.\n");
+				renameSync(`${plan}.saving`, plan);
+			}
+			await makeFolders.call(this, folder);
+		});
+		const error = await callError(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
+		expect(made).toBe(2);
+		expect(error).toBe("The note changed while it was being moved (another program replaced it), so nothing was moved. Read it again and retry.");
+		expect(await fs.readFile(plan, "utf8")).toBe("# Plan\n\nSaved by another program.\n");
+		expect(await fs.readdir(nodePath.join(vault, "Archive"))).toEqual([]);
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Linker.md"), "utf8")).toBe("See [[Notes/Plan]].\n");
+		expect(running.journal.list(10).filter((entry) => entry.tool === "rename_note")).toEqual([]);
+	});
+});
