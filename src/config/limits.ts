@@ -204,6 +204,14 @@ export const LIST_TEMPLATES_MAX_LIMIT = 1000;
 /** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
 export const PROMPTS_LISTED = 200;
 /**
+ * Bytes of prompt notes (their size on disk) one prompts/list reads to find their arguments; a note
+ * that would pass it is offered by its name alone, unread (prompts/get reads it and says what it
+ * needs). Each read is a note's whole text: sixty planted notes of 880 KB were 1.9 s of CPU and
+ * 5.4 s of wall in one prompts/list (load 4), on every call. Real prompt notes are a few KB; one
+ * prompts/list of 200 of 40 KB reads them all.
+ */
+export const PROMPTS_LIST_READ_BYTES = 8 * 1024 * 1024;
+/**
  * Characters of a prompt's or an argument's description (the note's frontmatter) sent in prompts/list
  * and prompts/get; a longer one is cut and its length said. Real descriptions are a sentence: seventy
  * prompt notes of 60 KB descriptions put prompts/list past the transport's body cap, so every prompt
