@@ -204,6 +204,14 @@ export const LIST_TEMPLATES_MAX_LIMIT = 1000;
 /** Prompt notes offered in prompts/list at most (each is read to find its arguments). */
 export const PROMPTS_LISTED = 200;
 /**
+ * Bytes of prompt notes (their size on disk) one prompts/list reads to find their arguments; a note
+ * that would pass it is offered by its name alone, unread (prompts/get reads it and says what it
+ * needs). Each read is a note's whole text: sixty planted notes of 880 KB were 1.9 s of CPU and
+ * 5.4 s of wall in one prompts/list (load 4), on every call. Real prompt notes are a few KB; one
+ * prompts/list of 200 of 40 KB reads them all.
+ */
+export const PROMPTS_LIST_READ_BYTES = 8 * 1024 * 1024;
+/**
  * Characters of a prompt's or an argument's description (the note's frontmatter) sent in prompts/list
  * and prompts/get; a longer one is cut and its length said. Real descriptions are a sentence: seventy
  * prompt notes of 60 KB descriptions put prompts/list past the transport's body cap, so every prompt
@@ -1536,6 +1544,14 @@ export const FORM_WALK_STEP_POSTINGS = 262_144;
  * 500,000 words starting `co` were walked, filtered and taken in one piece of seconds.
  */
 export const PREFIX_WALK_STEP_WORDS = 8_192;
+/**
+ * Words a search word stands for as a prefix, at most: the shortest of them (the nearest completions),
+ * when more start with it. 20 planted notes of 50,000 distinct words made "z1" stand for 111,000 words,
+ * 0.4–0.5 s of CPU a search word, and 60 such words failed every search at the call's budget. The
+ * largest two-letter prefix of the held-out vaults stands for 826 words (obsidian-hub). An exclusion
+ * and a phrase's last word still take every word they start.
+ */
+export const PREFIX_MAX_WORDS = 4_096;
 /**
  * New tokens a lookup inserts one by one into the sorted view; more are sorted and merged into it
  * in one pass. An insertion moves half the view on average (about 17 µs at 290,000 tokens), a

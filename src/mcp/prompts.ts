@@ -6,7 +6,14 @@ import {
 	type McpServer,
 	type PromptArgument,
 } from "@modelcontextprotocol/server";
-import { MAX_NOTE_CONTENT_BYTES, MAX_PROMPT_PLACEHOLDERS, MAX_RESPONSE_BYTES, PROMPT_DESCRIPTION_MAX_CHARS, PROMPTS_LISTED } from "../config/limits";
+import {
+	MAX_NOTE_CONTENT_BYTES,
+	MAX_PROMPT_PLACEHOLDERS,
+	MAX_RESPONSE_BYTES,
+	PROMPT_DESCRIPTION_MAX_CHARS,
+	PROMPTS_LIST_READ_BYTES,
+	PROMPTS_LISTED,
+} from "../config/limits";
 import { echoed } from "../markdown/echo";
 import { splitFrontmatter } from "../markdown/frontmatter";
 import type { HostFile } from "../host/Host";
@@ -186,16 +193,13 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	const offered: Array<{ name: string; file: HostFile; prompt: ListPromptsResult["prompts"][number] }> = [];
 	// The list as sent, counted as JSON: once a prompt would pass MAX_RESPONSE_BYTES it is offered by its name alone (prompts/get says what it needs).
 	let bytes = PROMPT_LIST_FRAME_BYTES;
+	let bytesRead = 0;
 	for (const [name, file] of await promptNotes(ctx)) {
-		const body = await bodyIfStillNamed(ctx, name, file);
-		if (body === null) continue;
-		const { description, arguments: described } = promptDescription(ctx, file);
-		// A note over the placeholder bound is listed without arguments; prompts/get says why it cannot be used.
-		const args: PromptArgument[] = (promptPlaceholders(body) ?? []).map((argument) => {
-			const said = described.get(argument);
-			return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
-		});
-		const whole = { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) };
+		// Past PROMPTS_LIST_READ_BYTES of notes read, a prompt is offered by its name alone, unread, as one past the answer's bound is.
+		const unread = bytesRead + file.stat.size > PROMPTS_LIST_READ_BYTES;
+		if (!unread) bytesRead += file.stat.size;
+		const whole = unread ? { name } : await listedPrompt(ctx, name, file);
+		if (whole === null) continue;
 		const wholeBytes = listedBytes(whole);
 		const nameBytes = listedBytes({ name });
 		const prompt = bytes + wholeBytes <= MAX_RESPONSE_BYTES ? whole : bytes + nameBytes <= MAX_RESPONSE_BYTES ? { name } : null;
@@ -205,6 +209,19 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	}
 	// As the list leaves: a note moved away while a later body was read is not offered either.
 	return { prompts: offered.filter(({ name, file }) => promptNoteNamed(ctx, name) === file).map(({ prompt }) => prompt) };
+}
+
+/** A prompt as prompts/list offers it: its name, description and the arguments its body's placeholders name; null when it moved while read. */
+async function listedPrompt(ctx: ToolContext, name: string, file: HostFile): Promise<ListPromptsResult["prompts"][number] | null> {
+	const body = await bodyIfStillNamed(ctx, name, file);
+	if (body === null) return null;
+	const { description, arguments: described } = promptDescription(ctx, file);
+	// A note over the placeholder bound is listed without arguments; prompts/get says why it cannot be used.
+	const args: PromptArgument[] = (promptPlaceholders(body) ?? []).map((argument) => {
+		const said = described.get(argument);
+		return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
+	});
+	return { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) };
 }
 
 /** A prompt's bytes in the list: its JSON and the comma before the next. */

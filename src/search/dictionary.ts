@@ -146,34 +146,35 @@ export class TermDictionary {
 	 * `withPrefix` in steps that yield where a search may pause, every PREFIX_WALK_STEP_WORDS words,
 	 * leaving out the ids in `skip`. A word added meanwhile may be found or not: only a note added
 	 * meanwhile holds it, and a search that pauses leaves such notes out (`PostingsIndex.listsOfSteps`).
+	 * When more than `most` words start with `prefix`, only the `most` shortest are taken (the nearest
+	 * completions of a word being typed; alphabetical among the same length).
 	 */
-	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>): Generator<void, number[], void> {
+	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity): Generator<void, number[], void> {
 		let sorted = this.sortedTokens();
-		const found: number[] = [];
+		const words: string[] = [];
 		let index = lowerBound(sorted, prefix);
 		for (;;) {
-			index = this.prefixRun(sorted, index, prefix, found, skip);
-			if (index < 0) return found;
+			index = prefixRun(sorted, index, prefix, words);
+			if (index < 0) break;
 			const next = sorted[index] ?? "";
 			sorted = yield* this.sortedAfterPause();
 			index = lowerBound(sorted, next);
 		}
+		const taken = words.length > most ? shortestFirst(words, most) : words;
+		const found: number[] = [];
+		for (let from = 0; from < taken.length; from += PREFIX_WALK_STEP_WORDS) {
+			if (from > 0) yield;
+			this.idsOf(taken, from, Math.min(taken.length, from + PREFIX_WALK_STEP_WORDS), skip, found);
+		}
+		return found;
 	}
 
-	/**
-	 * Adds to `found` the ids of the words from `sorted[from]` on that start with `prefix`, at most
-	 * PREFIX_WALK_STEP_WORDS of them; where to go on, or -1 past the last. A plain function, not the
-	 * generator's own loop: V8 runs a loop inside a generator several times slower.
-	 */
-	private prefixRun(sorted: readonly string[], from: number, prefix: string, found: number[], skip: ReadonlySet<number> | undefined): number {
-		const end = Math.min(sorted.length, from + PREFIX_WALK_STEP_WORDS);
-		for (let index = from; index < end; index++) {
-			const token = sorted[index] as string;
-			if (!token.startsWith(prefix)) return -1;
-			const id = this.ids.get(token);
+	/** Adds to `found` the ids of `words[from…to)` not in `skip`. A plain function, not the generator's own loop: V8 runs a loop inside a generator several times slower. */
+	private idsOf(words: readonly string[], from: number, to: number, skip: ReadonlySet<number> | undefined, found: number[]): void {
+		for (let index = from; index < to; index++) {
+			const id = this.ids.get(words[index] as string);
 			if (id !== undefined && skip?.has(id) !== true) found.push(id);
 		}
-		return end < sorted.length ? end : -1;
 	}
 
 	/**
@@ -324,4 +325,29 @@ function lowerBound(sorted: readonly string[], value: string): number {
 		else high = middle;
 	}
 	return low;
+}
+
+/**
+ * Adds to `words` the words from `sorted[from]` on that start with `prefix`, at most
+ * PREFIX_WALK_STEP_WORDS of them; where to go on, or -1 past the last. Pure.
+ */
+function prefixRun(sorted: readonly string[], from: number, prefix: string, words: string[]): number {
+	const end = Math.min(sorted.length, from + PREFIX_WALK_STEP_WORDS);
+	for (let index = from; index < end; index++) {
+		const token = sorted[index] as string;
+		if (!token.startsWith(prefix)) return -1;
+		words.push(token);
+	}
+	return end < sorted.length ? end : -1;
+}
+
+/** The `most` shortest of `words` (sorted), in their order: every word shorter than the cut's length, then the first of that length. Pure. */
+export function shortestFirst(words: readonly string[], most: number): string[] {
+	const byLength: number[] = [];
+	for (const word of words) byLength[word.length] = (byLength[word.length] ?? 0) + 1;
+	let cutLength = 0;
+	let shorter = 0;
+	for (; cutLength < byLength.length && shorter + (byLength[cutLength] ?? 0) < most; cutLength++) shorter += byLength[cutLength] ?? 0;
+	let ofCutLength = most - shorter;
+	return words.filter((word) => word.length < cutLength || (word.length === cutLength && ofCutLength-- > 0));
 }

@@ -235,11 +235,14 @@ async function findTasksOnce(
 	// Only the notes that may hold a task when the server keeps them; a note without one adds nothing.
 	const notes = await askedNotes(kept.notesWithTasks?.notes() ?? host.vault.getMarkdownFiles(), asked, budget);
 	const withTasks: NoteTasksFound[] = [];
+	// Notes whose file another program moved or deleted before the host heard of it: named as still being read, the walk made again.
+	const gone: HostFile[] = [];
 	for (const file of notes) {
 		if (budget?.due()) await budget.checkpoint();
 		const known = noteTasks(host, file, memo, budget);
-		const tasks = known instanceof PackedTasks ? known : await known;
-		if (tasks.count > 0) withTasks.push({ file, path: file.path, tasks, from: 0, to: 0, matching: 0 });
+		const tasks = known instanceof PackedTasks ? known : await known.catch(nullWhenGone);
+		if (tasks === null) gone.push(file);
+		else if (tasks.count > 0) withTasks.push({ file, path: file.path, tasks, from: 0, to: 0, matching: 0 });
 	}
 	const due = dueRange(filter);
 	const matching: NoteTasksFound[] = [];
@@ -284,7 +287,23 @@ async function findTasksOnce(
 			note.to = Math.min(note.to, limit);
 		}
 	}
-	return { ...namedAsNow(found, withTasks, scope), stillBeingRead, ...(next ? { next } : {}) };
+	const named = namedAsNow(found, withTasks, scope);
+	return {
+		...named,
+		renamed: named.renamed || gone.length > 0,
+		stillBeingRead: gone.length > 0 ? [...stillBeingRead, ...gone] : stillBeingRead,
+		...(next ? { next } : {}),
+	};
+}
+
+/**
+ * Null for a note whose file was not there to read (moved or deleted by another program a moment
+ * before the host heard of it); any other failure is passed on. One such note failed every
+ * list_tasks of the vault while a program renamed it in a loop (red109).
+ */
+function nullWhenGone(error: unknown): null {
+	if ((error as NodeJS.ErrnoException | null)?.code === "ENOENT") return null;
+	throw error;
 }
 
 /** The notes among `notes` the call asks about, picked in slices on `budget` (at 50,000 notes one piece was 17–91 ms). */

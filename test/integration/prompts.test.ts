@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { PROMPTS_LIST_READ_BYTES } from "../../src/config/limits";
 import { NodeVault } from "../../src/headless/NodeVault";
 import type { HostFile } from "../../src/host/Host";
 import { connectClient } from "../helpers/http";
@@ -271,5 +272,64 @@ describe("prompts answers within MAX_RESPONSE_BYTES as JSON", () => {
 		}
 		const got = await client.getPrompt({ name: "Long 00", arguments: { y: "why" } });
 		expect(got.messages[0]?.content).toEqual({ type: "text", text: "Long 00 why\n" });
+	});
+});
+
+describe("prompts/list over prompt notes of megabytes", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+	// Each a third of the bound and a byte: two are read, then the bound would be passed.
+	const bigBytes = Math.floor(PROMPTS_LIST_READ_BYTES / 3) + 1;
+	const bigNames = ["Big 0", "Big 1", "Big 2", "Big 3"];
+	const bigNote = (name: string) => {
+		const head = `---\ndescription: ${name}\n---\n${name} on {{topic}}\n`;
+		return head + "x".repeat(bigBytes - head.length - 1) + "\n";
+	};
+
+	beforeAll(async () => {
+		vault = await makeVault({
+			...Object.fromEntries(bigNames.map((name) => [`Prompts/${name}.md`, bigNote(name)])),
+			"Prompts/Small.md": "Small {{z}}\n",
+		});
+		running = await startService(vault);
+		// Read by the index and the metadata cache first, so that only prompts/list's reads are counted.
+		await running.service.search?.whenReady();
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("reads notes up to PROMPTS_LIST_READ_BYTES, offers the rest by name, and prompts/get still fills them", async () => {
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
+		const original = NodeVault.prototype.cachedRead;
+		let bytesRead = 0;
+		jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			bytesRead += file.stat.size;
+			return original.call(this, file);
+		});
+		try {
+			const list = await client.listPrompts();
+			// Every note was read, every call: four planted notes of 2.8 MB were 11 MB read for one list.
+			expect(bytesRead).toBeLessThanOrEqual(PROMPTS_LIST_READ_BYTES);
+			expect(list.prompts).toEqual([
+				{ name: "Big 0", description: "Big 0", arguments: [{ name: "topic", required: true }] },
+				{ name: "Big 1", description: "Big 1", arguments: [{ name: "topic", required: true }] },
+				{ name: "Big 2" },
+				{ name: "Big 3" },
+				// A small note after them still fits, and is read.
+				{ name: "Small", arguments: [{ name: "z", required: true }] },
+			]);
+		} finally {
+			jest.restoreAllMocks();
+		}
+		await expect(client.getPrompt({ name: "Big 3" })).rejects.toThrow(/needs "topic"/u);
+		const got = await client.getPrompt({ name: "Big 3", arguments: { topic: "tides" } });
+		const text = (got.messages[0]?.content as { text: string }).text;
+		expect(text.startsWith("Big 3 on tides\nxxx")).toBe(true);
 	});
 });

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { TermDictionary } from "../../../src/search/dictionary";
+import { shortestFirst, TermDictionary } from "../../../src/search/dictionary";
 import { stemmerFor } from "../../../src/search/stemmers";
 import { CHUNKED_ARRAY_CHUNK, CHUNKED_MAP_KEYS } from "../../../src/config/limits";
 import { largestTableWhile } from "../../helpers/tableGrowth";
@@ -203,3 +203,26 @@ function runAll<T>(steps: Generator<void, T, void>): T {
 		if (next.done) return next.value;
 	}
 }
+
+describe("shortestFirst", () => {
+	test("keeps the most shortest words in their order, alphabetical among the same length", () => {
+		const words = ["co", "coa", "coaxial", "cob", "code", "coffee", "cog"].sort();
+		expect(shortestFirst(words, 3)).toEqual(["co", "coa", "cob"]);
+		expect(shortestFirst(words, 5)).toEqual(["co", "coa", "cob", "code", "cog"]);
+		expect(shortestFirst(words, 7)).toEqual(words);
+	});
+
+	test("takes exactly `most` words, each no longer than any left out", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 40 }), fc.nat(45), (unsorted, most) => {
+				const words = [...unsorted].sort();
+				const kept = shortestFirst(words, most);
+				expect(kept.length).toBe(Math.min(most, words.length));
+				const left = words.filter((word) => !kept.includes(word));
+				const longestKept = Math.max(-1, ...kept.map((word) => word.length));
+				for (const word of left) expect(word.length).toBeGreaterThanOrEqual(longestKept);
+				expect(kept).toEqual(words.filter((word) => kept.includes(word)));
+			}),
+		);
+	});
+});

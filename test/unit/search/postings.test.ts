@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ACCEPTED_PATCH_SLOTS, COMMIT_STEP_POSTINGS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
+import { ACCEPTED_PATCH_SLOTS, COMMIT_STEP_POSTINGS, PREFIX_MAX_WORDS, PREFIX_WALK_STEP_WORDS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 import { PackedIdWriter } from "../../../src/search/packedIds";
@@ -1255,13 +1255,35 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 		const { value, pauses } = counted(index.resolveEvidenceSteps(["co"], stem, unionScratch()), (pause) => {
 			if (pause === 2) index.add("Late.md", "Late", 0, late, []);
 		});
-		// 60,000 words walked and as many lists taken, 8,192 a step, then 60,000 postings merged, 16,384 a step.
-		expect(pauses).toBeGreaterThanOrEqual(14);
+		// 60,000 words walked, 8,192 a step, then the lists of the PREFIX_MAX_WORDS shortest taken and merged.
+		expect(pauses).toBeGreaterThanOrEqual(Math.floor(60_000 / PREFIX_WALK_STEP_WORDS));
 		expect(shown(value.any)).toBe(shown(expected.any));
 		expect(value.strongNotes).toBe(expected.strongNotes);
 		expect(found(index, value.any, [...paths, "Coffee.md", "Late.md"])).not.toContain("Late.md");
 		// The next search sees it.
 		expect(found(index, index.resolveEvidence(["co"], stem).any, ["Late.md"])).toEqual(["Late.md"]);
+	});
+
+	test("a two-letter prefix of 60,000 planted words stands for its PREFIX_MAX_WORDS shortest words: no more lists are taken, and a short word it starts is found", () => {
+		const index = new PostingsIndex(stem);
+		for (let note = 0; note < 6; note++)
+			index.add(`Planted ${note}.md`, "Planted", 0, Array.from({ length: 10_000 }, (_, n) => word(note * 10_000 + n)).join(" "), []);
+		index.add("Code.md", "Code", 0, "code review", []);
+		index.add("Longer.md", "Longer", 0, "cozzzzzzzz", []);
+		const dictionary = index.dictionary;
+		const walk = dictionary.withPrefixSteps.bind(dictionary);
+		let taken = 0;
+		jest.spyOn(dictionary, "withPrefixSteps").mockImplementation(function* (prefix, skip, most) {
+			const ids = yield* walk(prefix, skip, most);
+			taken += ids.length;
+			return ids;
+		});
+		const value = index.resolveEvidence(["co"], stem);
+		// Every one of the 60,002 words was taken, each a list to merge: 0.4-0.5 s of CPU a search word at 111,000.
+		expect(taken).toBeLessThanOrEqual(PREFIX_MAX_WORDS);
+		expect(found(index, value.any, ["Code.md", "Longer.md"])).toEqual(["Code.md"]);
+		// An exclusion still takes every word the prefix starts.
+		expect(Array.from(index.notesHoldingAny(["co"]) ?? [])).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
 	});
 
 	test("excluding a two-letter prefix of 60,000 planted words pauses while it walks them, and marks the notes one piece marks", () => {
