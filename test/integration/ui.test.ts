@@ -273,6 +273,16 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		expect(tab.setting("Folders no app may see").textContent).toContain("No such folder yet: No such folder");
 	});
 
+	test("an excluded folder typed as its absolute path, or with `..` parts, excludes that folder of the vault", async () => {
+		const tab = tabOf(plugin);
+		const area = tab.setting("Folders no app may see").querySelector("textarea") as HTMLTextAreaElement;
+		// The vault's path was read as a folder inside the vault (`tmp/…/Private`, never there): Private stayed visible.
+		area.value = `${nodePath.join(vault, "Private")}\nNote/../Archive`;
+		area.dispatchEvent(new Event("change"));
+		await settle();
+		expect(plugin.settings.excludedFolders).toEqual(["Private", "Archive"]);
+	});
+
 	test("stop words: typed words replace the saved list (split, lower-cased, each once); Restore defaults brings the English list back", async () => {
 		const tab = tabOf(plugin);
 		const area = tab.setting("Stop words").querySelector("textarea") as HTMLTextAreaElement;
