@@ -188,6 +188,10 @@ export function parseSettings(raw: unknown): ParsedSettings {
 			fallback("tokens");
 		}
 	}
-	settings.excludedFolders = normalizeFolderList(settings.excludedFolders);
+	const typed = settings.excludedFolders;
+	settings.excludedFolders = normalizeFolderList(typed);
+	// An entry that names no folder inside the vault (`../Elsewhere`) excludes nothing: the person is told, without its text.
+	const ignored = typed.filter((folder) => folder.trim() !== "" && normalizeFolderList([folder]).length === 0).length;
+	if (ignored > 0) warnings.push(`settings: ${ignored} excluded folder entr${ignored === 1 ? "y names" : "ies name"} no folder inside the vault; ignored`);
 	return { settings, warnings };
 }

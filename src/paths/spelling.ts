@@ -101,11 +101,16 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: string): stri
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (DRIVE_LETTER.test(folder)) return null;
-	const parts = normalizeVaultPath(folder)
-		.split("/")
-		.map((part) => part.trim())
-		.filter((part) => part !== "" && part !== ".");
-	if (parts.length === 0 || parts.includes("..")) return null;
+	// A `..` takes away the name before it, as the system would read the path: `Notes/../Private` names
+	// `Private`. Dropped, such an entry left the folder it names visible, silently.
+	const parts: string[] = [];
+	for (const part of normalizeVaultPath(folder).split("/")) {
+		const name = part.trim();
+		if (name === "" || name === ".") continue;
+		if (name !== "..") parts.push(name);
+		else if (parts.pop() === undefined) return null;
+	}
+	if (parts.length === 0) return null;
 	return parts.join("/");
 }
 

@@ -2,6 +2,7 @@ import { ACTIVITY_CHANGES_SHOWN, ACTIVITY_LOG_SIZE, ACTIVITY_REFRESH_MS, HIDDEN_
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
+import { vaultBasePath } from "../host/ObsidianHost";
 import { ChangesList } from "./activitySection";
 import { copyToClipboard, renderActivity, TOKEN_FOLDERS_HELP } from "./modals";
 import { createTokenFlow, revokeTokenFlow, saveTokenFolders, setServerEnabled, setWriteEnabled } from "./flows";
@@ -171,7 +172,8 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			area.setValue(settings.excludedFolders.join("\n")).setPlaceholder("Private");
 			area.inputEl.rows = 4;
 			area.inputEl.addEventListener("change", () => {
-				const folders = normalizeFolderList(area.getValue().split("\n"));
+				// The vault's own path, so an absolute path typed inside it names its folder (it named a folder `home/…` that is never there).
+				const folders = normalizeFolderList(area.getValue().split("\n"), vaultBasePath(this.app));
 				const unknown = folders.filter((folder) => !this.app.vault.getFolderByPath(folder));
 				// A folder that does not exist yet stays excluded, so creating it later never exposes it.
 				excludedSetting.setDesc(

@@ -127,4 +127,21 @@ describe("a token's folders in the token window and the settings tab (host doubl
 		expect(plugin.settings.tokens.find((record) => record.name === "Limited")?.folders).toEqual(["Projects"]);
 		expect(before.length + 1).toBe(plugin.settings.tokens.length);
 	});
+	test("a folder typed as its absolute path in the vault is that folder (it was read as `tmp/…/Projects`, a folder never there: the token saw nothing)", async () => {
+		const button = [...settingNamed(settingsTab(plugin), "Create a token").querySelectorAll("button")].find(
+			(candidate) => candidate.textContent === "Create token",
+		);
+		button?.click();
+		const form = openModal();
+		type(form?.querySelector("input") as HTMLInputElement, "Absolute", "input");
+		type(form?.querySelector("textarea") as HTMLTextAreaElement, nodePath.join(vault, "Projects"), "input");
+		clickModalButton("Create");
+		await until(() => plugin.settings.tokens.some((record) => record.name === "Absolute"));
+		expect(plugin.settings.tokens.find((record) => record.name === "Absolute")?.folders).toEqual(["Projects"]);
+		openModal()?.remove();
+		const row = settingNamed(settingsTab(plugin), "Folders of Absolute");
+		type(row.querySelector("textarea") as HTMLTextAreaElement, nodePath.join(vault, "Private"), "change");
+		await until(() => plugin.settings.tokens.find((record) => record.name === "Absolute")?.folders?.[0] !== "Projects");
+		expect(plugin.settings.tokens.find((record) => record.name === "Absolute")?.folders).toEqual(["Private"]);
+	});
 });

@@ -20,6 +20,12 @@ describe("parseSettings", () => {
 		}
 	});
 
+	test("an excluded folder typed with `..` parts excludes the folder it names; one that names none inside the vault is ignored with a warning that does not quote it", () => {
+		const parsed = parseSettings({ excludedFolders: ["Notes/../Private", "Work/Old/..", "../Elsewhere-SECRET", ""] });
+		expect(parsed.settings.excludedFolders).toEqual(["Private", "Work"]);
+		expect(parsed.warnings).toEqual(["settings: 1 excluded folder entry names no folder inside the vault; ignored"]);
+	});
+
 	test("valid values are kept", () => {
 		const { record } = generateToken("a", "write", { create_note: "ask" });
 		const raw = {
