@@ -1193,8 +1193,9 @@ export const RENAME_PAIRING_LOOKS_MS = 5_000;
  * Entries the file watcher's queues (events not yet answered by a look, unlinks waiting for them)
  * may hold before the answered or ended ones are cut out, when they are most of the queue: a look
  * that never ends (a share that stopped answering) kept every event answered after it, about one a
- * look. Past it a queue holds at most twice what is still open (two events a look under way, one a
- * listing; one wait a delete not yet told): nothing open is cut, so no delete is told sooner or later.
+ * look. A queue holds what is still open (two events a look under way, one a listing; one wait a
+ * delete not yet told) and at most as many again or this many answered or ended ones: nothing open is
+ * cut, so no delete is told sooner or later (`OpenEvents`).
  */
 export const WATCH_QUEUE_COMPACTED_AT = 1024;
 /**

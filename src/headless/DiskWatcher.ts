@@ -1,7 +1,8 @@
 import { promises as fs, watch, type FSWatcher, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { FolderJail } from "../host/FolderJail";
-import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_QUEUE_COMPACTED_AT, WATCH_SETTLE_MS } from "../config/limits";
+import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
+import { OpenEvents, type OpenEvent } from "./openEvents";
 
 /** A file the vault lists, as the watcher needs it. */
 interface WatchedFile {
@@ -62,17 +63,8 @@ export class DiskWatcher {
 	private readonly looking = new Map<string, LookUnderWay>();
 	/** Events had so far: each event's number is the count when it came. */
 	private eventsHad = 0;
-	/**
-	 * Events not yet answered by a look or listing, oldest first, from `openFrom` (those answered at the front are
-	 * skipped), with `answeredKept` answered ones among them until the queue is compacted (`compactedQueues`).
-	 */
-	private openEvents: OpenEvent[] = [];
-	private openFrom = 0;
-	private answeredKept = 0;
-	/** Dropping unlinks waiting for the events up to `upTo` to be answered, in that order, from `waitingFrom`; `waitsEnded` of them ended (answered or out of time). */
-	private eventWaits: EventWait[] = [];
-	private waitingFrom = 0;
-	private waitsEnded = 0;
+	/** Events not yet answered by a look or listing, and dropping unlinks waiting for them (`eventsSoFarAnswered`). */
+	private readonly openEvents = new OpenEvents();
 	/** The looks and folder listings under way, so a caller can wait for what was already reported (`caughtUp`). */
 	private readonly running = new Set<Promise<void>>();
 
@@ -113,8 +105,7 @@ export class DiskWatcher {
 		this.early = null;
 		for (const watcher of this.folders.values()) watcher.close();
 		this.folders.clear();
-		for (const wait of this.eventWaits.splice(0).slice(this.waitingFrom)) wait.end();
-		this.waitingFrom = 0;
+		this.openEvents.endAll();
 		return Promise.resolve();
 	}
 
@@ -150,50 +141,8 @@ export class DiskWatcher {
 			this.track(this.look(nodePath.join(folder, name), event === "change", true, number));
 			return;
 		}
-		const open = this.opened(number);
-		this.track(this.relist(folder).finally(() => this.answered(open)));
-	}
-
-	/** An event not answered yet, numbered `number`. */
-	private opened(number: number): OpenEvent {
-		const open = { number, answered: false };
-		this.openEvents.push(open);
-		return open;
-	}
-
-	/** The events up to `open` that a look or listing answered: the waits for them end. */
-	private answered(open: OpenEvent | null): void {
-		if (open === null || open.answered) return;
-		open.answered = true;
-		this.answeredKept++;
-		while (this.openEvents[this.openFrom]?.answered === true) this.openFrom++;
-		const oldestOpen = this.openEvents[this.openFrom]?.number ?? Infinity;
-		for (let wait = this.eventWaits[this.waitingFrom]; wait !== undefined && wait.upTo < oldestOpen; wait = this.eventWaits[this.waitingFrom]) {
-			this.waitingFrom++;
-			wait.end();
-		}
-		this.compactedQueues();
-	}
-
-	/**
-	 * Cuts the answered events and ended waits out of their queues once they are most of one. Not only
-	 * those at the front: a look that never ends (a share that stopped answering) holds the front, and
-	 * every event answered after it was kept, about one a look (4 MB an hour beside a busy writer), as
-	 * was every wait that ran out of time. Now each queue holds at most twice the events still open
-	 * (two a look under way, one a listing) or the waits under way, or WATCH_QUEUE_COMPACTED_AT.
-	 * Amortized constant work: a compaction's cost is at most twice what it cuts out.
-	 */
-	private compactedQueues(): void {
-		if (this.openEvents.length > WATCH_QUEUE_COMPACTED_AT && this.answeredKept * 2 > this.openEvents.length) {
-			this.openEvents = this.openEvents.filter((open) => !open.answered);
-			this.openFrom = 0;
-			this.answeredKept = 0;
-		}
-		if (this.eventWaits.length > WATCH_QUEUE_COMPACTED_AT && this.waitsEnded * 2 > this.eventWaits.length) {
-			this.eventWaits = this.eventWaits.filter((wait) => !wait.ended);
-			this.waitingFrom = 0;
-			this.waitsEnded = 0;
-		}
+		const open = this.openEvents.opened(number);
+		this.track(this.relist(folder).finally(() => this.openEvents.answered(open)));
 	}
 
 	/**
@@ -203,25 +152,14 @@ export class DiskWatcher {
 	 * Constant work for each call and each event, however many are open (a folder of 20,000 notes deleted).
 	 */
 	private eventsSoFarAnswered(boundMs: number): Promise<void> {
-		const upTo = this.eventsHad;
-		if ((this.openEvents[this.openFrom]?.number ?? Infinity) > upTo) return Promise.resolve();
 		return new Promise((resolve) => {
-			const wait: EventWait = {
-				upTo,
-				ended: false,
-				end: () => {
-					if (wait.ended) return;
-					wait.ended = true;
-					this.waitsEnded++;
-					clearTimeout(bound);
-					resolve();
-				},
-			};
-			const bound = setTimeout(() => {
-				wait.end();
-				this.compactedQueues();
-			}, boundMs);
-			this.eventWaits.push(wait);
+			let bound: NodeJS.Timeout | undefined;
+			const endSooner = this.openEvents.waitFor(this.eventsHad, () => {
+				clearTimeout(bound);
+				resolve();
+			});
+			if (endSooner === null) resolve();
+			else bound = setTimeout(endSooner, boundMs);
 		});
 	}
 
@@ -252,10 +190,10 @@ export class DiskWatcher {
 		if (running) {
 			running.again = true;
 			running.changed &&= changed;
-			running.unanswered ??= this.opened(number);
+			running.unanswered ??= this.openEvents.opened(number);
 			return;
 		}
-		const state: LookUnderWay = { again: false, changed, unanswered: this.opened(number), answering: null };
+		const state: LookUnderWay = { again: false, changed, unanswered: this.openEvents.opened(number), answering: null };
 		this.looking.set(diskPath, state);
 		try {
 			for (let more = true; more && !this.closed;) {
@@ -268,14 +206,14 @@ export class DiskWatcher {
 				state.answering = state.unanswered;
 				state.unanswered = null;
 				await this.lookOnce(diskPath, asChange);
-				this.answered(state.answering);
+				this.openEvents.answered(state.answering);
 				state.answering = null;
 				more = state.again;
 			}
 		} finally {
 			this.looking.delete(diskPath);
-			this.answered(state.answering);
-			this.answered(state.unanswered);
+			this.openEvents.answered(state.answering);
+			this.openEvents.answered(state.unanswered);
 		}
 	}
 
@@ -444,12 +382,6 @@ export class DiskWatcher {
 	}
 }
 
-/** An event a look or listing has not answered yet (see `eventsSoFarAnswered`). */
-interface OpenEvent {
-	readonly number: number;
-	answered: boolean;
-}
-
 /** A path being looked at: whether another event came for it meanwhile (and whether all were changes), and the events its looks answer. */
 interface LookUnderWay {
 	again: boolean;
@@ -458,14 +390,6 @@ interface LookUnderWay {
 	unanswered: OpenEvent | null;
 	/** The first event the look being made now answers (null between looks). */
 	answering: OpenEvent | null;
-}
-
-/** A dropping unlink's wait for the events up to `upTo` to be answered (see `eventsSoFarAnswered`). */
-interface EventWait {
-	readonly upTo: number;
-	/** Answered, out of time, or the watcher closed. */
-	ended: boolean;
-	end: () => void;
 }
 
 /** True when a plain file (not a link, which a check that follows links would report) is at the disk path. */

@@ -35,7 +35,8 @@ export class LinkCountsInParts {
 	/** The counts as a read-only record with a plain object's reads. One record is made; the counts are not to be added to after. */
 	record(): Record<string, number> {
 		const { counts, indexKeys } = this;
-		const own = (key: string | symbol): key is string => typeof key === "string" && counts.has(key);
+		// Every count is at least 1: undefined is a key not held, found with one look (a trap each key read, not two).
+		const countOf = (key: string | symbol): number | undefined => (typeof key === "string" ? counts.get(key) : undefined);
 		const keys = (): string[] => {
 			const ordered = indexKeys.sort((a, b) => Number(a) - Number(b)).slice();
 			for (const [key] of counts) if (!isArrayIndex(key)) ordered.push(key);
@@ -44,16 +45,20 @@ export class LinkCountsInParts {
 		return new Proxy<Record<string, number>>(
 			{},
 			{
-				get: (target, key, receiver) => (own(key) ? counts.get(key) : (Reflect.get(target, key, receiver) as unknown)),
-				has: (target, key) => own(key) || Reflect.has(target, key),
+				get: (target, key, receiver) => countOf(key) ?? (Reflect.get(target, key, receiver) as unknown),
+				has: (target, key) => countOf(key) !== undefined || Reflect.has(target, key),
 				ownKeys: keys,
-				getOwnPropertyDescriptor: (_target, key) =>
-					own(key) ? { value: counts.get(key), writable: true, enumerable: true, configurable: true } : undefined,
+				getOwnPropertyDescriptor: (_target, key) => {
+					const value = countOf(key);
+					return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+				},
 				// The cache's records are never changed in place: a new record is made when a source is resolved again.
 				set: () => false,
 				defineProperty: () => false,
 				deleteProperty: () => false,
 				setPrototypeOf: () => false,
+				// Made non-extensible (`Object.freeze`), the empty target would have every listing of the record throw after.
+				preventExtensions: () => false,
 			},
 		);
 	}

@@ -33,6 +33,9 @@ const LINK_PATHS = fc.oneof(
 	fc.string({ maxLength: 6 }),
 	fc.nat({ max: 5_000_000_000 }).map(String),
 	fc.constantFrom("0", "00", "01", "-1", "1.5", "4294967294", "4294967295", "__proto__", "constructor", "toString", "hasOwnProperty", "length"),
+	// Unicode: digits of other scripts and full-width ones are not integers to a plain object; astral and combined characters.
+	fc.constantFrom("", " 1", "1 ", "\u0661", "\uff11", "é", "e\u0301", "日本", "😀", "\ud800", "Ωmega"),
+	fc.string({ unit: "grapheme", maxLength: 4 }),
 );
 
 describe("a huge note's link counts held in parts", () => {
@@ -54,6 +57,15 @@ describe("a huge note's link counts held in parts", () => {
 		expect(() => delete record.b).toThrow(TypeError);
 		expect(() => Object.defineProperty(record, "c", { value: 1 })).toThrow(TypeError);
 		expect(record).toEqual({ a: 2, b: 1 });
+	});
+
+	test("a freeze or seal is refused and leaves it readable (on hole108 the empty target was made non-extensible: every listing threw after)", () => {
+		const record = recordInParts(["b", "a", "b"]);
+		expect(() => Object.freeze(record)).toThrow(TypeError);
+		expect(() => Object.seal(record)).toThrow(TypeError);
+		expect(() => Object.preventExtensions(record)).toThrow(TypeError);
+		expect([Object.isExtensible(record), Object.isFrozen(record)]).toEqual([true, false]);
+		expect([Object.keys(record), JSON.stringify(record), { ...record }]).toEqual([["b", "a"], '{"b":2,"a":1}', { b: 2, a: 1 }]);
 	});
 
 	test("60,000 distinct links: each counted once, listed in the order first met", () => {
