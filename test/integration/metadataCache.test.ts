@@ -459,7 +459,7 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 	const NAMES = ["Alpha", "Beta", "Gamma", "Delta", "Sub/Alpha", "Sub/Eps", "Deep/Zeta"];
 	const SCOPE: Scope = { configDir: ".obsidian", excludedFolders: [] };
 	/** Notes are renamed into and out of these. */
-	const EXCLUDING: Scope = { configDir: ".obsidian", excludedFolders: ["Deep", "Moved"] };
+	const EXCLUDING: Scope = { configDir: ".obsidian", excludedFolders: ["Deep", "Other"] };
 
 	/** A small seeded generator (mulberry32): the same seed makes the same interleaving. */
 	function randomOf(seed: number): () => number {
@@ -499,8 +499,8 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 	/**
 	 * A change queued before a rename that concerns none of its paths, so the rename runs ahead of it
 	 * (`movedAhead`), but which changes where the renamed name's links lead: a note made, moved or
-	 * deleted elsewhere under the name the note is renamed to or from (links resolve by shortest
-	 * path); a folder moved by another program; the huge note (links counted in parts) changed. Then
+	 * deleted elsewhere under the name the note is renamed to or from, by the server or another
+	 * program (links resolve by shortest path); the huge note (links counted in parts) changed. Then
 	 * the server renames a note and writes it (returning the paths it wrote).
 	 */
 	async function changeThenRename(host: NodeHost, root: string, random: () => number): Promise<string[]> {
@@ -511,6 +511,7 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 		const fromName = file?.name ?? "";
 		const elsewhere = ["Sub", "Deep", "Other"][Math.floor(random() * 3)]!;
 		const before = random();
+		const huge = host.vault.getFileByPath("Huge.md");
 		if (before < 0.3) {
 			const name = random() < 0.5 ? toName : fromName;
 			if (name !== "" && host.vault.getFileByPath(`${elsewhere}/${name}`) === null) await host.vault.create(`${elsewhere}/${name}`, noteText(random));
@@ -518,10 +519,13 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 			const sameName = host.vault.getFiles().find((other) => other !== file && (other.name === toName || other.name === fromName));
 			if (sameName) await (random() < 0.5 ? host.vault.trash(sameName) : host.vault.rename(sameName, `Other/Moved ${Math.floor(random() * 100)}.md`));
 		} else if (before < 0.65) {
-			const [from, into] = random() < 0.5 ? ["Sub", "Moved"] : ["Moved", "Sub"];
-			await fs.rename(nodePath.join(root, from), nodePath.join(root, into)).catch(() => undefined);
-		} else if (before < 0.85) await fs.appendFile(nodePath.join(root, "Huge.md"), `[[${toName.replace(/\.md$/, "")}]] [[${pick()}]]\n`);
-		else await host.vault.process(host.vault.getFileByPath("Huge.md")!, (text) => `${text}[[${fromName.replace(/\.md$/, "")}]]\n`);
+			const name = random() < 0.5 ? toName : fromName;
+			if (name !== "")
+				await fs
+					.mkdir(nodePath.join(root, elsewhere), { recursive: true })
+					.then(() => fs.writeFile(nodePath.join(root, elsewhere, name), noteText(random)));
+		} else if (huge !== null && before < 0.85) await fs.appendFile(nodePath.join(root, "Huge.md"), `[[${toName.replace(/\.md$/, "")}]] [[${pick()}]]\n`);
+		else if (huge !== null) await host.vault.process(huge, (text) => `${text}[[${fromName.replace(/\.md$/, "")}]]\n`);
 		if (!file || host.vault.getFileByPath(to) !== null) return [];
 		const path = file.path;
 		await host.vault.rename(file, to);
@@ -536,8 +540,10 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 		const to = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
 		const file = host.vault.getFileByPath(path);
 		const choice = random();
-		if (choice < 0.1) await host.vault.process(host.vault.getFileByPath("Big.md")!, (text) => `${text}- more [[${to}]]\n`);
-		else if (choice < 0.3 && file) await host.vault.process(file, (text) => `${text}${noteText(random)}`);
+		if (choice < 0.1) {
+			await host.vault.process(host.vault.getFileByPath("Big.md")!, (text) => `${text}- more [[${to}]]\n`);
+			return [];
+		} else if (choice < 0.3 && file) await host.vault.process(file, (text) => `${text}${noteText(random)}`);
 		else if (choice < 0.3) await host.vault.create(path, noteText(random));
 		else if (choice < 0.4 && file) await host.vault.process(file, () => noteText(random));
 		else if (choice < 0.5 && file && host.vault.getFileByPath(to) === null) {
@@ -555,7 +561,8 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 			await host.vault.trash(file);
 			// Made again at once (the trash's delete then runs ahead of the queue with the new note's parse).
 			if (random() < 0.5) await host.vault.create(path, noteText(random));
-		} else if (choice < 0.7) await fs.writeFile(nodePath.join(root, path), noteText(random));
+		} else if (choice < 0.55) return [];
+		else if (choice < 0.7) await fs.writeFile(nodePath.join(root, path), noteText(random));
 		else if (choice < 0.75 && file) await fs.rm(nodePath.join(root, path));
 		else if (choice < 0.8 && file && !(await fs.stat(nodePath.join(root, to)).catch(() => null)))
 			await fs.rename(nodePath.join(root, path), nodePath.join(root, to));
@@ -567,11 +574,11 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 		const random = randomOf(seed);
 		const files: Record<string, string> = {
 			"Big.md": "- item [[Alpha]] #big\n".repeat(2_000),
-			// Over HUGE_NOTE_LINKS: its links pointing nowhere are counted in parts, its resolution pauses.
-			"Huge.md": "[[Alpha]] [[Nowhere]] [[Beta]] [[Sub/Eps]]\n".repeat(4_200),
 			"Board.canvas": '{"nodes":[{"id":"a","type":"text","text":"[[Beta]]","x":0,"y":0,"width":1,"height":1}],"edges":[]}',
 		};
 		for (const name of NAMES) if (random() < 0.6) files[`${name}.md`] = noteText(random);
+		// In some seeds (each parse and resolution of it costs ~0.1 s): over HUGE_NOTE_LINKS, its links pointing nowhere are counted in parts, its resolution pauses.
+		if (seed % 8 === 1) files["Huge.md"] = "[[Alpha]] [[Nowhere]] [[Beta]] [[Sub/Eps]]\n".repeat(4_200);
 		const root = await makeVault(files);
 		const host = await NodeHost.open(root, { watch: true });
 		// Big.md's read waits some turns of the event loop (another note's a few, or none): the queue waits there, where the
@@ -597,8 +604,10 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 				if (random() < 0.5) {
 					await caughtUp;
 					// What the write's answer reads: its notes parsed where they are, no link left to a path its renames left.
-					const gone = written.filter((path) => host.vault.getFileByPath(path) === null);
-					for (const path of written) if (host.vault.getFileByPath(path)) expect([path, host.metadataCache.getCache(path)]).not.toEqual([path, null]);
+					// (The paths the server's renames left: another program's delete may be seen meanwhile, its own turn still to come.)
+					const gone = written.slice(1).filter((path) => host.vault.getFileByPath(path) === null);
+					if (host.vault.getFileByPath(written[0] ?? ""))
+						expect([written[0], host.metadataCache.getCache(written[0]!)]).not.toEqual([written[0], null]);
 					for (const [source, targets] of Object.entries(host.metadataCache.resolvedLinks))
 						for (const path of gone) expect([source, path, targets[path]]).toEqual([source, path, undefined]);
 				} else unawaited.push(caughtUp);
