@@ -239,6 +239,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 			}
 			this.changesQueued.splice(at--, 1);
 			await change.runAhead();
+			// The delete resolved the links to the name without the note made again there: they reach it now, not at its queued create.
+			if (change.kind === "delete") {
+				this.resolver.add(file);
+				await this.resolveAsking(file.name);
+			}
 		}
 	}
 

@@ -358,6 +358,21 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		expect(await answered).toEqual({ "Sub/Gamma.md": 1, "Deep/Beta.md": 1 });
 	});
 
+	test("a note made again where another was deleted, the delete run ahead, is what other notes' links to its name reach in the writer's answer", async () => {
+		await addLine("Other.md", "And [[Hub]].");
+		await host.metadataCache.settled();
+		await bigNoteHeldAtRead();
+		await host.vault.trash(host.vault.getFileByPath("Hub.md")!);
+		await host.vault.create("Hub.md", "See [[Target]].\n");
+		// On f2f20dc3 the delete ran ahead and resolved [[Hub]] to nowhere; the writer was answered before the create's turn.
+		const answered = host.metadataCache
+			.caughtUpWithNotes(["Hub.md"])
+			.then(() => [host.metadataCache.resolvedLinks["Other.md"], host.metadataCache.unresolvedLinks["Other.md"]]);
+		for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+		release();
+		expect(await answered).toEqual([{ "Hub.md": 1 }, { New: 1 }]);
+	});
+
 	test("a note made again where another was deleted, the delete still queued, has the delete run ahead: its own links at once, none of the old note's", async () => {
 		await addLine("Hub.md", "See [[Other]].");
 		await host.metadataCache.settled();
