@@ -217,7 +217,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * parsed ahead: its own renames (a note the server renamed, or one written just after a rename),
 	 * and the delete of another file that was at its path (a note deleted, then made again). One at a
 	 * time, in order, each only if no change queued before it concerns its paths (or a folder of
-	 * them), but the moved file's own parses still queued, and none is under way at the queue's
+	 * them) or a file by the same name (links to that name may lead elsewhere once it is in), but the
+	 * moved file's own parses still queued, and none is under way at the queue's
 	 * pause: not a change of either file, not a delete or rename, not a resolution of links. Then the
 	 * note's links are resolved against the files the vault holds now, and none leads to a path gone.
 	 */
@@ -229,13 +230,20 @@ export class NodeMetadataCache implements HostMetadataCache {
 			if (change.kind === "parse" || !change.paths.some((path) => concerns(path, file.path))) continue;
 			const own = change.kind === "rename" ? change.file === file : change.paths[0] === file.path && change.file !== file;
 			if (!own || change.runAhead === null || underWay.file === change.file) return;
+			// Links lead to a name's files by path (the nearest, then the shortest): a change of another file by one of its names moves them too.
+			const names = new Set(change.paths.map(linkedName));
 			for (let before = 0; before < at; before++) {
 				const earlier = this.changesQueued[before]!;
 				if (before > 0 && earlier.kind === "parse" && earlier.file === change.file) continue;
-				if (earlier.paths.some((path) => change.paths.some((other) => concerns(path, other)))) return;
+				if (earlier.paths.some((path) => names.has(linkedName(path)) || change.paths.some((other) => concerns(path, other)))) return;
 			}
 			this.changesQueued.splice(at--, 1);
 			await change.runAhead();
+			// The delete resolved the links to the name without the note made again there: they reach it now, not at its queued create.
+			if (change.kind === "delete") {
+				this.resolver.add(file);
+				await this.resolveAsking(file.name);
+			}
 		}
 	}
 
@@ -794,6 +802,11 @@ interface QueuedChange {
 	readonly kind: "parse" | "delete" | "rename";
 	/** A file's delete or rename: runs it now rather than in its turn (once either way). */
 	readonly runAhead: (() => Promise<void>) | null;
+}
+
+/** The name links find a file by (`LinkFileIndex`: any case). */
+function linkedName(path: string): string {
+	return nameOf(path).toLowerCase();
 }
 
 /** Whether one of two paths is the other or a folder holding it. */
