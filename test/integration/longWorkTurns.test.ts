@@ -43,7 +43,7 @@ describe("long work takes turns", () => {
 			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
 			journal: new MemoryJournal(),
 		});
-		await running.service.search?.whenReady();
+		await running.service.search?.whenWarmedUp();
 	});
 	afterAll(async () => {
 		for (const client of clients) await client.close();

@@ -51,7 +51,7 @@ async function serveMovingAtPauses(
 	});
 	const status = await service.apply(made.settings);
 	if (status.state !== "listening") throw new Error("the server did not start");
-	await service.search?.whenReady();
+	await service.search?.whenWarmedUp();
 	return { service, client: await connectClient(status.url, made.token) };
 }
 

@@ -49,6 +49,9 @@ describe("a note moved into an excluded folder while a big answer is made", () =
 		const status = await service.apply(made.settings);
 		if (status.state !== "listening") throw new Error("the server did not start");
 		client = await connectClient(status.url, made.token);
+		// The index's build and warm-up searches pause on this lane too: one of them at a pause of the counting call
+		// made the count one more than the next call's, and the move was never made (1 run in 3 at load 14).
+		await service.search?.whenWarmedUp();
 	});
 
 	afterAll(async () => {

@@ -68,7 +68,7 @@ describe("tokens take turns of long work, over HTTP", () => {
 	beforeAll(async () => {
 		root = await makeVault(vaultFiles());
 		running = await start(root);
-		await running.service.search?.whenReady();
+		await running.service.search?.whenWarmedUp();
 	});
 	afterAll(async () => {
 		for (const client of clients) await client.close();
