@@ -146,10 +146,12 @@ export class TermDictionary {
 	 * `withPrefix` in steps that yield where a search may pause, every PREFIX_WALK_STEP_WORDS words,
 	 * leaving out the ids in `skip`. A word added meanwhile may be found or not: only a note added
 	 * meanwhile holds it, and a search that pauses leaves such notes out (`PostingsIndex.listsOfSteps`).
-	 * When more than `most` words start with `prefix`, only the `most` shortest are taken (the nearest
-	 * completions of a word being typed; alphabetical among the same length).
+	 * When more than `most` words start with `prefix`, only the `most` shortest that `held` holds are
+	 * taken (the nearest completions of a word being typed; alphabetical among the same length): a word
+	 * no note holds any more (its notes deleted or excluded), or only notes outside the searched ones,
+	 * takes no place, as in `formsOfSteps`. The look pauses too, every FORM_WALK_STEP_POSTINGS entries.
 	 */
-	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity): Generator<void, number[], void> {
+	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity, held?: HeldAmong): Generator<void, number[], void> {
 		let sorted = this.sortedTokens();
 		const words: string[] = [];
 		let index = lowerBound(sorted, prefix);
@@ -160,11 +162,19 @@ export class TermDictionary {
 			sorted = yield* this.sortedAfterPause();
 			index = lowerBound(sorted, next);
 		}
-		const taken = words.length > most ? shortestFirst(words, most) : words;
 		const found: number[] = [];
-		for (let from = 0; from < taken.length; from += PREFIX_WALK_STEP_WORDS) {
+		if (words.length <= most) {
+			for (let from = 0; from < words.length; from += PREFIX_WALK_STEP_WORDS) {
+				if (from > 0) yield;
+				this.idsOf(words, from, Math.min(words.length, from + PREFIX_WALK_STEP_WORDS), skip, found);
+			}
+			return found;
+		}
+		const shortest = byLength(words);
+		for (let from = 0; from < shortest.length && found.length < most;) {
 			if (from > 0) yield;
-			this.idsOf(taken, from, Math.min(taken.length, from + PREFIX_WALK_STEP_WORDS), skip, found);
+			const stepEnd = held ? held.walked + FORM_WALK_STEP_POSTINGS : Infinity;
+			from = this.heldIdsOf(shortest, from, Math.min(shortest.length, from + PREFIX_WALK_STEP_WORDS), { skip, held, stepEnd }, most, found);
 		}
 		return found;
 	}
@@ -175,6 +185,27 @@ export class TermDictionary {
 			const id = this.ids.get(words[index] as string);
 			if (id !== undefined && skip?.has(id) !== true) found.push(id);
 		}
+	}
+
+	/**
+	 * `idsOf`, less the words `held` does not hold, until `found` has `most` or `held` has walked to
+	 * `stepEnd` postings entries (a word held only outside the searched notes is walked whole); where to go on.
+	 */
+	private heldIdsOf(
+		words: readonly string[],
+		from: number,
+		to: number,
+		look: { skip: ReadonlySet<number> | undefined; held: HeldAmong | undefined; stepEnd: number },
+		most: number,
+		found: number[],
+	): number {
+		const { skip, held, stepEnd } = look;
+		for (let index = from; index < to && found.length < most; index++) {
+			const id = this.ids.get(words[index] as string);
+			if (id !== undefined && skip?.has(id) !== true && held?.holds(id) !== false) found.push(id);
+			if (held && held.walked >= stepEnd) return index + 1;
+		}
+		return to;
 	}
 
 	/**
@@ -341,13 +372,9 @@ function prefixRun(sorted: readonly string[], from: number, prefix: string, word
 	return end < sorted.length ? end : -1;
 }
 
-/** The `most` shortest of `words` (sorted), in their order: every word shorter than the cut's length, then the first of that length. Pure. */
-export function shortestFirst(words: readonly string[], most: number): string[] {
-	const byLength: number[] = [];
-	for (const word of words) byLength[word.length] = (byLength[word.length] ?? 0) + 1;
-	let cutLength = 0;
-	let shorter = 0;
-	for (; cutLength < byLength.length && shorter + (byLength[cutLength] ?? 0) < most; cutLength++) shorter += byLength[cutLength] ?? 0;
-	let ofCutLength = most - shorter;
-	return words.filter((word) => word.length < cutLength || (word.length === cutLength && ofCutLength-- > 0));
+/** `words` (sorted) shortest first, alphabetical among the same length: a bucket a length, in one pass. Pure. */
+export function byLength(words: readonly string[]): string[] {
+	const byItsLength: string[][] = [];
+	for (const word of words) (byItsLength[word.length] ??= []).push(word);
+	return byItsLength.flatMap((bucket) => bucket ?? []);
 }
