@@ -150,8 +150,9 @@ export class TermDictionary {
 	 * taken (the nearest completions of a word being typed; alphabetical among the same length): a word
 	 * no note holds any more (its notes deleted or excluded), or only notes outside the searched ones,
 	 * takes no place, as in `formsOfSteps`. The look pauses too, every FORM_WALK_STEP_POSTINGS entries.
+	 * `said.cut` is set when longer words were left out so (the answer says so).
 	 */
-	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity, held?: HeldAmong): Generator<void, number[], void> {
+	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity, held?: HeldAmong, said?: { cut: boolean }): Generator<void, number[], void> {
 		let sorted = this.sortedTokens();
 		const words: string[] = [];
 		let index = lowerBound(sorted, prefix);
@@ -175,6 +176,7 @@ export class TermDictionary {
 			if (from > 0) yield;
 			const stepEnd = held ? held.walked + FORM_WALK_STEP_POSTINGS : Infinity;
 			from = this.heldIdsOf(shortest, from, Math.min(shortest.length, from + PREFIX_WALK_STEP_WORDS), { skip, held, stepEnd }, most, found);
+			if (said && found.length >= most && from < shortest.length) said.cut = true;
 		}
 		return found;
 	}
@@ -200,12 +202,13 @@ export class TermDictionary {
 		found: number[],
 	): number {
 		const { skip, held, stepEnd } = look;
-		for (let index = from; index < to && found.length < most; index++) {
-			const id = this.ids.get(words[index] as string);
+		let index = from;
+		while (index < to && found.length < most) {
+			const id = this.ids.get(words[index++] as string);
 			if (id !== undefined && skip?.has(id) !== true && held?.holds(id) !== false) found.push(id);
-			if (held && held.walked >= stepEnd) return index + 1;
+			if (held && held.walked >= stepEnd) break;
 		}
-		return to;
+		return index;
 	}
 
 	/**
