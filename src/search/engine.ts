@@ -239,7 +239,7 @@ export function noticeWithout(answer: SearchAnswer, gone: number): string | unde
 function prefixCutNotice(cut: readonly string[] | undefined): string | null {
 	if (!cut || cut.length === 0) return null;
 	const words = cut.map((word) => `"${word}"`).join(", ");
-	return `More than ${PREFIX_MAX_WORDS.toLocaleString("en-US")} words start with ${words}: only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest were looked for. Type more of a longer word to find it.`;
+	return `Only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest words starting with ${words} were looked for: type more of a longer word to find it.`;
 }
 
 /** Two notices as one. */

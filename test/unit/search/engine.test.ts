@@ -663,7 +663,7 @@ describe("a prefix standing for more words than PREFIX_MAX_WORDS", () => {
 		const cut = await searchDocs(docs, "zq");
 		expect(cut.results.map((hit) => hit.path).sort()).toEqual(["Planted 0.md", "Planted 1.md"]);
 		expect(cut.notice).toBe(
-			`More than ${PREFIX_MAX_WORDS.toLocaleString("en-US")} words start with "zq": only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest were looked for. Type more of a longer word to find it.`,
+			`Only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest words starting with "zq" were looked for: type more of a longer word to find it.`,
 		);
 		const whole = await searchDocs(docs, "zqz");
 		expect(whole.results.map((hit) => hit.path)).toContain("Longer.md");
