@@ -375,9 +375,20 @@ function prefixRun(sorted: readonly string[], from: number, prefix: string, word
 	return end < sorted.length ? end : -1;
 }
 
-/** `words` (sorted) shortest first, alphabetical among the same length: a bucket a length, in one pass. Pure. */
+/**
+ * `words` (sorted) shortest first, alphabetical among the same length: counted by length, then each
+ * put in its place, in two passes (buckets joined by flatMap were 13 ms at 110,000 words). Pure.
+ */
 export function byLength(words: readonly string[]): string[] {
-	const byItsLength: string[][] = [];
-	for (const word of words) (byItsLength[word.length] ??= []).push(word);
-	return byItsLength.flatMap((bucket) => bucket ?? []);
+	const startOfLength: number[] = [];
+	for (const word of words) startOfLength[word.length] = (startOfLength[word.length] ?? 0) + 1;
+	let start = 0;
+	for (let length = 0; length < startOfLength.length; length++) {
+		const count = startOfLength[length] ?? 0;
+		startOfLength[length] = start;
+		start += count;
+	}
+	const ordered = new Array<string>(words.length);
+	for (const word of words) ordered[(startOfLength[word.length] as number)++] = word;
+	return ordered;
 }
