@@ -195,10 +195,11 @@ async function listPrompts(ctx: ToolContext): Promise<ListPromptsResult> {
 	let bytes = PROMPT_LIST_FRAME_BYTES;
 	let bytesRead = 0;
 	for (const [name, file] of await promptNotes(ctx)) {
-		// Past PROMPTS_LIST_READ_BYTES of notes read, a prompt is offered by its name alone, unread, as one past the answer's bound is.
+		// Past PROMPTS_LIST_READ_BYTES of notes read, a prompt is offered unread: its name and its description (the
+		// frontmatter the host keeps, no read), not the arguments only its body's placeholders name.
 		const unread = bytesRead + file.stat.size > PROMPTS_LIST_READ_BYTES;
 		if (!unread) bytesRead += file.stat.size;
-		const whole = unread ? { name } : await listedPrompt(ctx, name, file);
+		const whole = unread ? unreadPrompt(ctx, name, file) : await listedPrompt(ctx, name, file);
 		if (whole === null) continue;
 		const wholeBytes = listedBytes(whole);
 		const nameBytes = listedBytes({ name });
@@ -222,6 +223,12 @@ async function listedPrompt(ctx: ToolContext, name: string, file: HostFile): Pro
 		return { name: argument, ...(said?.description ? { description: said.description } : {}), required: said?.required ?? true };
 	});
 	return { name, ...(description ? { description } : {}), ...(args.length ? { arguments: args } : {}) };
+}
+
+/** A prompt offered unread: its name, and its description when its frontmatter has one. */
+function unreadPrompt(ctx: ToolContext, name: string, file: HostFile): ListPromptsResult["prompts"][number] {
+	const { description } = promptDescription(ctx, file);
+	return { name, ...(description ? { description } : {}) };
 }
 
 /** A prompt's bytes in the list: its JSON and the comma before the next. */

@@ -146,10 +146,13 @@ export class TermDictionary {
 	 * `withPrefix` in steps that yield where a search may pause, every PREFIX_WALK_STEP_WORDS words,
 	 * leaving out the ids in `skip`. A word added meanwhile may be found or not: only a note added
 	 * meanwhile holds it, and a search that pauses leaves such notes out (`PostingsIndex.listsOfSteps`).
-	 * When more than `most` words start with `prefix`, only the `most` shortest are taken (the nearest
-	 * completions of a word being typed; alphabetical among the same length).
+	 * When more than `most` words start with `prefix`, only the `most` shortest that `held` holds are
+	 * taken (the nearest completions of a word being typed; alphabetical among the same length): a word
+	 * no note holds any more (its notes deleted or excluded), or only notes outside the searched ones,
+	 * takes no place, as in `formsOfSteps`. The look pauses too, every FORM_WALK_STEP_POSTINGS entries.
+	 * `said.cut` is set when longer words were left out so (the answer says so).
 	 */
-	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity): Generator<void, number[], void> {
+	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity, held?: HeldAmong, said?: { cut: boolean }): Generator<void, number[], void> {
 		let sorted = this.sortedTokens();
 		const words: string[] = [];
 		let index = lowerBound(sorted, prefix);
@@ -160,11 +163,20 @@ export class TermDictionary {
 			sorted = yield* this.sortedAfterPause();
 			index = lowerBound(sorted, next);
 		}
-		const taken = words.length > most ? shortestFirst(words, most) : words;
 		const found: number[] = [];
-		for (let from = 0; from < taken.length; from += PREFIX_WALK_STEP_WORDS) {
+		if (words.length <= most) {
+			for (let from = 0; from < words.length; from += PREFIX_WALK_STEP_WORDS) {
+				if (from > 0) yield;
+				this.idsOf(words, from, Math.min(words.length, from + PREFIX_WALK_STEP_WORDS), skip, found);
+			}
+			return found;
+		}
+		const shortest = byLength(words);
+		for (let from = 0; from < shortest.length && found.length < most;) {
 			if (from > 0) yield;
-			this.idsOf(taken, from, Math.min(taken.length, from + PREFIX_WALK_STEP_WORDS), skip, found);
+			const stepEnd = held ? held.walked + FORM_WALK_STEP_POSTINGS : Infinity;
+			from = this.heldIdsOf(shortest, from, Math.min(shortest.length, from + PREFIX_WALK_STEP_WORDS), { skip, held, stepEnd }, most, found);
+			if (said && found.length >= most && from < shortest.length) said.cut = true;
 		}
 		return found;
 	}
@@ -175,6 +187,28 @@ export class TermDictionary {
 			const id = this.ids.get(words[index] as string);
 			if (id !== undefined && skip?.has(id) !== true) found.push(id);
 		}
+	}
+
+	/**
+	 * `idsOf`, less the words `held` does not hold, until `found` has `most` or `held` has walked to
+	 * `stepEnd` postings entries (a word held only outside the searched notes is walked whole); where to go on.
+	 */
+	private heldIdsOf(
+		words: readonly string[],
+		from: number,
+		to: number,
+		look: { skip: ReadonlySet<number> | undefined; held: HeldAmong | undefined; stepEnd: number },
+		most: number,
+		found: number[],
+	): number {
+		const { skip, held, stepEnd } = look;
+		let index = from;
+		while (index < to && found.length < most) {
+			const id = this.ids.get(words[index++] as string);
+			if (id !== undefined && skip?.has(id) !== true && held?.holds(id) !== false) found.push(id);
+			if (held && held.walked >= stepEnd) break;
+		}
+		return index;
 	}
 
 	/**
@@ -341,13 +375,20 @@ function prefixRun(sorted: readonly string[], from: number, prefix: string, word
 	return end < sorted.length ? end : -1;
 }
 
-/** The `most` shortest of `words` (sorted), in their order: every word shorter than the cut's length, then the first of that length. Pure. */
-export function shortestFirst(words: readonly string[], most: number): string[] {
-	const byLength: number[] = [];
-	for (const word of words) byLength[word.length] = (byLength[word.length] ?? 0) + 1;
-	let cutLength = 0;
-	let shorter = 0;
-	for (; cutLength < byLength.length && shorter + (byLength[cutLength] ?? 0) < most; cutLength++) shorter += byLength[cutLength] ?? 0;
-	let ofCutLength = most - shorter;
-	return words.filter((word) => word.length < cutLength || (word.length === cutLength && ofCutLength-- > 0));
+/**
+ * `words` (sorted) shortest first, alphabetical among the same length: counted by length, then each
+ * put in its place, in two passes (buckets joined by flatMap were 13 ms at 110,000 words). Pure.
+ */
+export function byLength(words: readonly string[]): string[] {
+	const startOfLength: number[] = [];
+	for (const word of words) startOfLength[word.length] = (startOfLength[word.length] ?? 0) + 1;
+	let start = 0;
+	for (let length = 0; length < startOfLength.length; length++) {
+		const count = startOfLength[length] ?? 0;
+		startOfLength[length] = start;
+		start += count;
+	}
+	const ordered = new Array<string>(words.length);
+	for (const word of words) ordered[(startOfLength[word.length] as number)++] = word;
+	return ordered;
 }

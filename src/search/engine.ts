@@ -8,6 +8,7 @@ import {
 	TEMPLATE_MEMO_WORDS,
 	SEARCH_PAUSE_CHECK_MASK,
 	PAUSED_SEARCH_ATTEMPTS,
+	PREFIX_MAX_WORDS,
 } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { PAUSE_FIRST, rankByBounds, type BoundedRanking } from "./bestFirst";
@@ -221,7 +222,7 @@ export interface SearchAnswer {
  * what the client is sent): a caller that leaves out hits afterwards says the counts again without
  * them (`noticeWithout`).
  */
-const phraseChecksOf = new WeakMap<SearchAnswer, PhraseChecks>();
+const phraseChecksOf = new WeakMap<SearchAnswer, { checks: PhraseChecks; cutNotice: string | null }>();
 
 /**
  * `answer`'s notice once `gone` of its hits are left out (moved out of sight or deleted after it was
@@ -229,9 +230,21 @@ const phraseChecksOf = new WeakMap<SearchAnswer, PhraseChecks>();
  * them. Its notice unchanged when it has no phrase checks.
  */
 export function noticeWithout(answer: SearchAnswer, gone: number): string | undefined {
-	const checks = phraseChecksOf.get(answer);
-	if (checks === undefined) return answer.notice;
-	return phraseChecksNotice(checksWithout(checks, gone), answer.total - gone);
+	const kept = phraseChecksOf.get(answer);
+	if (kept === undefined) return answer.notice;
+	return joinedNotice(phraseChecksNotice(checksWithout(kept.checks, gone), answer.total - gone), kept.cutNotice);
+}
+
+/** What an answer says of its words that stood for only the PREFIX_MAX_WORDS shortest words they start; null for none. */
+function prefixCutNotice(cut: readonly string[] | undefined): string | null {
+	if (!cut || cut.length === 0) return null;
+	const words = cut.map((word) => `"${word}"`).join(", ");
+	return `Only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest words starting with ${words} were looked for: type more of a longer word to find it.`;
+}
+
+/** Two notices as one. */
+function joinedNotice(first: string, second: string | null): string {
+	return second === null ? first : `${first} ${second}`;
 }
 
 /** `checks` less `gone` hits: each was a note holding the phrase's words, looked in and found. */
@@ -309,11 +322,12 @@ export class SearchEngine {
 				else results.push({ ...hit, snippets: this.snippets.snippetsOf(hit.path, wordsKey, text, query, ranked.stem) });
 			}
 			const total = ranked.total - gone;
-			if (!ranked.checks) return { total, results };
+			const cutNotice = prefixCutNotice(ranked.cut);
+			if (!ranked.checks) return { total, results, ...(cutNotice === null ? {} : { notice: cutNotice }) };
 			// A hit gone while the snippets were read (deleted, or moved into an excluded folder) is in no count, as noticeWithout says.
 			const checks = checksWithout(ranked.checks, gone);
-			const answer: SearchAnswer = { total, results, total_is_lower_bound: true, notice: phraseChecksNotice(checks, total) };
-			phraseChecksOf.set(answer, checks);
+			const answer: SearchAnswer = { total, results, total_is_lower_bound: true, notice: joinedNotice(phraseChecksNotice(checks, total), cutNotice) };
+			phraseChecksOf.set(answer, { checks, cutNotice });
 			return answer;
 		}
 	}
@@ -343,7 +357,7 @@ export class SearchEngine {
 		limit: number,
 		pause: SearchPause | null,
 		partialAnswer = false,
-	): Promise<{ total: number; checks?: PhraseChecks; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null } | null> {
+	): Promise<{ total: number; checks?: PhraseChecks; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null; cut?: string[] } | null> {
 		const generation = this.index.generation;
 		// While a replaced version's postings are taken out of lists (`retiredSlotHeld`), only the current notes are counted.
 		const filter = include ?? (this.index.retiredSlotHeld ? EVERY_CURRENT_NOTE : null);
@@ -369,6 +383,8 @@ export class SearchEngine {
 			evidence.push(resolved);
 		}
 		const wanted = evidence.map((term) => term.any);
+		// The words that stood for only their PREFIX_MAX_WORDS shortest completions: the answer says so.
+		const cut = terms.filter((_, termIndex) => evidence[termIndex]?.prefixCut === true).map((term) => term.source);
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
 		const exclusions = query.excluded.filter(onceEach());
 		const excludedWords = await this.stepped(
@@ -436,7 +452,7 @@ export class SearchEngine {
 			);
 			if (gathered === undefined) return null;
 		}
-		if (gathered === null) return { total: 0, hits: [], stem };
+		if (gathered === null) return { total: 0, hits: [], stem, cut };
 		const { total } = gathered;
 		const frequency = (term: ResolvedTerm) => (accepted ? countAccepted(term, accepted.slots) : term.length);
 		const idfOf = (count: number) => Math.log(1 + (corpusSize - count + 0.5) / (count + 0.5));
@@ -511,7 +527,7 @@ export class SearchEngine {
 			const matchedWords = terms.filter((_, termIndex) => held?.[termIndex] === 1).map((term) => term.source);
 			return { path, score: Math.round(score * 1000) / 1000, matched_words: matchedWords };
 		});
-		return { ...counted, hits, stem };
+		return { ...counted, hits, stem, cut };
 	}
 
 	/**

@@ -89,6 +89,8 @@ export interface TermEvidence {
 	relatedIds: ReadonlySet<number> | null;
 	/** The notes holding the word as typed or in another form, counted as `any` was merged (countEither of `exact` and `forms`); 0 for a phrase. */
 	strongNotes: number;
+	/** Present when the word, as a prefix, stood for only the PREFIX_MAX_WORDS shortest words it starts (`withPrefixSteps`). */
+	prefixCut?: true;
 }
 
 /**

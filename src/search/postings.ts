@@ -102,6 +102,8 @@ interface WordUnion {
 	readonly stemmer: Stemmer | null;
 	readonly any: ResolvedTerm;
 	readonly strongNotes: number;
+	/** Whether the word, as a prefix, stood for only its PREFIX_MAX_WORDS shortest words. */
+	readonly prefixCut?: boolean;
 }
 
 /** Accepted slots worked out for a filter's key, as of a place in the index's log of changed slots. */
@@ -1530,8 +1532,11 @@ export class PostingsIndex {
 		// Over every note, the word's union is the one merged last time while no note was added or removed since, nor the stemmer changed.
 		const key = accepted === null ? `${stem === null ? "=" : "~"}${word}` : null;
 		const kept = key === null ? undefined : this.keptUnion(this.wordUnions, key, slotCount);
-		if (kept) return { ...found, any: kept.any, strongNotes: kept.strongNotes };
-		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), PREFIX_MAX_WORDS) : [];
+		if (kept) return { ...found, any: kept.any, strongNotes: kept.strongNotes, ...(kept.prefixCut ? { prefixCut: true } : {}) };
+		const said = { cut: false };
+		const prefixIds = isPrefixWord(word)
+			? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), PREFIX_MAX_WORDS, held, said)
+			: [];
 		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
 		const anyRuns = PostingRuns.of(exactLists);
 		const strongLists = [...exactLists, ...formLists];
@@ -1550,8 +1555,9 @@ export class PostingsIndex {
 				stemmer,
 				any,
 				strongNotes: tally.notes,
+				prefixCut: said.cut,
 			});
-		return { ...found, any, strongNotes: tally.notes };
+		return { ...found, any, strongNotes: tally.notes, ...(said.cut ? { prefixCut: true } : {}) };
 	}
 
 	/** The union kept in `memo` under `key` if it is still the index's answer: no note removed since (nor added: `slotCount`), the same stemmer. */

@@ -8,7 +8,7 @@ import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { dateNumber, NO_TASKS, PackedTasks, TaskTally, type NoteTask } from "./packedTasks";
 import { runStepsOnBudget, type CallBudget } from "./workBudget";
 import { runSteps, type Steps } from "../markdown/steps";
-import { LINE_INDEX_PAUSE_LINES, NOTE_TEXT_PIECE_CHARS, RENAMED_WALKS_REDONE, SLICED_TASKS } from "../config/limits";
+import { LINE_INDEX_PAUSE_LINES, NOTE_TEXT_PIECE_CHARS, RENAMED_WALKS_REDONE, SLICED_TASKS, STILL_BEING_READ_LISTED } from "../config/limits";
 import { listItemsShapeOf, taskItemReaderOf } from "../headless/compactMetadata";
 import { ChunkedArray } from "../markdown/chunkedArray";
 import { notesStillBeingRead, type NotesNotYetRead } from "./notesStillBeingRead";
@@ -291,9 +291,18 @@ async function findTasksOnce(
 	return {
 		...named,
 		renamed: named.renamed || gone.length > 0,
-		stillBeingRead: gone.length > 0 ? [...stillBeingRead, ...gone] : stillBeingRead,
+		stillBeingRead: gone.length > 0 ? firstStillBeingRead(stillBeingRead, gone) : stillBeingRead,
 		...(next ? { next } : {}),
 	};
+}
+
+/**
+ * The notes not read yet and those found gone, each once, the first STILL_BEING_READ_LISTED in
+ * strict path order, as `notesStillBeingRead` names them: a program moving a whole folder of notes
+ * made the answer name every one of them, past the number the field says it holds.
+ */
+function firstStillBeingRead(notYetRead: readonly HostFile[], gone: readonly HostFile[]): HostFile[] {
+	return [...new Set([...notYetRead, ...gone])].sort((a, b) => comparePathsStrictly(a.path, b.path)).slice(0, STILL_BEING_READ_LISTED);
 }
 
 /**

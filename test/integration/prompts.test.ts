@@ -304,7 +304,7 @@ describe("prompts/list over prompt notes of megabytes", () => {
 		await removeDir(vault);
 	});
 
-	test("reads notes up to PROMPTS_LIST_READ_BYTES, offers the rest by name, and prompts/get still fills them", async () => {
+	test("reads notes up to PROMPTS_LIST_READ_BYTES, offers the rest by name and description, and prompts/get still fills them", async () => {
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the vault as `this`
 		const original = NodeVault.prototype.cachedRead;
 		let bytesRead = 0;
@@ -319,8 +319,9 @@ describe("prompts/list over prompt notes of megabytes", () => {
 			expect(list.prompts).toEqual([
 				{ name: "Big 0", description: "Big 0", arguments: [{ name: "topic", required: true }] },
 				{ name: "Big 1", description: "Big 1", arguments: [{ name: "topic", required: true }] },
-				{ name: "Big 2" },
-				{ name: "Big 3" },
+				// Unread: no arguments (only the body names them), the description the frontmatter gives.
+				{ name: "Big 2", description: "Big 2" },
+				{ name: "Big 3", description: "Big 3" },
 				// A small note after them still fits, and is read.
 				{ name: "Small", arguments: [{ name: "z", required: true }] },
 			]);

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { shortestFirst, TermDictionary } from "../../../src/search/dictionary";
+import { byLength, TermDictionary } from "../../../src/search/dictionary";
 import { stemmerFor } from "../../../src/search/stemmers";
 import { CHUNKED_ARRAY_CHUNK, CHUNKED_MAP_KEYS } from "../../../src/config/limits";
 import { largestTableWhile } from "../../helpers/tableGrowth";
@@ -204,25 +204,34 @@ function runAll<T>(steps: Generator<void, T, void>): T {
 	}
 }
 
-describe("shortestFirst", () => {
-	test("keeps the most shortest words in their order, alphabetical among the same length", () => {
+describe("byLength", () => {
+	test("puts sorted words shortest first, alphabetical among the same length", () => {
 		const words = ["co", "coa", "coaxial", "cob", "code", "coffee", "cog"].sort();
-		expect(shortestFirst(words, 3)).toEqual(["co", "coa", "cob"]);
-		expect(shortestFirst(words, 5)).toEqual(["co", "coa", "cob", "code", "cog"]);
-		expect(shortestFirst(words, 7)).toEqual(words);
+		expect(byLength(words)).toEqual(["co", "coa", "cob", "cog", "code", "coffee", "coaxial"]);
 	});
 
-	test("takes exactly `most` words, each no longer than any left out", () => {
+	test("keeps every word once, none after a longer one, and the same length in their order", () => {
 		fc.assert(
-			fc.property(fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 40 }), fc.nat(45), (unsorted, most) => {
+			fc.property(fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 40 }), (unsorted) => {
 				const words = [...unsorted].sort();
-				const kept = shortestFirst(words, most);
-				expect(kept.length).toBe(Math.min(most, words.length));
-				const left = words.filter((word) => !kept.includes(word));
-				const longestKept = Math.max(-1, ...kept.map((word) => word.length));
-				for (const word of left) expect(word.length).toBeGreaterThanOrEqual(longestKept);
-				expect(kept).toEqual(words.filter((word) => kept.includes(word)));
+				const ordered = byLength(words);
+				expect([...ordered].sort()).toEqual(words);
+				for (let at = 1; at < ordered.length; at++) expect((ordered[at] as string).length).toBeGreaterThanOrEqual((ordered[at - 1] as string).length);
+				for (let length = 0; length <= 6; length++)
+					expect(ordered.filter((word) => word.length === length)).toEqual(words.filter((word) => word.length === length));
 			}),
 		);
+	});
+});
+
+describe("withPrefixSteps past its most", () => {
+	test("takes the `most` shortest words `held` holds, passing over the ones it does not", () => {
+		const dictionary = new TermDictionary(null);
+		const ids = new Map(["co", "coa", "cob", "cog", "code", "coffee", "coaxial"].map((word) => [word, dictionary.idOf(word)]));
+		const gone = new Set([ids.get("coa"), ids.get("cog")]);
+		const held = { walked: 0, holds: (id: number) => !gone.has(id) };
+		const taken = runAll(dictionary.withPrefixSteps("co", new Set([ids.get("co") as number]), 3, held));
+		expect(taken).toEqual(["cob", "code", "coffee"].map((word) => ids.get(word)));
+		expect(runAll(dictionary.withPrefixSteps("co", undefined, 3))).toEqual(["co", "coa", "cob"].map((word) => ids.get(word)));
 	});
 });

@@ -1,5 +1,12 @@
 import fc from "fast-check";
-import { MAX_QUERY_LENGTH, MAX_WORD_CHARS, PHRASE_READ_STEP_BYTES, PROXIMITY_CANDIDATES, SEARCH_SNIPPET_MAX_CHARS } from "../../../src/config/limits";
+import {
+	MAX_QUERY_LENGTH,
+	MAX_WORD_CHARS,
+	PHRASE_READ_STEP_BYTES,
+	PREFIX_MAX_WORDS,
+	PROXIMITY_CANDIDATES,
+	SEARCH_SNIPPET_MAX_CHARS,
+} from "../../../src/config/limits";
 import { CandidateFinder } from "../../../src/search/candidates";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
@@ -644,5 +651,23 @@ describe("a note of one word of a megabyte", () => {
 		}
 		expect(longest).toBeGreaterThan(0);
 		expect(longest).toBeLessThanOrEqual(MAX_WORD_CHARS);
+	});
+});
+
+describe("a prefix standing for more words than PREFIX_MAX_WORDS", () => {
+	// Two notes of 3,000 distinct words each starting `zq`, and a longer one in a third note.
+	const made = (note: number) => Array.from({ length: 3_000 }, (_, n) => `zq${(note * 3_000 + n).toString(36)}`).join(" ");
+	const docs = [doc("Planted 0.md", made(0)), doc("Planted 1.md", made(1)), doc("Longer.md", "zqzzzzzzzzzz and tides")];
+
+	test("the answer says its word stood for only the shortest words it starts, and a word under the bound says nothing", async () => {
+		const cut = await searchDocs(docs, "zq");
+		expect(cut.results.map((hit) => hit.path).sort()).toEqual(["Planted 0.md", "Planted 1.md"]);
+		expect(cut.notice).toBe(
+			`Only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest words starting with "zq" were looked for: type more of a longer word to find it.`,
+		);
+		const whole = await searchDocs(docs, "zqz");
+		expect(whole.results.map((hit) => hit.path)).toContain("Longer.md");
+		expect(whole.notice).toBeUndefined();
+		expect((await searchDocs(docs, "tides")).notice).toBeUndefined();
 	});
 });

@@ -1286,6 +1286,20 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 		expect(Array.from(index.notesHoldingAny(["co"]) ?? [])).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
 	});
 
+	test("the PREFIX_MAX_WORDS words a prefix stands for are words the searched notes hold: a planted vocabulary held only by other notes, or deleted, takes none of their places", () => {
+		const index = new PostingsIndex(stem);
+		const paths = Array.from({ length: 6 }, (_, note) => `Planted ${note}.md`);
+		paths.forEach((path, note) => index.add(path, "Planted", 0, Array.from({ length: 10_000 }, (_, n) => word(note * 10_000 + n)).join(" "), []));
+		index.add("Longer.md", "Longer", 0, "cozzzzzzzz", []);
+		// A token of Longer.md's folder only: the 60,000 shorter words are in notes it may not see.
+		const accepted = new Uint8Array(index.nextSlot);
+		accepted[slotOf(index, "Longer.md")] = 1;
+		expect(found(index, run(index.resolveEvidenceSteps(["co"], stem, unionScratch(), accepted)).any, ["Longer.md"])).toEqual(["Longer.md"]);
+		// The planted notes deleted: their words stay in the dictionary, held by no note.
+		for (const path of paths) index.remove(path);
+		expect(found(index, index.resolveEvidence(["co"], stem).any, ["Longer.md"])).toEqual(["Longer.md"]);
+	});
+
 	test("excluding a two-letter prefix of 60,000 planted words pauses while it walks them, and marks the notes one piece marks", () => {
 		const index = new PostingsIndex(null);
 		for (let note = 0; note < 6; note++)
