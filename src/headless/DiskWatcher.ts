@@ -232,6 +232,10 @@ export class DiskWatcher {
 			// A note swapped for a folder: gone (after the wait for a rename's other half), and the folder followed.
 			if (this.vault.known(path)) this.onUnlink(path);
 			if (!this.folders.has(diskPath)) await this.addFolder(diskPath);
+			// Watched already, yet named by a rename (or listed again with its parent): moved away and back, its notes
+			// perhaps followed under the other name meanwhile (and dropped there once that name is gone). Listed again,
+			// its folders too; a note still known where it is costs two lstats.
+			else if (!changed) await this.relist(diskPath);
 			return;
 		}
 		if (this.folders.has(diskPath)) this.gone(path, diskPath);
