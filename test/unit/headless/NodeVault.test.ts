@@ -1,4 +1,4 @@
-import { appendFileSync, promises as fs } from "node:fs";
+import { appendFileSync, mkdirSync, promises as fs, renameSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import type { OpenEvents } from "../../../src/headless/openEvents";
@@ -365,6 +365,29 @@ describe("NodeVault watching a folder another program moves away and back", () =
 			expect(eps && (await vault.cachedRead(eps))).toBe("eps");
 		} finally {
 			jest.restoreAllMocks();
+			await vault.close();
+			await removeDir(root);
+		}
+	});
+});
+
+describe("NodeVault watching a folder another program moves away and replaces with a new one of the same name", () => {
+	test("notes later made in the new folder, and changed in the moved one, are followed where they are", async () => {
+		const root = await makeVault({ "Sub/Eps.md": "eps", "Keep.md": "keep" });
+		const vault = await NodeVault.open(root, { watch: true });
+		try {
+			// Both before the watcher looks: it finds a folder at the name it watches, but not the one it watches.
+			renameSync(nodePath.join(vault.root, "Sub"), nodePath.join(vault.root, "Moved"));
+			mkdirSync(nodePath.join(vault.root, "Sub"));
+			await vault.outsideChangesSeen();
+			expect(vault.getFiles().map((file) => file.path).sort()).toEqual(["Keep.md", "Moved/Eps.md"]);
+			await fs.writeFile(nodePath.join(vault.root, "Sub", "Later.md"), "later");
+			await fs.writeFile(nodePath.join(vault.root, "Moved", "Eps.md"), "eps, changed");
+			await vault.outsideChangesSeen();
+			expect(vault.getFiles().map((file) => file.path).sort()).toEqual(["Keep.md", "Moved/Eps.md", "Sub/Later.md"]);
+			const eps = vault.getFileByPath("Moved/Eps.md");
+			expect(eps && (await vault.cachedRead(eps))).toBe("eps, changed");
+		} finally {
 			await vault.close();
 			await removeDir(root);
 		}
