@@ -333,6 +333,14 @@ describe("NodeVault watching a folder another program moves", () => {
 	});
 });
 
+/** The vault's file paths, sorted. */
+function pathsOf(vault: NodeVault): string[] {
+	return vault
+		.getFiles()
+		.map((file) => file.path)
+		.sort();
+}
+
 describe("NodeVault watching a folder another program moves away and back", () => {
 	test("its notes are where the disk has them once the folder is back under its name, when the watcher saw it under the other name only", async () => {
 		const root = await makeVault({ "Sub/Eps.md": "eps", "Sub/Inner/Two.md": "two", "Keep.md": "keep" });
@@ -359,7 +367,7 @@ describe("NodeVault watching a folder another program moves away and back", () =
 			await fs.rename(nodePath.join(vault.root, "Moved"), sub);
 			openLook();
 			await vault.outsideChangesSeen();
-			expect(vault.getFiles().map((file) => file.path).sort()).toEqual(["Keep.md", "Sub/Eps.md", "Sub/Inner/Two.md"]);
+			expect(pathsOf(vault)).toEqual(["Keep.md", "Sub/Eps.md", "Sub/Inner/Two.md"]);
 			expect(events.sort()).toEqual(["rename Moved/Eps.md -> Sub/Eps.md", "rename Moved/Inner/Two.md -> Sub/Inner/Two.md"]);
 			const eps = vault.getFileByPath("Sub/Eps.md");
 			expect(eps && (await vault.cachedRead(eps))).toBe("eps");
@@ -380,11 +388,11 @@ describe("NodeVault watching a folder another program moves away and replaces wi
 			renameSync(nodePath.join(vault.root, "Sub"), nodePath.join(vault.root, "Moved"));
 			mkdirSync(nodePath.join(vault.root, "Sub"));
 			await vault.outsideChangesSeen();
-			expect(vault.getFiles().map((file) => file.path).sort()).toEqual(["Keep.md", "Moved/Eps.md"]);
+			expect(pathsOf(vault)).toEqual(["Keep.md", "Moved/Eps.md"]);
 			await fs.writeFile(nodePath.join(vault.root, "Sub", "Later.md"), "later");
 			await fs.writeFile(nodePath.join(vault.root, "Moved", "Eps.md"), "eps, changed");
 			await vault.outsideChangesSeen();
-			expect(vault.getFiles().map((file) => file.path).sort()).toEqual(["Keep.md", "Moved/Eps.md", "Sub/Later.md"]);
+			expect(pathsOf(vault)).toEqual(["Keep.md", "Moved/Eps.md", "Sub/Later.md"]);
 			const eps = vault.getFileByPath("Moved/Eps.md");
 			expect(eps && (await vault.cachedRead(eps))).toBe("eps, changed");
 		} finally {
