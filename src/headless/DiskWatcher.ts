@@ -1,4 +1,4 @@
-import { promises as fs, watch, type FSWatcher, type Stats } from "node:fs";
+import { promises as fs, lstatSync, watch, type FSWatcher, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { FolderJail } from "../host/FolderJail";
 import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
@@ -51,7 +51,8 @@ export interface WatchedVault {
  * deleted between our listing and its own was never reported (its first listing is silent).
  */
 export class DiskWatcher {
-	private readonly folders = new Map<string, FSWatcher>();
+	/** The watched folders by disk path, each with the inode watched (a watch follows its folder when it is moved). */
+	private readonly folders = new Map<string, { watcher: FSWatcher; ino: number }>();
 	/** Unlinks waiting RENAME_PAIRING_MS for a rename's other half, each with what ends its wait at close. */
 	private readonly pendingUnlinks = new Map<NodeJS.Timeout, () => void>();
 	/** The unlinks not yet told (waiting for a rename's other half, or dropped meanwhile), so `caughtUp` waits for them too. */
@@ -79,9 +80,12 @@ export class DiskWatcher {
 	watchFolder(diskFolder: string): void {
 		if (this.closed || this.folders.has(diskFolder)) return;
 		try {
+			// Looked at before the watch is put on: a folder swapped between the two is then found to be another at the next look.
+			const stats = lstatSync(diskFolder, { throwIfNoEntry: false });
+			if (!stats?.isDirectory()) return;
 			const watcher = watch(diskFolder, { persistent: true }, (event, name) => this.onEvent(diskFolder, event, name === null ? null : String(name)));
 			watcher.on("error", () => this.unwatch(diskFolder));
-			this.folders.set(diskFolder, watcher);
+			this.folders.set(diskFolder, { watcher, ino: stats.ino });
 		} catch {
 			// Gone already, or the system's watch limit: as chokidar did, such a folder is not followed.
 		}
@@ -103,7 +107,7 @@ export class DiskWatcher {
 		this.pendingUnlinks.clear();
 		this.closed = true;
 		this.early = null;
-		for (const watcher of this.folders.values()) watcher.close();
+		for (const { watcher } of this.folders.values()) watcher.close();
 		this.folders.clear();
 		this.openEvents.endAll();
 		return Promise.resolve();
@@ -125,7 +129,7 @@ export class DiskWatcher {
 	}
 
 	private unwatch(diskFolder: string): void {
-		this.folders.get(diskFolder)?.close();
+		this.folders.get(diskFolder)?.watcher.close();
 		this.folders.delete(diskFolder);
 	}
 
@@ -231,7 +235,17 @@ export class DiskWatcher {
 		if (stats.isDirectory()) {
 			// A note swapped for a folder: gone (after the wait for a rename's other half), and the folder followed.
 			if (this.vault.known(path)) this.onUnlink(path);
-			if (!this.folders.has(diskPath)) await this.addFolder(diskPath);
+			const watched = this.folders.get(diskPath);
+			if (watched !== undefined && watched.ino !== stats.ino) {
+				// Another folder at the name: the watched one was moved away (its watch went with it, and named what changed
+				// there as here), this one is not watched yet.
+				this.unwatchUnder(diskPath);
+				await this.addFolder(diskPath);
+			} else if (watched === undefined) await this.addFolder(diskPath);
+			// Watched already, yet named by a rename (or listed again with its parent): moved away and back, its notes
+			// perhaps followed under the other name meanwhile (and dropped there once that name is gone). Listed again,
+			// its folders too; a note still known where it is costs two lstats.
+			else if (!changed) await this.relist(diskPath);
 			return;
 		}
 		if (this.folders.has(diskPath)) this.gone(path, diskPath);

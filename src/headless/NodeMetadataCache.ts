@@ -71,6 +71,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private readonly vaultRefs: EventRef[] = [];
 	/** Notes whose read failed for a passing reason, by path: the tries made, and the timer of the next. */
 	private readonly readRetries = new Map<string, { tries: number; timer: ReturnType<typeof setTimeout> | null }>();
+	/**
+	 * Notes changed on disk whose parse found nothing where they were (moved or deleted before it read them): their
+	 * metadata is that of an older text. Another program that rewrites a note and renames it before the parse reads it
+	 * gives a rename whose stats are the rewrite's, already seen, so no change comes with it: the rename parses it again.
+	 */
+	private readonly movedBeforeRead = new WeakSet<HostFile>();
 	private closed = false;
 	/** Vault changes are applied one at a time, in order. */
 	private updates: Promise<unknown> = Promise.resolve();
@@ -549,8 +555,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (links && !this.canvasLinks.has(abstractFile.path)) this.canvasLinks.set(abstractFile.path, links);
 		await forgetting;
 		const parsed = this.caches.has(abstractFile.path) || this.canvasLinks.has(abstractFile.path);
-		// Never parsed (it could not be read where it was): read where it is now.
-		if (!parsed && file && isLinkSource(file)) await this.parse(file, true);
+		// Never parsed, or not since its last change (it could not be read where it was): read where it is now.
+		if (file && isLinkSource(file) && (!parsed || this.movedBeforeRead.has(file))) await this.parse(file, true);
 		// Its own links: relative ones and the same-folder preference follow where it now is.
 		if (this.caches.has(abstractFile.path) || this.canvasLinks.has(abstractFile.path)) await this.resolveSource(abstractFile.path);
 		await this.resolveAsking(nameOf(oldPath), abstractFile.name);
@@ -589,13 +595,17 @@ export class NodeMetadataCache implements HostMetadataCache {
 			if (!(error instanceof NoteTooLargeError)) {
 				if (isPassingReadError(error) && this.retryReadLater(file.path)) return;
 				// Moved or deleted meanwhile: its rename or delete event follows, and reads it where it is.
-				if (!isPassingReadError(error) && !isRefusedReadError(error)) return;
+				if (!isPassingReadError(error) && !isRefusedReadError(error)) {
+					this.movedBeforeRead.add(file);
+					return;
+				}
 			}
 			// Not read (over MAX_READ_NOTE_BYTES, refused, or failing still after every retry): parsed as an empty
 			// note, so nothing it held before is still claimed for it, and tools do not call it still being read for ever.
 			text = "";
 		}
 		this.readRetries.delete(file.path);
+		this.movedBeforeRead.delete(file);
 		const cache = await this.index(file, text);
 		if (announce && cache) this.events.trigger("changed", file, text, cache);
 	}

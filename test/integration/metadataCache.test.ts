@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, renameSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { eventLoopTurns } from "../../src/turns";
@@ -102,6 +102,33 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 		});
 		expect(backlinksOf("Target.md")).toEqual(["Hub.md"]);
 		expect(events).toContain("changed Renamed.md");
+	});
+
+	test("a note another program rewrites and then renames before its new text is read ends with that text's links and tags", async () => {
+		// The rename comes between the watcher's look at the rewrite (its stats recorded, a parse queued) and that parse's
+		// read: the read finds nothing at the old path, and the rename's stats are those recorded, so no change is told with it.
+		let renamed!: () => void;
+		const renamedBeforeRead = new Promise<void>((resolve) => (renamed = resolve));
+		let armed = false;
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = (file) => {
+			if (armed && file.path === "Side.md") {
+				armed = false;
+				renameSync(nodePath.join(root, "Side.md"), nodePath.join(root, "Renamed.md"));
+				renamed();
+			}
+			return cachedRead(file);
+		};
+		armed = true;
+		// In one piece, so the watcher's first look sees the whole new text.
+		writeFileSync(nodePath.join(root, "Side.md"), "Now [[Hub]] instead. #edited\n");
+		await renamedBeforeRead;
+		await onceCaughtUp(() => {
+			expect(host.metadataCache.resolvedLinks["Renamed.md"]).toEqual({ "Hub.md": 1 });
+			expect(host.metadataCache.getCache("Renamed.md")?.tags?.map((tag) => tag.tag)).toEqual(["#edited"]);
+		});
+		expect(host.metadataCache.getCache("Side.md")).toBeNull();
+		expect(backlinksOf("Target.md")).toEqual(["Hub.md"]);
 	});
 
 	test("a delete outside drops the note's cache, reports deleted, and unresolves links to it", async () => {

@@ -1,4 +1,4 @@
-import { appendFileSync, promises as fs } from "node:fs";
+import { appendFileSync, mkdirSync, promises as fs, renameSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import type { OpenEvents } from "../../../src/headless/openEvents";
@@ -327,6 +327,75 @@ describe("NodeVault watching a folder another program moves", () => {
 			expect(vault.getFileByPath("Made/One.md")).toBeNull();
 		} finally {
 			jest.restoreAllMocks();
+			await vault.close();
+			await removeDir(root);
+		}
+	});
+});
+
+/** The vault's file paths, sorted. */
+function pathsOf(vault: NodeVault): string[] {
+	return vault
+		.getFiles()
+		.map((file) => file.path)
+		.sort();
+}
+
+describe("NodeVault watching a folder another program moves away and back", () => {
+	test("its notes are where the disk has them once the folder is back under its name, when the watcher saw it under the other name only", async () => {
+		const root = await makeVault({ "Sub/Eps.md": "eps", "Sub/Inner/Two.md": "two", "Keep.md": "keep" });
+		const vault = await NodeVault.open(root, { watch: true });
+		const events: string[] = [];
+		vault.on("create", (file: HostAbstractFile) => events.push(`create ${file.path}`));
+		vault.on("delete", (file: HostAbstractFile) => events.push(`delete ${file.path}`));
+		vault.on("rename", (file: HostAbstractFile, oldPath: string) => events.push(`rename ${oldPath} -> ${file.path}`));
+		// The watcher's look at the folder's old name is held until the folder is back there: it then finds a folder it
+		// watches, while its look at the other name has already listed the folder there and moved its notes.
+		const sub = nodePath.join(vault.root, "Sub");
+		let openLook = (): void => undefined;
+		const lookHeld = new Promise<void>((resolve) => (openLook = resolve));
+		const lstat = fs.lstat.bind(fs);
+		jest.spyOn(fs, "lstat").mockImplementation((async (path: string, options?: unknown) => {
+			if (String(path) === sub) await lookHeld;
+			return lstat(path, options as undefined);
+		}) as typeof fs.lstat);
+		try {
+			await fs.rename(sub, nodePath.join(vault.root, "Moved"));
+			await until(() => events.length >= 2, 10_000);
+			expect(events.sort()).toEqual(["rename Sub/Eps.md -> Moved/Eps.md", "rename Sub/Inner/Two.md -> Moved/Inner/Two.md"]);
+			events.length = 0;
+			await fs.rename(nodePath.join(vault.root, "Moved"), sub);
+			openLook();
+			await vault.outsideChangesSeen();
+			expect(pathsOf(vault)).toEqual(["Keep.md", "Sub/Eps.md", "Sub/Inner/Two.md"]);
+			expect(events.sort()).toEqual(["rename Moved/Eps.md -> Sub/Eps.md", "rename Moved/Inner/Two.md -> Sub/Inner/Two.md"]);
+			const eps = vault.getFileByPath("Sub/Eps.md");
+			expect(eps && (await vault.cachedRead(eps))).toBe("eps");
+		} finally {
+			jest.restoreAllMocks();
+			await vault.close();
+			await removeDir(root);
+		}
+	});
+});
+
+describe("NodeVault watching a folder another program moves away and replaces with a new one of the same name", () => {
+	test("notes later made in the new folder, and changed in the moved one, are followed where they are", async () => {
+		const root = await makeVault({ "Sub/Eps.md": "eps", "Keep.md": "keep" });
+		const vault = await NodeVault.open(root, { watch: true });
+		try {
+			// Both before the watcher looks: it finds a folder at the name it watches, but not the one it watches.
+			renameSync(nodePath.join(vault.root, "Sub"), nodePath.join(vault.root, "Moved"));
+			mkdirSync(nodePath.join(vault.root, "Sub"));
+			await vault.outsideChangesSeen();
+			expect(pathsOf(vault)).toEqual(["Keep.md", "Moved/Eps.md"]);
+			await fs.writeFile(nodePath.join(vault.root, "Sub", "Later.md"), "later");
+			await fs.writeFile(nodePath.join(vault.root, "Moved", "Eps.md"), "eps, changed");
+			await vault.outsideChangesSeen();
+			expect(pathsOf(vault)).toEqual(["Keep.md", "Moved/Eps.md", "Sub/Later.md"]);
+			const eps = vault.getFileByPath("Moved/Eps.md");
+			expect(eps && (await vault.cachedRead(eps))).toBe("eps, changed");
+		} finally {
 			await vault.close();
 			await removeDir(root);
 		}
