@@ -82,6 +82,27 @@ export function pathMatchKey(path: string): string {
 	return key;
 }
 
+/** A Win32 long-path or device prefix (`\\?\`, `\\.\`) once backslashes are slashes: the path after it is the path meant. */
+const WIN32_PATH_PREFIX = /^\/\/[?.]\//;
+
+/** Backslashes as slashes, without a Win32 long-path prefix (`\\?\C:\Vault` is `C:/Vault`). */
+function withSlashes(path: string): string {
+	return path.replace(/\\/g, "/").replace(WIN32_PATH_PREFIX, "");
+}
+
+/** An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top stays there. */
+function resolvedAbsolute(path: string): string {
+	const drive = DRIVE_LETTER.exec(path)?.[0] ?? "";
+	const parts: string[] = [];
+	for (const part of path.slice(drive.length).split("/")) {
+		const name = part.trim();
+		if (name === "" || name === ".") continue;
+		if (name === "..") parts.pop();
+		else parts.push(part);
+	}
+	return `${drive}/${parts.join("/")}`;
+}
+
 /**
  * An excluded folder as a person may type it — `./Private`, `Private/`, `\Private`, an absolute
  * path inside the vault, any Unicode normalization, stray spaces — in the vault's one spelling.
@@ -90,14 +111,18 @@ export function pathMatchKey(path: string): string {
  * Returns null for an entry that names no folder inside the vault.
  */
 export function normalizeExcludedFolder(input: string, vaultRoot?: string): string | null {
-	let folder = input.trim().replace(/\\/g, "/");
+	let folder = withSlashes(input.trim());
 	if (vaultRoot !== undefined) {
-		const root = trimTrailingSlashes(vaultRoot.replace(/\\/g, "/"));
+		const root = resolvedAbsolute(withSlashes(vaultRoot));
 		const rootKey = pathMatchKey(root);
-		const key = pathMatchKey(folder);
+		// Resolved first, so a path that leaves the vault and comes back (`/home/ann/Other/../Vault/Private`) names its folder too.
+		const resolved = folder.startsWith("/") || DRIVE_LETTER.test(folder) ? resolvedAbsolute(folder) : folder;
+		const key = pathMatchKey(resolved);
 		if (key === rootKey) return null;
 		// Cut by parts, not characters: the typed path and the vault's may spell a name in different Unicode forms.
-		if (key.startsWith(`${rootKey}/`)) folder = folder.split("/").filter(Boolean).slice(root.split("/").filter(Boolean).length).join("/");
+		if (key.startsWith(`${rootKey}/`)) folder = resolved.split("/").filter(Boolean).slice(root.split("/").filter(Boolean).length).join("/");
+		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault.
+		else if (pathMatchKey(folder).startsWith(`${rootKey}/`)) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (DRIVE_LETTER.test(folder)) return null;

@@ -29,7 +29,9 @@ describe("data.json giving folders as absolute paths inside the vault", () => {
 		const { record, token } = generateToken("scoped", "read", {}, new Date(), ["Projects"]);
 		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
 		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
-		const tokenRecord = { ...record, folders: [nodePath.join(vault, "Projects"), `${nodePath.join(vault, "Private")}/`] };
+		// The token's folder leaves the vault and comes back (`/tmp/x/../x/Projects`): the folder the system reaches.
+		const backIn = `${vault}/../${nodePath.basename(vault)}/Projects`;
+		const tokenRecord = { ...record, folders: [backIn, `${nodePath.join(vault, "Private")}/`] };
 		await fs.writeFile(dataPath, JSON.stringify({ excludedFolders: [nodePath.join(vault, "Private")], tokens: [tokenRecord] }));
 		const { settings, warnings } = await settingsStoreOf(vault).read();
 		expect(warnings).toEqual([]);
