@@ -1,4 +1,5 @@
 import { parseSettings, UnreadableSettingsError, type ParsedSettings, type VaultMcpSettings } from "./settings";
+import type { VaultRoot } from "../paths/spelling";
 import type { SettingsFileLock } from "./SettingsFileLock";
 import type { SettingsStore } from "./store";
 
@@ -26,7 +27,7 @@ export class PluginSettingsStore implements SettingsStore {
 	/** `vaultRoot`: the vault's absolute path, so a folder data.json gives as one names its folder inside the vault. */
 	constructor(
 		private readonly plugin: PluginSettingsHolder,
-		private readonly vaultRoot?: string,
+		private readonly vaultRoot?: VaultRoot,
 	) {}
 
 	/** From now on, saves hold `lock` and updates start from the file on disk (set once the vault's folder is known). */

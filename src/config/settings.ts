@@ -14,7 +14,7 @@ import {
 	MAX_PORT,
 	MIN_PORT,
 } from "./limits";
-import { normalizeFolderList } from "../paths/spelling";
+import { normalizeFolderList, type VaultRoot } from "../paths/spelling";
 import { parseTokenFolders } from "../paths/tokenFolders";
 
 export { normalizeFolderList };
@@ -139,7 +139,7 @@ export interface ParsedSettings {
  * lets a folder given as an absolute path inside the vault name that folder, as the settings tab,
  * the token window and the CLI's flags read it.
  */
-export function parseSettings(raw: unknown, vaultRoot?: string): ParsedSettings {
+export function parseSettings(raw: unknown, vaultRoot?: VaultRoot): ParsedSettings {
 	const settings = defaultSettings();
 	const warnings: string[] = [];
 	if (raw === null || raw === undefined) return { settings, warnings };

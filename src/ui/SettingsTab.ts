@@ -2,6 +2,7 @@ import { ACTIVITY_CHANGES_SHOWN, ACTIVITY_LOG_SIZE, ACTIVITY_REFRESH_MS, HIDDEN_
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
+import { vaultRootSpellings } from "../config/vaultRootSpellings";
 import { normalizeExcludedFolder } from "../paths/spelling";
 import { vaultBasePath } from "../host/ObsidianHost";
 import { ChangesList } from "./activitySection";
@@ -174,7 +175,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			area.inputEl.rows = 4;
 			area.inputEl.addEventListener("change", () => {
 				// The vault's own path, so an absolute path typed inside it names its folder (it named a folder `home/…` that is never there).
-				const root = vaultBasePath(this.app);
+				const root = vaultRootSpellings(vaultBasePath(this.app));
 				const typed = area.getValue().split("\n");
 				const folders = normalizeFolderList(typed, root);
 				// Named, as the CLI and data.json's warning do: dropped without a word, `../Private` looked excluded and was not.

@@ -10,6 +10,7 @@ import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { generateToken } from "../../src/auth/tokens";
 import { settingsStoreOf } from "../../src/headless/cli/io";
+import { foldersFromFlags } from "../../src/headless/tokenFoldersCommand";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -54,4 +55,22 @@ describe("data.json giving folders as absolute paths inside the vault", () => {
 		expect(listed).not.toContain("Private");
 		expect(JSON.stringify(await callOk(client, "search_notes", { query: "zanzibar" }))).not.toContain("Diary");
 	});
+});
+
+test("a vault opened through a linked folder: data.json and --folders giving the vault's real path name its folders", async () => {
+	const vault = await makeVault({ "Private/Diary.md": "# Diary\n", "Projects/Plan.md": "# Plan\n" });
+	const linkFolder = await makeVault();
+	const opened = nodePath.join(linkFolder, "Vault");
+	try {
+		await fs.symlink(vault, opened);
+		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
+		// Read through the link, the path holds the real one: it named a folder `tmp/…/Private`, never there, and Private was served.
+		await fs.writeFile(dataPath, JSON.stringify({ excludedFolders: [nodePath.join(vault, "Private")] }));
+		expect((await settingsStoreOf(opened).read()).settings.excludedFolders).toEqual(["Private"]);
+		expect(foldersFromFlags([nodePath.join(vault, "Projects")], opened)).toEqual({ folders: ["Projects"] });
+	} finally {
+		await removeDir(linkFolder);
+		await removeDir(vault);
+	}
 });

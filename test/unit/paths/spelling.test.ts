@@ -141,6 +141,10 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["C:\\Vault\\..\\Vault\\Private", "C:\\Vault", "Private"],
 		// A Win32 long-path prefix is not part of the path (it named a folder `?/C:/Vault/Private`).
 		["\\\\?\\C:\\Vault\\Private", "C:\\Vault", "Private"],
+		// The vault opened through a linked folder: a path under either spelling of it names the vault's folder.
+		["/data/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
+		["/home/ann/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
+		["/data/Other/../Vault/Notes/../Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
 		// The vault's own path in another Unicode form than the one typed.
 		["/Users/me/Caf\u00e9/Private", "/Users/me/Cafe\u0301", "Private"],
 		["/Users/me/Cafe\u0301/Private/Old", "/Users/me/Caf\u00e9", "Private/Old"],
@@ -164,6 +168,8 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["/home/ann/Vault/Notes/../../Other", root],
 		["../Vault/Private", root],
 		["\\\\?\\C:\\Vault\\Private", root],
+		["/data/Vault", ["/home/ann/Vault", "/data/Vault"]],
+		["/data/Vault/..", ["/home/ann/Vault", "/data/Vault"]],
 	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
 	});
