@@ -8,6 +8,7 @@ import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
 import { INDICATOR_REFRESH_MS } from "./config/limits";
 import { PluginSettingsStore } from "./config/PluginSettingsStore";
 import { SettingsFileLock } from "./config/SettingsFileLock";
+import { vaultRootSpellings } from "./config/vaultRootSpellings";
 import { UnreadableFileCopy } from "./config/unreadableCopy";
 import { McpService, type ServiceStatus } from "./service";
 import { defaultSettings, UnreadableSettingsError, type VaultMcpSettings } from "./config/settings";
@@ -43,7 +44,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	/** Tool calls set to Ask, waiting for the person: one window at a time. */
 	private approvals!: ApprovalQueue;
 	/** Every save of the settings goes through this, the token last-use times included. */
-	private readonly settingsStore = new PluginSettingsStore(this);
+	private settingsStore!: PluginSettingsStore;
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;
@@ -52,6 +53,8 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 
 	override async onload(): Promise<void> {
 		this.warnOfFolderName();
+		// With the vault's path, so a folder data.json gives as an absolute path inside the vault names that folder.
+		this.settingsStore = new PluginSettingsStore(this, vaultRootSpellings(vaultBasePath(this.app)));
 		this.settings = await this.readSettingsOrStayOff();
 		this.host = await obsidianHost(this.app, this);
 		// Read in pieces after the plugin loads: a journal of tens of megabytes held the app's UI for seconds.

@@ -6,6 +6,7 @@ import { parseSettings, UnreadableSettingsError, type ParsedSettings, type Vault
 import { SettingsFileLock } from "./SettingsFileLock";
 import { UnreadableFileCopy } from "./unreadableCopy";
 import type { SettingsStore } from "./store";
+import { vaultRootSpellings } from "./vaultRootSpellings";
 
 /**
  * The plugin's data.json read and written directly, so the CLI and the plugin share one settings
@@ -86,7 +87,7 @@ export class FileSettingsStore implements SettingsStore {
 		const raw = await this.parseJson(text);
 		let parsed: ParsedSettings;
 		try {
-			parsed = parseSettings(raw);
+			parsed = parseSettings(raw, vaultRootSpellings(this.vaultRoot));
 		} catch (error) {
 			if (!(error instanceof UnreadableSettingsError)) throw error;
 			throw new UnreadableSettingsError(

@@ -1,4 +1,5 @@
 import { parseSettings, UnreadableSettingsError, type ParsedSettings, type VaultMcpSettings } from "./settings";
+import type { VaultRoot } from "../paths/spelling";
 import type { SettingsFileLock } from "./SettingsFileLock";
 import type { SettingsStore } from "./store";
 
@@ -23,7 +24,11 @@ export class PluginSettingsStore implements SettingsStore {
 	private unreadable = false;
 	private lock: SettingsFileLock | null = null;
 
-	constructor(private readonly plugin: PluginSettingsHolder) {}
+	/** `vaultRoot`: the vault's absolute path, so a folder data.json gives as one names its folder inside the vault. */
+	constructor(
+		private readonly plugin: PluginSettingsHolder,
+		private readonly vaultRoot?: VaultRoot,
+	) {}
 
 	/** From now on, saves hold `lock` and updates start from the file on disk (set once the vault's folder is known). */
 	useLock(lock: SettingsFileLock): void {
@@ -37,7 +42,7 @@ export class PluginSettingsStore implements SettingsStore {
 	/** Reads and parses data.json; throws UnreadableSettingsError (or JSON's SyntaxError) when it cannot be read, and refuses to save until a read succeeds. */
 	async read(): Promise<ParsedSettings> {
 		try {
-			const parsed = parseSettings(await this.load());
+			const parsed = parseSettings(await this.load(), this.vaultRoot);
 			this.unreadable = false;
 			return parsed;
 		} catch (error) {

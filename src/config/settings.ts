@@ -14,7 +14,7 @@ import {
 	MAX_PORT,
 	MIN_PORT,
 } from "./limits";
-import { normalizeFolderList } from "../paths/spelling";
+import { normalizeFolderList, type VaultRoot } from "../paths/spelling";
 import { parseTokenFolders } from "../paths/tokenFolders";
 
 export { normalizeFolderList };
@@ -135,9 +135,11 @@ export interface ParsedSettings {
  * falls back to its default (a dropped token fails closed), with a warning that names the field
  * (never its value, which could be a secret pasted into the wrong place). Throws
  * UnreadableSettingsError when the whole file, or the excluded folders, cannot be read: those must
- * never silently become defaults.
+ * never silently become defaults. `vaultRoot` (the vault's absolute path, which every store knows)
+ * lets a folder given as an absolute path inside the vault name that folder, as the settings tab,
+ * the token window and the CLI's flags read it.
  */
-export function parseSettings(raw: unknown): ParsedSettings {
+export function parseSettings(raw: unknown, vaultRoot?: VaultRoot): ParsedSettings {
 	const settings = defaultSettings();
 	const warnings: string[] = [];
 	if (raw === null || raw === undefined) return { settings, warnings };
@@ -166,8 +168,9 @@ export function parseSettings(raw: unknown): ParsedSettings {
 					continue;
 				}
 				const { rights, folders, ...fields } = parsed.data;
-				const checkedFolders = parseTokenFolders(folders ?? []);
-				if ("error" in checkedFolders) {
+				const checkedFolders = parseTokenFolders(folders ?? [], vaultRoot);
+				// A list of blanks (`[""]`) is no folder at all: read as none, it gave the token the whole vault.
+				if ("error" in checkedFolders || (folders !== undefined && folders.length > 0 && checkedFolders.folders.length === 0)) {
 					// Fails closed: a token whose folders cannot be read could otherwise see the whole vault.
 					warnings.push(`settings: token record ${index}'s folders are not valid and the token was dropped`);
 					continue;
@@ -189,9 +192,9 @@ export function parseSettings(raw: unknown): ParsedSettings {
 		}
 	}
 	const typed = settings.excludedFolders;
-	settings.excludedFolders = normalizeFolderList(typed);
+	settings.excludedFolders = normalizeFolderList(typed, vaultRoot);
 	// An entry that names no folder inside the vault (`../Elsewhere`) excludes nothing: the person is told, without its text.
-	const ignored = typed.filter((folder) => folder.trim() !== "" && normalizeFolderList([folder]).length === 0).length;
+	const ignored = typed.filter((folder) => folder.trim() !== "" && normalizeFolderList([folder], vaultRoot).length === 0).length;
 	if (ignored > 0) warnings.push(`settings: ${ignored} excluded folder entr${ignored === 1 ? "y names" : "ies name"} no folder inside the vault; ignored`);
 	return { settings, warnings };
 }

@@ -6,6 +6,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { setTokenFolders, tokenFoldersText, unknownTokenMessage } from "../auth/tokenList";
 import type { VaultMcpSettings } from "../config/settings";
+import { vaultRootSpellings } from "../config/vaultRootSpellings";
 import { parseTokenFolders } from "../paths/tokenFolders";
 
 /** What the command needs of the settings file (FileSettingsStore fits). */
@@ -31,7 +32,7 @@ export type TokenFoldersOutcome = { out: string; warnings: string[] } | { error:
 export function foldersFromFlags(flags: readonly string[], root: string): { folders: string[] } | { error: string } {
 	return parseTokenFolders(
 		flags.flatMap((flag) => flag.split(",")),
-		root,
+		vaultRootSpellings(root),
 	);
 }
 

@@ -82,22 +82,64 @@ export function pathMatchKey(path: string): string {
 	return key;
 }
 
+/** A Win32 long-path or device prefix (`\\?\`, `\\.\`) once backslashes are slashes: the path after it is the path meant. */
+const WIN32_PATH_PREFIX = /^\/\/[?.]\//;
+
+/** Backslashes as slashes, without a Win32 long-path prefix (`\\?\C:\Vault` is `C:/Vault`). */
+function withSlashes(path: string): string {
+	return path.replace(/\\/g, "/").replace(WIN32_PATH_PREFIX, "");
+}
+
+/** An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top stays there. */
+function resolvedAbsolute(path: string): string {
+	const drive = DRIVE_LETTER.exec(path)?.[0] ?? "";
+	const parts: string[] = [];
+	for (const part of path.slice(drive.length).split("/")) {
+		const name = part.trim();
+		if (name === "" || name === ".") continue;
+		if (name === "..") parts.pop();
+		else parts.push(part);
+	}
+	return `${drive}/${parts.join("/")}`;
+}
+
+/** The number of names in a path (`/home/ann/Vault`: 3, `C:/Vault`: 2). */
+function partCount(path: string): number {
+	return path.split("/").filter(Boolean).length;
+}
+
+/**
+ * The vault's absolute path, or its spellings (as opened, and as the system resolves it through a
+ * linked folder): a folder typed under any of them names the same folder of the vault.
+ */
+export type VaultRoot = string | readonly string[];
+
 /**
  * An excluded folder as a person may type it — `./Private`, `Private/`, `\Private`, an absolute
  * path inside the vault, any Unicode normalization, stray spaces — in the vault's one spelling.
- * `vaultRoot` (an absolute path, when known) lets an absolute path inside the vault count; any
+ * `vaultRoot` (the vault's absolute path or paths, when known) lets an absolute path inside the vault count; any
  * other leading slash is read as the vault root (excluding a folder that is not there only hides more).
  * Returns null for an entry that names no folder inside the vault.
  */
-export function normalizeExcludedFolder(input: string, vaultRoot?: string): string | null {
-	let folder = input.trim().replace(/\\/g, "/");
-	if (vaultRoot !== undefined) {
-		const root = trimTrailingSlashes(vaultRoot.replace(/\\/g, "/"));
-		const rootKey = pathMatchKey(root);
-		const key = pathMatchKey(folder);
-		if (key === rootKey) return null;
+export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): string | null {
+	let folder = withSlashes(input.trim());
+	const roots = (typeof vaultRoot === "string" ? [vaultRoot] : (vaultRoot ?? [])).map((root) => resolvedAbsolute(withSlashes(root)));
+	if (roots.length > 0) {
+		const rootKeys = roots.map((root) => pathMatchKey(root));
+		// Resolved first, so a path that leaves the vault and comes back (`/home/ann/Other/../Vault/Private`) names its folder too.
+		const resolved = folder.startsWith("/") || DRIVE_LETTER.test(folder) ? resolvedAbsolute(folder) : folder;
+		const key = pathMatchKey(resolved);
+		if (rootKeys.includes(key)) return null;
+		const within = roots.findIndex((_root, index) => key.startsWith(`${rootKeys[index]}/`));
 		// Cut by parts, not characters: the typed path and the vault's may spell a name in different Unicode forms.
-		if (key.startsWith(`${rootKey}/`)) folder = folder.split("/").filter(Boolean).slice(root.split("/").filter(Boolean).length).join("/");
+		if (within >= 0)
+			folder = resolved
+				.split("/")
+				.filter(Boolean)
+				.slice(partCount(roots[within] ?? ""))
+				.join("/");
+		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault.
+		else if (rootKeys.some((rootKey) => pathMatchKey(folder).startsWith(`${rootKey}/`))) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (DRIVE_LETTER.test(folder)) return null;
@@ -115,7 +157,7 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: string): stri
 }
 
 /** Excluded folders in their one spelling, without blanks or repeats; entries outside the vault are dropped. */
-export function normalizeFolderList(folders: readonly string[], vaultRoot?: string): string[] {
+export function normalizeFolderList(folders: readonly string[], vaultRoot?: VaultRoot): string[] {
 	const cleaned = folders.map((folder) => normalizeExcludedFolder(folder, vaultRoot)).filter((folder): folder is string => folder !== null);
 	return [...new Set(cleaned)];
 }

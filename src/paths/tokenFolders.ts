@@ -3,7 +3,7 @@
  * data.json), the CLI and the token window all check them with this one rule.
  */
 import { MAX_PATH_LENGTH, MAX_TOKEN_FOLDERS } from "../config/limits";
-import { normalizeExcludedFolder } from "./spelling";
+import { normalizeExcludedFolder, type VaultRoot } from "./spelling";
 
 /**
  * A token's folders as a person types them (`Projects, Areas/Work`, one per line in the token
@@ -11,7 +11,7 @@ import { normalizeExcludedFolder } from "./spelling";
  * they cannot be. An entry that names no folder inside the vault, or a hidden one, is an error, never
  * dropped: dropping it could leave an empty list, and an empty list means the whole vault.
  */
-export function parseTokenFolders(entries: readonly string[], vaultRoot?: string): { folders: string[] } | { error: string } {
+export function parseTokenFolders(entries: readonly string[], vaultRoot?: VaultRoot): { folders: string[] } | { error: string } {
 	const folders: string[] = [];
 	for (const entry of entries) {
 		if (entry.trim() === "") continue;

@@ -2,6 +2,8 @@ import { ACTIVITY_CHANGES_SHOWN, ACTIVITY_LOG_SIZE, ACTIVITY_REFRESH_MS, HIDDEN_
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
+import { vaultRootSpellings } from "../config/vaultRootSpellings";
+import { normalizeExcludedFolder } from "../paths/spelling";
 import { vaultBasePath } from "../host/ObsidianHost";
 import { ChangesList } from "./activitySection";
 import { copyToClipboard, renderActivity, TOKEN_FOLDERS_HELP } from "./modals";
@@ -173,15 +175,19 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			area.inputEl.rows = 4;
 			area.inputEl.addEventListener("change", () => {
 				// The vault's own path, so an absolute path typed inside it names its folder (it named a folder `home/…` that is never there).
-				const folders = normalizeFolderList(area.getValue().split("\n"), vaultBasePath(this.app));
+				const root = vaultRootSpellings(vaultBasePath(this.app));
+				const typed = area.getValue().split("\n");
+				const folders = normalizeFolderList(typed, root);
+				// Named, as the CLI and data.json's warning do: dropped without a word, `../Private` looked excluded and was not.
+				const outside = typed.map((entry) => entry.trim()).filter((entry) => entry !== "" && normalizeExcludedFolder(entry, root) === null);
 				const unknown = folders.filter((folder) => !this.app.vault.getFolderByPath(folder));
 				// A folder that does not exist yet stays excluded, so creating it later never exposes it.
-				excludedSetting.setDesc(
-					unknown.length
-						? `No such folder yet: ${unknown.join(", ")}. It is excluded as soon as it exists.`
-						: "One folder per line. Applied at once.",
-				);
-				excludedSetting.settingEl.toggleClass("vault-mcp-invalid", unknown.length > 0);
+				const problems = [
+					...(outside.length ? [`Not a folder inside the vault, so nothing is excluded for: ${outside.join(", ")}.`] : []),
+					...(unknown.length ? [`No such folder yet: ${unknown.join(", ")}. It is excluded as soon as it exists.`] : []),
+				];
+				excludedSetting.setDesc(problems.length ? problems.join(" ") : "One folder per line. Applied at once.");
+				excludedSetting.settingEl.toggleClass("vault-mcp-invalid", problems.length > 0);
 				void plugin.updateSettings({ excludedFolders: folders });
 			});
 		});

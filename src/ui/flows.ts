@@ -3,6 +3,7 @@ import { initialRights } from "../auth/rights";
 import { addToken, revokeToken, setTokenFolders } from "../auth/tokenList";
 import { parseTokenFolders } from "../paths/tokenFolders";
 import { vaultBasePath } from "../host/ObsidianHost";
+import { vaultRootSpellings } from "../config/vaultRootSpellings";
 import type { TokenLevel } from "../auth/tokens";
 import { ConfirmModal, CreateTokenModal, SERVER_DISCLOSURE, TokenCreatedModal, WRITE_DISCLOSURE } from "./modals";
 import type { VaultMcpPort } from "./port";
@@ -67,7 +68,7 @@ export function setWriteEnabled(plugin: VaultMcpPort, enabled: boolean, onDeclin
 /** Asks for a name and level, creates the token (its write tools ask first: the approval window can answer), and shows it once. */
 export function createTokenFlow(plugin: VaultMcpPort, onCreated: () => void = () => undefined): void {
 	new CreateTokenModal(plugin.app, async (name: string, level: TokenLevel, foldersTyped: string) => {
-		const folders = parseTokenFolders(foldersTyped.split("\n"), vaultBasePath(plugin.app));
+		const folders = parseTokenFolders(foldersTyped.split("\n"), vaultRootSpellings(vaultBasePath(plugin.app)));
 		if ("error" in folders) return folders.error;
 		const made = addToken(plugin.settings, name, level, initialRights(plugin.tools, level, "settings-tab"), folders.folders);
 		if ("error" in made) return made.error;
@@ -83,7 +84,7 @@ export function createTokenFlow(plugin: VaultMcpPort, onCreated: () => void = ()
  * cannot be saved, or null. The running server reads them at the token's next call.
  */
 export async function saveTokenFolders(plugin: VaultMcpPort, name: string, typed: string): Promise<string | null> {
-	const folders = parseTokenFolders(typed.split("\n"), vaultBasePath(plugin.app));
+	const folders = parseTokenFolders(typed.split("\n"), vaultRootSpellings(vaultBasePath(plugin.app)));
 	if ("error" in folders) return folders.error;
 	const saved = setTokenFolders(plugin.settings, name, folders.folders);
 	if ("error" in saved) return saved.error;

@@ -183,6 +183,21 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		}
 	});
 
+	test("data.json giving an excluded folder as its absolute path inside the vault excludes that folder, at load and after an outside edit", async () => {
+		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
+		await fs.writeFile(dataPath, JSON.stringify({ excludedFolders: [nodePath.join(vault, "Folder")] }));
+		const plugin = await loadPlugin();
+		try {
+			expect(plugin.settings.excludedFolders).toEqual(["Folder"]);
+			await fs.writeFile(dataPath, JSON.stringify({ excludedFolders: [`${nodePath.join(vault, "Other")}/`] }));
+			await plugin.onExternalSettingsChange();
+			expect(plugin.settings.excludedFolders).toEqual(["Other"]);
+		} finally {
+			(plugin as unknown as { unload(): void }).unload();
+		}
+	});
+
 	test("broken fields fall back to defaults alone instead of crashing the plugin", async () => {
 		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
 		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });

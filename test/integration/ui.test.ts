@@ -283,6 +283,16 @@ describe("the plugin's interface, clicked through in the host double", () => {
 		expect(plugin.settings.excludedFolders).toEqual(["Private", "Archive"]);
 	});
 
+	test("an excluded folder that names no folder inside the vault is named in the description, not dropped without a word", async () => {
+		const tab = tabOf(plugin);
+		const area = tab.setting("Folders no app may see").querySelector("textarea") as HTMLTextAreaElement;
+		area.value = `Private\n../Private\n${vault}/Notes/../..`;
+		area.dispatchEvent(new Event("change"));
+		await settle();
+		expect(plugin.settings.excludedFolders).toEqual(["Private"]);
+		expect(tab.setting("Folders no app may see").textContent).toContain(`nothing is excluded for: ../Private, ${vault}/Notes/../...`);
+	});
+
 	test("stop words: typed words replace the saved list (split, lower-cased, each once); Restore defaults brings the English list back", async () => {
 		const tab = tabOf(plugin);
 		const area = tab.setting("Stop words").querySelector("textarea") as HTMLTextAreaElement;

@@ -8,6 +8,7 @@ import type { TokenLevel, TokenRecord } from "../../auth/tokens";
 import type { FileSettingsStore } from "../../config/FileSettingsStore";
 import { HIDDEN_LINKS_NAMED, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, STARTUP_PARSE_SLICES_PER_NOTE } from "../../config/limits";
 import type { VaultMcpSettings } from "../../config/settings";
+import { vaultRootSpellings } from "../../config/vaultRootSpellings";
 import { SNIPPET_CLIENTS, type ConnectionSnippet } from "../../http/clientSnippets";
 import { ALL_TOOLS } from "../../mcp/tools";
 import { normalizeExcludedFolder, normalizeFolderList } from "../../paths/spelling";
@@ -235,8 +236,9 @@ async function printConfig(root: string, client: string, port: number | undefine
  * any Unicode form all name the same folder. One that names no folder inside the vault is a usage error.
  */
 function excludedFoldersFromFlags(flags: readonly string[], root: string): string[] {
+	const roots = vaultRootSpellings(root);
 	return flags.map((flag) => {
-		const folder = normalizeExcludedFolder(flag, root);
+		const folder = normalizeExcludedFolder(flag, roots);
 		if (folder === null) throw new UsageError(`--exclude ${JSON.stringify(flag)} names no folder inside the vault ${root}.`);
 		return folder;
 	});

@@ -26,6 +26,24 @@ describe("parseSettings", () => {
 		expect(parsed.warnings).toEqual(["settings: 1 excluded folder entry names no folder inside the vault; ignored"]);
 	});
 
+	test("with the vault's path, an excluded or token folder given as an absolute path inside the vault names that folder (the tab, the token window and the CLI read it so)", () => {
+		const { record } = generateToken("scoped", "read", {}, new Date(), ["Projects"]);
+		const raw = { excludedFolders: ["/home/ann/Vault/Private", "/home/ann/Vault"], tokens: [{ ...record, folders: ["/home/ann/Vault/Projects"] }] };
+		const parsed = parseSettings(raw, "/home/ann/Vault");
+		expect(parsed.settings.excludedFolders).toEqual(["Private"]);
+		expect(parsed.settings.tokens[0]?.folders).toEqual(["Projects"]);
+		expect(parsed.warnings).toEqual(["settings: 1 excluded folder entry names no folder inside the vault; ignored"]);
+	});
+
+	test("a token whose folders list holds only blanks is dropped, never read as the whole vault", () => {
+		const { record } = generateToken("scoped", "read", {}, new Date(), ["Projects"]);
+		for (const folders of [[""], ["  ", ""]]) {
+			const parsed = parseSettings({ tokens: [{ ...record, folders }] });
+			expect([folders, parsed.settings.tokens]).toEqual([folders, []]);
+			expect(parsed.warnings).toEqual(["settings: token record 0's folders are not valid and the token was dropped"]);
+		}
+	});
+
 	test("valid values are kept", () => {
 		const { record } = generateToken("a", "write", { create_note: "ask" });
 		const raw = {

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import * as nodePath from "node:path";
 import { normalizeExcludedFolder, normalizeFolderList, normalizeVaultPath, pathMatchKey, visibleForm } from "../../../src/paths/spelling";
 
 /**
@@ -134,6 +135,16 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["/home/ann/Vault/Private", root, "Private"],
 		["/HOME/ann/vault/Private", root, "Private"],
 		["/home/ann/Other/Private", root, "home/ann/Other/Private"],
+		// An absolute path that leaves the vault and comes back names the folder the system reaches (it named home/ann/Vault/Private, never there).
+		["/home/ann/Other/../Vault/Private", root, "Private"],
+		["/home/ann/Vault/../Vault/Private", root, "Private"],
+		["C:\\Vault\\..\\Vault\\Private", "C:\\Vault", "Private"],
+		// A Win32 long-path prefix is not part of the path (it named a folder `?/C:/Vault/Private`).
+		["\\\\?\\C:\\Vault\\Private", "C:\\Vault", "Private"],
+		// The vault opened through a linked folder: a path under either spelling of it names the vault's folder.
+		["/data/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
+		["/home/ann/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
+		["/data/Other/../Vault/Notes/../Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
 		// The vault's own path in another Unicode form than the one typed.
 		["/Users/me/Caf\u00e9/Private", "/Users/me/Cafe\u0301", "Private"],
 		["/Users/me/Cafe\u0301/Private/Old", "/Users/me/Caf\u00e9", "Private/Old"],
@@ -153,12 +164,30 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["C:\\Users\\ann", undefined],
 		["/home/ann/Vault", root],
 		["/home/ann/Vault/", root],
+		["/home/ann/Vault/..", root],
+		["/home/ann/Vault/Notes/../../Other", root],
+		["../Vault/Private", root],
+		["\\\\?\\C:\\Vault\\Private", root],
+		["/data/Vault", ["/home/ann/Vault", "/data/Vault"]],
+		["/data/Vault/..", ["/home/ann/Vault", "/data/Vault"]],
 	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
 	});
 
 	test("a list loses blanks, entries outside the vault and repeated spellings, keeping order", () => {
 		expect(normalizeFolderList(["Private", "./Private/", "", "../x", "Archive", "Cafe\u0301", "Caf\u00e9"])).toEqual(["Private", "Archive", "Caf\u00e9"]);
+	});
+
+	test("with the vault's path, an absolute path names the folder the system reaches inside the vault, or none when it reaches the vault itself", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("home", "ann", "Vault", "Other", "Private", "..", "."), { maxLength: 9 }), (pieces) => {
+				const typed = `/${pieces.join("/")}`;
+				const reached = nodePath.posix.resolve(typed);
+				const folder = normalizeExcludedFolder(typed, root);
+				if (reached === root) expect(folder).toBeNull();
+				if (reached.startsWith(`${root}/`)) expect(folder).toBe(nodePath.posix.relative(root, reached));
+			}),
+		);
 	});
 
 	test("no entry ever comes back with '..', '.', an empty part or a slash at either end", () => {
