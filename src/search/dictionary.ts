@@ -147,11 +147,13 @@ export class TermDictionary {
 	 * leaving out the ids in `skip`. A word added meanwhile may be found or not: only a note added
 	 * meanwhile holds it, and a search that pauses leaves such notes out (`PostingsIndex.listsOfSteps`).
 	 * When more than `most` words start with `prefix`, only the `most` shortest are taken (the nearest
-	 * completions of a word being typed; alphabetical among the same length).
+	 * completions of a word being typed; alphabetical among the same length), of those `held` passes:
+	 * words only notes outside a token's folders hold, or no note holds any more (moved into an excluded
+	 * folder), never take a place, as in `formsOfSteps`.
 	 */
-	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity): Generator<void, number[], void> {
+	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity, held?: HeldAmong): Generator<void, number[], void> {
 		let sorted = this.sortedTokens();
-		const words: string[] = [];
+		let words: string[] = [];
 		let index = lowerBound(sorted, prefix);
 		for (;;) {
 			index = prefixRun(sorted, index, prefix, words);
@@ -160,6 +162,7 @@ export class TermDictionary {
 			sorted = yield* this.sortedAfterPause();
 			index = lowerBound(sorted, next);
 		}
+		if (words.length > most && held) words = yield* this.heldWordsSteps(words, held);
 		const taken = words.length > most ? shortestFirst(words, most) : words;
 		const found: number[] = [];
 		for (let from = 0; from < taken.length; from += PREFIX_WALK_STEP_WORDS) {
@@ -167,6 +170,28 @@ export class TermDictionary {
 			this.idsOf(taken, from, Math.min(taken.length, from + PREFIX_WALK_STEP_WORDS), skip, found);
 		}
 		return found;
+	}
+
+	/** The words of `words` `held` passes, in steps of PREFIX_WALK_STEP_WORDS words or FORM_WALK_STEP_POSTINGS postings entries walked. */
+	private *heldWordsSteps(words: readonly string[], held: HeldAmong): Generator<void, string[], void> {
+		const kept: string[] = [];
+		for (let from = 0; from < words.length;) {
+			if (from > 0) yield;
+			from = this.heldWordsOf(words, from, held, held.walked + FORM_WALK_STEP_POSTINGS, kept);
+		}
+		return kept;
+	}
+
+	/** Adds to `kept` the words from `from` on that `held` passes, up to PREFIX_WALK_STEP_WORDS of them looked at or `held` past `walkedEnd`; where to go on. */
+	private heldWordsOf(words: readonly string[], from: number, held: HeldAmong, walkedEnd: number, kept: string[]): number {
+		const to = Math.min(words.length, from + PREFIX_WALK_STEP_WORDS);
+		let index = from;
+		while (index < to && held.walked < walkedEnd) {
+			const word = words[index++] as string;
+			const id = this.ids.get(word);
+			if (id !== undefined && held.holds(id)) kept.push(word);
+		}
+		return index;
 	}
 
 	/** Adds to `found` the ids of `words[from…to)` not in `skip`. A plain function, not the generator's own loop: V8 runs a loop inside a generator several times slower. */

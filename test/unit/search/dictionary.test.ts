@@ -204,6 +204,51 @@ function runAll<T>(steps: Generator<void, T, void>): T {
 	}
 }
 
+describe("withPrefixSteps past its bound", () => {
+	test("takes the shortest words among those `held` passes: words no searched note holds take no place", () => {
+		const dictionary = new TermDictionary(null);
+		// Short words only notes outside the search hold, longer ones inside.
+		const outside = ["ra", "rb", "rc", "rd"].map((word) => dictionary.idOf(word));
+		const inside = ["rain", "river", "rocket"].map((word) => dictionary.idOf(word));
+		const held = new Set(inside);
+		let walked = 0;
+		const among = {
+			get walked() {
+				return walked;
+			},
+			holds: (id: number) => {
+				walked++;
+				return held.has(id);
+			},
+		};
+		const steps = dictionary.withPrefixSteps("r", undefined, 3, among);
+		let next = steps.next();
+		while (!next.done) next = steps.next();
+		expect(next.value.sort((a, b) => a - b)).toEqual(inside);
+		// Without `held`, the shortest of all.
+		const all = dictionary.withPrefixSteps("r", undefined, 3);
+		let allNext = all.next();
+		while (!allNext.done) allNext = all.next();
+		expect(allNext.value.sort((a, b) => a - b)).toEqual(outside.slice(0, 3));
+		expect(walked).toBe(7);
+	});
+
+	test("asks `held` nothing while the words are within the bound", () => {
+		const dictionary = new TermDictionary(null);
+		const ids = ["ra", "rb", "rain"].map((word) => dictionary.idOf(word));
+		const among = {
+			walked: 0,
+			holds: (): boolean => {
+				throw new Error("asked");
+			},
+		};
+		const steps = dictionary.withPrefixSteps("r", undefined, 3, among);
+		let next = steps.next();
+		while (!next.done) next = steps.next();
+		expect(next.value.sort((a, b) => a - b)).toEqual(ids);
+	});
+});
+
 describe("shortestFirst", () => {
 	test("keeps the most shortest words in their order, alphabetical among the same length", () => {
 		const words = ["co", "coa", "coaxial", "cob", "code", "coffee", "cog"].sort();
