@@ -43,7 +43,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	/** Tool calls set to Ask, waiting for the person: one window at a time. */
 	private approvals!: ApprovalQueue;
 	/** Every save of the settings goes through this, the token last-use times included. */
-	private readonly settingsStore = new PluginSettingsStore(this);
+	private readonly settingsStore = new PluginSettingsStore(this, () => vaultBasePath(this.app));
 
 	/** Why data.json could not be read, while it cannot: the server stays off and nothing is saved over the file. */
 	private unreadableSettings: string | null = null;

@@ -86,7 +86,7 @@ export class FileSettingsStore implements SettingsStore {
 		const raw = await this.parseJson(text);
 		let parsed: ParsedSettings;
 		try {
-			parsed = parseSettings(raw);
+			parsed = parseSettings(raw, this.vaultRoot);
 		} catch (error) {
 			if (!(error instanceof UnreadableSettingsError)) throw error;
 			throw new UnreadableSettingsError(

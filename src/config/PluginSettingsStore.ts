@@ -23,7 +23,11 @@ export class PluginSettingsStore implements SettingsStore {
 	private unreadable = false;
 	private lock: SettingsFileLock | null = null;
 
-	constructor(private readonly plugin: PluginSettingsHolder) {}
+	/** `vaultRoot`: the vault's folder, so folders data.json gives as absolute paths are read as the vault's own. */
+	constructor(
+		private readonly plugin: PluginSettingsHolder,
+		private readonly vaultRoot: () => string | undefined = () => undefined,
+	) {}
 
 	/** From now on, saves hold `lock` and updates start from the file on disk (set once the vault's folder is known). */
 	useLock(lock: SettingsFileLock): void {
@@ -36,8 +40,9 @@ export class PluginSettingsStore implements SettingsStore {
 
 	/** Reads and parses data.json; throws UnreadableSettingsError (or JSON's SyntaxError) when it cannot be read, and refuses to save until a read succeeds. */
 	async read(): Promise<ParsedSettings> {
+		const vaultRoot = this.vaultRoot();
 		try {
-			const parsed = parseSettings(await this.load());
+			const parsed = parseSettings(await this.load(), vaultRoot);
 			this.unreadable = false;
 			return parsed;
 		} catch (error) {

@@ -137,7 +137,7 @@ export interface ParsedSettings {
  * UnreadableSettingsError when the whole file, or the excluded folders, cannot be read: those must
  * never silently become defaults.
  */
-export function parseSettings(raw: unknown): ParsedSettings {
+export function parseSettings(raw: unknown, vaultRoot?: string): ParsedSettings {
 	const settings = defaultSettings();
 	const warnings: string[] = [];
 	if (raw === null || raw === undefined) return { settings, warnings };
@@ -166,7 +166,7 @@ export function parseSettings(raw: unknown): ParsedSettings {
 					continue;
 				}
 				const { rights, folders, ...fields } = parsed.data;
-				const checkedFolders = parseTokenFolders(folders ?? []);
+				const checkedFolders = parseTokenFolders(folders ?? [], vaultRoot);
 				if ("error" in checkedFolders) {
 					// Fails closed: a token whose folders cannot be read could otherwise see the whole vault.
 					warnings.push(`settings: token record ${index}'s folders are not valid and the token was dropped`);
@@ -189,9 +189,10 @@ export function parseSettings(raw: unknown): ParsedSettings {
 		}
 	}
 	const typed = settings.excludedFolders;
-	settings.excludedFolders = normalizeFolderList(typed);
+	// With the vault's path, a folder written as its absolute path names it (it named `home/ann/Vault/Private`, never there).
+	settings.excludedFolders = normalizeFolderList(typed, vaultRoot);
 	// An entry that names no folder inside the vault (`../Elsewhere`) excludes nothing: the person is told, without its text.
-	const ignored = typed.filter((folder) => folder.trim() !== "" && normalizeFolderList([folder]).length === 0).length;
+	const ignored = typed.filter((folder) => folder.trim() !== "" && normalizeFolderList([folder], vaultRoot).length === 0).length;
 	if (ignored > 0) warnings.push(`settings: ${ignored} excluded folder entr${ignored === 1 ? "y names" : "ies name"} no folder inside the vault; ignored`);
 	return { settings, warnings };
 }

@@ -183,6 +183,33 @@ describe.each(builds)("VaultMcpPlugin loaded from %s", (_label, loadPluginClass)
 		}
 	});
 
+	test("an excluded folder data.json gives as its absolute path is excluded, and the served vault hides it", async () => {
+		// Read without the vault's path, `/<vault>/Folder` named `<vault>/Folder` inside the vault: nothing was excluded.
+		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
+		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });
+		await fs.writeFile(dataPath, JSON.stringify({ excludedFolders: [nodePath.join(vault, "Folder")] }));
+		const plugin = await loadPlugin();
+		try {
+			expect(plugin.settings.excludedFolders).toEqual(["Folder"]);
+			await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, port: 0 });
+			const made = addToken(plugin.settings, "reader", "read");
+			if ("error" in made) throw new Error(made.error);
+			await plugin.updateSettings({ tokens: made.settings.tokens });
+			const status = plugin.service.status;
+			if (status.state !== "listening") throw new Error("not listening");
+			const client = await connectClient(status.url, made.token);
+			try {
+				const listed = await client.callTool({ name: "list_notes", arguments: {} });
+				expect(JSON.stringify(listed)).toContain("Note.md");
+				expect(JSON.stringify(listed)).not.toContain("Other");
+			} finally {
+				await client.close();
+			}
+		} finally {
+			(plugin as unknown as { unload(): void }).unload();
+		}
+	});
+
 	test("broken fields fall back to defaults alone instead of crashing the plugin", async () => {
 		const dataPath = nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json");
 		await fs.mkdir(nodePath.dirname(dataPath), { recursive: true });

@@ -26,6 +26,17 @@ describe("parseSettings", () => {
 		expect(parsed.warnings).toEqual(["settings: 1 excluded folder entry names no folder inside the vault; ignored"]);
 	});
 
+	test("with the vault's path, excluded and token folders data.json gives as absolute paths name the vault's folders", () => {
+		const { record } = generateToken("a", "read", {}, new Date(), ["/home/ann/Vault/Projects"]);
+		const raw = { excludedFolders: ["/home/ann/Vault/Private", "/Archive"], tokens: [record] };
+		const parsed = parseSettings(raw, "/home/ann/Vault");
+		expect(parsed.settings.excludedFolders).toEqual(["Private", "Archive"]);
+		expect(parsed.settings.tokens[0]?.folders).toEqual(["Projects"]);
+		expect(parsed.warnings).toEqual([]);
+		// The vault's own folder names no folder inside it: ignored, with the warning.
+		expect(parseSettings({ excludedFolders: ["/home/ann/Vault"] }, "/home/ann/Vault").settings.excludedFolders).toEqual([]);
+	});
+
 	test("valid values are kept", () => {
 		const { record } = generateToken("a", "write", { create_note: "ask" });
 		const raw = {
