@@ -1531,7 +1531,9 @@ export class PostingsIndex {
 		const key = accepted === null ? `${stem === null ? "=" : "~"}${word}` : null;
 		const kept = key === null ? undefined : this.keptUnion(this.wordUnions, key, slotCount);
 		if (kept) return { ...found, any: kept.any, strongNotes: kept.strongNotes };
-		const prefixIds = isPrefixWord(word) ? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), PREFIX_MAX_WORDS, held) : [];
+		const prefixIds = isPrefixWord(word)
+			? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), PREFIX_MAX_WORDS, held)
+			: [];
 		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
 		const anyRuns = PostingRuns.of(exactLists);
 		const strongLists = [...exactLists, ...formLists];
