@@ -4,7 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { addToken, setTokenFolders } from "../../src/auth/tokenList";
-import { MAX_WORD_FORM_CANDIDATES } from "../../src/config/limits";
+import { MAX_WORD_FORM_CANDIDATES, PREFIX_MAX_WORDS } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { JournalFile } from "../../src/journal/JournalFile";
@@ -503,6 +503,57 @@ describe("a token's search ranks as over its folders alone", () => {
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
 			for (const query of ["run", "runs", "running fast"]) {
+				const seen = await callTool(served.client, "search_notes", { query });
+				expect({ query, seen }).toEqual({ query, seen: await callTool(whole.client, "search_notes", { query }) });
+			}
+		} finally {
+			await served.stop();
+			await whole.stop();
+			await removeDir(moving.parent);
+			await removeDir(reference.parent);
+		}
+	});
+
+	test("more words outside its folders than a prefix stands for change no answer it sees", async () => {
+		// A prefix stands for its PREFIX_MAX_WORDS shortest words: "ru0000"… (6 letters) of a note outside the token's
+		// folders took all the places before "running" (7), so its note was not found by "ru" for the token only.
+		const outside = Array.from({ length: PREFIX_MAX_WORDS + 1 }, (_, index) => `ru${String(index).padStart(4, "0")}`).join(" ");
+		const inside = { "Projects/Fast.md": "running fast today\n", "Projects/Daily.md": "we run daily\n", "Projects/Gem.md": "ruby\n" };
+		const full = await writeVault({ ...inside, "Secret/Words.md": `${outside}\n` });
+		const reference = await writeVault(inside);
+		const limited = await serve(full.root, ["Projects"], "Prompts");
+		const whole = await serve(reference.root, [], "Prompts");
+		try {
+			for (const query of ["ru", "ru fast", "fast ru"]) {
+				const seen = await callTool(limited.client, "search_notes", { query });
+				expect({ query, seen }).toEqual({ query, seen: await callTool(whole.client, "search_notes", { query }) });
+			}
+		} finally {
+			await limited.stop();
+			await whole.stop();
+			await removeDir(full.parent);
+			await removeDir(reference.parent);
+		}
+	});
+
+	test("the words of a note moved into an excluded folder take no place of a prefix's words", async () => {
+		// The dictionary keeps a word once no note holds it: "ru0000"… of a note moved into Private still filled the
+		// PREFIX_MAX_WORDS places of "ru" before "running".
+		const words = Array.from({ length: PREFIX_MAX_WORDS + 1 }, (_, index) => `ru${String(index).padStart(4, "0")}`).join(" ");
+		const inside = { "Projects/Fast.md": "running fast today\n", "Projects/Daily.md": "we run daily\n", "Projects/Gem.md": "ruby\n" };
+		const moving = await writeVault({ ...inside, "Notes/Words.md": `${words}\n` });
+		const reference = await writeVault({ ...inside, "Private/Words.md": `${words}\n` });
+		const served = await serve(moving.root, [], "Prompts", { excludedFolders: ["Private"], watch: true });
+		const whole = await serve(reference.root, [], "Prompts", { excludedFolders: ["Private"] });
+		try {
+			await fs.mkdir(nodePath.join(moving.root, "Private"));
+			await fs.rename(nodePath.join(moving.root, "Notes/Words.md"), nodePath.join(moving.root, "Private/Words.md"));
+			const deadline = Date.now() + 10_000;
+			while (JSON.stringify(await callTool(served.client, "list_notes", {})).includes("Words")) {
+				if (Date.now() > deadline) throw new Error("the moved note was still found");
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			for (const query of ["ru", "ru fast"]) {
 				const seen = await callTool(served.client, "search_notes", { query });
 				expect({ query, seen }).toEqual({ query, seen: await callTool(whole.client, "search_notes", { query }) });
 			}
