@@ -282,10 +282,10 @@ describe("a two-letter prefix over a vocabulary a hostile author planted, over H
 		const files: Record<string, string> = { "Note 7.md": "# Note 7\n\nrare co0q\n" };
 		for (let note = 0; note < 6; note++)
 			files[`Planted ${note}.md`] = `${Array.from({ length: 10_000 }, (_, index) => `co${(note * 10_000 + index).toString(36)}q`).join(" ")}\n`;
-		// 60,000 words walked and as many lists taken, 8,192 a step, then 60,000 postings merged, 16,384 a step: the merge alone is four.
-		// Only Note 7 holds both words; fewer than the 20 notes a search of several words ranks do, so the six planted notes
-		// holding half of them join the answer below it (soft AND): seven in all, whatever the page size.
-		expect(await searchBesideARead(files, "rare co", {}, "Note 7", 7)).toBeGreaterThanOrEqual(15);
+		// 60,000 words walked, shortest first, until PREFIX_MAX_WORDS (4,096) the notes hold are found, then their lists taken
+		// and merged, in steps. Those shortest words ("co0q" … three characters between "co" and "q") are all Planted 0's, so
+		// only it joins Note 7, which alone holds both words, in the answer below it (soft AND): two in all.
+		expect(await searchBesideARead(files, "rare co", {}, "Note 7", 2)).toBeGreaterThanOrEqual(15);
 	});
 });
 
