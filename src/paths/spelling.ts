@@ -126,11 +126,13 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 	const roots = (typeof vaultRoot === "string" ? [vaultRoot] : (vaultRoot ?? [])).map((root) => resolvedAbsolute(withSlashes(root)));
 	if (roots.length > 0) {
 		const rootKeys = roots.map((root) => pathMatchKey(root));
+		// What a path inside each root starts with: a vault at a drive's or the disk's top (`E:/`, `/`) ends with its slash already.
+		const insideKeys = rootKeys.map((rootKey) => (rootKey.endsWith("/") ? rootKey : `${rootKey}/`));
 		// Resolved first, so a path that leaves the vault and comes back (`/home/ann/Other/../Vault/Private`) names its folder too.
 		const resolved = folder.startsWith("/") || DRIVE_LETTER.test(folder) ? resolvedAbsolute(folder) : folder;
 		const key = pathMatchKey(resolved);
 		if (rootKeys.includes(key)) return null;
-		const within = roots.findIndex((_root, index) => key.startsWith(`${rootKeys[index]}/`));
+		const within = insideKeys.findIndex((insideKey) => key.startsWith(insideKey));
 		// Cut by parts, not characters: the typed path and the vault's may spell a name in different Unicode forms.
 		if (within >= 0)
 			folder = resolved
@@ -139,7 +141,7 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 				.slice(partCount(roots[within] ?? ""))
 				.join("/");
 		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault.
-		else if (rootKeys.some((rootKey) => pathMatchKey(folder).startsWith(`${rootKey}/`))) return null;
+		else if (insideKeys.some((insideKey) => pathMatchKey(folder).startsWith(insideKey))) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (DRIVE_LETTER.test(folder)) return null;

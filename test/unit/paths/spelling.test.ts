@@ -148,6 +148,10 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		// The vault's own path in another Unicode form than the one typed.
 		["/Users/me/Caf\u00e9/Private", "/Users/me/Cafe\u0301", "Private"],
 		["/Users/me/Cafe\u0301/Private/Old", "/Users/me/Caf\u00e9", "Private/Old"],
+		// A vault at the top of a drive (a USB stick opened as a vault) or of the disk: its path ends with its slash.
+		["E:\\Private", "E:\\", "Private"],
+		["E:\\Notes\\..\\Private\\Old", "E:\\", "Private/Old"],
+		["/Private/Old", "/", "Private/Old"],
 	])("%j (vault %j) is %j", (input, vaultRoot, expected) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBe(expected);
 	});
@@ -170,6 +174,9 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["\\\\?\\C:\\Vault\\Private", root],
 		["/data/Vault", ["/home/ann/Vault", "/data/Vault"]],
 		["/data/Vault/..", ["/home/ann/Vault", "/data/Vault"]],
+		["E:\\", "E:\\"],
+		["E:\\..", "E:\\"],
+		["F:\\Private", "E:\\"],
 	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
 	});
