@@ -261,7 +261,11 @@ export class DiskWatcher {
 		await this.relist(diskFolder);
 	}
 
-	/** Every entry of a folder looked at, and the known files directly in it that are no longer there reported gone. */
+	/**
+	 * Every entry of a folder looked at, and the known files directly in it that are no longer there reported gone.
+	 * Its watched folders are listed again too (`lookOnce`: a folder named again may have been moved away and back),
+	 * so a listing costs the folder's whole subtree, about two lstats a note: the vault's, for an event with no name at its root.
+	 */
 	private async relist(diskFolder: string): Promise<void> {
 		const names = await fs.readdir(diskFolder).catch(() => null);
 		if (this.closed) return;
