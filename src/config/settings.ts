@@ -14,7 +14,7 @@ import {
 	MAX_PORT,
 	MIN_PORT,
 } from "./limits";
-import { normalizeFolderList, type VaultRoot } from "../paths/spelling";
+import { entriesNamingNoFolder, normalizeFolderList, type VaultRoot } from "../paths/spelling";
 import { parseTokenFolders } from "../paths/tokenFolders";
 
 export { normalizeFolderList };
@@ -194,7 +194,7 @@ export function parseSettings(raw: unknown, vaultRoot?: VaultRoot): ParsedSettin
 	const typed = settings.excludedFolders;
 	settings.excludedFolders = normalizeFolderList(typed, vaultRoot);
 	// An entry that names no folder inside the vault (`../Elsewhere`) excludes nothing: the person is told, without its text.
-	const ignored = typed.filter((folder) => folder.trim() !== "" && normalizeFolderList([folder], vaultRoot).length === 0).length;
+	const ignored = entriesNamingNoFolder(typed, vaultRoot).length;
 	if (ignored > 0) warnings.push(`settings: ${ignored} excluded folder entr${ignored === 1 ? "y names" : "ies name"} no folder inside the vault; ignored`);
 	return { settings, warnings };
 }

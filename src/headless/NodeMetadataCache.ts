@@ -16,6 +16,7 @@ import { sha256HexInPieces } from "../sha256";
 import type { NodeVault } from "./NodeVault";
 import { eventLoopTurns } from "../turns";
 import { LinkCountsInParts } from "./linkCountsInParts";
+import { isInFolder } from "../vault/scope";
 
 /**
  * Obsidian's `MetadataCache` for the headless host: every Markdown note's `CachedMetadata`,
@@ -255,7 +256,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/** Whether a queued delete or rename names `path` or a folder holding it. */
 	private moveDueAt(path: string): boolean {
-		for (const moved of this.movesDue.keys()) if (path === moved || path.startsWith(`${moved}/`)) return true;
+		for (const moved of this.movesDue.keys()) if (isInFolder(path, moved)) return true;
 		return false;
 	}
 
@@ -821,7 +822,7 @@ function linkedName(path: string): string {
 
 /** Whether one of two paths is the other or a folder holding it. */
 function concerns(path: string, other: string): boolean {
-	return path === other || other.startsWith(`${path}/`) || path.startsWith(`${other}/`);
+	return isInFolder(path, other) || isInFolder(other, path);
 }
 
 /** A note's parse before the build returns ran out of slices: it is parsed after (nothing of it was kept). */

@@ -158,6 +158,11 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 	return parts.join("/");
 }
 
+/** The entries, trimmed, that are not blank yet name no folder inside the vault (`../Elsewhere`): the person is told of them, never silently. */
+export function entriesNamingNoFolder(folders: readonly string[], vaultRoot?: VaultRoot): string[] {
+	return folders.map((folder) => folder.trim()).filter((folder) => folder !== "" && normalizeExcludedFolder(folder, vaultRoot) === null);
+}
+
 /** Excluded folders in their one spelling, without blanks or repeats; entries outside the vault are dropped. */
 export function normalizeFolderList(folders: readonly string[], vaultRoot?: VaultRoot): string[] {
 	const cleaned = folders.map((folder) => normalizeExcludedFolder(folder, vaultRoot)).filter((folder): folder is string => folder !== null);

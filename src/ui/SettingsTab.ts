@@ -3,7 +3,7 @@ import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
 import { vaultRootSpellings } from "../config/vaultRootSpellings";
-import { normalizeExcludedFolder } from "../paths/spelling";
+import { entriesNamingNoFolder } from "../paths/spelling";
 import { vaultBasePath } from "../host/ObsidianHost";
 import { ChangesList } from "./activitySection";
 import { copyToClipboard, renderActivity, TOKEN_FOLDERS_HELP } from "./modals";
@@ -179,7 +179,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 				const typed = area.getValue().split("\n");
 				const folders = normalizeFolderList(typed, root);
 				// Named, as the CLI and data.json's warning do: dropped without a word, `../Private` looked excluded and was not.
-				const outside = typed.map((entry) => entry.trim()).filter((entry) => entry !== "" && normalizeExcludedFolder(entry, root) === null);
+				const outside = entriesNamingNoFolder(typed, root);
 				const unknown = folders.filter((folder) => !this.app.vault.getFolderByPath(folder));
 				// A folder that does not exist yet stays excluded, so creating it later never exposes it.
 				const problems = [

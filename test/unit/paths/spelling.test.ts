@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import * as nodePath from "node:path";
-import { normalizeExcludedFolder, normalizeFolderList, normalizeVaultPath, pathMatchKey, visibleForm } from "../../../src/paths/spelling";
+import {
+	entriesNamingNoFolder,
+	normalizeExcludedFolder,
+	normalizeFolderList,
+	normalizeVaultPath,
+	pathMatchKey,
+	visibleForm,
+} from "../../../src/paths/spelling";
 
 /**
  * Expectations follow Obsidian's `normalizePath` as its API documents it: backslashes become
@@ -179,6 +186,12 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["F:\\Private", "E:\\"],
 	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
+	});
+
+	test("the entries that name no folder inside the vault are those a list drops, blanks aside, trimmed", () => {
+		const typed = ["Private", "  ../Outside ", "", "   ", "/home/ann/Vault", "/home/ann/Vault/Notes", "Notes/../..", "Archive"];
+		expect(entriesNamingNoFolder(typed, root)).toEqual(["../Outside", "/home/ann/Vault", "Notes/../.."]);
+		expect(normalizeFolderList(typed, root)).toEqual(["Private", "Notes", "Archive"]);
 	});
 
 	test("a list loses blanks, entries outside the vault and repeated spellings, keeping order", () => {
