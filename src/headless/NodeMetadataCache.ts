@@ -222,12 +222,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/**
 	 * Runs ahead of the queue the moves queued at `file`'s path, when only they keep it from being
 	 * parsed ahead: its own renames (a note the server renamed, or one written just after a rename),
-	 * and the delete of another file that was at its path (a note deleted, then made again). One at a
-	 * time, in order, each only if no change queued before it concerns its paths (or a folder of
-	 * them) or a file by the same name (links to that name may lead elsewhere once it is in), but the
-	 * moved file's own parses still queued, and none is under way at the queue's
-	 * pause: not a change of either file, not a delete or rename, not a resolution of links. Then the
-	 * note's links are resolved against the files the vault holds now, and none leads to a path gone.
+	 * and the delete of another file that was at its path (a note deleted, then made again).
+	 * Nothing runs ahead while the queue's pause is in a delete, a rename, a resolution of links or a
+	 * change of `file`. The moves at its path then run one at a time, in order, up to the first that
+	 * may not:
+	 * - a rename of another file, or of a folder holding it; a delete of anything but another file at exactly its path;
+	 * - a move of the file whose change is under way;
+	 * - a move after a change that concerns its paths (or a folder of them) or a file by one of its
+	 *   names (links to a name lead to the nearest, then the shortest path): the moved file's own
+	 *   queued parses aside.
+	 * Then the note's links are resolved against the files the vault holds now, and none leads to a path gone.
 	 */
 	private async movedAhead(file: HostFile): Promise<void> {
 		const underWay = this.changesQueued[0];
