@@ -207,9 +207,18 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.events.trigger("resolved");
 	}
 
-	/** Resolves the callers of each note asked for with nothing of it left queued: no parse, no delete or rename at its path. */
-	private answerCaughtUp(): void {
-		for (const file of [...this.parsesAsked.keys()]) if (!this.parsesDue.has(file) && !this.moveDueAt(file.path)) this.answerAsked(file);
+	/**
+	 * Resolves the callers of each note asked for among `files` with nothing of it left queued: no parse, no delete or
+	 * rename at its path. Called as a change ends with the notes that change may have freed, not every note asked for:
+	 * a rename relinking thousands of notes, beside another program's mass delete, asked thousands at each of its ends.
+	 */
+	private answerCaughtUp(files: Iterable<HostFile>): void {
+		for (const file of files) if (this.parsesAsked.has(file) && !this.parsesDue.has(file) && !this.moveDueAt(file.path)) this.answerAsked(file);
+	}
+
+	/** The notes asked for at `paths` or under them (a moved folder's). */
+	private askedAt(paths: readonly string[]): HostFile[] {
+		return [...this.parsesAsked.keys()].filter((file) => paths.some((path) => isInFolder(file.path, path)));
 	}
 
 	/** Resolves the callers waiting for `file` to be parsed. */
@@ -258,9 +267,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 	}
 
-	/** Whether a queued delete or rename names `path` or a folder holding it. */
+	/**
+	 * Whether a queued delete or rename names `path` or a folder holding it: the path and each of its folders looked up,
+	 * one lookup a folder level, not one a queued move (another program's mass delete queues thousands).
+	 */
 	private moveDueAt(path: string): boolean {
-		for (const moved of this.movesDue.keys()) if (isInFolder(path, moved)) return true;
+		for (let end = path.length; end > 0; end = path.lastIndexOf("/", end - 1)) if (this.movesDue.has(path.slice(0, end))) return true;
 		return false;
 	}
 
@@ -475,7 +487,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 						if (left > 0) this.movesDue.set(path, left);
 						else this.movesDue.delete(path);
 					}
-					this.answerCaughtUp();
+					this.answerCaughtUp(this.askedAt(paths));
 				}
 			})());
 		this.enqueue({ file, paths, kind, runAhead: "extension" in file ? run : null }, run);
@@ -513,7 +525,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 				if (left > 0) this.parsesDue.set(note, left);
 				else {
 					this.parsesDue.delete(note);
-					this.answerCaughtUp();
+					this.answerCaughtUp([note]);
 				}
 			}
 		});
