@@ -85,9 +85,16 @@ export function pathMatchKey(path: string): string {
 /** A Win32 long-path or device prefix (`\\?\`, `\\.\`) once backslashes are slashes: the path after it is the path meant. */
 const WIN32_PATH_PREFIX = /^\/\/[?.]\//;
 
-/** Backslashes as slashes, without a Win32 long-path prefix (`\\?\C:\Vault` is `C:/Vault`). */
+/** The long form of a network path (`\\?\UNC\server\share`, `\\.\UNC\…`) once backslashes are slashes: `\\server\share` meant. */
+const WIN32_UNC_PREFIX = /^\/\/[?.]\/unc\//i;
+
+/**
+ * Backslashes as slashes, without a Win32 long-path prefix (`\\?\C:\Vault` is `C:/Vault`, `\\?\UNC\server\share\Vault`
+ * is `//server/share/Vault`: it named a folder `UNC/server/share/Vault/Private`, never there, and Private stayed visible).
+ */
 function withSlashes(path: string): string {
-	return path.replace(/\\/g, "/").replace(WIN32_PATH_PREFIX, "");
+	const slashed = path.replace(/\\/g, "/");
+	return WIN32_UNC_PREFIX.test(slashed) ? `//${slashed.slice("//?/UNC/".length)}` : slashed.replace(WIN32_PATH_PREFIX, "");
 }
 
 /** An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top stays there. */

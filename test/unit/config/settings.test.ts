@@ -35,6 +35,12 @@ describe("parseSettings", () => {
 		expect(parsed.warnings).toEqual(["settings: 1 excluded folder entry names no folder inside the vault; ignored"]);
 	});
 
+	test("a vault on a network share: an excluded folder given in the long form of its path (\\\\?\\UNC\\…) names that folder", () => {
+		const parsed = parseSettings({ excludedFolders: ["\\\\?\\UNC\\nas\\home\\Vault\\Private"] }, "\\\\nas\\home\\Vault");
+		expect(parsed.settings.excludedFolders).toEqual(["Private"]);
+		expect(parsed.warnings).toEqual([]);
+	});
+
 	test("a token whose folders list holds only blanks is dropped, never read as the whole vault", () => {
 		const { record } = generateToken("scoped", "read", {}, new Date(), ["Projects"]);
 		for (const folders of [[""], ["  ", ""]]) {

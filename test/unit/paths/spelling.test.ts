@@ -148,6 +148,10 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["C:\\Vault\\..\\Vault\\Private", "C:\\Vault", "Private"],
 		// A Win32 long-path prefix is not part of the path (it named a folder `?/C:/Vault/Private`).
 		["\\\\?\\C:\\Vault\\Private", "C:\\Vault", "Private"],
+		// Its long form of a network path (`\\?\UNC\server\share`) is the path `\\server\share`: it named a folder `UNC/server/share/Vault/Private`.
+		["\\\\?\\UNC\\server\\share\\Vault\\Private", "\\\\server\\share\\Vault", "Private"],
+		["\\\\.\\unc\\server\\share\\Vault\\Notes\\..\\Private", "\\\\server\\share\\Vault", "Private"],
+		["\\\\server\\share\\Vault\\Private\\Old", "\\\\?\\UNC\\server\\share\\Vault", "Private/Old"],
 		// The vault opened through a linked folder: a path under either spelling of it names the vault's folder.
 		["/data/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
 		["/home/ann/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
