@@ -33,6 +33,11 @@ const FILE_NAMING_KEYS: ReadonlySet<string> = new Set([
 	"notes_not_read",
 ]);
 
+/** Whether an answer's field of this name holds a vault path, or a list of them (written calls' answers are checked by them). */
+export function isFileNamingKey(key: string): boolean {
+	return FILE_NAMING_KEYS.has(key);
+}
+
 /** Keys whose value is a link's text (the note it names, then perhaps a heading or shown text), or a list of them. */
 const LINK_TEXT_KEYS: ReadonlySet<string> = new Set(["link", "unresolved"]);
 

@@ -26,6 +26,7 @@ import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { cacheCaughtUp, linkingSources, unparsedNotesNaming } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
+import { isFileNamingKey } from "./filePlaces";
 import type { EveryField, ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail, ok } from "../result";
@@ -433,9 +434,11 @@ function withNotesNotRead(outcome: ToolOutcome<Record<string, unknown>>, unread:
 }
 
 /**
- * Every note a written call's answer may name: those its set wrote or moved, and those its lists name (`notes_not_read`,
- * say). Only a list's items that are files of the vault: a list property's values (`set_property`'s `value`) are the
- * caller's own words, and read as paths they would be outside a token's folders and withhold the answer for nothing.
+ * Every note a written call's answer may name: those its set wrote or moved, and those its lists name. Every item of a
+ * list of paths (`notes_not_read`, `frontmatter_not_rewritten`), a file of the vault or not: one deleted in the wait
+ * was still named after its folder was excluded. Of another list, only items that are files of the vault: a list
+ * property's values (`set_property`'s `value`) are the caller's own words, and read as paths they would be outside a
+ * token's folders and withhold the answer for nothing.
  */
 function pathsNamed(host: Host, changes: readonly NoteChange[], answer: ToolOutcome<Record<string, unknown>>): string[] {
 	const paths: string[] = [];
@@ -444,9 +447,10 @@ function pathsNamed(host: Host, changes: readonly NoteChange[], answer: ToolOutc
 		if (change.movedFrom !== undefined) paths.push(change.movedFrom);
 	}
 	if (!answer.ok) return paths;
-	for (const value of Object.values(answer.value)) {
+	for (const [key, value] of Object.entries(answer.value)) {
 		if (!Array.isArray(value)) continue;
-		for (const item of value) if (typeof item === "string" && host.vault.getFileByPath(item) !== null) paths.push(item);
+		const namesPaths = isFileNamingKey(key);
+		for (const item of value) if (typeof item === "string" && (namesPaths || host.vault.getFileByPath(item) !== null)) paths.push(item);
 	}
 	return paths;
 }

@@ -127,6 +127,23 @@ describe("a write's answer after its parse wait", () => {
 		expect(await fs.readFile(nodePath.join(vault, "Notes/Goals.md"), "utf8")).toBe("# Plan\n");
 	});
 
+	test("a rename whose answer lists a note not read, that note deleted and its folder excluded in the wait: withheld too", async () => {
+		await fs.mkdir(nodePath.join(vault, "Big"));
+		await fs.writeFile(nodePath.join(vault, "Big/Huge.md"), "x".repeat(MAX_READ_NOTE_BYTES + 1));
+		await until(() => running.host.vault.getFileByPath("Big/Huge.md")?.stat.size === MAX_READ_NOTE_BYTES + 1, "the vault to see the big note");
+		const renamed = callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Notes/Goals.md" });
+		await wait.entered;
+		// The list names a note that is no file now: still a path in a folder this token may no longer see.
+		await fs.rm(nodePath.join(vault, "Big/Huge.md"));
+		await until(() => running.host.vault.getFileByPath("Big/Huge.md") === null, "the vault to see the big note gone");
+		await running.service.apply({ ...running.settings, excludedFolders: ["Big"] });
+		wait.release();
+		const outcome = await renamed;
+		expect(JSON.stringify(outcome)).not.toContain("Huge");
+		expect(JSON.stringify(outcome)).toContain("was written");
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Goals.md"), "utf8")).toBe("# Plan\n");
+	});
+
 	test("the note's folder swapped for a link out of the vault, and another folder excluded, while the answer waits: the edit made is answered as made", async () => {
 		outside = await makeTempDir("parse-wait-outside-");
 		const notes = nodePath.join(running.host.vault.root, "Notes");
