@@ -328,9 +328,9 @@ class Tokenizer {
 	 * Takes the run of ASCII word characters at `index` into the open word (or a new one), up to
 	 * `stop`, another character, or the word's MAX_WORD_CHARS (the next turn cuts it there); returns
 	 * where reading goes on. A plain word `firstCodes` does not want, ended by an ASCII character
-	 * outside words, is ended here as `flush` ends it, that character read too. In locals: a
-	 * method call and the fields read and written for each character, and a `flush` call for each
-	 * space, were most of the time a search's snippets spent reading their notes (0.79× alone).
+	 * outside words, is ended here as `flush` ends it, that character read too. In locals, with no
+	 * method call or field read and write for each character and no `flush` call for each space:
+	 * tokenizing is about 40 % of a search's snippets, and this took it to 0.86× a character.
 	 */
 	private readAsciiRun(index: number, stop: number, sink: TokenSink): number {
 		this.extendWord(index, sink);
