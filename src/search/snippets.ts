@@ -148,6 +148,9 @@ interface WebAddress extends Span {
 function webAddresses(text: string, from: number, to: number): WebAddress[] {
 	// Looked for only where a passage may reach: a 4.4 MB note of addresses made 338,000 of them, looked
 	// through for every match's passage, in one piece of 190 ms.
+	// Every address starts with "http": a note with none in reach (most) is not run through the expression (0.96× a snippet).
+	const first = text.indexOf("http", from);
+	if (first === -1 || first >= to) return [];
 	const reached = to < text.length ? text.slice(0, to) : text;
 	WEB_ADDRESS.lastIndex = from;
 	const found: WebAddress[] = [];

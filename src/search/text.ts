@@ -30,9 +30,9 @@ export function foldText(text: string): string {
 	return text.replace(MARKS, "").normalize("NFKD").replace(MARKS, "").toLowerCase();
 }
 
-/** 0-9, A-Z, a-z and `_`. */
+/** 0-9, A-Z, a-z and `_` (lower case looked at first: most of a text's characters). */
 function isAsciiWordCode(code: number): boolean {
-	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+	return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
 }
 
 /** Takes each token as it is read: its folded value and where it stands. */
@@ -300,13 +300,11 @@ class Tokenizer {
 		while (index < stop) {
 			const code = text.charCodeAt(index);
 			if (code < ASCII_LIMIT) {
-				if (isAsciiWordCode(code)) {
-					this.extendWord(index, sink);
-					if (code === UNDERSCORE || (isAsciiUpper(code) && index > this.wordStart)) this.compound = true;
-				} else {
-					this.flush(index, sink);
+				if (isAsciiWordCode(code)) index = this.readAsciiRun(index, stop, sink);
+				else {
+					if (this.wordStart !== -1) this.flush(index, sink);
+					index += 1;
 				}
-				index += 1;
 				continue;
 			}
 			const codePoint = text.codePointAt(index) ?? code;
@@ -324,6 +322,38 @@ class Tokenizer {
 			index += length;
 		}
 		this.index = index;
+	}
+
+	/**
+	 * Takes the run of ASCII word characters at `index` into the open word (or a new one), up to
+	 * `stop`, another character, or the word's MAX_WORD_CHARS (the next turn cuts it there); returns
+	 * where reading goes on. A plain word `firstCodes` does not want, ended by an ASCII character
+	 * outside words, is ended here as `flush` ends it, that character read too. In locals, with no
+	 * method call or field read and write for each character and no `flush` call for each space:
+	 * tokenizing is about 40 % of a search's snippets, and this took it to 0.86× a character.
+	 */
+	private readAsciiRun(index: number, stop: number, sink: TokenSink): number {
+		this.extendWord(index, sink);
+		const text = this.text;
+		const wordStart = this.wordStart;
+		const runEnd = Math.min(stop, wordStart + MAX_WORD_CHARS);
+		let compound = this.compound;
+		let code = text.charCodeAt(index);
+		for (;;) {
+			if (code === UNDERSCORE || (isAsciiUpper(code) && index > wordStart)) compound = true;
+			index += 1;
+			if (index >= runEnd) break;
+			code = text.charCodeAt(index);
+			if (isAsciiWordCode(code)) continue;
+			if (code < ASCII_LIMIT && !compound && this.firstCodes !== null && this.asciiOnly && this.unwanted(wordStart)) {
+				sink("", wordStart, index);
+				this.wordStart = -1;
+				return index + 1;
+			}
+			break;
+		}
+		this.compound = compound;
+		return index;
 	}
 
 	/** Takes the character at `index` into the open word, or starts one there: after the word's MAX_WORD_CHARS, a new one. */

@@ -303,6 +303,50 @@ describe("TokenReader", () => {
 		);
 	});
 
+	test("empties exactly the plain ASCII words starting with a letter not wanted, whatever the text and the read's length", () => {
+		// Words and what ends them: capitals inside a word, `_`, version words, letters beyond ASCII, words cut at MAX_WORD_CHARS.
+		const piece = fc.constantFrom(
+			"garden",
+			"Plan",
+			"sun",
+			"kiwi",
+			"peerDependencies",
+			"xY_z",
+			"v5",
+			"V2",
+			"9lives",
+			"café",
+			"éclair",
+			"東",
+			"🚀",
+			"s".repeat(MAX_WORD_CHARS + 3),
+			"Gx".repeat(140),
+			" ",
+			"  ",
+			"\n",
+			"-",
+			".",
+			"_",
+			"\u200B",
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 1, max: 300 }), fc.subarray([..."gpsk9"]), (pieces, chars, wanted) => {
+				const text = pieces.join("");
+				let previousEnd = -1;
+				const expected = tokenize(text).map((token) => {
+					// An identifier's parts and a version's number start inside the word before them: never emptied.
+					const part = token.start < previousEnd;
+					previousEnd = Math.max(previousEnd, token.end);
+					const spelled = text.slice(token.start, token.end);
+					const plain = !part && /^[A-Za-z0-9][a-z0-9]*$/u.test(spelled) && !/^[vV]/u.test(spelled);
+					return plain && !wanted.includes(spelled[0]?.toLowerCase() ?? "") ? { ...token, value: "" } : token;
+				});
+				expect(readAll(text, chars, wanted.join(""))).toEqual(expected);
+			}),
+			{ numRuns: 300, seed: 118 },
+		);
+	});
+
 	test("reads any text as tokenize does when every letter is wanted", () => {
 		const every = "abcdefghijklmnopqrstuvwxyz0123456789_";
 		fc.assert(
