@@ -1435,6 +1435,18 @@ export const DECIDING_DESTINATION_LENGTH = 1024;
 export const DECODE_CUT_SEARCH_CHARS = 12;
 /** Headings looked at (keyed, or their levels or offsets compared) between two points where resolving a subpath may pause. */
 export const SUBPATH_HEADING_STEP = 2048;
+/**
+ * Characters of headings keyed between two points where resolving a subpath may pause (a heading
+ * counts at most this much: a longer one is compared, not keyed). Keying is 30–70 ms a megabyte:
+ * 7,000 headings of 1 KB were keyed 2,048 at a time, in pieces of 45 ms.
+ */
+export const SUBPATH_HEADING_STEP_CHARS = 128 * 1024;
+/**
+ * A heading longer than this (real ones are a line of a few words) is not keyed when a link's
+ * heading is looked for: it is compared with the key as far as the two agree (`hasHeadingKey`). A
+ * planted note of one 7 MB heading was keyed whole, in one piece of 543 ms, by read_note of any of its headings.
+ */
+export const HEADING_KEYED_MAX_CHARS = 4096;
 /** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */
 export const YAML_TOKENS_PER_STEP = 2048;
 /**

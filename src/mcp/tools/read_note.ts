@@ -17,7 +17,7 @@ import {
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
-import { describeHeadingPlaces, headingKey, resolveSubpathInSteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
+import { describeHeadingPlaces, hasHeadingKey, lastHeadingKey, resolveSubpathInSteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
 import { blockPartInSteps, headingPlacesInSteps } from "../../headless/compactMetadata";
 import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../vault/notes";
 import { hasNoTags, listedNoteTags } from "../../vault/tags";
@@ -114,7 +114,7 @@ export const readNoteTool = defineTool({
 				return fail(
 					`No ${what} in "${file.path}". ${describeHeadingPlaces(headings, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`,
 				);
-			if (!partMatchesText(part, text)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
+			if (!partMatchesText(part, text, subpath)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
 		// A note of megabytes is hashed in pieces, the event loop given back between them; so are its tags listed.
 		// A note read again unchanged (nearly every read of a small note) takes its remembered hash without a wait.
@@ -229,9 +229,10 @@ function subpathOf(input: string): string {
  * True when the offsets from the metadata cache still fit the text read: the cache is updated a
  * moment after a file changes, and a section cut from newer text at older offsets would be wrong.
  */
-function partMatchesText(part: NotePart, text: string): boolean {
+function partMatchesText(part: NotePart, text: string, subpath: string): boolean {
 	const slice = text.slice(part.start, part.end);
 	if (part.name.startsWith("^")) return slice.toLowerCase().includes(part.name.toLowerCase());
 	const firstLine = slice.split(/\r?\n/, 1)[0] ?? "";
-	return headingKey(firstLine) === headingKey(part.name);
+	// Against the key the heading was found by, the line compared only as far as it agrees: a planted heading of megabytes keyed whole held the server.
+	return hasHeadingKey(firstLine, lastHeadingKey(subpath));
 }
