@@ -1436,6 +1436,12 @@ export const DECODE_CUT_SEARCH_CHARS = 12;
 /** Headings looked at (keyed, or their levels or offsets compared) between two points where resolving a subpath may pause. */
 export const SUBPATH_HEADING_STEP = 2048;
 /**
+ * A block id (`^id`) read_note looks for in the note's text before its block records, with a regular
+ * expression, only up to this long; a longer one is looked up in the records alone. Past about 50,000
+ * characters the pattern is too large for one (a SyntaxError: read_note "failed inside the server").
+ */
+export const BLOCK_ID_PATTERN_MAX_CHARS = 1024;
+/**
  * Characters of headings keyed between two points where resolving a subpath may pause (a heading
  * counts at most this much: a longer one is compared, not keyed). Keying is 30–70 ms a megabyte:
  * 7,000 headings of 1 KB were keyed 2,048 at a time, in pieces of 45 ms.

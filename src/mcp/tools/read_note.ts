@@ -13,6 +13,7 @@ import {
 	NOTE_HASH_MEMO_CHARS,
 	READ_NOTE_ANSWER_MARGIN_BYTES,
 	NOTE_TEXT_SLICE_MS,
+	BLOCK_ID_PATTERN_MAX_CHARS,
 } from "../../config/limits";
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { echoed } from "../../markdown/echo";
@@ -206,7 +207,9 @@ function unparsedFrontmatter(text: string, frontmatter: Record<string, unknown> 
  * written `^id`. A note without it needs no look through its blocks (a record of 100,000 listed in one piece took 0.2 s).
  */
 function mayHoldBlock(text: string, id: string): boolean {
-	return /^[a-z0-9-]+$/.test(id) && new RegExp(`\\^${id}(?![A-Za-z0-9-])`, "i").test(text);
+	if (!/^[a-z0-9-]+$/.test(id)) return false;
+	// A longer id is looked up in the block records alone: past about 50,000 characters the pattern is too large for a regular expression, and read_note failed inside the server.
+	return id.length > BLOCK_ID_PATTERN_MAX_CHARS || new RegExp(`\\^${id}(?![A-Za-z0-9-])`, "i").test(text);
 }
 
 function* noBlock(): Steps<null> {
