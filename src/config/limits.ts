@@ -1435,6 +1435,24 @@ export const DECIDING_DESTINATION_LENGTH = 1024;
 export const DECODE_CUT_SEARCH_CHARS = 12;
 /** Headings looked at (keyed, or their levels or offsets compared) between two points where resolving a subpath may pause. */
 export const SUBPATH_HEADING_STEP = 2048;
+/**
+ * A block id (`^id`) read_note looks for in the note's text before its block records, with a regular
+ * expression, only up to this long; a longer one is looked up in the records alone. Past about 50,000
+ * characters the pattern is too large for one (a SyntaxError: read_note "failed inside the server").
+ */
+export const BLOCK_ID_PATTERN_MAX_CHARS = 1024;
+/**
+ * Characters of headings keyed between two points where resolving a subpath may pause (a heading
+ * counts at most this much: a longer one is compared, not keyed). Keying is 30–70 ms a megabyte:
+ * 7,000 headings of 1 KB were keyed 2,048 at a time, in pieces of 45 ms.
+ */
+export const SUBPATH_HEADING_STEP_CHARS = 128 * 1024;
+/**
+ * A heading longer than this (real ones are a line of a few words) is not keyed when a link's
+ * heading is looked for: it is compared with the key as far as the two agree (`hasHeadingKey`). A
+ * planted note of one 7 MB heading was keyed whole, in one piece of 543 ms, by read_note of any of its headings.
+ */
+export const HEADING_KEYED_MAX_CHARS = 4096;
 /** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */
 export const YAML_TOKENS_PER_STEP = 2048;
 /**
@@ -1622,6 +1640,15 @@ export const RANKING_SPLIT_FIRST = 1024;
 export const RANKING_SPLIT_SAMPLE = 256;
 /** Words whose template count (`templateOf`) a search engine keeps; more, and it starts again. */
 export const TEMPLATE_MEMO_WORDS = 1024;
+/**
+ * Words of a note's aliases (frontmatter `aliases`, and the title it shows) that search ranks as its
+ * names, whole aliases in order while they fit; the rest are neither names nor searched. Each name is looked through
+ * once for each word of a query, per candidate, between pauses every SEARCH_PAUSE_CHECK_MASK + 1
+ * candidates: 300 planted notes of 1,500 aliases of 6 words (under MAX_FRONTMATTER_BYTES) made a
+ * search of 80 words one piece of 1.9 s, and one of 6 words 132 ms (at 256 words: 70–79 ms). The
+ * held-out vaults' notes have at most 27 words of aliases.
+ */
+export const SEARCH_ALIAS_MAX_WORDS = 128;
 /** A search pauses only between this many candidates (a power of two less one: a mask), so asking costs nothing. */
 export const SEARCH_PAUSE_CHECK_MASK = 255;
 /** A search that found the index changed across its pauses this many times runs its last attempt in one piece. */

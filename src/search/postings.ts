@@ -15,6 +15,7 @@ import {
 	HEADINGS_JOINED_STEP,
 	SECTION_MIN_TOKENS,
 	SECTION_SCAN_MAX_CHARS,
+	SEARCH_ALIAS_MAX_WORDS,
 } from "../config/limits";
 import { PackedIdWriter, unpackIds } from "./packedIds";
 import { TermDictionary, type HeldAmong } from "./dictionary";
@@ -540,9 +541,16 @@ export class PostingsIndex {
 		const titleTokens = tokenize(title);
 		const titleIds = Uint32Array.from(titleTokens, (token) => idOf(token.value));
 		const headingIds = yield* ids(yield* namesTextInSteps(headings, folderWords(path)));
+		// Aliases, whole, while their words fit SEARCH_ALIAS_MAX_WORDS: a search looks through each name once for each of its words.
 		const aliasIds: Uint32Array[] = [];
-		for (const alias of aliases) aliasIds.push(yield* ids(alias));
-		const names = { title: titleIds, headings: headingIds, aliases: aliasIds.filter((name) => name.length > 0) };
+		let aliasWords = 0;
+		for (const alias of aliases) {
+			const words = yield* ids(alias);
+			if (words.length === 0 || aliasWords + words.length > SEARCH_ALIAS_MAX_WORDS) continue;
+			aliasIds.push(words);
+			aliasWords += words.length;
+		}
+		const names = { title: titleIds, headings: headingIds, aliases: aliasIds };
 		const bodyLength = body.count;
 		const bodyBytes = body.byteLength;
 		const sketchBytes = pairSketchBytes(bodyLength);

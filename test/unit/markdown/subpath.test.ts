@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import fc from "fast-check";
 import type { CachedMetadata } from "obsidian";
-import { describeHeadings, headingKey, resolveSubpath } from "../../../src/markdown/subpath";
+import { describeHeadings, hasHeadingKey, headingKey, lastHeadingKey, resolveSubpath } from "../../../src/markdown/subpath";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
@@ -172,6 +172,63 @@ describe("headingKey compares a link's heading as Obsidian does", () => {
 		["back\\slash", "back slash"],
 	])("%j is compared as %j", (heading, key) => {
 		expect(headingKey(heading)).toBe(key);
+	});
+});
+
+describe("hasHeadingKey compares a heading with a key as headingKey would, reading only as far as they agree", () => {
+	// Letters whose lower case is longer, context-dependent (final sigma) or of another script; white space `\s` holds; separators.
+	const pieces = [
+		"a",
+		"B",
+		"Σ",
+		"σ",
+		"ς",
+		"İ",
+		"ß",
+		"ẞ",
+		"\u0301",
+		"'",
+		"1",
+		" ",
+		"  ",
+		"\u00a0",
+		"\ufeff",
+		"\t",
+		"\n",
+		"#",
+		":",
+		"|",
+		"^",
+		"%",
+		"[",
+		"]",
+		"\\",
+	];
+	const heading = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join(""));
+
+	test("the same answer as comparing keys, for headings of any of these characters", () => {
+		fc.assert(
+			fc.property(heading, heading, (one, other) => {
+				expect(hasHeadingKey(one, headingKey(other))).toBe(headingKey(one) === headingKey(other));
+				expect(hasHeadingKey(one, headingKey(one))).toBe(true);
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test("a key of another case, spacing or separators matches; one word more or less does not", () => {
+		// A final sigma is lowered as the whole key lowers it: ς at a word's end, σ inside.
+		expect(hasHeadingKey("## ΟΔΟΣ  Plan: ΣΑΣ", "οδος plan σας")).toBe(true);
+		expect(hasHeadingKey("## ΟΔΟΣ  Plan: ΣΑΣ", "οδοσ plan σας")).toBe(false);
+		expect(hasHeadingKey("  Many   spaces  ", "many spaces")).toBe(true);
+		expect(hasHeadingKey("Many spaces more", "many spaces")).toBe(false);
+		expect(hasHeadingKey("Many", "many spaces")).toBe(false);
+		expect(hasHeadingKey("::", "")).toBe(true);
+	});
+
+	test("lastHeadingKey keys a chain's last heading", () => {
+		expect(lastHeadingKey("Parent # The  Child: ")).toBe("the child");
+		expect(lastHeadingKey("")).toBe("");
 	});
 });
 

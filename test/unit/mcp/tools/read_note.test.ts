@@ -1,4 +1,4 @@
-import { MAX_NOTE_HEADINGS, MAX_STARTUP_PARSE_BYTES, SLICED_TAGS } from "../../../../src/config/limits";
+import { HEADING_KEYED_MAX_CHARS, MAX_NOTE_HEADINGS, MAX_STARTUP_PARSE_BYTES, SLICED_TAGS, SUBPATH_HEADING_STEP_CHARS } from "../../../../src/config/limits";
 import { countSetAdds, countWorkPerPiece } from "../../../helpers/workPieces";
 import { NodeVault } from "../../../../src/headless/NodeVault";
 import { NodeMetadataCache } from "../../../../src/headless/NodeMetadataCache";
@@ -206,6 +206,54 @@ describe("read_note", () => {
 			await planted.vault.host.vault.process(file, (text) => `${text}## nothere\nnow\n`);
 			await planted.vault.host.metadataCache.settled();
 			expect(await planted.ok("read_note", { path: "Outline#nothere" })).toMatchObject({ section: "nothere", content: "## nothere\nnow\n" });
+		} finally {
+			await planted.close();
+		}
+	});
+
+	test("headings of megabytes are compared with the key, not keyed whole, and long headings are keyed a bounded number of characters a piece (one planted heading of 7 MB was one piece of 0.5 s)", async () => {
+		const huge = `ΣΑΣ: ${" a".repeat(1_000_000)}`;
+		const spaced = `Alpha${" ".repeat(100_000)}Omega ΟΔΟΣ`;
+		const long = Array.from({ length: 1_500 }, (_, index) => `# ${"w".repeat(2_000)} ${index}`).join("\n");
+		const planted = await openToolVault({ "Big.md": `# ${huge}\ntext\n# ${spaced}\nfound\n${long}\n# Last\nend\n` });
+		await planted.vault.host.metadataCache.settled();
+		const pieces = countWorkPerPiece();
+		// Characters whose case is lowered between two pauses (headingKey lowers each heading it keys whole), and the most at once.
+		let longest = 0;
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			pieces.count(this.length);
+			longest = Math.max(longest, this.length);
+			return lower.call(this);
+		});
+		try {
+			expect(await planted.error("read_note", { path: "Big#nothere" })).toMatch(/^No heading "nothere" in "Big\.md"\. Its headings: # ΣΑΣ: {2}a a a/);
+			// Before: the 2 MB heading lowered whole, then 2,048 headings of 2 KB a piece (4 MB). Now a piece's headings are
+			// SUBPATH_HEADING_STEP_CHARS and one more; the bound leaves room for other work of the process in the same piece.
+			expect(longest).toBeLessThanOrEqual(HEADING_KEYED_MAX_CHARS);
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(8 * SUBPATH_HEADING_STEP_CHARS);
+			// Found by its key, however it is spaced and cased, and its section read as it is in the note.
+			const found = await planted.ok("read_note", { path: "Big#alpha omega οδος" });
+			// Compared as booleans: a failed match of megabyte strings is diffed for minutes.
+			expect({ section: found.section === spaced, content: found.content === `# ${spaced}\nfound\n` }).toEqual({ section: true, content: true });
+			expect(longest).toBeLessThanOrEqual(HEADING_KEYED_MAX_CHARS);
+			expect(await planted.ok("read_note", { path: "Big#Last" })).toMatchObject({ content: "# Last\nend\n" });
+			expect(await planted.error("read_note", { path: "Big#alpha" })).toMatch(/^No heading "alpha"/);
+		} finally {
+			lowered.mockRestore();
+			pieces.restore();
+			await planted.close();
+		}
+	}, 60_000);
+
+	test("a block id of 60,000 characters is read, and a missing one is said to be missing (the id's pattern was too large: read_note failed inside the server)", async () => {
+		const id = "b".repeat(60_000);
+		const planted = await openToolVault({ "Long.md": `First ^short\n\nThe long one ^${id}\n\nlast\n` });
+		try {
+			await planted.vault.host.metadataCache.settled();
+			expect(await planted.ok("read_note", { path: `Long#^${id}` })).toMatchObject({ content: `The long one ^${id}` });
+			expect(await planted.error("read_note", { path: `Long#^${id}c` })).toMatch(/^No block "\^bbbb/);
+			expect(await planted.ok("read_note", { path: "Long#^short" })).toMatchObject({ content: "First ^short" });
 		} finally {
 			await planted.close();
 		}
