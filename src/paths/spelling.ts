@@ -109,10 +109,29 @@ function partCount(path: string): number {
 }
 
 /**
- * The vault's absolute path, or its spellings (as opened, and as the system resolves it through a
- * linked folder): a folder typed under any of them names the same folder of the vault.
+ * The vault's absolute path as the disk there reads it (vaultRootSpellings probes it): its spellings (as opened, and
+ * as the system resolves it through a linked folder), a folder typed under any of them naming the same folder of the
+ * vault; and whether that disk tells names apart by letter case (Linux's do: `/home/ann/vault` is another folder than
+ * `/home/ann/Vault`, while macOS's and Windows' read both as one).
  */
-export type VaultRoot = string | readonly string[];
+export interface VaultRootOnDisk {
+	readonly spellings: readonly string[];
+	readonly caseSensitive: boolean;
+}
+
+/**
+ * The vault's absolute path, or its spellings and disk (VaultRootOnDisk). A path alone says nothing of the disk: a
+ * folder typed under it is compared as a disk that folds case and Unicode forms would read it (`pathMatchKey`).
+ */
+export type VaultRoot = string | VaultRootOnDisk;
+
+/**
+ * The form the vault's path and a typed absolute path are compared in: where the disk tells letter case apart, the
+ * path itself (in NFC, the form the vault gives every name); elsewhere, as a person would read it (`pathMatchKey`).
+ */
+function rootKeyFor(caseSensitive: boolean): (path: string) => string {
+	return caseSensitive ? (path) => path.normalize("NFC") : pathMatchKey;
+}
 
 /**
  * An excluded folder as a person may type it — `./Private`, `Private/`, `\Private`, an absolute
@@ -123,14 +142,16 @@ export type VaultRoot = string | readonly string[];
  */
 export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): string | null {
 	let folder = withSlashes(input.trim());
-	const roots = (typeof vaultRoot === "string" ? [vaultRoot] : (vaultRoot ?? [])).map((root) => resolvedAbsolute(withSlashes(root)));
+	const onDisk = typeof vaultRoot === "string" ? { spellings: [vaultRoot], caseSensitive: false } : vaultRoot;
+	const roots = (onDisk?.spellings ?? []).map((root) => resolvedAbsolute(withSlashes(root)));
 	if (roots.length > 0) {
-		const rootKeys = roots.map((root) => pathMatchKey(root));
+		const rootKey = rootKeyFor(onDisk?.caseSensitive === true);
+		const rootKeys = roots.map(rootKey);
 		// What a path inside each root starts with: a vault at a drive's or the disk's top (`E:/`, `/`) ends with its slash already.
 		const insideKeys = rootKeys.map((rootKey) => (rootKey.endsWith("/") ? rootKey : `${rootKey}/`));
 		// Resolved first, so a path that leaves the vault and comes back (`/home/ann/Other/../Vault/Private`) names its folder too.
 		const resolved = folder.startsWith("/") || DRIVE_LETTER.test(folder) ? resolvedAbsolute(folder) : folder;
-		const key = pathMatchKey(resolved);
+		const key = rootKey(resolved);
 		if (rootKeys.includes(key)) return null;
 		const within = insideKeys.findIndex((insideKey) => key.startsWith(insideKey));
 		// Cut by parts, not characters: the typed path and the vault's may spell a name in different Unicode forms.
@@ -141,7 +162,7 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 				.slice(partCount(roots[within] ?? ""))
 				.join("/");
 		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault.
-		else if (insideKeys.some((insideKey) => pathMatchKey(folder).startsWith(insideKey))) return null;
+		else if (insideKeys.some((insideKey) => rootKey(folder).startsWith(insideKey))) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (DRIVE_LETTER.test(folder)) return null;
