@@ -7,6 +7,8 @@ import { MATCH_KEY_CACHE_SIZE } from "../config/limits";
 
 /** A Windows drive at the start of a path (`C:`). */
 export const DRIVE_LETTER = /^[a-z]:/i;
+/** A Windows drive starting an absolute path (`C:\Users` once its backslashes are slashes, or `C:` alone): `a:b` is not one. */
+const DRIVE_PATH = /^[a-z]:(?:\/|$)/i;
 /** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
 export const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 
@@ -144,13 +146,18 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 	let folder = withSlashes(input.trim());
 	const onDisk = typeof vaultRoot === "string" ? { spellings: [vaultRoot], caseSensitive: false } : vaultRoot;
 	const roots = (onDisk?.spellings ?? []).map((root) => resolvedAbsolute(withSlashes(root)));
+	// `a:b` is drive A's folder b only where the vault's system has drives (its path starts with one); elsewhere, or the
+	// vault unknown, it is a name, as Linux and macOS read it (a folder `a:b` could not be excluded). An absolute drive
+	// path (`C:\Users`, `\\?\C:\Users`) is one everywhere: typed `./C:/x`, a folder `C:` of a Linux vault is named.
+	const drive = roots.some((root) => DRIVE_LETTER.test(root)) ? DRIVE_LETTER : DRIVE_PATH;
+	const startsWithDrive = (path: string) => drive.test(path);
 	if (roots.length > 0) {
 		const rootKey = rootKeyFor(onDisk?.caseSensitive === true);
 		const rootKeys = roots.map(rootKey);
 		// What a path inside each root starts with: a vault at a drive's or the disk's top (`E:/`, `/`) ends with its slash already.
 		const insideKeys = rootKeys.map((rootKey) => (rootKey.endsWith("/") ? rootKey : `${rootKey}/`));
 		// Resolved first, so a path that leaves the vault and comes back (`/home/ann/Other/../Vault/Private`) names its folder too.
-		const resolved = folder.startsWith("/") || DRIVE_LETTER.test(folder) ? resolvedAbsolute(folder) : folder;
+		const resolved = folder.startsWith("/") || startsWithDrive(folder) ? resolvedAbsolute(folder) : folder;
 		const key = rootKey(resolved);
 		if (rootKeys.includes(key)) return null;
 		const within = insideKeys.findIndex((insideKey) => key.startsWith(insideKey));
@@ -165,7 +172,7 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 		else if (insideKeys.some((insideKey) => rootKey(folder).startsWith(insideKey))) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
-	if (DRIVE_LETTER.test(folder)) return null;
+	if (startsWithDrive(folder)) return null;
 	// A `..` takes away the name before it, as the system would read the path: `Notes/../Private` names
 	// `Private`. Dropped, such an entry left the folder it names visible, silently.
 	const parts: string[] = [];

@@ -169,6 +169,11 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		// Another folder on a disk that tells case apart, read as any path outside the vault (it named the vault's Private).
 		["/home/ann/vault/Private", onLinux, "home/ann/vault/Private"],
 		["/HOME/ann/Vault/Private", onLinux, "HOME/ann/Vault/Private"],
+		// A colon is a name's on Linux and macOS (a folder `a:b` was read as drive A and could not be excluded).
+		["a:b", undefined, "a:b"],
+		["a:b/Old", root, "a:b/Old"],
+		["/home/ann/Vault/a:b", onLinux, "a:b"],
+		["./C:/Private", root, "C:/Private"],
 	])("%j (vault %j) is %j", (input, vaultRoot, expected) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBe(expected);
 	});
@@ -195,6 +200,10 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["E:\\..", "E:\\"],
 		["F:\\Private", "E:\\"],
 		["/home/ann/Vault/..", onLinux],
+		// Beside a vault on a drive, a drive (`a:b` is drive A's folder b), as Windows reads it.
+		["a:b", "C:\\Vault"],
+		["C:", undefined],
+		["C:/Private", root],
 	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
 	});
