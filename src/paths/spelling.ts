@@ -92,14 +92,16 @@ function withSlashes(path: string): string {
 	return path.replace(/\\/g, "/").replace(WIN32_PATH_PREFIX, "");
 }
 
-/** An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top stays there. */
+/**
+ * An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top
+ * stays there. ` ..` (spaces around it) is a name to the system, kept as it is (see normalizeExcludedFolder).
+ */
 function resolvedAbsolute(path: string): string {
 	const drive = DRIVE_LETTER.exec(path)?.[0] ?? "";
 	const parts: string[] = [];
 	for (const part of path.slice(drive.length).split("/")) {
-		const name = part.trim();
-		if (name === "" || name === ".") continue;
-		if (name === "..") parts.pop();
+		if (part.trim() === "" || part === ".") continue;
+		if (part === "..") parts.pop();
 		else parts.push(part);
 	}
 	return `${drive}/${parts.join("/")}`;
@@ -174,10 +176,14 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (startsWithDrive(folder)) return null;
 	// A `..` takes away the name before it, as the system would read the path: `Notes/../Private` names
-	// `Private`. Dropped, such an entry left the folder it names visible, silently.
+	// `Private`. Dropped, such an entry left the folder it names visible, silently. With spaces around it (`Notes/ ../Private`)
+	// it is a name to the system, a folder ` ..`, not the folder above: read as `..`, the entry named `Private`, and a token
+	// limited to it saw Private. The vault never shows such a folder (its name reads as a dot-name, hidden as `.trash` is),
+	// so the entry names no folder of the vault and the person is told, rather than either reading taken for what was meant.
 	const parts: string[] = [];
 	for (const part of normalizeVaultPath(folder).split("/")) {
 		const name = part.trim();
+		if (name !== part && (name === "." || name === "..")) return null;
 		if (name === "" || name === ".") continue;
 		if (name !== "..") parts.push(name);
 		else if (parts.pop() === undefined) return null;

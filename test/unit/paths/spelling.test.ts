@@ -204,6 +204,12 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["a:b", "C:\\Vault"],
 		["C:", undefined],
 		["C:/Private", root],
+		// `..` or `.` with spaces around it is a name to the system (a folder ` ..`, which the vault hides), never the folder above.
+		["Notes/ ../Private", undefined],
+		["Notes/.. /Private", root],
+		["Private/ ./Old", undefined],
+		["/home/ann/Vault/Notes/ ../Private", onLinux],
+		["/home/ann/Vault/ ../Vault/Private", root],
 	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
 	});
