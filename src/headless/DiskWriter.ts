@@ -607,10 +607,10 @@ export class DiskWriter {
 	 * and the move are made with the folders held open (FolderJail.createFileSync, moveFileSync): through
 	 * the thread pool, a trash folder swapped for a link out of the vault while the rename waited for a
 	 * thread took the note out of the vault, and the look after it saw the folder swapped back.
+	 * `textRead`: the text the caller read and decided on, which the file must still hold (see openToMove).
 	 */
-	async trash(diskPath: string, trashFolder: string, basename: string, extension: string): Promise<void> {
-		const { handle, stats } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
-		await handle.close();
+	async trash(diskPath: string, trashFolder: string, basename: string, extension: string, textRead?: string): Promise<void> {
+		const stats = await this.openToMove(diskPath, "moved to the trash", textRead);
 		await this.jail.makeFolders(trashFolder);
 		const dot = extension === "" ? "" : `.${extension}`;
 		for (let number = 0; ; number++) {
@@ -655,11 +655,10 @@ export class DiskWriter {
 	 * new name is taken with a hard link, which fails if it exists, and only then the old name is
 	 * removed; a file system without hard links gets a checked rename instead. A move that only
 	 * changes letter case is a plain rename (on a case-insensitive disk both names are the same file).
-	 * Returns the moved file's stats.
+	 * `textRead` as for `trash`. Returns the moved file's stats.
 	 */
-	async move(from: string, to: string): Promise<Stats> {
-		const { handle, stats } = await this.jail.open(from, fsConstants.O_RDONLY);
-		await handle.close();
+	async move(from: string, to: string, textRead?: string): Promise<Stats> {
+		const stats = await this.openToMove(from, "moved", textRead);
 		await this.jail.makeFolders(nodePath.dirname(to));
 		this.moveWithoutReplacing(from, to, stats);
 		this.moveLateCarries(from, to);
@@ -670,6 +669,25 @@ export class DiskWriter {
 			throw new OutsideVaultError();
 		}
 		return fs.lstat(to);
+	}
+
+	/**
+	 * Opens the file a trash or move takes, through the jail, and returns its stats: from here to the move itself, the
+	 * move checks the file at the name is this one. The caller's own read came before this open (undo's look at a
+	 * created note's text, a rename's read of the note): given that text (`textRead`), the file must still hold it, so a
+	 * save by rename another program made in between is not what is moved (it would be, unchecked: the person asked
+	 * for the note they read). Read in pieces, as an edit reads.
+	 */
+	private async openToMove(diskPath: string, what: "moved to the trash" | "moved", textRead?: string): Promise<Stats> {
+		const { handle, stats } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
+		try {
+			// Past what a read reads, it is not the text read (that read would have refused it): not read in to be compared.
+			if (textRead !== undefined && (stats.size > MAX_READ_NOTE_BYTES || (await readInPieces(handle.fd, stats.size, this.pause)).text !== textRead))
+				throw new ReplacedWhileMovedError(what);
+		} finally {
+			await handle.close();
+		}
+		return stats;
 	}
 
 	/** Moves the file `moved` describes from `at` back to `to`, if `at` still leads to it and nothing took `to` meanwhile. */

@@ -32,7 +32,7 @@ export class NodeHost implements Host {
 
 	/** Headless there is no system trash to ask for: a trashed file goes to the vault's `.trash` folder, as Obsidian's "Move to Obsidian trash" does. */
 	readonly fileManager: HostFileManager = {
-		trashFile: (file) => this.vault.trash(file),
+		trashFile: (file, options) => this.vault.trash(file, options),
 		// Obsidian rewrites links itself; headless, our rewriting does what it does.
 		renameFile: async (file, newPath) => {
 			await renameWithLinks(this, file, newPath);

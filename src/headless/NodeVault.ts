@@ -1,7 +1,7 @@
 import { lstatSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
-import type { HostAbstractFile, HostFile, HostVault, ProcessOptions } from "../host/Host";
+import type { HostAbstractFile, HostFile, HostVault, MoveOptions, ProcessOptions } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
@@ -409,9 +409,9 @@ export class NodeVault implements HostVault, WatchedVault {
 	/**
 	 * Moves a file to the vault's `.trash` folder, as Obsidian's "Move to Obsidian trash" does: under
 	 * its own name, or with a number added when that name is taken there; nothing in the trash is
-	 * ever replaced. Jailed like every write.
+	 * ever replaced. Jailed like every write; `options.textRead` as for `rename`.
 	 */
-	async trash(file: HostFile): Promise<void> {
+	async trash(file: HostFile, options?: MoveOptions): Promise<void> {
 		// From where it was asked to go, as `rename`: one moved while its turn was waited for (into an excluded folder, the
 		// same file object renamed in place) is not moved to the trash from wherever it went.
 		const from = file.path;
@@ -419,16 +419,17 @@ export class NodeVault implements HostVault, WatchedVault {
 			const known = file.path === from ? this.files.get(from) : undefined;
 			if (!known) throw Object.assign(new Error(`File does not exist: ${from}`), { code: "ENOENT" });
 			const { basename, extension } = nameParts(known.path);
-			await this.writer.trash(known.diskPath, nodePath.join(this.root, TRASH_FOLDER), basename, extension);
+			await this.writer.trash(known.diskPath, nodePath.join(this.root, TRASH_FOLDER), basename, extension, options?.textRead);
 			this.drop(known.path, known);
 		});
 	}
 
 	/**
 	 * Moves a file to `newPath`, as Obsidian's `Vault.rename` does (no link changes). Jailed like
-	 * every write; never replaces anything (see DiskWriter.move).
+	 * every write; never replaces anything (see DiskWriter.move). Given the text the caller read (`options.textRead`), a
+	 * file that no longer holds it when the move opens it is not moved (ReplacedWhileMovedError).
 	 */
-	async rename(file: HostFile, newPath: string): Promise<void> {
+	async rename(file: HostFile, newPath: string, options?: MoveOptions): Promise<void> {
 		const target = normalizeVaultPath(newPath);
 		// The file where it was asked to move from: one moved meanwhile (while the locks were waited for) is not moved from
 		// wherever it went, an excluded folder say, to `target`.
@@ -440,7 +441,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase())
 					throw Object.assign(new Error(`File already exists: ${target}`), { code: "EEXIST" });
 				const diskTarget = this.toDiskPath(target);
-				const stats = await this.writer.move(known.diskPath, diskTarget);
+				const stats = await this.writer.move(known.diskPath, diskTarget, options?.textRead);
 				const oldPath = known.path;
 				// Written by another program before the watcher looked: the text kept is not the one moved, and the write's event,
 				// matching the stats recorded here, would be dropped as seen. Reported changed too, as an outside move (movedOnDisk).

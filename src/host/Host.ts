@@ -36,6 +36,17 @@ export interface ProcessOptions {
 	sameAccessAs?: string;
 }
 
+/** What a caller of `rename` or `trashFile` asks of the move. */
+export interface MoveOptions {
+	/**
+	 * Headless only: the note's text as the caller read it and decided on. The move opens the file and checks it still
+	 * holds this text (from that open to the move itself it checks the file is that one), so a save by rename another
+	 * program made after the caller's read is not what is moved: refused as a note that changed while it was being
+	 * moved, nothing moved. Obsidian moves the file it knows, unchecked.
+	 */
+	textRead?: string;
+}
+
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
 	readonly configDir: string;
@@ -97,7 +108,7 @@ export interface HostVault {
 	 */
 	removeLeftTemporaries?(): Promise<void>;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
-	rename(file: HostFile, newPath: string): Promise<void>;
+	rename(file: HostFile, newPath: string, options?: MoveOptions): Promise<void>;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;
 	on(name: "rename", callback: (file: HostAbstractFile, oldPath: string) => unknown): EventRef;
 	offref(ref: EventRef): void;
@@ -178,7 +189,7 @@ export interface HostFileManager {
 	 * Moves a file to the trash the person chose in Obsidian (the system's, or the vault's `.trash`
 	 * folder); headless, always the vault's `.trash`. Undo uses it, so undoing a new note never deletes for good.
 	 */
-	trashFile(file: HostFile): Promise<void>;
+	trashFile(file: HostFile, options?: MoveOptions): Promise<void>;
 	/**
 	 * The host's own rename: moves a file and updates the links to it as the host does (Obsidian:
 	 * by its "Automatically update internal links" setting; headless, as Obsidian with it on). The

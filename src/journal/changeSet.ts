@@ -741,7 +741,8 @@ async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: stri
 		throw new NoteChangedSinceError(movedFrom, []);
 	}
 	try {
-		await host.vault.rename(file, change.path);
+		// Only the file that still holds the text read and recorded: another program's save by rename since is not moved.
+		await host.vault.rename(file, change.path, { textRead: text });
 	} catch (error) {
 		journal.dropChange(call.id, change.path);
 		throw error;

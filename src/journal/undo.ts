@@ -390,7 +390,8 @@ async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall,
 		return { path, result: "excluded since" };
 	}
 	try {
-		await host.fileManager.trashFile(file);
+		// Only the file that still holds that text: another program's save by rename after the read above is not trashed.
+		await host.fileManager.trashFile(file, { textRead: text });
 	} catch (error) {
 		journal.dropChange(undo.id, path);
 		// Moved while the trash waited for the note's turn (a move holds it): kept where it went, as above.

@@ -32,7 +32,7 @@ import type { ToolDescriptor, ToolOutcome } from "./tool";
 import { fail, ok } from "../result";
 import { hashText } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
-import { isPathVisible, scopeKey, type Scope } from "../vault/scope";
+import { isExcludedPath, isPathVisible, scopeKey, type Scope } from "../vault/scope";
 
 const NOTHING_WRITTEN = "Nothing was written.";
 
@@ -94,13 +94,25 @@ function noLongerAllowed(tool: ToolDescriptor, done = NOTHING_WRITTEN): ToolOutc
 /**
  * The notes a set stopped part-way had written, as its error tells them: how many, and by name only those the token
  * may see now. A folder excluded, or the token's folders narrowed, during the set hides the notes in it, as a written
- * call's answer is then withheld (`writtenOutOfSight`); the undo id still reverses them.
+ * call's answer is then withheld (`writtenOutOfSight`); the undo id still reverses them (see undoReverses).
  */
 function writtenSoFar(written: readonly string[], scope: Scope): string {
 	const told = written.filter((path) => isPathVisible(path, scope)).map((path) => `"${path}"`);
 	const hidden = written.length - told.length;
 	if (hidden > 0) told.push(`${hidden} in folders this token may no longer see`);
 	return `${written.length} ${written.length === 1 ? "note" : "notes"} (${told.join(", ")})`;
+}
+
+/**
+ * What the undo id of a set stopped part-way does with the notes it had written (`them`: "it" or "them"). Undo never
+ * writes in a folder the person has excluded, so while one of them lies in a folder excluded since, the undo is refused
+ * as a whole: the id reverses them once the folder is included again, which the error says rather than promise it at
+ * once. Notes only out of a narrowed token's folders are reversed at once (the person undoes, not the token).
+ */
+function undoReverses(id: string, written: readonly string[], scope: Scope, them: "it" | "them"): string {
+	const excludedNow = { configDir: scope.configDir, excludedFolders: scope.excludedFolders };
+	if (!written.some((path) => isExcludedPath(path, excludedNow))) return `undo id ${id} reverses ${them}`;
+	return `undo id ${id} reverses ${them} once the folder excluded since is included again: nothing is written in an excluded folder`;
 }
 
 /** A written call's answer when the token may no longer be told of its notes: that it was written, and how to undo it. */
@@ -309,13 +321,13 @@ export async function runWriteCall<Args>(
 			if (error instanceof WriteNoLongerAllowedError)
 				return noLongerAllowed(
 					tool,
-					`Only ${writtenSoFar(error.written, ctx.scope)} had been written before that (undo id ${id} reverses it); nothing after.`,
+					`Only ${writtenSoFar(error.written, ctx.scope)} had been written before that (${undoReverses(id, error.written, ctx.scope, "it")}); nothing after.`,
 				);
 			if (!(error instanceof NoteChangedSinceError)) throw error;
 			if (error.written.length > 0) {
 				const changed = isPathVisible(error.path, ctx.scope) ? `"${error.path}"` : "A note in a folder this token may no longer see";
 				return fail(
-					`${changed} changed while this call was being written, so it was not written; ${writtenSoFar(error.written, ctx.scope)} had been (undo id ${id} reverses them). Read the note again and retry what is missing.`,
+					`${changed} changed while this call was being written, so it was not written; ${writtenSoFar(error.written, ctx.scope)} had been (${undoReverses(id, error.written, ctx.scope, "them")}). Read the note again and retry what is missing.`,
 				);
 			}
 			changedPath = error.path;

@@ -7,6 +7,8 @@ import { MATCH_KEY_CACHE_SIZE } from "../config/limits";
 
 /** A Windows drive at the start of a path (`C:`). */
 export const DRIVE_LETTER = /^[a-z]:/i;
+/** A Windows drive starting an absolute path (`C:\Users` once its backslashes are slashes, or `C:` alone): `a:b` is not one. */
+const DRIVE_PATH = /^[a-z]:(?:\/|$)/i;
 /** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
 export const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 
@@ -97,14 +99,16 @@ function withSlashes(path: string): string {
 	return WIN32_UNC_PREFIX.test(slashed) ? `//${slashed.slice("//?/UNC/".length)}` : slashed.replace(WIN32_PATH_PREFIX, "");
 }
 
-/** An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top stays there. */
+/**
+ * An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top
+ * stays there. ` ..` (spaces around it) is a name to the system, kept as it is (see normalizeExcludedFolder).
+ */
 function resolvedAbsolute(path: string): string {
 	const drive = DRIVE_LETTER.exec(path)?.[0] ?? "";
 	const parts: string[] = [];
 	for (const part of path.slice(drive.length).split("/")) {
-		const name = part.trim();
-		if (name === "" || name === ".") continue;
-		if (name === "..") parts.pop();
+		if (part.trim() === "" || part === ".") continue;
+		if (part === "..") parts.pop();
 		else parts.push(part);
 	}
 	return `${drive}/${parts.join("/")}`;
@@ -116,10 +120,29 @@ function partCount(path: string): number {
 }
 
 /**
- * The vault's absolute path, or its spellings (as opened, and as the system resolves it through a
- * linked folder): a folder typed under any of them names the same folder of the vault.
+ * The vault's absolute path as the disk there reads it (vaultRootSpellings probes it): its spellings (as opened, and
+ * as the system resolves it through a linked folder), a folder typed under any of them naming the same folder of the
+ * vault; and whether that disk tells names apart by letter case (Linux's do: `/home/ann/vault` is another folder than
+ * `/home/ann/Vault`, while macOS's and Windows' read both as one).
  */
-export type VaultRoot = string | readonly string[];
+export interface VaultRootOnDisk {
+	readonly spellings: readonly string[];
+	readonly caseSensitive: boolean;
+}
+
+/**
+ * The vault's absolute path, or its spellings and disk (VaultRootOnDisk). A path alone says nothing of the disk: a
+ * folder typed under it is compared as a disk that folds case and Unicode forms would read it (`pathMatchKey`).
+ */
+export type VaultRoot = string | VaultRootOnDisk;
+
+/**
+ * The form the vault's path and a typed absolute path are compared in: where the disk tells letter case apart, the
+ * path itself (in NFC, the form the vault gives every name); elsewhere, as a person would read it (`pathMatchKey`).
+ */
+function rootKeyFor(caseSensitive: boolean): (path: string) => string {
+	return caseSensitive ? (path) => path.normalize("NFC") : pathMatchKey;
+}
 
 /**
  * An excluded folder as a person may type it — `./Private`, `Private/`, `\Private`, an absolute
@@ -130,14 +153,21 @@ export type VaultRoot = string | readonly string[];
  */
 export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): string | null {
 	let folder = withSlashes(input.trim());
-	const roots = (typeof vaultRoot === "string" ? [vaultRoot] : (vaultRoot ?? [])).map((root) => resolvedAbsolute(withSlashes(root)));
+	const onDisk = typeof vaultRoot === "string" ? { spellings: [vaultRoot], caseSensitive: false } : vaultRoot;
+	const roots = (onDisk?.spellings ?? []).map((root) => resolvedAbsolute(withSlashes(root)));
+	// `a:b` is drive A's folder b only where the vault's system has drives (its path starts with one); elsewhere, or the
+	// vault unknown, it is a name, as Linux and macOS read it (a folder `a:b` could not be excluded). An absolute drive
+	// path (`C:\Users`, `\\?\C:\Users`) is one everywhere: typed `./C:/x`, a folder `C:` of a Linux vault is named.
+	const drive = roots.some((root) => DRIVE_LETTER.test(root)) ? DRIVE_LETTER : DRIVE_PATH;
+	const startsWithDrive = (path: string) => drive.test(path);
 	if (roots.length > 0) {
-		const rootKeys = roots.map((root) => pathMatchKey(root));
+		const rootKey = rootKeyFor(onDisk?.caseSensitive === true);
+		const rootKeys = roots.map(rootKey);
 		// What a path inside each root starts with: a vault at a drive's or the disk's top (`E:/`, `/`) ends with its slash already.
 		const insideKeys = rootKeys.map((rootKey) => (rootKey.endsWith("/") ? rootKey : `${rootKey}/`));
 		// Resolved first, so a path that leaves the vault and comes back (`/home/ann/Other/../Vault/Private`) names its folder too.
-		const resolved = folder.startsWith("/") || DRIVE_LETTER.test(folder) ? resolvedAbsolute(folder) : folder;
-		const key = pathMatchKey(resolved);
+		const resolved = folder.startsWith("/") || startsWithDrive(folder) ? resolvedAbsolute(folder) : folder;
+		const key = rootKey(resolved);
 		if (rootKeys.includes(key)) return null;
 		const within = insideKeys.findIndex((insideKey) => key.startsWith(insideKey));
 		// Cut by parts, not characters: the typed path and the vault's may spell a name in different Unicode forms.
@@ -148,15 +178,19 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 				.slice(partCount(roots[within] ?? ""))
 				.join("/");
 		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault.
-		else if (insideKeys.some((insideKey) => pathMatchKey(folder).startsWith(insideKey))) return null;
+		else if (insideKeys.some((insideKey) => rootKey(folder).startsWith(insideKey))) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
-	if (DRIVE_LETTER.test(folder)) return null;
+	if (startsWithDrive(folder)) return null;
 	// A `..` takes away the name before it, as the system would read the path: `Notes/../Private` names
-	// `Private`. Dropped, such an entry left the folder it names visible, silently.
+	// `Private`. Dropped, such an entry left the folder it names visible, silently. With spaces around it (`Notes/ ../Private`)
+	// it is a name to the system, a folder ` ..`, not the folder above: read as `..`, the entry named `Private`, and a token
+	// limited to it saw Private. The vault never shows such a folder (its name reads as a dot-name, hidden as `.trash` is),
+	// so the entry names no folder of the vault and the person is told, rather than either reading taken for what was meant.
 	const parts: string[] = [];
 	for (const part of normalizeVaultPath(folder).split("/")) {
 		const name = part.trim();
+		if (name !== part && (name === "." || name === "..")) return null;
 		if (name === "" || name === ".") continue;
 		if (name !== "..") parts.push(name);
 		else if (parts.pop() === undefined) return null;

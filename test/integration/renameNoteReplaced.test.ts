@@ -1,12 +1,13 @@
 /**
- * A rename's move opens the note, makes the folders it needs, then moves it: another program that saves the note by
- * rename in between (an editor's atomic save) puts another file at its name. The rename is refused in words the
+ * A rename reads the note, its move opens it, makes the folders it needs, then moves it: another program that saves
+ * the note by rename in between (an editor's atomic save) puts another file at its name. The rename is refused in words the
  * client can act on, the other program's file stays at the old name with its text, nothing is made at the new name,
  * no linking note is rewritten and nothing is journalled. The real service over real HTTP, a real temp vault.
  */
 import { promises as fs, renameSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { DiskWriter } from "../../src/headless/DiskWriter";
 import { FolderJail } from "../../src/host/FolderJail";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
@@ -46,6 +47,29 @@ describe("rename_note when another program saves the note by rename while its mo
 		});
 		const error = await callError(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
 		expect(made).toBe(2);
+		expect(error).toBe("The note changed while it was being moved (another program replaced it), so nothing was moved. Read it again and retry.");
+		expect(await fs.readFile(plan, "utf8")).toBe("# Plan\n\nSaved by another program.\n");
+		expect(await fs.readdir(nodePath.join(vault, "Archive"))).toEqual([]);
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Linker.md"), "utf8")).toBe("See [[Notes/Plan]].\n");
+		expect(running.journal.list(10).filter((entry) => entry.tool === "rename_note")).toEqual([]);
+	});
+
+	test("a save by rename between the rename's read of the note and its move's open: refused the same way, nothing moved", async () => {
+		const plan = nodePath.join(vault, "Notes/Plan.md");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the writer as `this`
+		const move = DiskWriter.prototype.move;
+		let saved = false;
+		jest.spyOn(DiskWriter.prototype, "move").mockImplementation(async function (this: DiskWriter, ...args: Parameters<DiskWriter["move"]>) {
+			// The write has read the note ("# Plan") and recorded it as the text it moves; the other program saves by rename now.
+			if (args[0] === plan && !saved) {
+				saved = true;
+				writeFileSync(`${plan}.saving`, "# Plan\n\nSaved by another program.\n");
+				renameSync(`${plan}.saving`, plan);
+			}
+			return move.apply(this, args);
+		});
+		const error = await callError(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
+		expect(saved).toBe(true);
 		expect(error).toBe("The note changed while it was being moved (another program replaced it), so nothing was moved. Read it again and retry.");
 		expect(await fs.readFile(plan, "utf8")).toBe("# Plan\n\nSaved by another program.\n");
 		expect(await fs.readdir(nodePath.join(vault, "Archive"))).toEqual([]);

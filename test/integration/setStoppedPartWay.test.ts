@@ -51,12 +51,13 @@ describe("a rename whose linking note's folder is excluded while its links are r
 		expect(await fs.readFile(nodePath.join(vault, "Hide/First.md"), "utf8")).toBe("See [[Renamed]].\n");
 		expect(error).toContain("rename_note is no longer allowed for this token");
 		expect(error).toMatch(
-			/Only 2 notes \("Keep\/Renamed\.md", 1 in folders this token may no longer see\) had been written before that \(undo id \S+ reverses it\)/u,
+			/Only 2 notes \("Keep\/Renamed\.md", 1 in folders this token may no longer see\) had been written before that \(undo id \S+ reverses it once the folder excluded since is included again: nothing is written in an excluded folder\); nothing after\./u,
 		);
 		expect(error).not.toContain("Hide");
 		expect(error).not.toContain("First");
 
-		// The undo id given reverses both notes, once the person includes the folder again; while it is excluded, undo refuses and changes nothing.
+		// The undo id given reverses both notes once the person includes the folder again, as the error says (main said it
+		// reversed them, without more); while it is excluded, undo refuses and changes nothing.
 		const undoId = /undo id (\S+) reverses/u.exec(error)?.[1] ?? "";
 		const refused = await undoCall(running.host, running.journal, undoId, "person", ["Hide"]);
 		expect(refused.ok).toBe(false);
@@ -117,7 +118,7 @@ describe("an approved rename whose linking note another program changes while th
 		atTheWriteOf("Keep/Second.md", ["Hide"]);
 		const error = await callError(client, "rename_note", { path: "Keep/Target.md", new_path: "Keep/Renamed.md" });
 		expect(error).toMatch(
-			/^"Keep\/Second\.md" changed while this call was being written, so it was not written; 2 notes \("Keep\/Renamed\.md", 1 in folders this token may no longer see\) had been \(undo id \S+ reverses them\)/u,
+			/^"Keep\/Second\.md" changed while this call was being written, so it was not written; 2 notes \("Keep\/Renamed\.md", 1 in folders this token may no longer see\) had been \(undo id \S+ reverses them once the folder excluded since is included again: nothing is written in an excluded folder\)\./u,
 		);
 		expect(error).not.toContain("Hide");
 		expect(error).not.toContain("First");
@@ -132,7 +133,7 @@ describe("an approved rename whose linking note another program changes while th
 		atTheWriteOf("Hide/First.md", ["Hide"]);
 		const error = await callError(client, "rename_note", { path: "Keep/Target.md", new_path: "Keep/Renamed.md" });
 		expect(error).toMatch(
-			/^A note in a folder this token may no longer see changed while this call was being written, so it was not written; 2 notes \("Keep\/Renamed\.md", "Keep\/Second\.md"\) had been \(undo id \S+ reverses them\)/u,
+			/^A note in a folder this token may no longer see changed while this call was being written, so it was not written; 2 notes \("Keep\/Renamed\.md", "Keep\/Second\.md"\) had been \(undo id \S+ reverses them\)\./u,
 		);
 		expect(error).not.toContain("Hide");
 		expect(error).not.toContain("First");

@@ -554,6 +554,51 @@ describe("DiskWriter.trash and move when another program replaces the note after
 });
 
 /**
+ * The caller read the note before the trash or move opened it (undo's look at a created note, a rename's read): given
+ * that text, a file that holds another by the open (another program's save by rename, or an edit, since the read) is
+ * left where it is; one that holds it, read as the vault reads (in pieces, bytes that are not UTF-8 as U+FFFD), moves.
+ */
+describe("DiskWriter.trash and move given the text the caller read", () => {
+	let root: string;
+	let writer: DiskWriter;
+	const plan = () => nodePath.join(root, "Notes/Plan.md");
+
+	beforeEach(async () => {
+		root = await makeVault({ "Notes/Plan.md": "the other program's plan\n" });
+		writer = new DiskWriter(await FolderJail.open(root));
+	});
+	afterEach(async () => {
+		await removeDir(root);
+	});
+
+	test("trash of a note that no longer holds the text read: refused, the note where it was, nothing in the trash", async () => {
+		await expect(writer.trash(plan(), nodePath.join(root, ".trash"), "Plan", "md", "the plan\n")).rejects.toThrow(
+			"The note changed while it was being moved to the trash (another program replaced it), so nothing was moved.",
+		);
+		expect(await fs.readFile(plan(), "utf8")).toBe("the other program's plan\n");
+		expect(nodeFs.existsSync(nodePath.join(root, ".trash/Plan.md"))).toBe(false);
+	});
+
+	test("move of a note that no longer holds the text read: refused, the note where it was, nothing at the new name", async () => {
+		await expect(writer.move(plan(), nodePath.join(root, "Archive/Plan.md"), "the plan\n")).rejects.toThrow(
+			"The note changed while it was being moved (another program replaced it), so nothing was moved.",
+		);
+		expect(await fs.readFile(plan(), "utf8")).toBe("the other program's plan\n");
+		expect(nodeFs.existsSync(nodePath.join(root, "Archive/Plan.md"))).toBe(false);
+	});
+
+	test("a note of several pieces holding the text read, a byte that is not UTF-8 in it, is moved and then trashed", async () => {
+		const bytes = Buffer.concat([Buffer.from("a".repeat(NOTE_TEXT_PIECE_CHARS * 2)), Buffer.from([0xff]), Buffer.from("end\n")]);
+		writeFileSync(plan(), bytes);
+		const text = bytes.toString("utf8");
+		await writer.move(plan(), nodePath.join(root, "Archive/Plan.md"), text);
+		await writer.trash(nodePath.join(root, "Archive/Plan.md"), nodePath.join(root, ".trash"), "Plan", "md", text);
+		expect(await fs.readFile(nodePath.join(root, ".trash/Plan.md"))).toEqual(bytes);
+		expect(nodeFs.existsSync(plan())).toBe(false);
+	});
+});
+
+/**
  * Another program deletes the note between a trash's or a move's open and its act (while the folders it needs are made):
  * the call is refused as a note gone (the code tools answer "That note is gone"), named by its vault path only, and
  * nothing is made in the trash or at the new name.

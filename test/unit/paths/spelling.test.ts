@@ -124,6 +124,9 @@ describe("visibleForm", () => {
 
 describe("normalizeExcludedFolder reads an excluded folder as a person may type it", () => {
 	const root = "/home/ann/Vault";
+	const linked = { spellings: ["/home/ann/Vault", "/data/Vault"], caseSensitive: false };
+	/** The vault on a disk that tells letter case apart (Linux's), as vaultRootSpellings finds it. */
+	const onLinux = { spellings: [root], caseSensitive: true };
 	test.each([
 		["Private", undefined, "Private"],
 		["./Private", undefined, "Private"],
@@ -153,9 +156,9 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["\\\\.\\unc\\server\\share\\Vault\\Notes\\..\\Private", "\\\\server\\share\\Vault", "Private"],
 		["\\\\server\\share\\Vault\\Private\\Old", "\\\\?\\UNC\\server\\share\\Vault", "Private/Old"],
 		// The vault opened through a linked folder: a path under either spelling of it names the vault's folder.
-		["/data/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
-		["/home/ann/Vault/Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
-		["/data/Other/../Vault/Notes/../Private", ["/home/ann/Vault", "/data/Vault"], "Private"],
+		["/data/Vault/Private", linked, "Private"],
+		["/home/ann/Vault/Private", linked, "Private"],
+		["/data/Other/../Vault/Notes/../Private", linked, "Private"],
 		// The vault's own path in another Unicode form than the one typed.
 		["/Users/me/Caf\u00e9/Private", "/Users/me/Cafe\u0301", "Private"],
 		["/Users/me/Cafe\u0301/Private/Old", "/Users/me/Caf\u00e9", "Private/Old"],
@@ -163,6 +166,18 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["E:\\Private", "E:\\", "Private"],
 		["E:\\Notes\\..\\Private\\Old", "E:\\", "Private/Old"],
 		["/Private/Old", "/", "Private/Old"],
+		// Where the disk tells case apart, the vault's path as the disk spells it; the folder inside in its own Unicode form.
+		["/home/ann/Vault/Private", onLinux, "Private"],
+		["/home/ann/Vault/../Vault/Cafe\u0301", onLinux, "Caf\u00e9"],
+		["/home/ann/Other/../Vault/Private", onLinux, "Private"],
+		// Another folder on a disk that tells case apart, read as any path outside the vault (it named the vault's Private).
+		["/home/ann/vault/Private", onLinux, "home/ann/vault/Private"],
+		["/HOME/ann/Vault/Private", onLinux, "HOME/ann/Vault/Private"],
+		// A colon is a name's on Linux and macOS (a folder `a:b` was read as drive A and could not be excluded).
+		["a:b", undefined, "a:b"],
+		["a:b/Old", root, "a:b/Old"],
+		["/home/ann/Vault/a:b", onLinux, "a:b"],
+		["./C:/Private", root, "C:/Private"],
 	])("%j (vault %j) is %j", (input, vaultRoot, expected) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBe(expected);
 	});
@@ -183,11 +198,22 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["/home/ann/Vault/Notes/../../Other", root],
 		["../Vault/Private", root],
 		["\\\\?\\C:\\Vault\\Private", root],
-		["/data/Vault", ["/home/ann/Vault", "/data/Vault"]],
-		["/data/Vault/..", ["/home/ann/Vault", "/data/Vault"]],
+		["/data/Vault", linked],
+		["/data/Vault/..", linked],
 		["E:\\", "E:\\"],
 		["E:\\..", "E:\\"],
 		["F:\\Private", "E:\\"],
+		["/home/ann/Vault/..", onLinux],
+		// Beside a vault on a drive, a drive (`a:b` is drive A's folder b), as Windows reads it.
+		["a:b", "C:\\Vault"],
+		["C:", undefined],
+		["C:/Private", root],
+		// `..` or `.` with spaces around it is a name to the system (a folder ` ..`, which the vault hides), never the folder above.
+		["Notes/ ../Private", undefined],
+		["Notes/.. /Private", root],
+		["Private/ ./Old", undefined],
+		["/home/ann/Vault/Notes/ ../Private", onLinux],
+		["/home/ann/Vault/ ../Vault/Private", root],
 	])("%j (vault %j) names no folder inside the vault", (input, vaultRoot) => {
 		expect(normalizeExcludedFolder(input, vaultRoot)).toBeNull();
 	});

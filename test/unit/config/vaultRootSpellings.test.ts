@@ -1,0 +1,65 @@
+/**
+ * The vault's path as the disk reads it, over real temp folders: a folder typed under the vault's path in another
+ * letter case names the vault's folder only where the disk reads the two spellings as one folder. Compared case-blind
+ * on a disk that tells them apart (Linux's), `…/vault/Private` excluded and granted `Private` of `…/Vault`.
+ */
+import { mkdirSync, promises as fs, symlinkSync } from "node:fs";
+import * as nodePath from "node:path";
+import { generateToken } from "../../../src/auth/tokens";
+import { FileSettingsStore } from "../../../src/config/FileSettingsStore";
+import { vaultRootSpellings } from "../../../src/config/vaultRootSpellings";
+import { makeTempDir, removeDir } from "../../helpers/vault";
+
+/** Whether the disk at `parent` keeps `Vault` and `vault` apart: made as two folders, or the second refused as the first. */
+function tellsCaseApart(parent: string): boolean {
+	mkdirSync(nodePath.join(parent, "Vault"));
+	try {
+		mkdirSync(nodePath.join(parent, "vault"));
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+describe("vaultRootSpellings over a real disk", () => {
+	let parent: string;
+	let root: string;
+	let caseApart: boolean;
+
+	beforeEach(async () => {
+		parent = await makeTempDir();
+		caseApart = tellsCaseApart(parent);
+		root = nodePath.join(parent, "Vault");
+	});
+	afterEach(async () => {
+		await removeDir(parent);
+	});
+
+	test("says whether the disk tells the vault's path apart from the same in another case, and names the real path of a linked one", () => {
+		expect(vaultRootSpellings(root)).toEqual({ spellings: [root], caseSensitive: caseApart });
+		const linked = nodePath.join(parent, "Linked");
+		symlinkSync(root, linked);
+		expect(vaultRootSpellings(linked)).toEqual({ spellings: [linked, root], caseSensitive: caseApart });
+	});
+
+	test("data.json's folders under the vault's path in another case name the vault's folders only where the disk reads them as one", async () => {
+		const other = nodePath.join(parent, "vault");
+		const { record } = generateToken("scoped", "read", {}, new Date(), ["Work"]);
+		await fs.mkdir(nodePath.join(root, ".obsidian/plugins/vault-mcp"), { recursive: true });
+		await fs.writeFile(
+			nodePath.join(root, ".obsidian/plugins/vault-mcp/data.json"),
+			JSON.stringify({ excludedFolders: [`${other}/Private`, `${root}/Archive`], tokens: [{ ...record, folders: [`${other}/Work`] }] }),
+		);
+		const { settings } = await new FileSettingsStore(root, ".obsidian").read();
+		// Under the vault's own spelling, always the vault's folder.
+		expect(settings.excludedFolders).toContain("Archive");
+		if (caseApart) {
+			// Another folder: read as any path outside the vault (a folder of that name inside it, not there), as `/elsewhere/Private` is.
+			expect(settings.excludedFolders).not.toContain("Private");
+			expect(settings.tokens[0]?.folders).not.toEqual(["Work"]);
+		} else {
+			expect(settings.excludedFolders).toContain("Private");
+			expect(settings.tokens[0]?.folders).toEqual(["Work"]);
+		}
+	});
+});
