@@ -99,6 +99,9 @@ function withSlashes(path: string): string {
 	return WIN32_UNC_PREFIX.test(slashed) ? `//${slashed.slice("//?/UNC/".length)}` : slashed.replace(WIN32_PATH_PREFIX, "");
 }
 
+/** Two or more slashes in a row: resolvedAbsolute spells the vault's roots with none (`\\server\share` is `/server/share`). */
+const REPEATED_SLASHES = /\/{2,}/g;
+
 /**
  * An absolute path with its `.` and `..` parts resolved as the system reads them: `/a/../b` is `/b`, and `..` at the top
  * stays there. ` ..` (spaces around it) is a name to the system, kept as it is (see normalizeExcludedFolder).
@@ -177,8 +180,10 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 				.filter(Boolean)
 				.slice(partCount(roots[within] ?? ""))
 				.join("/");
-		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault.
-		else if (insideKeys.some((insideKey) => rootKey(folder).startsWith(insideKey))) return null;
+		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault. Compared with its
+		// slashes single, as the roots are: a network path (`\\server\share\Vault\..\Other`) kept its `//` and was read
+		// as a folder `server/share/Other` inside the vault, never there, with no warning.
+		else if (insideKeys.some((insideKey) => rootKey(folder.replace(REPEATED_SLASHES, "/")).startsWith(insideKey))) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (startsWithDrive(folder)) return null;

@@ -148,10 +148,11 @@ interface WebAddress extends Span {
 function webAddresses(text: string, from: number, to: number): WebAddress[] {
 	// Looked for only where a passage may reach: a 4.4 MB note of addresses made 338,000 of them, looked
 	// through for every match's passage, in one piece of 190 ms.
-	// Every address starts with "http": a note with none in reach (most) is not run through the expression (0.96× a snippet).
-	const first = text.indexOf("http", from);
-	if (first === -1 || first >= to) return [];
 	const reached = to < text.length ? text.slice(0, to) : text;
+	// Every address holds "://": a reach with none is not run through the expression. Looked for in the reach only (in
+	// the whole note, a 5 MB note with none cost 6.4 ms a snippet), and as "://", not "http": a colon is rarer in prose
+	// than an "h", which made indexOf("http") 5–10× slower than the expression itself on English text.
+	if (reached.indexOf("://", from) === -1) return [];
 	WEB_ADDRESS.lastIndex = from;
 	const found: WebAddress[] = [];
 	for (let match = WEB_ADDRESS.exec(reached); match; match = WEB_ADDRESS.exec(reached)) {

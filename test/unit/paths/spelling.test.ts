@@ -198,6 +198,11 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["/home/ann/Vault/Notes/../../Other", root],
 		["../Vault/Private", root],
 		["\\\\?\\C:\\Vault\\Private", root],
+		// A network path climbing out of the vault, or a path with a doubled slash: they named `server/share/Other`,
+		// `server/share` and `home/ann/Other` inside the vault (never there), with no warning.
+		["\\\\server\\share\\Vault\\..\\Other", "\\\\server\\share\\Vault"],
+		["\\\\?\\UNC\\server\\share\\Vault\\..", "\\\\server\\share\\Vault"],
+		["/home/ann//Vault/../Other", root],
 		["/data/Vault", linked],
 		["/data/Vault/..", linked],
 		["E:\\", "E:\\"],
