@@ -230,8 +230,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/**
 	 * Runs ahead of the queue the moves queued at `file`'s path, when only they keep it from being
-	 * parsed ahead: its own renames (a note the server renamed, or one written just after a rename),
-	 * and the delete of another file that was at its path (a note deleted, then made again).
+	 * parsed ahead: its own renames (a note the server renamed, or one written just after a rename;
+	 * every rename of a chain, the first ones from paths it has left), and the delete of another file
+	 * that was at its path (a note deleted, then made again).
 	 * Nothing runs ahead while the queue's pause is in a delete, a rename, a resolution of links or a
 	 * change of `file`. The moves at its path then run one at a time, in order, up to the first that
 	 * may not:
@@ -247,8 +248,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 		if (underWay === undefined || underWay.kind !== "parse" || underWay.file === file || this.resolving.size > 0) return;
 		for (let at = 1; at < this.changesQueued.length; at++) {
 			const change = this.changesQueued[at]!;
-			if (change.kind === "parse" || !change.paths.some((path) => concerns(path, file.path))) continue;
-			const own = change.kind === "rename" ? change.file === file : change.paths[0] === file.path && change.file !== file;
+			if (change.kind === "parse") continue;
+			// Each of its own renames, not only the last: a note renamed twice before the queue reached the first comes to its path through both.
+			const ownRename = change.kind === "rename" && change.file === file;
+			if (!ownRename && !change.paths.some((path) => concerns(path, file.path))) continue;
+			const own = ownRename || (change.kind === "delete" && change.paths[0] === file.path && change.file !== file);
 			if (!own || change.runAhead === null || underWay.file === change.file) return;
 			// Links lead to a name's files by path (the nearest, then the shortest): a change of another file by one of its names moves them too.
 			const names = new Set(change.paths.map(linkedName));

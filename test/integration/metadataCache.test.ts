@@ -421,20 +421,31 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Target.md": 1 });
 	});
 
-	test("a note renamed twice before the queue reached the first rename is left to its turn: caughtUpWithNotes waits for the changes before it", async () => {
+	test("a note renamed twice before the queue reached the first rename has both renames run ahead: its new links at its last path, nothing at the two before", async () => {
+		await addLine("Other.md", "And [[Hub]] and [[Middle]].");
+		await host.metadataCache.settled();
 		await bigNoteHeldAtRead();
 		await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Middle.md");
 		await host.vault.rename(host.vault.getFileByPath("Middle.md")!, "Moved.md");
 		await addLine("Moved.md", "See [[Target]].");
 		let done = false;
 		const caughtUp = host.metadataCache.caughtUpWithNotes(["Moved.md", "Middle.md"]).then(() => (done = true));
-		// The queue cannot move while Big.md's read is held: whatever turns pass, the call is still waiting.
-		for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
-		expect(done).toBe(false);
+		// The queue cannot move while Big.md's read is held: on 565b5cdf the second rename waited for the first's turn, after Big.md.
+		for (let turn = 0; turn < 20 && !done; turn++) await new Promise((resolve) => setImmediate(resolve));
+		const cache = host.metadataCache;
+		expect({
+			done,
+			moved: cache.resolvedLinks["Moved.md"],
+			before: [cache.getCache("Hub.md"), cache.getCache("Middle.md"), cache.resolvedLinks["Hub.md"], cache.resolvedLinks["Middle.md"]],
+			other: cache.unresolvedLinks["Other.md"],
+			bigParsed: bigParsed(),
+		}).toEqual({ done: true, moved: { "Target.md": 1 }, before: [null, null, undefined, undefined], other: { New: 1, Hub: 1, Middle: 1 }, bigParsed: false });
 		release();
 		await caughtUp;
-		expect(host.metadataCache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
-		expect([host.metadataCache.resolvedLinks["Hub.md"], host.metadataCache.resolvedLinks["Middle.md"]]).toEqual([undefined, undefined]);
+		await cache.settled();
+		expect(cache.resolvedLinks["Moved.md"]).toEqual({ "Target.md": 1 });
+		expect(cache.getCache("Moved.md")?.links?.map((link) => link.link)).toEqual(["Target"]);
+		expect([cache.resolvedLinks["Hub.md"], cache.resolvedLinks["Middle.md"], cache.unresolvedLinks["Other.md"]]).toEqual([undefined, undefined, { New: 1, Hub: 1, Middle: 1 }]);
 	});
 
 	test("a writer whose note is renamed during its last queued parse is answered once that parse and the rename are in, with no pause of the queue after them", async () => {
