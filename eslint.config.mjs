@@ -37,9 +37,9 @@ const folderRules = [
 	]),
 	neverImports("search", [
 		{
-			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$|markdown/chunkedArray$)",
+			regex: "^\\.\\./(?!config/limits$|result$|markdown/frontmatter$|markdown/chunkedArray$|markdown/splitStringMap$)",
 			message:
-				"search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type, the one frontmatter fence in markdown/frontmatter and the chunked list in markdown/chunkedArray aside).",
+				"search/ is pure text code: it imports nothing of the app or the vault (config/limits, the Result type, the one frontmatter fence in markdown/frontmatter, the chunked list in markdown/chunkedArray and the split map in markdown/splitStringMap aside).",
 		},
 	]),
 	neverImports("paths", [

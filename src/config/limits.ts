@@ -1391,12 +1391,12 @@ export const OBSIDIAN_SETTINGS_MAX_CHARS = 256 * 1024;
 export const OBSIDIAN_SETTINGS_MAX_BYTES = 3 * OBSIDIAN_SETTINGS_MAX_CHARS;
 
 /**
- * Entries one hash table of a `SplitStringSet` holds before the set splits into SPLIT_SET_PARTS
- * tables. V8 grows a Set by copying every entry into a table twice the size, in one step: a note's
- * 800,000 distinct tags, gathered in one Set, paid that copy at 524,288 entries, one piece of
- * 200–430 ms. Split, no table grows past about a SPLIT_SET_PARTS-th of the entries.
+ * Keys the first hash table of a `SplitStringMap` (or `SplitStringSet`) holds; later keys go to
+ * SPLIT_MAP_PARTS tables. V8 grows a Map or Set by copying every entry into a table twice the
+ * size, in one step: a note's 800,000 distinct tags, gathered in one Set, paid that copy at 524,288
+ * entries, one piece of 200–430 ms. Split, no table grows past about a SPLIT_MAP_PARTS-th of the entries.
  */
-export const SPLIT_SET_AT = 8_192;
+export const SPLIT_MAP_FIRST_KEYS = 8_192;
 /**
  * Values in one chunk of a `ChunkedArray`: the most copied at once when a chunk grows. V8 grows an
  * array by copying all it holds; four arrays of a note's 800,000 tag counts grew in one piece of
@@ -1404,17 +1404,14 @@ export const SPLIT_SET_AT = 8_192;
  */
 export const CHUNKED_ARRAY_CHUNK = 16_384;
 /**
- * Keys one Map of a `ChunkedMap` (the search dictionary's words) holds before the next is begun.
- * V8 grows a Map by copying every entry into a table twice the size, in one step: a note of
- * 550,000 new words grew the dictionary's one Map in a piece of 40–70 ms (120–150 ms of CPU
- * measured alone at load 15). In chunks, a growth copies at most half a chunk (25–50 ms); a lookup
- * asks the chunks in turn, at most 4 for a million words (V8 keeps a string's hash in the string,
- * so each ask is one probe): at 550,000 words a miss cost about 1.5 times, a find 1.3 times, what
- * it cost in one Map.
+ * Words the search dictionary's first table holds (its `SplitStringMap`'s `firstKeys`); later words
+ * go to the parts. A word in the first table is found with V8's hash alone: split at
+ * SPLIT_MAP_FIRST_KEYS, every word of a 39,000-word vocabulary also paid the map's own hash, and
+ * indexing's look-ups took 1.36 times as long. V8 grows a Map by copying every entry into a table
+ * twice the size, in one step: a note of 550,000 new words grew the dictionary's one Map in a piece
+ * of 40–70 ms; here a growth copies at most half the first table (25–50 ms).
  */
-export const CHUNKED_MAP_KEYS = 262_144;
-/** Tables a split `SplitStringSet` spreads its entries over (by a seeded hash, so a note cannot choose which). */
-export const SPLIT_SET_PARTS = 256;
+export const DICTIONARY_FIRST_WORDS = 262_144;
 
 // Markdown parsing: how long pieces of a note are looked at in steps.
 /**
@@ -1666,11 +1663,11 @@ export const KEPT_TAG_COUNT_PAGES = 8;
 /** Links resolved (a note's own, its backlinks) between two looks at the call's clock. */
 export const LINKS_PER_CLOCK_CHECK = 512;
 /**
- * Hash tables a `SplitStringMap` keeps its keys in. A table that grows copies every entry at once:
- * get_note_links' map of a planted note's 650,000 link paths grew in pieces of 40–70 ms; split 64
- * ways, each growth copies a 64th.
+ * Tables a split `SplitStringMap` spreads its entries over, by a seeded hash (a note cannot choose
+ * which): get_note_links' map of a planted note's 650,000 link paths grew in one table in pieces of
+ * 40–70 ms; split 256 ways, each growth copies a 256th.
  */
-export const SPLIT_MAP_PARTS = 64;
+export const SPLIT_MAP_PARTS = 256;
 /**
  * Characters of a key read to pick its `SplitStringMap` table, half from each end: longer keys that
  * share both ends share a table, and a note under MAX_READ_NOTE_BYTES holds few such keys (8 MiB / 128).

@@ -38,6 +38,7 @@ import { pieceEnd } from "../sha256";
 import { eventLoopTurns } from "../turns";
 import { copyNameBeside } from "../vault/copyName";
 import { encodeInPieces, fileHoldsAt, fileStartsWith, lengthOf, readBytesInPieces, readInPieces, type Pause } from "./bytePieces";
+import { fileExistsError, fileMissingError } from "../host/fileErrors";
 
 /** What one attempt of an edit did: the text the note now has, and the file's stats after our write (null: nothing was written). */
 export interface EditResult {
@@ -100,14 +101,6 @@ class ReplacedWhileMovedError extends Error {
 		super(`The note changed while it was being ${what} (another program replaced it), so nothing was moved. Read it again and retry.`);
 		this.name = "ReplacedWhileMovedError";
 	}
-}
-
-/**
- * Nothing at a note's name when a trash or move comes to it: another program deleted or moved it since the call opened
- * it. The code tools answer as a note gone; the message, as NodeVault's, names it by its vault path only.
- */
-function noteGone(vaultPath: string): NodeJS.ErrnoException {
-	return Object.assign(new Error(`File does not exist: ${vaultPath}`), { code: "ENOENT" });
 }
 
 /** LATE_APPEND_RECHECK_MS, without keeping the process alive; a named frame a test can find the timer by. */
@@ -705,14 +698,15 @@ export class DiskWriter {
 	 * there, or a file of that name outside removed by the unlink of the old name.
 	 */
 	private moveWithoutReplacing(from: string, to: string, stats: Stats): void {
-		const taken = () => Object.assign(new Error(`File already exists: ${this.jail.vaultPath(to)}`), { code: "EEXIST" });
+		const taken = () => fileExistsError(this.jail.vaultPath(to));
 		this.jail.inFolderSync(nodePath.dirname(from), (fromEntry) =>
 			this.jail.inFolderSync(nodePath.dirname(to), (toEntry) => {
 				const source = fromEntry(nodePath.basename(from));
 				const target = toEntry(nodePath.basename(to));
 				// Still the file opened at the start: another program may have put another at the old name since, or removed it.
 				const atStart = lstatSync(source, { throwIfNoEntry: false });
-				if (atStart === undefined) throw noteGone(this.jail.vaultPath(from));
+				// Nothing at its name: another program deleted or moved it since the call opened it (answered as a note gone).
+				if (atStart === undefined) throw fileMissingError(this.jail.vaultPath(from));
 				if (!sameFile(atStart, stats)) throw new ReplacedWhileMovedError("moved");
 				const existing = lstatSync(target, { throwIfNoEntry: false });
 				// A link there is not part of the vault: refused like any path through a link, never named as taken.
@@ -739,7 +733,7 @@ export class DiskWriter {
 				const atOldName = lstatSync(source, { throwIfNoEntry: false });
 				if (!sameFile(linked, stats) || !sameFile(atOldName, stats)) {
 					if (linked !== undefined && (sameFile(linked, stats) || sameFile(atOldName, linked))) unlinkSync(target);
-					throw atOldName === undefined ? noteGone(this.jail.vaultPath(from)) : new ReplacedWhileMovedError("moved");
+					throw atOldName === undefined ? fileMissingError(this.jail.vaultPath(from)) : new ReplacedWhileMovedError("moved");
 				}
 				unlinkSync(source);
 			}),
@@ -753,7 +747,7 @@ export class DiskWriter {
  * a folder, or the name taken in the trash since: not part of the vault).
  */
 function trashRefusal(found: Stats | undefined, opened: Stats, vaultPath: string): Error {
-	if (found === undefined) return noteGone(vaultPath);
+	if (found === undefined) return fileMissingError(vaultPath);
 	if (found.isFile() && !sameFile(found, opened)) return new ReplacedWhileMovedError("moved to the trash");
 	return new OutsideVaultError();
 }

@@ -28,6 +28,7 @@ import { DiskWriter, isBeingRewritten, TEMPORARY_NOTE_NAME, WRITE_STEP_BYTES } f
 import { decodeInPieces } from "./bytePieces";
 import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
 import { readSettingsFile } from "../host/settingsFile";
+import { fileExistsError, fileMissingError } from "../host/fileErrors";
 
 export { normalizeVaultPath };
 
@@ -352,7 +353,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
 			for (let attempt = 0; ; attempt++) {
 				const known = this.files.get(file.path);
-				if (!known) throw Object.assign(new Error(`File does not exist: ${file.path}`), { code: "ENOENT" });
+				if (!known) throw fileMissingError(file.path);
 				let written: string | null;
 				try {
 					written = await this.editOnce(known, fn, options);
@@ -387,7 +388,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	async create(path: string, data: string, options?: ProcessOptions): Promise<HostFile> {
 		const normalized = normalizeVaultPath(path);
 		return this.withWriteLock(normalized, async () => {
-			if (this.files.has(normalized)) throw new Error(`File already exists: ${normalized}`);
+			if (this.files.has(normalized)) throw fileExistsError(normalized);
 			const diskPath = this.toDiskPath(normalized);
 			const mode = options?.sameAccessAs === undefined ? undefined : await this.permissionBitsOf(options.sameAccessAs);
 			const stats = await this.writer.create(diskPath, data, options?.beforeWrite, mode);
@@ -417,7 +418,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		const from = file.path;
 		await this.withWriteLock(from, async () => {
 			const known = file.path === from ? this.files.get(from) : undefined;
-			if (!known) throw Object.assign(new Error(`File does not exist: ${from}`), { code: "ENOENT" });
+			if (!known) throw fileMissingError(from);
 			const { basename, extension } = nameParts(known.path);
 			await this.writer.trash(known.diskPath, nodePath.join(this.root, TRASH_FOLDER), basename, extension, options?.textRead);
 			this.drop(known.path, known);
@@ -437,9 +438,8 @@ export class NodeVault implements HostVault, WatchedVault {
 		await this.withWriteLock(from, () =>
 			this.withWriteLock(target, async () => {
 				const known = file.path === from ? this.files.get(from) : undefined;
-				if (!known) throw Object.assign(new Error(`File does not exist: ${from}`), { code: "ENOENT" });
-				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase())
-					throw Object.assign(new Error(`File already exists: ${target}`), { code: "EEXIST" });
+				if (!known) throw fileMissingError(from);
+				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase()) throw fileExistsError(target);
 				const diskTarget = this.toDiskPath(target);
 				const stats = await this.writer.move(known.diskPath, diskTarget, options?.textRead);
 				const oldPath = known.path;

@@ -1,4 +1,4 @@
-import { SplitStringMap } from "../vault/splitStringMap";
+import { OrderedSplitStringMap } from "../markdown/splitStringMap";
 
 /** Keys a plain object lists first, in ascending order: canonical integers below 2³² − 1 (ECMAScript's array indices). */
 function isArrayIndex(key: string): boolean {
@@ -14,13 +14,13 @@ function isArrayIndex(key: string): boolean {
 
 /**
  * One source's link counts (link path → links), as Obsidian's `unresolvedLinks[source]` gives them,
- * held in a `SplitStringMap`: a plain object of 650,000 keys is one hash table, and the insert that
+ * held in an `OrderedSplitStringMap`: a plain object of 650,000 keys is one hash table, and the insert that
  * grew it past 350,000 copied every entry in one piece (45–130 ms of the main thread). Counted with
  * `add`, then read through `record()`, which answers as the plain object would (keys in its order,
  * `in`, `Object.keys`, `JSON.stringify`); listing its keys is the only read that costs their number.
  */
 export class LinkCountsInParts {
-	private readonly counts = new SplitStringMap<number>();
+	private readonly counts = new OrderedSplitStringMap<number>();
 	/** Integer-like keys, which a plain object lists before the others, in ascending order. */
 	private readonly indexKeys: string[] = [];
 
@@ -28,8 +28,11 @@ export class LinkCountsInParts {
 		// A plain object's `__proto__` is its prototype: Obsidian's records (and the small ones here) never hold that key.
 		if (key === "__proto__") return;
 		const count = this.counts.get(key);
-		if (count === undefined && isArrayIndex(key)) this.indexKeys.push(key);
-		this.counts.set(key, (count ?? 0) + 1);
+		if (count !== undefined) this.counts.set(key, count + 1);
+		else {
+			if (isArrayIndex(key)) this.indexKeys.push(key);
+			this.counts.add(key, 1);
+		}
 	}
 
 	/** The counts as a read-only record with a plain object's reads. One record is made; the counts are not to be added to after. */

@@ -21,6 +21,7 @@ import {
 } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import * as nodePath from "node:path";
+import { fileExistsError } from "./fileErrors";
 
 /** Error code of a path the jail refuses; the message never says what, if anything, is behind it. */
 export const OUTSIDE_VAULT = "EOUTSIDEVAULT";
@@ -410,7 +411,7 @@ export class FolderJail {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 			if (lstatSync(diskPath, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw new OutsideVaultError();
 			// Named by the vault path: the system's message would name the open folder's /proc path.
-			throw Object.assign(new Error(`File already exists: ${this.vaultPath(diskPath)}`), { code: "EEXIST" });
+			throw fileExistsError(this.vaultPath(diskPath));
 		}
 		let made: Stats | null = null;
 		try {

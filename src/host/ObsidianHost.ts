@@ -4,6 +4,7 @@ import { FolderJail } from "./FolderJail";
 import { FileOverBytesError } from "./FileOverBytesError";
 import { readSettingsFile } from "./settingsFile";
 import type { Host, HostFile, HostFileManager, HostVault } from "./Host";
+import { fileMissingError } from "./fileErrors";
 
 /** The vault's folder on disk; throws when the vault is not on the local file system. */
 export function vaultBasePath(app: App): string {
@@ -42,7 +43,7 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 	/** Obsidian's own TFile at a path, or a missing file's error. */
 	const obsidianFile = (path: string): TFile => {
 		const found = vault.getFileByPath(path);
-		if (!found) throw Object.assign(new Error(`File does not exist: ${path}`), { code: "ENOENT" });
+		if (!found) throw fileMissingError(path);
 		return found;
 	};
 	const checked = <T>(path: string, work: () => Promise<T>): Promise<T> => jail.check(path).then(work);

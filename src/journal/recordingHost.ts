@@ -12,6 +12,7 @@ import { isPathVisible, type Scope } from "../vault/scope";
 import { hashText } from "../vault/writes";
 import type { NoteChange } from "./changeSet";
 import { MAX_JOURNAL_CALL_BYTES } from "../config/limits";
+import { fileExistsError } from "../host/fileErrors";
 
 /** A change a tool call would make: the note's text before (null: a new note) and after. */
 export type PlannedChange = NoteChange;
@@ -197,7 +198,7 @@ export function planningHost(
 				host.hiddenLinks().includes(path) ||
 				(await host.vault.adapter.exists(path).catch(() => true))
 			)
-				throw Object.assign(new Error(`File already exists: ${path}`), { code: "EEXIST" });
+				throw fileExistsError(path);
 			expected.check(path, null);
 			expected.passed();
 			const file = fileAt(path, Buffer.byteLength(data));

@@ -33,6 +33,11 @@ export class ChunkedArray<T> {
 		(this.chunks[Math.floor(index / CHUNK)] as T[])[index % CHUNK] = value;
 	}
 
+	/** The values in order; one pushed while this runs is given too. */
+	*values(): IterableIterator<T> {
+		for (const chunk of this.chunks) yield* chunk;
+	}
+
 	/** The last value, or undefined when there is none. */
 	last(): T | undefined {
 		return this.count === 0 ? undefined : this.get(this.count - 1);

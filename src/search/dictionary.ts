@@ -5,11 +5,12 @@ import {
 	PREFIX_WALK_STEP_WORDS,
 	TOKENS_INSERTED_IN_PLACE,
 	DICTIONARY_SORT_STEP_TOKENS,
+	DICTIONARY_FIRST_WORDS,
 } from "../config/limits";
 import { tokenHash } from "./pairSketch";
 import { growUint32 } from "./postingValues";
 import { ChunkedArray } from "../markdown/chunkedArray";
-import { ChunkedMap } from "./chunkedMap";
+import { OrderedSplitStringMap } from "../markdown/splitStringMap";
 import type { Stemmer } from "./stemmers";
 import { runSteps } from "./unions";
 
@@ -32,7 +33,7 @@ export interface HeldAmong {
  * merges the view in steps first (`sortedViewSteps`).
  */
 export class TermDictionary {
-	private readonly ids = new ChunkedMap<number>();
+	private readonly ids = new OrderedSplitStringMap<number>(DICTIONARY_FIRST_WORDS);
 	private sorted: string[] | null = null;
 	/**
 	 * Tokens added since the sorted view was last brought up to date (or since a sort in steps took
@@ -118,10 +119,9 @@ export class TermDictionary {
 	}
 
 	idOf(token: string): number {
-		let id = this.ids.get(token);
+		let id = this.ids.getOrAdd(token, this.ids.size);
 		if (id === undefined) {
-			id = this.ids.size;
-			this.ids.add(token, id);
+			id = this.ids.size - 1;
 			this.hashes = growUint32(this.hashes, id + 1);
 			this.hashes[id] = tokenHash(token);
 			if (this.sorted || this.sorting) this.notYetSorted.push(token);

@@ -29,7 +29,7 @@ type Clock = Pick<CallBudget, "due" | "checkpoint">;
  */
 export class TagCountWalk {
 	private readonly files: HostFile[];
-	/** Tag key → its slot in the arrays below. Split: one Map grows by copying every entry at once (see SPLIT_SET_AT). */
+	/** Tag key → its slot in the arrays below. Split: one Map grows by copying every entry at once (see SPLIT_MAP_FIRST_KEYS). */
 	private readonly slots = new SplitStringMap<number>();
 	/** Each slot's key, in the order first met (the order `best` looks at them in). */
 	private readonly keys = new ChunkedArray<string>();

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { SPLIT_SET_AT } from "../../../src/config/limits";
+import { SPLIT_MAP_FIRST_KEYS } from "../../../src/config/limits";
 import { askedName, LinkSourcesByName, namesAnsweredBy } from "../../../src/headless/linkSourcesByName";
 import { largestTableWhile } from "../../helpers/tableGrowth";
 
@@ -41,11 +41,11 @@ describe("LinkSourcesByName", () => {
 		expect(index.sourcesAsking("Other")).toEqual(["A.md"]);
 	});
 
-	test("a note linking 20,000 names grows no table past SPLIT_SET_AT names (one Map of a planted note's 650,000 was copied whole as it grew: 37–51 ms), and each is found and forgotten", () => {
+	test("a note linking 20,000 names grows no table past SPLIT_MAP_FIRST_KEYS names (one Map of a planted note's 650,000 was copied whole as it grew: 37–51 ms), and each is found and forgotten", () => {
 		const index = new LinkSourcesByName();
 		const names = Array.from({ length: 20_000 }, (_, at) => `n${at}`);
 		// 19,999 on main: every name in one Map.
-		expect(largestTableWhile(() => names.forEach((name) => index.add(name, "Planted.md"))).largest).toBeLessThanOrEqual(SPLIT_SET_AT);
+		expect(largestTableWhile(() => names.forEach((name) => index.add(name, "Planted.md"))).largest).toBeLessThanOrEqual(SPLIT_MAP_FIRST_KEYS);
 		index.compact();
 		expect(names.filter((name) => !index.asks("Planted.md", name))).toEqual([]);
 		names.slice(1).forEach((name) => index.delete(name, "Planted.md"));

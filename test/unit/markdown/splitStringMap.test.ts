@@ -1,42 +1,105 @@
 import fc from "fast-check";
-import { SPLIT_SET_AT } from "../../../src/config/limits";
-import { SplitStringMap, SplitStringSet } from "../../../src/markdown/splitStringMap";
+import { SPLIT_MAP_FIRST_KEYS, SPLIT_MAP_HASHED_CHARS, SPLIT_MAP_PARTS } from "../../../src/config/limits";
+import { OrderedSplitStringMap, SplitStringMap, SplitStringSet } from "../../../src/markdown/splitStringMap";
 import { largestTableWhile } from "../../helpers/tableGrowth";
 
-describe("SplitStringMap and SplitStringSet", () => {
-	test("answer as a Map and a Set do, before and after they split", () => {
+describe("SplitStringMap, OrderedSplitStringMap and SplitStringSet", () => {
+	test("answer as a Map and a Set do, before and after their parts begin, through sets, deletes and sets again", () => {
 		fc.assert(
-			fc.property(fc.array(fc.integer({ min: 0, max: 2 * SPLIT_SET_AT }), { minLength: SPLIT_SET_AT, maxLength: 3 * SPLIT_SET_AT }), (numbers) => {
-				const set = new SplitStringSet();
-				const map = new SplitStringMap<number>();
-				const reference = new Map<string, number>();
-				// Counted, not expected one by one: 20,000 expectations a run made the test take minutes on a busy machine.
-				let differences = 0;
-				numbers.forEach((number, index) => {
-					const key = `v${number}`;
-					if (set.add(key) === reference.has(key)) differences++;
-					map.set(key, index);
-					reference.set(key, index);
-				});
-				for (let number = 0; number <= 2 * SPLIT_SET_AT; number++) {
-					if (set.has(`v${number}`) !== reference.has(`v${number}`)) differences++;
-					if (map.get(`v${number}`) !== reference.get(`v${number}`)) differences++;
-				}
-				expect(differences).toBe(0);
-				expect([set.size, map.size]).toEqual([reference.size, reference.size]);
-				expect([set.has(""), map.get("")]).toEqual([false, undefined]);
-			}),
+			fc.property(
+				fc.array(fc.tuple(fc.integer({ min: 0, max: 2 * SPLIT_MAP_FIRST_KEYS }), fc.boolean()), {
+					minLength: SPLIT_MAP_FIRST_KEYS,
+					maxLength: 3 * SPLIT_MAP_FIRST_KEYS,
+				}),
+				(steps) => {
+					const set = new SplitStringSet();
+					const map = new SplitStringMap<number>();
+					const reference = new Map<string, number>();
+					const referenceSet = new Set<string>();
+					// Counted, not expected one by one: 20,000 expectations a run made the test take minutes on a busy machine.
+					let differences = 0;
+					steps.forEach(([number, remove], index) => {
+						const key = `v${number}`;
+						if (set.add(key) === referenceSet.has(key)) differences++;
+						referenceSet.add(key);
+						// A delete now and then: a key deleted from the first table and set again after the parts begin is found.
+						if (remove && index % 7 === 0) {
+							if (map.delete(key) !== reference.delete(key)) differences++;
+						} else if (map.set(key, index) === reference.has(key)) differences++;
+						else reference.set(key, index);
+					});
+					for (let number = 0; number <= 2 * SPLIT_MAP_FIRST_KEYS; number++) {
+						const key = `v${number}`;
+						if (set.has(key) !== referenceSet.has(key)) differences++;
+						if (map.get(key) !== reference.get(key) || map.has(key) !== reference.has(key)) differences++;
+						if (map.getOrAdd(key, -1) !== reference.get(key)) differences++;
+						reference.set(key, reference.get(key) ?? -1);
+					}
+					expect(differences).toBe(0);
+					expect([set.size, map.size]).toEqual([referenceSet.size, reference.size]);
+					expect(new Map(map.entries())).toEqual(reference);
+					expect([set.has(""), map.get("")]).toEqual([false, undefined]);
+				},
+			),
 			{ numRuns: 10 },
 		);
 	});
 
-	test("never grow one table past SPLIT_SET_AT entries, whatever the strings (all 100,000 in one table, copied whole at each growth, in a Set)", () => {
+	test("the ordered map iterates as a Map: each key once, in the order first set, with its last value", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(fc.string({ maxLength: 3 * SPLIT_MAP_HASHED_CHARS }), fc.integer())),
+				fc.integer({ min: 1, max: 8 }),
+				(entries, firstKeys) => {
+					const split = new OrderedSplitStringMap<number>(firstKeys);
+					const map = new Map<string, number>();
+					for (const [key, value] of entries) {
+						if (key.length % 2 === 0) split.set(key, value);
+						else split.getOrAdd(key, value);
+						if (key.length % 2 === 0 || !map.has(key)) map.set(key, value);
+					}
+					expect([...split]).toEqual([...map]);
+					expect([...split.keys()]).toEqual([...map.keys()]);
+					expect(split.size).toBe(map.size);
+					for (const [key] of entries) expect(split.get(key)).toBe(map.get(key));
+					expect(split.get("absent\u0000")).toBeUndefined();
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+
+	test("never grow one table past SPLIT_MAP_FIRST_KEYS entries, whatever the strings (all 100,000 in one table, copied whole at each growth, in a Set)", () => {
 		const set = new SplitStringSet();
 		// Strings alike but for one character's high bits: a hash of the characters' low bits alone would put them together.
 		const { largest } = largestTableWhile(() => {
 			for (let index = 0; index < 100_000; index++) set.add(`${"x".repeat(40)}${String.fromCharCode(0x100 * (1 + (index % 200)))}${index}`);
 		});
 		expect(set.size).toBe(100_000);
-		expect(largest).toBeLessThanOrEqual(SPLIT_SET_AT);
+		expect(largest).toBeLessThanOrEqual(SPLIT_MAP_FIRST_KEYS);
+	});
+
+	test("spreads a planted note's link paths over its parts: none holds much more than its share", () => {
+		const keys = 64_000;
+		// A first table of one key: the parts take the rest.
+		const split = new OrderedSplitStringMap<null>(1);
+		const { largest } = largestTableWhile(() => {
+			for (let index = 0; index < keys; index++) split.set(`n${index}`, null);
+		});
+		// A table grows (copying its entries at once) only as far as the largest holds.
+		expect(largest).toBeLessThan((2 * keys) / SPLIT_MAP_PARTS);
+		expect(split.size).toBe(keys);
+		expect(split.get(`n${keys - 1}`)).toBeNull();
+	});
+
+	test("a larger first table holds its keys in one Map (found by V8's hash alone) and lists every key in order past it", () => {
+		const FIRST = 1_000;
+		const split = new OrderedSplitStringMap<number>(FIRST);
+		const { largest } = largestTableWhile(() => {
+			for (let index = 0; index < 3 * FIRST; index++) expect(split.getOrAdd(`k${index}`, index)).toBeUndefined();
+		});
+		expect(largest).toBe(FIRST - 1);
+		expect(split.getOrAdd("k5", -1)).toBe(5);
+		expect([...split.keys()]).toEqual(Array.from({ length: 3 * FIRST }, (_, index) => `k${index}`));
 	});
 });

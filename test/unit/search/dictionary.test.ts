@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { byLength, TermDictionary } from "../../../src/search/dictionary";
 import { stemmerFor } from "../../../src/search/stemmers";
-import { CHUNKED_ARRAY_CHUNK, CHUNKED_MAP_KEYS } from "../../../src/config/limits";
+import { CHUNKED_ARRAY_CHUNK, DICTIONARY_FIRST_WORDS } from "../../../src/config/limits";
 import { largestTableWhile } from "../../helpers/tableGrowth";
 
 describe("TermDictionary: words and their ids", () => {
@@ -63,11 +63,11 @@ describe("TermDictionary: words and their ids", () => {
 describe("TermDictionary: the first words met", () => {
 	test("in the order first met, at most the count asked for, across the map's chunks, whatever was sorted since", () => {
 		const dictionary = new TermDictionary(null);
-		const words = Array.from({ length: CHUNKED_MAP_KEYS + 10 }, (_, index) => `w${index}`);
+		const words = Array.from({ length: DICTIONARY_FIRST_WORDS + 10 }, (_, index) => `w${index}`);
 		for (const word of ["tomato", "basil", "tomato", ...words]) dictionary.idOf(word);
 		expect(dictionary.withPrefix("w1").length).toBeGreaterThan(0);
 		expect(dictionary.firstTokens(3)).toEqual(["tomato", "basil", "w0"]);
-		expect(dictionary.firstTokens(CHUNKED_MAP_KEYS + 100)).toEqual(["tomato", "basil", ...words]);
+		expect(dictionary.firstTokens(DICTIONARY_FIRST_WORDS + 100)).toEqual(["tomato", "basil", ...words]);
 		expect(new TermDictionary(null).firstTokens(5)).toEqual([]);
 	});
 });
@@ -144,8 +144,8 @@ describe("TermDictionary: a prefix's words are walked in steps a search can paus
 });
 
 describe("TermDictionary: a note of very many new words", () => {
-	test("grows no Map past CHUNKED_MAP_KEYS (one Map of 550,000 words grew in a piece of 40–70 ms), and every word keeps its id and is found", () => {
-		const WORDS = CHUNKED_MAP_KEYS + 40_000;
+	test("grows no Map past DICTIONARY_FIRST_WORDS (one Map of 550,000 words grew in a piece of 40–70 ms), and every word keeps its id and is found", () => {
+		const WORDS = DICTIONARY_FIRST_WORDS + 40_000;
 		const dictionary = new TermDictionary(null);
 		dictionary.idOf("seed");
 		// A search made the sorted view: new words wait beside it.
@@ -154,7 +154,7 @@ describe("TermDictionary: a note of very many new words", () => {
 		const { largest } = largestTableWhile(() => {
 			for (let n = 0; n < WORDS; n++) dictionary.idOf(word(n));
 		});
-		expect(largest).toBeLessThan(CHUNKED_MAP_KEYS);
+		expect(largest).toBeLessThan(DICTIONARY_FIRST_WORDS);
 		expect(dictionary.size).toBe(WORDS + 1);
 		for (let n = 0; n < WORDS; n++) if (dictionary.lookup(word(n)) !== n + 1) throw new Error(`${word(n)} lost its id`);
 		expect(dictionary.idOf(word(WORDS - 1))).toBe(WORDS);

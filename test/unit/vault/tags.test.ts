@@ -1,5 +1,5 @@
 import type { CachedMetadata } from "obsidian";
-import { SPLIT_SET_AT } from "../../../src/config/limits";
+import { SPLIT_MAP_FIRST_KEYS } from "../../../src/config/limits";
 import {
 	allTagTexts,
 	hasNoTags,
@@ -62,7 +62,7 @@ describe("a note's tags", () => {
 		expect(runSteps(noteTagsInSteps(null, new StringPool()))).toEqual([]);
 	});
 
-	test("a note kept as parsed with 200,000 distinct tags is read without any table of more than SPLIT_SET_AT entries (one set of all 200,000 before: a growth copies it whole, in one step)", () => {
+	test("a note kept as parsed with 200,000 distinct tags is read without any table of more than SPLIT_MAP_FIRST_KEYS entries (one set of all 200,000 before: a growth copies it whole, in one step)", () => {
 		const TAGS = 200_000;
 		const position = { start: { line: 0, col: 0, offset: 0 }, end: { line: 0, col: 1, offset: 1 } };
 		const cache = { tags: Array.from({ length: TAGS }, (_, index) => ({ tag: `#T${index}`, position })) } as CachedMetadata;
@@ -73,7 +73,7 @@ describe("a note's tags", () => {
 		expect(tags).toHaveLength(2 * TAGS);
 		expect(tags.slice(0, 4)).toEqual(["t0", "T0", "t1", "T1"]);
 		expect(tags.slice(-2)).toEqual([`t${TAGS - 1}`, `T${TAGS - 1}`]);
-		expect(largest).toBeLessThanOrEqual(SPLIT_SET_AT);
+		expect(largest).toBeLessThanOrEqual(SPLIT_MAP_FIRST_KEYS);
 	});
 });
 
