@@ -1475,21 +1475,23 @@ export class PostingsIndex {
 	 * A wanted term by evidence: a one-word term's notes holding the word as typed, another form
 	 * of it, or (2+ letters) a longer word it starts; a phrase's notes as `resolve` finds them.
 	 */
-	resolveEvidence(tokens: readonly string[], stem: Stemmer | null, accepted: Uint8Array | null = null): TermEvidence {
-		return runSteps(this.resolveEvidenceSteps(tokens, stem, this.mergeScratch, accepted));
+	resolveEvidence(tokens: readonly string[], stem: Stemmer | null, accepted: Uint8Array | null = null, prefixWords = PREFIX_MAX_WORDS): TermEvidence {
+		return runSteps(this.resolveEvidenceSteps(tokens, stem, this.mergeScratch, accepted, prefixWords));
 	}
 
 	/**
 	 * `resolveEvidence` in steps that yield where a search may pause, merging in `scratch` (a search
 	 * that may pause brings its own). Every list is taken when it starts, so notes added meanwhile
 	 * are left out of all three unions alike. `stem` is the dictionary's stemmer (memoized) or null:
-	 * an unfiltered union is kept by word and that stemmer (`wordUnions`).
+	 * an unfiltered union is kept by word and that stemmer (`wordUnions`). `prefixWords`: the most
+	 * longer words the word stands for as a prefix (its share of the search's, `prefixWordsEach`).
 	 */
 	*resolveEvidenceSteps(
 		tokens: readonly string[],
 		stem: Stemmer | null,
 		scratch: UnionScratch,
 		accepted: Uint8Array | null = null,
+		prefixWords = PREFIX_MAX_WORDS,
 	): Generator<void, TermEvidence, void> {
 		if (tokens.length !== 1)
 			return {
@@ -1530,12 +1532,13 @@ export class PostingsIndex {
 		const related: FormLists | null = relatedLists.length > 0 ? { lists: relatedLists, cursors: new Array<number>(relatedLists.length).fill(0) } : null;
 		const found = { exact, forms, related, strongIds, relatedIds: relatedIds.size > 0 ? relatedIds : null };
 		// Over every note, the word's union is the one merged last time while no note was added or removed since, nor the stemmer changed.
-		const key = accepted === null ? `${stem === null ? "=" : "~"}${word}` : null;
+		// Kept by the prefix's share too: the same word in a search of more prefixes stands for fewer words.
+		const key = accepted === null ? `${stem === null ? "=" : "~"}${prefixWords}:${word}` : null;
 		const kept = key === null ? undefined : this.keptUnion(this.wordUnions, key, slotCount);
 		if (kept) return { ...found, any: kept.any, strongNotes: kept.strongNotes, ...(kept.prefixCut ? { prefixCut: true } : {}) };
 		const said = { cut: false };
 		const prefixIds = isPrefixWord(word)
-			? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), PREFIX_MAX_WORDS, held, said)
+			? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), prefixWords, held, said)
 			: [];
 		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
 		const anyRuns = PostingRuns.of(exactLists);
