@@ -407,7 +407,10 @@ export class SearchEngine {
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
 		const exclusions = query.excluded.filter(onceEach());
 		const excludedWords = await this.stepped(
-			this.index.notesHoldingAnySteps(exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? "")),
+			this.index.notesHoldingAnySteps(
+				exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? ""),
+				accepted?.slots ?? null,
+			),
 			pause,
 			generation,
 		);
