@@ -682,7 +682,7 @@ describe("many prefixes in one search", () => {
 	];
 
 	test("share PREFIX_SEARCH_MAX_WORDS: fewer lists are taken, and the answer says how many words each stood for", async () => {
-		const walk = TermDictionary.prototype.withPrefixSteps;
+		const { value: walk } = Object.getOwnPropertyDescriptor(TermDictionary.prototype, "withPrefixSteps") as { value: TermDictionary["withPrefixSteps"] };
 		let taken = 0;
 		const spy = jest.spyOn(TermDictionary.prototype, "withPrefixSteps").mockImplementation(function* (this: TermDictionary, ...args) {
 			const ids = yield* walk.apply(this, args);
