@@ -153,16 +153,7 @@ export class TermDictionary {
 	 * `said.cut` is set when longer words were left out so (the answer says so).
 	 */
 	*withPrefixSteps(prefix: string, skip?: ReadonlySet<number>, most = Infinity, held?: HeldAmong, said?: { cut: boolean }): Generator<void, number[], void> {
-		let sorted = this.sortedTokens();
-		const words: string[] = [];
-		let index = lowerBound(sorted, prefix);
-		for (;;) {
-			index = prefixRun(sorted, index, prefix, words);
-			if (index < 0) break;
-			const next = sorted[index] ?? "";
-			sorted = yield* this.sortedAfterPause();
-			index = lowerBound(sorted, next);
-		}
+		const words = yield* this.wordsWithPrefixSteps(prefix);
 		const found: number[] = [];
 		if (words.length <= most) {
 			for (let from = 0; from < words.length; from += PREFIX_WALK_STEP_WORDS) {
@@ -177,6 +168,37 @@ export class TermDictionary {
 			const stepEnd = held ? held.walked + FORM_WALK_STEP_POSTINGS : Infinity;
 			from = this.heldIdsOf(shortest, from, Math.min(shortest.length, from + PREFIX_WALK_STEP_WORDS), { skip, held, stepEnd }, most, found);
 			if (said && found.length >= most && from < shortest.length) said.cut = true;
+		}
+		return found;
+	}
+
+	/** The words starting with `prefix`, alphabetical, walked in steps that yield every PREFIX_WALK_STEP_WORDS words. */
+	*wordsWithPrefixSteps(prefix: string): Generator<void, string[], void> {
+		let sorted = this.sortedTokens();
+		const words: string[] = [];
+		let index = lowerBound(sorted, prefix);
+		for (;;) {
+			index = prefixRun(sorted, index, prefix, words);
+			if (index < 0) break;
+			const next = sorted[index] ?? "";
+			sorted = yield* this.sortedAfterPause();
+			index = lowerBound(sorted, next);
+		}
+		return words;
+	}
+
+	/**
+	 * The ids of the words `held` holds among `words` (every one without `held`), in steps
+	 * (PREFIX_WALK_STEP_WORDS words or FORM_WALK_STEP_POSTINGS entries walked); null as soon as
+	 * more than `most` are held.
+	 */
+	*heldIdsSteps(words: readonly string[], held: HeldAmong | undefined, most: number): Generator<void, number[] | null, void> {
+		const found: number[] = [];
+		for (let from = 0; from < words.length;) {
+			if (from > 0) yield;
+			const stepEnd = held ? held.walked + FORM_WALK_STEP_POSTINGS : Infinity;
+			from = this.heldIdsOf(words, from, Math.min(words.length, from + PREFIX_WALK_STEP_WORDS), { skip: undefined, held, stepEnd }, most + 1, found);
+			if (found.length > most) return null;
 		}
 		return found;
 	}

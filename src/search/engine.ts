@@ -9,6 +9,7 @@ import {
 	SEARCH_PAUSE_CHECK_MASK,
 	PAUSED_SEARCH_ATTEMPTS,
 	PREFIX_MAX_WORDS,
+	PREFIX_SEARCH_MAX_WORDS,
 } from "../config/limits";
 import { CandidateFinder, type Gathered } from "./candidates";
 import { PAUSE_FIRST, rankByBounds, type BoundedRanking } from "./bestFirst";
@@ -30,7 +31,7 @@ import {
 } from "./postingValues";
 import { countPhrase, phraseChecksNotice, type PhraseChecks } from "./phrases";
 import { DERIVED_WHOLES_MAX_TOKENS } from "./text";
-import type { ParsedQuery, QueryTerm } from "./query";
+import { isPrefixWord, type ParsedQuery, type QueryTerm } from "./query";
 import {
 	BM25_B,
 	BM25_K1,
@@ -235,11 +236,27 @@ export function noticeWithout(answer: SearchAnswer, gone: number): string | unde
 	return joinedNotice(phraseChecksNotice(checksWithout(kept.checks, gone), answer.total - gone), kept.cutNotice);
 }
 
-/** What an answer says of its words that stood for only the PREFIX_MAX_WORDS shortest words they start; null for none. */
-function prefixCutNotice(cut: readonly string[] | undefined): string | null {
-	if (!cut || cut.length === 0) return null;
-	const words = cut.map((word) => `"${word}"`).join(", ");
-	return `Only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest words starting with ${words} were looked for: type more of a longer word to find it.`;
+/** The search's words that stood for only the `each` shortest words they start. */
+interface PrefixCut {
+	words: string[];
+	each: number;
+}
+
+/**
+ * The most words each of a search's words stands for as a prefix: PREFIX_MAX_WORDS, or its even
+ * share of PREFIX_SEARCH_MAX_WORDS when the search has more such words. Pure.
+ */
+export function prefixWordsEach(terms: readonly QueryTerm[]): number {
+	const prefixes = terms.filter((term) => term.tokens.length === 1 && isPrefixWord(term.tokens[0] ?? "")).length;
+	return Math.min(PREFIX_MAX_WORDS, Math.max(1, Math.floor(PREFIX_SEARCH_MAX_WORDS / Math.max(1, prefixes))));
+}
+
+/** What an answer says of its words that stood for only the `each` shortest words they start; null for none. */
+function prefixCutNotice(cut: PrefixCut | undefined): string | null {
+	if (!cut || cut.words.length === 0) return null;
+	const words = cut.words.map((word) => `"${word}"`).join(", ");
+	const shared = cut.each < PREFIX_MAX_WORDS ? ` (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together)` : "";
+	return `Only the ${cut.each.toLocaleString("en-US")} shortest words starting with ${words} were looked for${shared}: type more of a longer word to find it.`;
 }
 
 /** Two notices as one. */
@@ -357,7 +374,7 @@ export class SearchEngine {
 		limit: number,
 		pause: SearchPause | null,
 		partialAnswer = false,
-	): Promise<{ total: number; checks?: PhraseChecks; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null; cut?: string[] } | null> {
+	): Promise<{ total: number; checks?: PhraseChecks; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null; cut?: PrefixCut } | null> {
 		const generation = this.index.generation;
 		// While a replaced version's postings are taken out of lists (`retiredSlotHeld`), only the current notes are counted.
 		const filter = include ?? (this.index.retiredSlotHeld ? EVERY_CURRENT_NOTE : null);
@@ -375,20 +392,25 @@ export class SearchEngine {
 		// A search that may pause merges prefixes in scratch of its own: another search runs meanwhile and reuses the shared scratch.
 		const scratch = pause ? unionScratch() : null;
 		const evidence: TermEvidence[] = [];
+		// The search's prefixes share one bound: sixty two-letter prefixes of a planted vocabulary took 4,096 words each.
+		const each = prefixWordsEach(terms);
 		for (const term of terms) {
 			const resolved = scratch
-				? await this.stepped(this.index.resolveEvidenceSteps(term.tokens, stem, scratch, accepted?.slots ?? null), pause, generation)
-				: this.index.resolveEvidence(term.tokens, stem, accepted?.slots ?? null);
+				? await this.stepped(this.index.resolveEvidenceSteps(term.tokens, stem, scratch, accepted?.slots ?? null, each), pause, generation)
+				: this.index.resolveEvidence(term.tokens, stem, accepted?.slots ?? null, each);
 			if (resolved === undefined) return null;
 			evidence.push(resolved);
 		}
 		const wanted = evidence.map((term) => term.any);
-		// The words that stood for only their PREFIX_MAX_WORDS shortest completions: the answer says so.
-		const cut = terms.filter((_, termIndex) => evidence[termIndex]?.prefixCut === true).map((term) => term.source);
+		// The words that stood for only their `each` shortest completions: the answer says so.
+		const cut = { words: terms.filter((_, termIndex) => evidence[termIndex]?.prefixCut === true).map((term) => term.source), each };
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
 		const exclusions = query.excluded.filter(onceEach());
 		const excludedWords = await this.stepped(
-			this.index.notesHoldingAnySteps(exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? "")),
+			this.index.notesHoldingAnySteps(
+				exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? ""),
+				accepted?.slots ?? null,
+			),
 			pause,
 			generation,
 		);

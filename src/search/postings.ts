@@ -3,6 +3,7 @@ import {
 	ACCEPTED_PATCH_SLOTS,
 	PHRASE_CANDIDATES_MEMO_PHRASES,
 	PREFIX_MAX_WORDS,
+	EXCLUDED_SEARCH_MAX_WORDS,
 	WORD_UNION_MEMO_WORDS,
 	PAIR_BOUND_MAX_SECOND_IDS,
 	PAIR_BOUND_STEP,
@@ -389,6 +390,15 @@ function lowerSlot(slots: Uint32Array, from: number, to: number, slot: number): 
  * values), and each note's tokens by field. Notes are added and removed here; searches resolve
  * their terms here. Pure: it knows nothing of vaults.
  */
+/** A search's excluded prefixes start more words than it may take (EXCLUDED_SEARCH_MAX_WORDS): nothing is searched. */
+export class TooManyWordsExcluded extends Error {
+	constructor() {
+		super(
+			`The excluded words start more than ${EXCLUDED_SEARCH_MAX_WORDS.toLocaleString("en-US")} words of the notes searched, and every one would be looked up: nothing was searched. Exclude longer words (type more of each).`,
+		);
+	}
+}
+
 export class PostingsIndex {
 	readonly dictionary: TermDictionary;
 	/** Words looked up in the dictionary by `prepare` since the index was made, all notes together. */
@@ -1462,19 +1472,33 @@ export class PostingsIndex {
 	 * The notes holding any of `words` (each a prefix when long enough) in the body or the title,
 	 * by slot (1 = holds one), or null for no words: marks, not a union, as an exclusion needs no
 	 * counts, so excluding every two-letter start of a 50,000-note vault is one pass over postings.
+	 * Throws TooManyWordsExcluded when the notes `accepted` accepts (null: every note) hold more
+	 * than EXCLUDED_SEARCH_MAX_WORDS words the prefixes start: an exclusion cannot be cut.
 	 */
-	notesHoldingAny(words: readonly string[]): Uint8Array | null {
-		return runSteps(this.notesHoldingAnySteps(words));
+	notesHoldingAny(words: readonly string[], accepted: Uint8Array | null = null): Uint8Array | null {
+		return runSteps(this.notesHoldingAnySteps(words, accepted));
 	}
 
 	/** `notesHoldingAny` in steps that yield where a search may pause; notes added meanwhile are left out. */
-	*notesHoldingAnySteps(words: readonly string[]): Generator<void, Uint8Array | null, void> {
+	*notesHoldingAnySteps(words: readonly string[], accepted: Uint8Array | null = null): Generator<void, Uint8Array | null, void> {
 		if (words.length === 0) return null;
 		const slotCount = this.nextSlot;
 		const ids: number[] = [];
+		const starting: string[][] = [];
 		for (const word of words) {
 			if (!isPrefixWord(word)) ids.push(...optional(this.dictionary.lookup(word)));
-			else for (const id of yield* this.dictionary.withPrefixSteps(word)) ids.push(id);
+			else starting.push(yield* this.dictionary.wordsWithPrefixSteps(word));
+		}
+		// Past the bound only the words the searched notes hold count (as for a wanted prefix): the answer
+		// must not depend on notes the search may not read, nor on words of deleted notes the dictionary keeps.
+		const walked = starting.reduce((sum, started) => sum + started.length, 0);
+		const held = walked <= EXCLUDED_SEARCH_MAX_WORDS ? undefined : accepted ? this.heldAmong(accepted) : this.heldAnywhere();
+		let room = EXCLUDED_SEARCH_MAX_WORDS;
+		for (const started of starting) {
+			const found = yield* this.dictionary.heldIdsSteps(started, held, room);
+			if (found === null) throw new TooManyWordsExcluded();
+			room -= found.length;
+			for (const id of found) ids.push(id);
 		}
 		return yield* holderMarkSteps(yield* this.runsOfSteps(ids, slotCount), slotCount);
 	}
@@ -1483,21 +1507,23 @@ export class PostingsIndex {
 	 * A wanted term by evidence: a one-word term's notes holding the word as typed, another form
 	 * of it, or (2+ letters) a longer word it starts; a phrase's notes as `resolve` finds them.
 	 */
-	resolveEvidence(tokens: readonly string[], stem: Stemmer | null, accepted: Uint8Array | null = null): TermEvidence {
-		return runSteps(this.resolveEvidenceSteps(tokens, stem, this.mergeScratch, accepted));
+	resolveEvidence(tokens: readonly string[], stem: Stemmer | null, accepted: Uint8Array | null = null, prefixWords = PREFIX_MAX_WORDS): TermEvidence {
+		return runSteps(this.resolveEvidenceSteps(tokens, stem, this.mergeScratch, accepted, prefixWords));
 	}
 
 	/**
 	 * `resolveEvidence` in steps that yield where a search may pause, merging in `scratch` (a search
 	 * that may pause brings its own). Every list is taken when it starts, so notes added meanwhile
 	 * are left out of all three unions alike. `stem` is the dictionary's stemmer (memoized) or null:
-	 * an unfiltered union is kept by word and that stemmer (`wordUnions`).
+	 * an unfiltered union is kept by word and that stemmer (`wordUnions`). `prefixWords`: the most
+	 * longer words the word stands for as a prefix (its share of the search's, `prefixWordsEach`).
 	 */
 	*resolveEvidenceSteps(
 		tokens: readonly string[],
 		stem: Stemmer | null,
 		scratch: UnionScratch,
 		accepted: Uint8Array | null = null,
+		prefixWords = PREFIX_MAX_WORDS,
 	): Generator<void, TermEvidence, void> {
 		if (tokens.length !== 1)
 			return {
@@ -1538,12 +1564,13 @@ export class PostingsIndex {
 		const related: FormLists | null = relatedLists.length > 0 ? { lists: relatedLists, cursors: new Array<number>(relatedLists.length).fill(0) } : null;
 		const found = { exact, forms, related, strongIds, relatedIds: relatedIds.size > 0 ? relatedIds : null };
 		// Over every note, the word's union is the one merged last time while no note was added or removed since, nor the stemmer changed.
-		const key = accepted === null ? `${stem === null ? "=" : "~"}${word}` : null;
+		// Kept by the prefix's share too: the same word in a search of more prefixes stands for fewer words.
+		const key = accepted === null ? `${stem === null ? "=" : "~"}${prefixWords}:${word}` : null;
 		const kept = key === null ? undefined : this.keptUnion(this.wordUnions, key, slotCount);
 		if (kept) return { ...found, any: kept.any, strongNotes: kept.strongNotes, ...(kept.prefixCut ? { prefixCut: true } : {}) };
 		const said = { cut: false };
 		const prefixIds = isPrefixWord(word)
-			? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), PREFIX_MAX_WORDS, held, said)
+			? yield* this.dictionary.withPrefixSteps(word, new Set([...strongIds, ...relatedIds]), prefixWords, held, said)
 			: [];
 		// A prefix's lists by place, with no views: a two-letter prefix of a planted vocabulary takes hundreds of thousands.
 		const anyRuns = PostingRuns.of(exactLists);

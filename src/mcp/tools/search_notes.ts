@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { INDEX_BUILD_SLICE_MS, MAX_QUERY_LENGTH, RUNS_WHILE_RENAMED, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_SLICE_MS } from "../../config/limits";
+import { TooManyWordsExcluded } from "../../search/postings";
 import { parseQuery } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
 import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
@@ -50,7 +51,10 @@ export const searchNotesTool = defineTool({
 				),
 			"Add words, a folder or a tag to narrow the search, or ask for fewer results.",
 			searchBudget,
-		);
+		).catch((error: unknown) => {
+			if (error instanceof TooManyWordsExcluded) return fail(error.message);
+			throw error;
+		});
 		if (!answered.ok) return answered;
 		return answered.value === null ? fail(NOTES_KEPT_MOVING) : ok(answered.value.value);
 	},

@@ -4,6 +4,7 @@ import {
 	MAX_WORD_CHARS,
 	PHRASE_READ_STEP_BYTES,
 	PREFIX_MAX_WORDS,
+	PREFIX_SEARCH_MAX_WORDS,
 	PROXIMITY_CANDIDATES,
 	SEARCH_SNIPPET_MAX_CHARS,
 } from "../../../src/config/limits";
@@ -669,5 +670,40 @@ describe("a prefix standing for more words than PREFIX_MAX_WORDS", () => {
 		expect(whole.results.map((hit) => hit.path)).toContain("Longer.md");
 		expect(whole.notice).toBeUndefined();
 		expect((await searchDocs(docs, "tides")).notice).toBeUndefined();
+	});
+});
+
+describe("many prefixes in one search", () => {
+	// Eight notes of 3,000 distinct words each, every note's words starting with its own two letters (`ya…`, `yb…`, …).
+	const starts = ["ya", "yb", "yc", "yd", "ye", "yf", "yg", "yh"];
+	const docs = [
+		...starts.map((start) => doc(`Planted ${start}.md`, Array.from({ length: 3_000 }, (_, n) => `${start}${n.toString(36)}`).join(" "))),
+		doc("Longer.md", "yazzzzzzzz"),
+	];
+
+	test("share PREFIX_SEARCH_MAX_WORDS: fewer lists are taken, and the answer says how many words each stood for", async () => {
+		const { value: walk } = Object.getOwnPropertyDescriptor(TermDictionary.prototype, "withPrefixSteps") as { value: TermDictionary["withPrefixSteps"] };
+		let taken = 0;
+		const spy = jest.spyOn(TermDictionary.prototype, "withPrefixSteps").mockImplementation(function* (this: TermDictionary, ...args) {
+			const ids = yield* walk.apply(this, args);
+			taken += ids.length;
+			return ids;
+		});
+		try {
+			const answer = await searchDocs(docs, starts.join(" "));
+			// Each took 3,000 lists (24,000 in all) while each alone stood for up to 4,096.
+			expect(taken).toBeLessThanOrEqual(PREFIX_SEARCH_MAX_WORDS);
+			expect(answer.results.map((hit) => hit.path).sort()).toEqual(starts.map((start) => `Planted ${start}.md`));
+			const each = (PREFIX_SEARCH_MAX_WORDS / starts.length).toLocaleString("en-US");
+			expect(answer.notice).toBe(
+				`Only the ${each} shortest words starting with ${starts.map((start) => `"${start}"`).join(", ")} were looked for (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together): type more of a longer word to find it.`,
+			);
+			// Four such words are not cut: each stands for up to PREFIX_MAX_WORDS, and the longer word is found.
+			const four = await searchDocs(docs, "ya yb yc yd");
+			expect(four.notice).toBeUndefined();
+			expect((await searchDocs(docs, "ya")).results.map((hit) => hit.path)).toContain("Longer.md");
+		} finally {
+			spy.mockRestore();
+		}
 	});
 });

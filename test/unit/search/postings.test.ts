@@ -1,11 +1,18 @@
 import fc from "fast-check";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ACCEPTED_PATCH_SLOTS, COMMIT_STEP_POSTINGS, PREFIX_MAX_WORDS, PREFIX_WALK_STEP_WORDS, WORD_UNION_MEMO_WORDS } from "../../../src/config/limits";
+import {
+	ACCEPTED_PATCH_SLOTS,
+	COMMIT_STEP_POSTINGS,
+	EXCLUDED_SEARCH_MAX_WORDS,
+	PREFIX_MAX_WORDS,
+	PREFIX_WALK_STEP_WORDS,
+	WORD_UNION_MEMO_WORDS,
+} from "../../../src/config/limits";
 import { BODY_COUNT, IN_HEADING, IN_TITLE, type FormLists, type ResolvedTerm } from "../../../src/search/postingValues";
 import { runSteps, unionScratch, unionSteps } from "../../../src/search/unions";
 import { PackedIdWriter } from "../../../src/search/packedIds";
-import { phrasePairBound, PostingsIndex } from "../../../src/search/postings";
+import { phrasePairBound, PostingsIndex, TooManyWordsExcluded } from "../../../src/search/postings";
 import { DEFAULT_SEARCH_LANGUAGE, stemmerFor } from "../../../src/search/stemmers";
 import { tokenize } from "../../../src/search/text";
 import { SearchEngine } from "../../../src/search/engine";
@@ -1309,6 +1316,31 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 		expect(pauses).toBeGreaterThanOrEqual(14);
 		expect(value).toEqual(index.notesHoldingAny(["co"]));
 		expect(Array.from(value ?? [])).toEqual([1, 1, 1, 1, 1, 1, 0]);
+	});
+
+	test("excluding prefixes that start more than EXCLUDED_SEARCH_MAX_WORDS words the searched notes hold is refused before their lists are taken; words held only elsewhere, or by no note, do not count", () => {
+		const index = new PostingsIndex(null);
+		const notes = Math.ceil((EXCLUDED_SEARCH_MAX_WORDS + 1) / 20_000);
+		const paths = Array.from({ length: notes }, (_, note) => `Planted/${note}.md`);
+		paths.forEach((path, note) => index.add(path, "Planted", 0, Array.from({ length: 20_000 }, (_, n) => word(note * 20_000 + n)).join(" "), []));
+		index.add("Mine/Code.md", "Code", 0, "code review", []);
+		index.add("Mine/Other.md", "Other", 0, "nothing here", []);
+		const listOf = jest.spyOn(index as unknown as { listOf: (id: number) => unknown }, "listOf");
+		// `main` took every one of the 140,002 words' lists (about a microsecond a word); now none.
+		expect(() => index.notesHoldingAny(["co"])).toThrow(TooManyWordsExcluded);
+		expect(listOf).not.toHaveBeenCalled();
+		// The search's prefixes share the bound: `co` typed as its 36 three-letter starts, none of which passes it alone.
+		const starts = [..."0123456789abcdefghijklmnopqrstuvwxyz"].map((digit) => `co${digit}`);
+		expect(() => index.notesHoldingAny(starts)).toThrow(TooManyWordsExcluded);
+		expect(() => index.notesHoldingAny(["co1"])).not.toThrow();
+		// A token of Mine/ holds two of the words: its search does not depend on the planted notes it may not read.
+		const mine = run(index.acceptedSlots((path) => path.startsWith("Mine/"))).slots;
+		const marks = index.notesHoldingAny(["co"], mine);
+		expect(marks?.[slotOf(index, "Mine/Code.md")]).toBe(1);
+		expect(marks?.[slotOf(index, "Mine/Other.md")]).toBe(0);
+		// Deleted: their words stay in the dictionary, held by no note.
+		for (const path of paths) index.remove(path);
+		expect(Array.from(index.notesHoldingAny(["co"]) ?? []).filter((mark) => mark === 1)).toHaveLength(1);
 	});
 
 	test("the look for a word's forms among notes that hold none of the words it passes over pauses by postings walked, not only by words", () => {

@@ -1,3 +1,4 @@
+import { EXCLUDED_SEARCH_MAX_WORDS } from "../../../../src/config/limits";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 
 interface Found {
@@ -35,5 +36,25 @@ describe("search_notes", () => {
 	test("an exclusion removes notes; a word nowhere finds nothing", async () => {
 		expect(await paths({ query: "tomatoes -may" })).toEqual(["Journal/Day.md"]);
 		expect(await paths({ query: "zucchini" })).toEqual([]);
+	});
+});
+
+describe("search_notes excluding prefixes that start more words than a search may take", () => {
+	let tv: ToolVault;
+	beforeAll(async () => {
+		// One note of EXCLUDED_SEARCH_MAX_WORDS + 1 distinct words starting `co`, one note the search looks for.
+		const planted = Array.from({ length: EXCLUDED_SEARCH_MAX_WORDS + 1 }, (_, n) => `co${n.toString(36)}q`).join(" ");
+		tv = await openToolVault({ "Planted.md": `${planted}\ntomatoes\n`, "Garden.md": "Plant tomatoes in May.\n" });
+	});
+	afterAll(() => tv.close());
+
+	test("answers a clear error rather than a page holding notes it was asked to leave out", async () => {
+		expect(await tv.error("search_notes", { query: "tomatoes -co" })).toMatch(
+			new RegExp(
+				`^The excluded words start more than ${EXCLUDED_SEARCH_MAX_WORDS.toLocaleString("en-US")} words .*nothing was searched\\. Exclude longer words`,
+			),
+		);
+		// A longer excluded word is taken whole.
+		expect((await tv.ok<Found>("search_notes", { query: "tomatoes -co1" })).results.map((result) => result.path)).toEqual(["Garden.md"]);
 	});
 });
