@@ -762,6 +762,18 @@ function candidateTier(termCount: number, strong: number, exact: number, nameTie
 	return termCount === 1 ? (strong * (TITLE_TIER_WHOLE + 1) + nameTier) * 2 + exact : strong === termCount && nameTier >= TITLE_TIER_ALL ? nameTier : 0;
 }
 
+/**
+ * The most a note's match of `term` weighs in its score (CandidateRanking.score's `weight`): 1 when a
+ * note may hold it as typed or in another form, or it is a phrase; else it is held only as a word
+ * meaning the same (EXPANSION_MATCH_WEIGHT) or a longer word it starts (PREFIX_MATCH_WEIGHT). At
+ * full weight the bound of a prefix's note was three times its score: every one of a prefix's
+ * 29,000 notes at 50,000 was scored. Pure.
+ */
+function matchWeightBound(term: TermEvidence): number {
+	if (term.strongIds === null || term.strongIds.size > 0) return 1;
+	return term.related ? Math.max(EXPANSION_MATCH_WEIGHT, PREFIX_MATCH_WEIGHT) : PREFIX_MATCH_WEIGHT;
+}
+
 /** rankByBounds's view of a ranking with no loose bound: every candidate keyed by its score from the start (SearchEngine's `scoreEvery`). */
 function withoutLooseBound(ranking: CandidateRanking): BoundedRanking {
 	return {
@@ -867,6 +879,10 @@ class CandidateRanking implements BoundedRanking {
 	/** Per term, its idf in the share of the query a note holds: less for a word no note searched names (UNNAMED_WORD_SHARE_WEIGHT). */
 	private readonly shareIdf: number[];
 	private readonly totalShareIdf: number;
+	/** Per term, the most a note's match of it weighs in the score (matchWeightBound): what boundCandidate counts it at. */
+	private readonly boundWeights: number[];
+	/** Whether a note may hold every term as typed or in another form: else every note is in the lowest tier (candidateTier). */
+	private readonly allMayBeStrong: boolean;
 	private readonly bodyLengths: Uint32Array;
 	private readonly titleLengths: Uint8Array;
 	private readonly aliased: Uint8Array;
@@ -940,6 +956,8 @@ class CandidateRanking implements BoundedRanking {
 			return named ? idf : idf * UNNAMED_WORD_SHARE_WEIGHT;
 		});
 		this.totalShareIdf = this.shareIdf.reduce((sum, value) => sum + value, 0);
+		this.boundWeights = evidence.map(matchWeightBound);
+		this.allMayBeStrong = this.boundWeights.every((weight) => weight === 1);
 		this.bodyLengths = this.index.bodyLengths;
 		this.titleLengths = this.index.titleLengths;
 		this.aliased = this.index.aliased;
@@ -1214,8 +1232,9 @@ class CandidateRanking implements BoundedRanking {
 		for (let termIndex = 0; termIndex < this.termCount; termIndex++) {
 			const value = this.values[row + termIndex] as number;
 			if (value === 0) continue;
-			bound += (this.requiredIdf[termIndex] as number) * fieldScore(value, norm);
-			heldIdf += this.shareIdf[termIndex] as number;
+			const weight = this.boundWeights[termIndex] as number;
+			bound += (this.requiredIdf[termIndex] as number) * weight * fieldScore(value, norm);
+			heldIdf += (this.shareIdf[termIndex] as number) * weight;
 		}
 		bound += this.extraBound;
 		// The title's coverage (titleCoverage) is at most the share of its words the terms may be; an alias's, at most 1.
@@ -1229,6 +1248,8 @@ class CandidateRanking implements BoundedRanking {
 
 	/** The tier bound of a candidate whose names may hold the query (`named`: one word, or several all in one name), holding every term or not (`all`). */
 	private tierBound(named: boolean, all: boolean, nameTier: number): number {
+		// A term no note holds as typed or in another form (a prefix of longer words only): strong stays below the term count.
+		if (!this.allMayBeStrong) return 0;
 		return this.termCount === 1 ? (TITLE_TIER_WHOLE + 1 + (named ? nameTier : 0)) * 2 + 1 : named && all ? nameTier : 0;
 	}
 

@@ -12,6 +12,7 @@ import { CandidateFinder } from "../../../src/search/candidates";
 import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
 import type * as proximity from "../../../src/search/proximity";
+import type * as rank from "../../../src/search/rank";
 import { parseQuery } from "../../../src/search/query";
 import { SENTENCE_HEADING_WORDS } from "../../../src/search/rank";
 import { foldText, tokenize } from "../../../src/search/text";
@@ -316,6 +317,8 @@ describe("a page of a few results", () => {
 		"uses",
 		"gardenshed",
 		"gardensheds",
+		// A word meaning the same as `config`, which no note says: `config` is held only that way or as the start of it.
+		"configuration",
 	];
 	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
 	const notes = fc.array(
@@ -331,7 +334,7 @@ describe("a page of a few results", () => {
 	);
 	// Phrases too: a phrase an alias holds is named there, though its value has no title flag (it counts the title's words only).
 	const queries = fc
-		.array(fc.constantFrom(...WORDS, "gard", "pla", '"garden plan"', '"the shed"', '"log in"'), { minLength: 1, maxLength: 4 })
+		.array(fc.constantFrom(...WORDS, "gard", "pla", "config", '"garden plan"', '"the shed"', '"log in"'), { minLength: 1, maxLength: 4 })
 		.map((list) => list.join(" "));
 
 	test("is the page scoring every candidate gives: the notes left unscored could not have entered it", async () => {
@@ -446,6 +449,57 @@ describe("a search of several words reordered by how close each note keeps them 
 		expect(page.results).toEqual((await engineOf(entries, true).search(parseQuery("garden plan"), null, 3, read)).results);
 		// Before: the best 20 notes' bodies were read, whatever the page.
 		expect(passages).toBe(3);
+	});
+});
+
+describe("a word held only as the start of longer words (a prefix)", () => {
+	// The engine with its candidates scored counted: every score works out the title's coverage once (the real function runs).
+	function countingEngine(): { engine: SearchEngine; scored: () => number } {
+		let calls = 0;
+		let CountingEngine: typeof SearchEngine = SearchEngine;
+		jest.isolateModules(() => {
+			jest.doMock("../../../src/search/rank", () => {
+				const actual = jest.requireActual<typeof rank>("../../../src/search/rank");
+				return {
+					...actual,
+					titleCoverage: (...args: Parameters<typeof actual.titleCoverage>) => {
+						calls++;
+						return actual.titleCoverage(...args);
+					},
+				};
+			});
+			CountingEngine = jest.requireActual<{ SearchEngine: typeof SearchEngine }>("../../../src/search/engine").SearchEngine;
+		});
+		return { engine: new CountingEngine(), scored: () => calls };
+	}
+	const filler = (count: number) => Array.from({ length: count }, (_, at) => `filler${at % 40}`).join(" ");
+	// 300 notes saying the words 1–6 times in bodies of 20–200 words; none says the query's word; the best are spread through the notes.
+	const notesSaying = (words: readonly string[]) =>
+		Array.from({ length: 300 }, (_, at) => ({
+			title: `Note ${at}`,
+			body: `${`${words[at % words.length] ?? ""} `.repeat(1 + ((at * 7) % 6))}${filler(20 + ((at * 13) % 181))}`,
+		}));
+
+	// `configuration` means the same as `config` (expansions.ts), and `config` starts it: it weighs as a word meaning the same.
+	test.each([
+		["gard", ["gardening", "gardener"]],
+		["gard shed", ["gardening", "gardener"]],
+		["config", ["configuration", "configurations", "configured"]],
+	])("%s: only the notes whose bound may reach the page are scored, and the page is the one scoring every note gives", async (query, words) => {
+		const entries = notesSaying(words);
+		const read = (path: string) => Promise.resolve(entries[Number(path.replace(/\.md$/, ""))]?.body ?? "");
+		const { engine, scored } = countingEngine();
+		const every = new SearchEngine(undefined, undefined, true);
+		entries.forEach((entry, index) => {
+			engine.index.add(`${index}.md`, entry.title, 0, entry.body, [], []);
+			every.index.add(`${index}.md`, entry.title, 0, entry.body, [], []);
+		});
+		const page = await engine.search(parseQuery(query), null, 10, read);
+		expect(page.total).toBe(300);
+		expect(page.results).toHaveLength(10);
+		expect(page).toEqual(await every.search(parseQuery(query), null, 10, read));
+		// Before: the bound counted the longer words at the weight of the word as typed, three times what they score, so all 300 were scored.
+		expect(scored()).toBeLessThan(100);
 	});
 });
 
