@@ -155,6 +155,70 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 	});
 });
 
+describe("NodeHost's metadata cache reads again a note its parse found missing while the vault still lists it", () => {
+	/**
+	 * Another program rewrites `note`, and moves `moving` (the note or its folder) away to `away` and back while the
+	 * note's parse reads it: the read finds nothing. The watcher's looks at both names wait until it is back (their
+	 * lstat held): it then finds what it watches as it last saw it and tells nothing, so no event reads the note again.
+	 */
+	async function missedThenBack(files: Record<string, string>, note: string, moving: string, away: string): Promise<NodeHost> {
+		const root = await makeVault(files);
+		const host = await NodeHost.open(root, { watch: true });
+		const [from, to] = [nodePath.join(host.vault.root, moving), nodePath.join(host.vault.root, away)];
+		let back!: () => void;
+		const isBack = new Promise<void>((resolve) => (back = resolve));
+		let isAway = false;
+		const lstat = fs.lstat.bind(fs);
+		jest.spyOn(fs, "lstat").mockImplementation((async (path: string, options?: unknown) => {
+			if (isAway && (String(path) === from || String(path) === to)) await isBack;
+			return lstat(path, options as undefined);
+		}) as typeof fs.lstat);
+		let armed = true;
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			if (!armed || file.path !== note) return cachedRead(file);
+			armed = false;
+			isAway = true;
+			renameSync(from, to);
+			try {
+				return await cachedRead(file);
+			} finally {
+				renameSync(to, from);
+				isAway = false;
+				back();
+			}
+		};
+		writeFileSync(nodePath.join(host.vault.root, note), "Now [[Hub]]. #edited\n");
+		await isBack;
+		await host.metadataCache.caughtUpWithDisk();
+		return host;
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	test.each([
+		["its folder", "Sub", "Moved"],
+		["the note", "Sub/Eps.md", "Sub/Away.md"],
+	])("%s moved away and back during the read: the note ends with the text on disk", async (_, moving, away) => {
+		const host = await missedThenBack({ "Sub/Eps.md": "See [[Target]].\n", "Target.md": "# Target\n", "Hub.md": "# Hub\n" }, "Sub/Eps.md", moving, away);
+		try {
+			// On 565b5cdf: { "Target.md": 1 } and no tags, the text before the rewrite, until another change of the note.
+			expect(host.metadataCache.resolvedLinks["Sub/Eps.md"]).toEqual({ "Hub.md": 1 });
+			expect(host.metadataCache.getCache("Sub/Eps.md")?.tags?.map((tag) => tag.tag)).toEqual(["#edited"]);
+			expect(
+				host.vault
+					.getFiles()
+					.map((file) => file.path)
+					.sort(),
+			).toEqual(["Hub.md", "Sub/Eps.md", "Target.md"]);
+		} finally {
+			const root = host.vault.root;
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("NodeHost's metadata cache caught up with the vault's own writes", () => {
 	let root: string;
 	let host: NodeHost;
