@@ -289,11 +289,21 @@ export class DiskWatcher {
 			if (nodePath.dirname(file.diskPath) === diskFolder && !present.has(file.diskPath)) this.onUnlink(file.path);
 	}
 
-	/** Nothing at a path any more: a file gone, or a folder with all it held (each file reported as unlinked, which a rename pairs). */
+	/**
+	 * Nothing at a path any more: a file gone, or a folder with all it held (each file reported as unlinked, which a
+	 * rename pairs). A folder's notes are looked up whether it was watched or not: one moved away and back while its
+	 * look was under way may have been found away and unwatched, and back again before it could be watched anew,
+	 * its notes still listed; gone once more, they were kept for good (only a watched folder's were unlinked).
+	 */
 	private gone(path: string, diskPath: string): void {
-		const folder = this.unwatchUnder(diskPath);
-		if (folder && !this.vault.known(path)) for (const file of this.vault.knownUnder(path)) this.onUnlink(file.path);
-		else this.onUnlink(path);
+		this.unwatchUnder(diskPath);
+		if (this.vault.known(path)) {
+			this.onUnlink(path);
+			return;
+		}
+		const under = this.vault.knownUnder(path);
+		if (under.length === 0) this.onUnlink(path);
+		for (const file of under) this.onUnlink(file.path);
 	}
 
 	/**

@@ -78,6 +78,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * gives a rename whose stats are the rewrite's, already seen, so no change comes with it: the rename parses it again.
 	 */
 	private readonly movedBeforeRead = new WeakSet<HostFile>();
+	/**
+	 * Notes whose parse found nothing at the path the vault still lists them at, to be read again once the watcher has
+	 * told what other programs did before (`rereadOnceSeen`), and the wait under way. Moved or deleted, their rename
+	 * or delete is queued by then; still listed there, they (or their folder) were moved away and back, and the
+	 * watcher, finding them as it last saw them, tells nothing: no event would read them again.
+	 */
+	private readonly rereadsDue = new Set<{ file: HostFile; path: string }>();
+	private rereading: Promise<void> | null = null;
+	/** Notes read again after a miss, until a read of them succeeds: one not found twice waits for its event (a vault not watched would loop). */
+	private readonly rereadAfterMiss = new WeakSet<HostFile>();
 	private closed = false;
 	/** Vault changes are applied one at a time, in order. */
 	private updates: Promise<unknown> = Promise.resolve();
@@ -450,7 +460,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	async caughtUpWithDisk(): Promise<void> {
 		await this.vault.outsideChangesSeen();
-		await this.settled();
+		// A parse that missed its note meanwhile queues its read again after a wait of its own.
+		do {
+			while (this.rereading !== null) await this.rereading;
+			await this.settled();
+		} while (this.rereading !== null);
 	}
 
 	notesBeingParsed(): HostFile[] {
@@ -678,9 +692,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 		} catch (error) {
 			if (!(error instanceof NoteTooLargeError)) {
 				if (isPassingReadError(error) && this.retryReadLater(file.path)) return;
-				// Moved or deleted meanwhile: its rename or delete event follows, and reads it where it is.
+				// Moved or deleted meanwhile: its rename or delete event follows, and reads it where it is; or moved
+				// away and back, and read again once the watcher has told what came before.
 				if (!isPassingReadError(error) && !isRefusedReadError(error)) {
 					this.movedBeforeRead.add(file);
+					this.rereadOnceSeen(file, file.path);
 					return;
 				}
 			}
@@ -690,6 +706,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 		this.readRetries.delete(file.path);
 		this.movedBeforeRead.delete(file);
+		this.rereadAfterMiss.delete(file);
 		const cache = await this.index(file, text);
 		if (announce && cache) this.events.trigger("changed", file, text, cache);
 	}
@@ -717,6 +734,30 @@ export class NodeMetadataCache implements HostMetadataCache {
 		retry.timer.unref?.();
 		this.readRetries.set(path, retry);
 		return true;
+	}
+
+	/**
+	 * Queues a parse of a note whose read found nothing at `path`, once the watcher has told what other programs did
+	 * before (`outsideChangesSeen`), if the vault still lists it there and nothing read it since. Once until a read of
+	 * it succeeds. The misses of a mass delete share a wait: one for those missed before it began, one for the rest.
+	 */
+	private rereadOnceSeen(file: HostFile, path: string): void {
+		if (this.closed || this.rereadAfterMiss.has(file)) return;
+		this.rereadAfterMiss.add(file);
+		this.rereadsDue.add({ file, path });
+		this.rereading ??= this.rereadWhenSeen();
+	}
+
+	private async rereadWhenSeen(): Promise<void> {
+		while (this.rereadsDue.size > 0) {
+			const missed = [...this.rereadsDue];
+			this.rereadsDue.clear();
+			await this.vault.outsideChangesSeen();
+			for (const { file, path } of missed)
+				if (!this.closed && this.movedBeforeRead.has(file) && this.vault.getFileByPath(path) === file)
+					this.enqueueParse(file, () => this.onModify(file));
+		}
+		this.rereading = null;
 	}
 
 	/** Drops a note's pending retry: a change the vault reported reads it now, with every try again. */

@@ -155,6 +155,70 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 	});
 });
 
+describe("NodeHost's metadata cache reads again a note its parse found missing while the vault still lists it", () => {
+	/**
+	 * Another program rewrites `note`, and moves `moving` (the note or its folder) away to `away` and back while the
+	 * note's parse reads it: the read finds nothing. The watcher's looks at both names wait until it is back (their
+	 * lstat held): it then finds what it watches as it last saw it and tells nothing, so no event reads the note again.
+	 */
+	async function missedThenBack(files: Record<string, string>, note: string, moving: string, away: string): Promise<NodeHost> {
+		const root = await makeVault(files);
+		const host = await NodeHost.open(root, { watch: true });
+		const [from, to] = [nodePath.join(host.vault.root, moving), nodePath.join(host.vault.root, away)];
+		let back!: () => void;
+		const isBack = new Promise<void>((resolve) => (back = resolve));
+		let isAway = false;
+		const lstat = fs.lstat.bind(fs);
+		jest.spyOn(fs, "lstat").mockImplementation((async (path: string, options?: unknown) => {
+			if (isAway && (String(path) === from || String(path) === to)) await isBack;
+			return lstat(path, options as undefined);
+		}) as typeof fs.lstat);
+		let armed = true;
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			if (!armed || file.path !== note) return cachedRead(file);
+			armed = false;
+			isAway = true;
+			renameSync(from, to);
+			try {
+				return await cachedRead(file);
+			} finally {
+				renameSync(to, from);
+				isAway = false;
+				back();
+			}
+		};
+		writeFileSync(nodePath.join(host.vault.root, note), "Now [[Hub]]. #edited\n");
+		await isBack;
+		await host.metadataCache.caughtUpWithDisk();
+		return host;
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	test.each([
+		["its folder", "Sub", "Moved"],
+		["the note", "Sub/Eps.md", "Sub/Away.md"],
+	])("%s moved away and back during the read: the note ends with the text on disk", async (_, moving, away) => {
+		const host = await missedThenBack({ "Sub/Eps.md": "See [[Target]].\n", "Target.md": "# Target\n", "Hub.md": "# Hub\n" }, "Sub/Eps.md", moving, away);
+		try {
+			// On 565b5cdf: { "Target.md": 1 } and no tags, the text before the rewrite, until another change of the note.
+			expect(host.metadataCache.resolvedLinks["Sub/Eps.md"]).toEqual({ "Hub.md": 1 });
+			expect(host.metadataCache.getCache("Sub/Eps.md")?.tags?.map((tag) => tag.tag)).toEqual(["#edited"]);
+			expect(
+				host.vault
+					.getFiles()
+					.map((file) => file.path)
+					.sort(),
+			).toEqual(["Hub.md", "Sub/Eps.md", "Target.md"]);
+		} finally {
+			const root = host.vault.root;
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("NodeHost's metadata cache caught up with the vault's own writes", () => {
 	let root: string;
 	let host: NodeHost;
@@ -622,6 +686,28 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 
 	/** One random change: the server's (returning the paths it wrote) or another program's (returning none). */
 	async function change(host: NodeHost, root: string, random: () => number): Promise<string[]> {
+		const other = random();
+		if (other < 0.08) {
+			// Another program rewrites a note and renames it (before or while the watcher looks).
+			const [from, to] = [0, 1].map(() => nodePath.join(root, `${NAMES[Math.floor(random() * NAMES.length)]}.md`));
+			if (!(await fs.stat(to!).catch(() => null)) && (await fs.stat(from!).catch(() => null))) {
+				await fs.writeFile(from!, noteText(random));
+				await fs.rename(from!, to!);
+			}
+			return [];
+		}
+		if (other < 0.16) {
+			// Another program moves Sub to Moved (or back), half the time back again after 0-5 turns of the event loop.
+			const [sub, moved] = [nodePath.join(root, "Sub"), nodePath.join(root, "Moved")];
+			const [from, to] = (await fs.stat(sub).catch(() => null)) ? [sub, moved] : [moved, sub];
+			if (!(await fs.stat(from).catch(() => null)) || (await fs.stat(to).catch(() => null))) return [];
+			await fs.rename(from, to);
+			if (random() < 0.5) {
+				for (let turn = Math.floor(random() * 6); turn > 0; turn--) await new Promise((resolve) => setImmediate(resolve));
+				await fs.rename(to, from);
+			}
+			return [];
+		}
 		if (random() < 0.25) return changeThenRename(host, root, random);
 		const path = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
 		const to = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
