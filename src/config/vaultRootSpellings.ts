@@ -1,4 +1,5 @@
 import { realpathSync, statSync, type Stats } from "node:fs";
+import * as nodePath from "node:path";
 import type { VaultRootOnDisk } from "../paths/spelling";
 
 /**
@@ -20,15 +21,24 @@ export function vaultRootSpellings(root: string): VaultRootOnDisk {
 	return { spellings: real === root ? [root] : [root, real], caseSensitive: isCaseSensitiveAt(real) };
 }
 
+/** The ASCII letters of a name: their case is swapped to ask the disk. */
+const ASCII_LETTERS = /[a-z]/gi;
+const HAS_ASCII_LETTER = /[a-z]/i;
+
 /**
- * Whether the disk at `folder` (a real path, no link in it) tells names apart by letter case: the path with the case
- * of its ASCII letters swapped is not this same folder. A path with no such letter is compared the same either way
- * (case-sensitive then). A disk that folds case for some folders of the path only reads as telling case apart: a path
- * typed in another case there is then said to name no folder of the vault, which the person is told.
+ * Whether the disk at `folder` (a real path, no link in it) tells names apart by letter case: its last name holding a
+ * letter, in the other case, is not this same folder. Only that name: it is looked up on the disk the vault lies on (the
+ * one that holds its folder), while the names above it may lie on another. The whole path swapped asked the disk at the
+ * top (`/MEDIA/…`), so a vault on a FAT stick mounted under Linux's `/media` read as telling case apart, and its own path
+ * typed in another case excluded nothing. A path with no letter is compared the same either way (case-sensitive then).
  */
 function isCaseSensitiveAt(folder: string): boolean {
-	const swapped = folder.replace(/[a-z]/gi, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()));
-	if (swapped === folder) return true;
+	const names = folder.split(nodePath.sep);
+	let last = names.length - 1;
+	while (last >= 0 && !HAS_ASCII_LETTER.test(names[last] ?? "")) last--;
+	if (last < 0) return true;
+	names[last] = (names[last] ?? "").replace(ASCII_LETTERS, (letter) => (letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()));
+	const swapped = names.join(nodePath.sep);
 	let here: Stats;
 	try {
 		here = statSync(folder);

@@ -669,14 +669,19 @@ export class DiskWriter {
 	 * move checks the file at the name is this one. The caller's own read came before this open (undo's look at a
 	 * created note's text, a rename's read of the note): given that text (`textRead`), the file must still hold it, so a
 	 * save by rename another program made in between is not what is moved (it would be, unchecked: the person asked
-	 * for the note they read). Read in pieces, as an edit reads.
+	 * for the note they read). Read in pieces, as an edit reads. A move takes a note grown only at its end since (another
+	 * program's appended line) as main did: everything read moves with it, and the rename records the text it moved
+	 * (refused, a rename of a note a capture tool appends to failed where main's succeeded). The trash takes only the
+	 * text read: undo trashes a note as the call left it, never a line added since.
 	 */
 	private async openToMove(diskPath: string, what: "moved to the trash" | "moved", textRead?: string): Promise<Stats> {
 		const { handle, stats } = await this.jail.open(diskPath, fsConstants.O_RDONLY);
 		try {
+			if (textRead === undefined) return stats;
 			// Past what a read reads, it is not the text read (that read would have refused it): not read in to be compared.
-			if (textRead !== undefined && (stats.size > MAX_READ_NOTE_BYTES || (await readInPieces(handle.fd, stats.size, this.pause)).text !== textRead))
-				throw new ReplacedWhileMovedError(what);
+			if (stats.size > MAX_READ_NOTE_BYTES) throw new ReplacedWhileMovedError(what);
+			const held = (await readInPieces(handle.fd, stats.size, this.pause)).text;
+			if (what === "moved" ? !held.startsWith(textRead) : held !== textRead) throw new ReplacedWhileMovedError(what);
 		} finally {
 			await handle.close();
 		}

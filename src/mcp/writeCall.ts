@@ -105,13 +105,15 @@ function writtenSoFar(written: readonly string[], scope: Scope): string {
 
 /**
  * What the undo id of a set stopped part-way does with the notes it had written (`them`: "it" or "them"). Undo never
- * writes in a folder the person has excluded, so while one of them lies in a folder excluded since, the undo is refused
- * as a whole: the id reverses them once the folder is included again, which the error says rather than promise it at
- * once. Notes only out of a narrowed token's folders are reversed at once (the person undoes, not the token).
+ * writes in a folder the person has excluded, so while one of them, or the place a moved one came from (undo moves it
+ * back there), lies in a folder excluded since, the undo is refused as a whole: the id reverses them once the folder is
+ * included again, which the error says rather than promise it at once. Notes only out of a narrowed token's folders are
+ * reversed at once (the person undoes, not the token).
  */
-function undoReverses(id: string, written: readonly string[], scope: Scope, them: "it" | "them"): string {
+function undoReverses(id: string, written: readonly string[], changes: readonly NoteChange[], scope: Scope, them: "it" | "them"): string {
 	const excludedNow = { configDir: scope.configDir, excludedFolders: scope.excludedFolders };
-	if (!written.some((path) => isExcludedPath(path, excludedNow))) return `undo id ${id} reverses ${them}`;
+	const movedFrom = changes.flatMap((change) => (change.movedFrom !== undefined && written.includes(change.path) ? [change.movedFrom] : []));
+	if (![...written, ...movedFrom].some((path) => isExcludedPath(path, excludedNow))) return `undo id ${id} reverses ${them}`;
 	return `undo id ${id} reverses ${them} once the folder excluded since is included again: nothing is written in an excluded folder`;
 }
 
@@ -321,13 +323,13 @@ export async function runWriteCall<Args>(
 			if (error instanceof WriteNoLongerAllowedError)
 				return noLongerAllowed(
 					tool,
-					`Only ${writtenSoFar(error.written, ctx.scope)} had been written before that (${undoReverses(id, error.written, ctx.scope, "it")}); nothing after.`,
+					`Only ${writtenSoFar(error.written, ctx.scope)} had been written before that (${undoReverses(id, error.written, planned.changes, ctx.scope, "it")}); nothing after.`,
 				);
 			if (!(error instanceof NoteChangedSinceError)) throw error;
 			if (error.written.length > 0) {
 				const changed = isPathVisible(error.path, ctx.scope) ? `"${error.path}"` : "A note in a folder this token may no longer see";
 				return fail(
-					`${changed} changed while this call was being written, so it was not written; ${writtenSoFar(error.written, ctx.scope)} had been (${undoReverses(id, error.written, ctx.scope, "them")}). Read the note again and retry what is missing.`,
+					`${changed} changed while this call was being written, so it was not written; ${writtenSoFar(error.written, ctx.scope)} had been (${undoReverses(id, error.written, planned.changes, ctx.scope, "them")}). Read the note again and retry what is missing.`,
 				);
 			}
 			changedPath = error.path;

@@ -4,14 +4,15 @@
  * client can act on, the other program's file stays at the old name with its text, nothing is made at the new name,
  * no linking note is rewritten and nothing is journalled. The real service over real HTTP, a real temp vault.
  */
-import { promises as fs, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, promises as fs, renameSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DiskWriter } from "../../src/headless/DiskWriter";
 import { FolderJail } from "../../src/host/FolderJail";
+import { undoCall } from "../../src/journal/undo";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
-import { callError } from "../helpers/tools";
+import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 describe("rename_note when another program saves the note by rename while its move makes the new folder", () => {
@@ -60,10 +61,11 @@ describe("rename_note when another program saves the note by rename while its mo
 		const move = DiskWriter.prototype.move;
 		let saved = false;
 		jest.spyOn(DiskWriter.prototype, "move").mockImplementation(async function (this: DiskWriter, ...args: Parameters<DiskWriter["move"]>) {
-			// The write has read the note ("# Plan") and recorded it as the text it moves; the other program saves by rename now.
+			// The write has read the note ("# Plan") and recorded it as the text it moves; the other program saves by rename now,
+			// its first line changed (a text only grown at its end moves with the note: the next test).
 			if (args[0] === plan && !saved) {
 				saved = true;
-				writeFileSync(`${plan}.saving`, "# Plan\n\nSaved by another program.\n");
+				writeFileSync(`${plan}.saving`, "# Plan, rewritten\n\nSaved by another program.\n");
 				renameSync(`${plan}.saving`, plan);
 			}
 			return move.apply(this, args);
@@ -71,9 +73,32 @@ describe("rename_note when another program saves the note by rename while its mo
 		const error = await callError(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
 		expect(saved).toBe(true);
 		expect(error).toBe("The note changed while it was being moved (another program replaced it), so nothing was moved. Read it again and retry.");
-		expect(await fs.readFile(plan, "utf8")).toBe("# Plan\n\nSaved by another program.\n");
+		expect(await fs.readFile(plan, "utf8")).toBe("# Plan, rewritten\n\nSaved by another program.\n");
 		expect(await fs.readdir(nodePath.join(vault, "Archive"))).toEqual([]);
 		expect(await fs.readFile(nodePath.join(vault, "Notes/Linker.md"), "utf8")).toBe("See [[Notes/Plan]].\n");
 		expect(running.journal.list(10).filter((entry) => entry.tool === "rename_note")).toEqual([]);
+	});
+
+	test("a line another program appends to the note (the same file) between the rename's read and its move's open: moved with it, as main moved it", async () => {
+		const plan = nodePath.join(vault, "Notes/Plan.md");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the writer as `this`
+		const move = DiskWriter.prototype.move;
+		let appended = false;
+		jest.spyOn(DiskWriter.prototype, "move").mockImplementation(async function (this: DiskWriter, ...args: Parameters<DiskWriter["move"]>) {
+			if (args[0] === plan && !appended) {
+				appended = true;
+				appendFileSync(plan, "A line a capture tool adds.\n");
+			}
+			return move.apply(this, args);
+		});
+		await callOk(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
+		expect(appended).toBe(true);
+		expect(await fs.readFile(nodePath.join(vault, "Archive/Plan.md"), "utf8")).toBe("# Plan\nA line a capture tool adds.\n");
+		expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual(["Linker.md"]);
+		expect(await fs.readFile(nodePath.join(vault, "Notes/Linker.md"), "utf8")).toBe("See [[Plan]].\n");
+		// Journalled with the text it moved: its undo moves the note back, the appended line with it.
+		const [entry] = running.journal.list(1);
+		expect((await undoCall(running.host, running.journal, entry?.id ?? "")).ok).toBe(true);
+		expect(await fs.readFile(plan, "utf8")).toBe("# Plan\nA line a capture tool adds.\n");
 	});
 });

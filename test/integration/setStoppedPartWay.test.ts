@@ -140,3 +140,50 @@ describe("an approved rename whose linking note another program changes while th
 		expect(await fs.readFile(nodePath.join(vault, "Hide/First.md"), "utf8")).toBe("See [[Target]].\nAnother program's line.\n");
 	});
 });
+
+/**
+ * The rename's own note came from the folder the person excluded during the set: its undo moves it back there, so undo
+ * refuses while that folder is excluded, though every note written lies outside it. The error says so (it promised the
+ * undo at once, and the undo id given was refused).
+ */
+describe("a rename out of a folder excluded while its links are rewritten", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeEach(async () => {
+		vault = await makeVault({
+			"Hide/Target.md": "# Target\n",
+			"Keep/First.md": "See [[Target]].\n",
+			"Keep/Second.md": "Also [[Target]].\n",
+		});
+		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("the error says the undo id reverses the written notes once the folder is included again, which is when it does", async () => {
+		const vaultProcess = running.host.vault.process.bind(running.host.vault);
+		jest.spyOn(running.host.vault, "process").mockImplementation(async (file: HostFile, fn: (text: string) => string, options?: ProcessOptions) => {
+			if (file.path === "Keep/Second.md") await running.service.apply({ ...running.settings, excludedFolders: ["Hide"] });
+			return vaultProcess(file, fn, options);
+		});
+		const error = await callError(client, "rename_note", { path: "Hide/Target.md", new_path: "Keep/Renamed.md" });
+		expect(await fs.readFile(nodePath.join(vault, "Keep/Renamed.md"), "utf8")).toBe("# Target\n");
+		expect(error).toMatch(
+			/\(undo id \S+ reverses it once the folder excluded since is included again: nothing is written in an excluded folder\); nothing after\./u,
+		);
+
+		const undoId = /undo id (\S+) reverses/u.exec(error)?.[1] ?? "";
+		expect((await undoCall(running.host, running.journal, undoId, "person", ["Hide"])).ok).toBe(false);
+		expect(await fs.readFile(nodePath.join(vault, "Keep/Renamed.md"), "utf8")).toBe("# Target\n");
+		expect((await undoCall(running.host, running.journal, undoId, "person", [])).ok).toBe(true);
+		expect(await fs.readFile(nodePath.join(vault, "Hide/Target.md"), "utf8")).toBe("# Target\n");
+		expect(await fs.readFile(nodePath.join(vault, "Keep/First.md"), "utf8")).toBe("See [[Target]].\n");
+	});
+});

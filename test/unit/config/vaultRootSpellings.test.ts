@@ -3,11 +3,12 @@
  * letter case names the vault's folder only where the disk reads the two spellings as one folder. Compared case-blind
  * on a disk that tells them apart (Linux's), `…/vault/Private` excluded and granted `Private` of `…/Vault`.
  */
-import { mkdirSync, promises as fs, symlinkSync } from "node:fs";
+import { mkdirSync, promises as fs, symlinkSync, type StatSyncOptions } from "node:fs";
 import * as nodePath from "node:path";
 import { generateToken } from "../../../src/auth/tokens";
 import { FileSettingsStore } from "../../../src/config/FileSettingsStore";
 import { vaultRootSpellings } from "../../../src/config/vaultRootSpellings";
+import { normalizeExcludedFolder } from "../../../src/paths/spelling";
 import { makeTempDir, removeDir } from "../../helpers/vault";
 
 /** Whether the disk at `parent` keeps `Vault` and `vault` apart: made as two folders, or the second refused as the first. */
@@ -61,5 +62,37 @@ describe("vaultRootSpellings over a real disk", () => {
 			expect(settings.excludedFolders).toContain("Private");
 			expect(settings.tokens[0]?.folders).toEqual(["Work"]);
 		}
+	});
+});
+
+/**
+ * A disk that folds case mounted under one that does not (a FAT or exFAT USB stick at /media/ann/USB on Linux, a vault on
+ * it): no such disk can be mounted here, so `statSync` is hooked to read names under the mount as that disk would, in
+ * any case. The vault's folder is looked up on the folded disk, so a path typed in another case there is the vault.
+ */
+describe("vaultRootSpellings for a vault on a case-folding disk mounted under a case-sensitive one", () => {
+	let parent: string;
+	let root: string;
+
+	beforeEach(async () => {
+		parent = await makeTempDir();
+		mkdirSync(nodePath.join(parent, "USB", "Vault"), { recursive: true });
+		root = nodePath.join(parent, "USB", "Vault");
+		const mount = `${nodePath.join(parent, "USB")}/`;
+		const nodeFs = jest.requireActual<typeof import("node:fs")>("node:fs");
+		const statSync = nodeFs.statSync;
+		jest.spyOn(nodeFs, "statSync").mockImplementation(((path: string, options?: StatSyncOptions) =>
+			// Under the mount every spelling of the vault's name is the vault (above it, names are looked up as they are).
+			path.startsWith(mount) && path.toLowerCase() === root.toLowerCase() ? statSync(root, options) : statSync(path, options)) as typeof statSync);
+	});
+	afterEach(async () => {
+		jest.restoreAllMocks();
+		await removeDir(parent);
+	});
+
+	test("reads the disk as folding case, so an excluded folder typed under the vault's name in another case is excluded", () => {
+		const onDisk = vaultRootSpellings(root);
+		expect(onDisk.caseSensitive).toBe(false);
+		expect(normalizeExcludedFolder(`${nodePath.join(parent, "USB", "vault")}/Private`, onDisk)).toBe("Private");
 	});
 });
