@@ -246,6 +246,34 @@ describe("read_note", () => {
 		}
 	}, 60_000);
 
+	test("a block of megabytes is checked for its id without lowering the whole block in one piece (a paragraph of 7 MB of Greek was one piece of about 45 ms)", async () => {
+		const paragraph = "Σ ж ".repeat(500_000);
+		const planted = await openToolVault({ "Para.md": `Intro ^first\n\n${paragraph}end ^BigOne\n\nlast ^Last\n` });
+		await planted.vault.host.metadataCache.settled();
+		// The longest text whose case is lowered at once.
+		let longest = 0;
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			longest = Math.max(longest, this.length);
+			return lower.call(this);
+		});
+		try {
+			const found = await planted.ok("read_note", { path: "Para#^bigone" });
+			// Compared as booleans: a failed match of megabyte strings is diffed for minutes (the answer cuts the block).
+			expect({ section: found.section, content: `${paragraph}end ^BigOne`.startsWith(found.content as string) && found.content.length > 100_000 }).toEqual({
+				section: "^BigOne",
+				content: true,
+			});
+			// Before: the 2 MB block lowered whole to see that it still holds `^bigone`.
+			expect(longest).toBeLessThan(1_000);
+			expect(await planted.ok("read_note", { path: "Para#^LAST" })).toMatchObject({ content: "last ^Last" });
+			expect(await planted.ok("read_note", { path: "Para#^first" })).toMatchObject({ content: "Intro ^first" });
+		} finally {
+			lowered.mockRestore();
+			await planted.close();
+		}
+	}, 60_000);
+
 	test("a block id of 60,000 characters is read, and a missing one is said to be missing (the id's pattern was too large: read_note failed inside the server)", async () => {
 		const id = "b".repeat(60_000);
 		const planted = await openToolVault({ "Long.md": `First ^short\n\nThe long one ^${id}\n\nlast\n` });
