@@ -18,7 +18,7 @@ import {
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
-import { describeHeadingPlaces, hasHeadingKey, lastHeadingKey, resolveSubpathInSteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
+import { describeHeadingPlaces, lastHeadingPart, resolveSubpathInSteps, sameHeadingKey, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
 import { blockPartInSteps, headingPlacesInSteps } from "../../headless/compactMetadata";
 import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../vault/notes";
 import { hasNoTags, listedNoteTags } from "../../vault/tags";
@@ -257,6 +257,6 @@ function partMatchesText(part: NotePart, text: string, subpath: string): boolean
 	const slice = text.slice(part.start, part.end);
 	if (part.name.startsWith("^")) return holdsBlockName(slice, part.name);
 	const firstLine = slice.split(/\r?\n/, 1)[0] ?? "";
-	// Against the key the heading was found by, the line compared only as far as it agrees: a planted heading of megabytes keyed whole held the server.
-	return hasHeadingKey(firstLine, lastHeadingKey(subpath));
+	// Against the part the heading was found by, compared only as far as the two agree: a planted heading of megabytes, or a path's, keyed whole held the server.
+	return sameHeadingKey(firstLine, lastHeadingPart(subpath));
 }

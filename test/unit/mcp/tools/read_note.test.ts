@@ -246,6 +246,30 @@ describe("read_note", () => {
 		}
 	}, 60_000);
 
+	test("a path's heading of up to a megabyte is compared with each heading, not keyed whole (`a:` 400,000 times was one piece of 36–130 ms), and still finds its heading", async () => {
+		const planted = await openToolVault({ "Long.md": `# Intro\nfirst\n# ${"Ab:".repeat(2_000)}\nbody\n# Other\nlast\n` });
+		await planted.vault.host.metadataCache.settled();
+		let longest = 0;
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			longest = Math.max(longest, this.length);
+			return lower.call(this);
+		});
+		try {
+			expect(await planted.error("read_note", { path: `Long#${"a:".repeat(400_000)}` })).toMatch(/^No heading "a:a:a:/);
+			// Before: the path's 800,000 characters lowered at once (and run through two replaces).
+			expect(longest).toBeLessThan(100);
+			// Found by a part of another case and spacing, over HEADING_KEYED_MAX_CHARS, and by the key's own words.
+			const part = "aB  ".repeat(2_000);
+			expect(part.length).toBeGreaterThan(HEADING_KEYED_MAX_CHARS);
+			expect(await planted.ok("read_note", { path: `Long#${part}` })).toMatchObject({ content: `# ${"Ab:".repeat(2_000)}\nbody\n` });
+			expect(await planted.error("read_note", { path: `Long#${part}a` })).toMatch(/^No heading/);
+		} finally {
+			lowered.mockRestore();
+			await planted.close();
+		}
+	});
+
 	test("a block of megabytes is checked for its id without lowering the whole block in one piece (a paragraph of 7 MB of Greek was one piece of about 45 ms)", async () => {
 		const paragraph = "Σ ж ".repeat(500_000);
 		const planted = await openToolVault({ "Para.md": `Intro ^first\n\n${paragraph}end ^BigOne\n\nlast ^Last\n` });
