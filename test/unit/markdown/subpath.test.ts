@@ -234,9 +234,9 @@ describe("sameHeadingKey compares two headings (or a heading and a key) as their
 		// Characters of the long word read: its first twice-and-one of the short word's, each time.
 		const long = "w".repeat(1_000_000);
 		let read = 0;
-		const slice = Object.getOwnPropertyDescriptor(String.prototype, "slice")?.value as (this: string, ...rest: number[]) => string;
-		const sliced = jest.spyOn(String.prototype, "slice").mockImplementation(function (this: string, ...rest: number[]) {
-			const made = slice.apply(this, rest);
+		const slice = Object.getOwnPropertyDescriptor(String.prototype, "slice")?.value as (this: string, start?: number, end?: number) => string;
+		const sliced = jest.spyOn(String.prototype, "slice").mockImplementation(function (this: string, start?: number, end?: number) {
+			const made = slice.call(this, start, end);
 			if (this === long) read += Math.min(made.length, 1_000_000);
 			return made;
 		});
