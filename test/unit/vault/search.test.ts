@@ -488,7 +488,10 @@ describe("a note whose aliases fill SEARCH_ALIAS_MAX_WORDS and that shows anothe
 				expect((await scanSearch(vault.host, vault.scope(), parseQuery(query), {}, 10)).results[0]?.path).toBe(path);
 			}
 			// The first aliases still name it.
-			expect((await index.search(vault.scope(), parseQuery("old name0"), {}, 10)).results.map((hit) => hit.path).sort()).toEqual(["Notes/ZQ-7.md", "Notes/ZQ-8.md"]);
+			expect((await index.search(vault.scope(), parseQuery("old name0"), {}, 10)).results.map((hit) => hit.path).sort()).toEqual([
+				"Notes/ZQ-7.md",
+				"Notes/ZQ-8.md",
+			]);
 		} finally {
 			await index.stop();
 			await vault.close();

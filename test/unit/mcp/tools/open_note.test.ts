@@ -65,7 +65,10 @@ describe("open_note", () => {
 		try {
 			expect((await openNoteTool.handler(manyCtx, { path: "Many", heading: "Nope" })).ok).toBe(false);
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SUBPATH_HEADING_STEP + 10);
-			expect(await openNoteTool.handler(manyCtx, { path: "Many", heading: "step 9999" })).toEqual({ ok: true, value: { path: "Many.md", heading: "Step 9999" } });
+			expect(await openNoteTool.handler(manyCtx, { path: "Many", heading: "step 9999" })).toEqual({
+				ok: true,
+				value: { path: "Many.md", heading: "Step 9999" },
+			});
 			expect(fake.opened).toEqual(["Many.md#Step 9999"]);
 		} finally {
 			lowered.mockRestore();

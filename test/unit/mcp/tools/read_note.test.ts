@@ -284,7 +284,10 @@ describe("read_note", () => {
 		try {
 			const found = await planted.ok("read_note", { path: "Para#^bigone" });
 			// Compared as booleans: a failed match of megabyte strings is diffed for minutes (the answer cuts the block).
-			expect({ section: found.section, content: `${paragraph}end ^BigOne`.startsWith(found.content as string) && (found.content as string).length > 100_000 }).toEqual({
+			expect({
+				section: found.section,
+				content: `${paragraph}end ^BigOne`.startsWith(found.content as string) && (found.content as string).length > 100_000,
+			}).toEqual({
 				section: "^BigOne",
 				content: true,
 			});
