@@ -1446,8 +1446,9 @@ export const BLOCK_ID_PATTERN_MAX_CHARS = 1024;
 export const SUBPATH_HEADING_STEP_CHARS = 128 * 1024;
 /**
  * A heading longer than this (real ones are a line of a few words) is not keyed when a link's
- * heading is looked for: it is compared with the key as far as the two agree (`hasHeadingKey`). A
- * planted note of one 7 MB heading was keyed whole, in one piece of 543 ms, by read_note of any of its headings.
+ * heading is looked for, nor is a link's heading this long: the two are compared as far as they
+ * agree (`sameHeadingKey`). A planted note of one 7 MB heading was keyed whole, in one piece of
+ * 543 ms, by read_note of any of its headings; a read_note path of a megabyte (`a:` over and over) in one of 36–130 ms.
  */
 export const HEADING_KEYED_MAX_CHARS = 4096;
 /** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */

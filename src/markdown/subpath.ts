@@ -61,30 +61,34 @@ const KEY_SEPARATORS = /[\s#|^:%[\]\\]+/y;
 const KEY_WORD = /[^\s#|^:%[\]\\]+/y;
 
 /**
- * Whether `headingKey(heading) === key`, read only as far as the two can still agree: a heading of
- * megabytes keyed whole was one piece of 40–80 ms a megabyte (read_note of a missing heading in a
- * planted note of one 7 MB heading: 543 ms). The key's words are the heading's words in lower case,
- * one space between them; each word is lowered alone, which lowers it as the whole does: a space is
- * neither cased nor case-ignorable, so no word's lower case depends on another's (Final_Sigma), and
- * no character's lower case is shorter than it or holds a separator, so a word longer than what is
- * left of the key cannot match. Pure.
+ * Whether `headingKey(one) === headingKey(other)`, read only as far as the two can still agree: a
+ * heading of megabytes keyed whole was one piece of 40–80 ms a megabyte (read_note of a missing
+ * heading in a planted note of one 7 MB heading: 543 ms), a read_note path of a megabyte (`a:` over
+ * and over) 36–130 ms. A key is its text's words in lower case, one space between them; each word is
+ * lowered alone, which lowers it as the whole does: a space is neither cased nor case-ignorable, so
+ * no word's lower case depends on another's (Final_Sigma), and no character's lower case holds a
+ * separator or is shorter than it, or more than twice as long (İ), so two words of which one is more
+ * than twice as long as the other differ, and the longer is read no further. Pure.
  */
-export function hasHeadingKey(heading: string, key: string): boolean {
-	let at = skipped(heading, 0, KEY_SEPARATORS);
-	let matched = 0;
-	while (at < heading.length) {
-		if (matched > 0) {
-			if (key.charCodeAt(matched) !== 0x20) return false;
-			matched++;
-		}
-		const end = skipped(heading, at, KEY_WORD);
-		if (end - at > key.length - matched) return false;
-		const word = heading.slice(at, end).toLowerCase();
-		if (!key.startsWith(word, matched)) return false;
-		matched += word.length;
-		at = skipped(heading, end, KEY_SEPARATORS);
+export function sameHeadingKey(one: string, other: string): boolean {
+	let atOne = skipped(one, 0, KEY_SEPARATORS);
+	let atOther = skipped(other, 0, KEY_SEPARATORS);
+	while (atOne < one.length && atOther < other.length) {
+		const endOne = wordEnd(one, atOne, 2 * (other.length - atOther));
+		if (endOne === -1) return false;
+		const endOther = wordEnd(other, atOther, 2 * (endOne - atOne));
+		if (endOther === -1 || 2 * (endOther - atOther) < endOne - atOne) return false;
+		if (one.slice(atOne, endOne).toLowerCase() !== other.slice(atOther, endOther).toLowerCase()) return false;
+		atOne = skipped(one, endOne, KEY_SEPARATORS);
+		atOther = skipped(other, endOther, KEY_SEPARATORS);
 	}
-	return matched === key.length;
+	return atOne >= one.length && atOther >= other.length;
+}
+
+/** Where the word of `text` starting at `from` ends, read at most `most` characters far; -1 when it is longer. */
+function wordEnd(text: string, from: number, most: number): number {
+	const length = skipped(text.slice(from, from + most + 1), 0, KEY_WORD);
+	return length > most ? -1 : from + length;
 }
 
 /** Where a run of `pattern` (a sticky regular expression) starting at `from` in `text` ends. */
@@ -93,10 +97,14 @@ function skipped(text: string, from: number, pattern: RegExp): number {
 	return pattern.test(text) ? pattern.lastIndex : from;
 }
 
-/** Whether heading `index` keys to `key`: a heading of a line's length is keyed once and remembered, a longer one compared as far as it can agree. */
-function headingIs(headings: HeadingPlaces, index: number, key: string): boolean {
+/**
+ * Whether heading `index` keys as `part` does (`key`, its key, null for a part too long to key): a
+ * heading and a part of a line's length are keyed once (the heading's key remembered), a longer one
+ * compared as far as the two can agree.
+ */
+function headingIs(headings: HeadingPlaces, index: number, part: string, key: string | null): boolean {
 	const text = headings.texts[index] ?? "";
-	return text.length > HEADING_KEYED_MAX_CHARS ? hasHeadingKey(text, key) : keyOf(headings, index) === key;
+	return key === null || text.length > HEADING_KEYED_MAX_CHARS ? sameHeadingKey(text, part) : keyOf(headings, index) === key;
 }
 
 /**
@@ -140,9 +148,9 @@ function subpathParts(subpath: string): string[] | null {
 	return parts;
 }
 
-/** The key of a subpath's last heading (`Parent#Child` → `child`): the heading it names is the one that keys to it. Pure. */
-export function lastHeadingKey(subpath: string): string {
-	return headingKey(subpathParts(subpath)?.at(-1) ?? "");
+/** A subpath's last heading (`Parent#Child` → `Child`): the heading it names is the one that keys as it does. Pure. */
+export function lastHeadingPart(subpath: string): string {
+	return subpathParts(subpath)?.at(-1) ?? "";
 }
 
 /**
@@ -199,12 +207,13 @@ export function* resolveSubpathInSteps(
 	let found = -1;
 	let end = textLength;
 	for (const part of parts) {
-		const key = headingKey(part);
+		// A part longer than a heading's line (a path of up to a megabyte) is compared, not keyed: keyed whole it was one piece of 36–130 ms.
+		const key = part.length > HEADING_KEYED_MAX_CHARS ? null : headingKey(part);
 		found = -1;
 		// Paused by headings and by their characters: 7,000 headings of 1 KB were pieces of 45 ms.
 		let characters = 0;
 		for (let index = from; index < until; index++) {
-			if (headingIs(headings, index, key)) {
+			if (headingIs(headings, index, part, key)) {
 				found = index;
 				break;
 			}

@@ -181,11 +181,15 @@ function aliasesOf(host: Host, file: HostFile): string[] {
 	return runSteps(aliasesInSteps(host.metadataCache.getFileCache(file), file));
 }
 
-/** `aliasesOf` the note's metadata `cache`, in pausable steps. */
+/**
+ * `aliasesOf` the note's metadata `cache`, in pausable steps. The title it shows comes first: the
+ * index names a note by its aliases only while their words fit SEARCH_ALIAS_MAX_WORDS, and a shown
+ * title after aliases filling that was cut off.
+ */
 function* aliasesInSteps(cache: CachedMetadata | null, file: HostFile): Steps<string[]> {
 	const aliases = frontmatterAliases(cache?.frontmatter);
 	const shown = yield* shownTitleInSteps(cache, file);
-	return shown === null ? aliases : [...aliases, shown];
+	return shown === null ? aliases : [shown, ...aliases];
 }
 
 /**

@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { HEADINGS_LISTED } from "../../config/limits";
-import { describeHeadings, resolveSubpath } from "../../markdown/subpath";
+import { HEADINGS_LISTED, NOTE_TEXT_SLICE_MS } from "../../config/limits";
+import { describeHeadings, resolveSubpathInSteps } from "../../markdown/subpath";
+import { headingPlacesInSteps } from "../../headless/compactMetadata";
+import { SliceClock } from "../../markdown/steps";
+import { yieldToEventLoop } from "../../vault/workBudget";
 import { findNote, noteAsAnswered } from "../../vault/notes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
@@ -32,7 +35,10 @@ export const openNoteTool = defineTool({
 		let heading: string | undefined;
 		if (wanted !== "") {
 			const cache = ctx.host.metadataCache.getFileCache(file);
-			const part = resolveSubpath(cache, wanted.replace(/^#+\s*/, ""), file.stat.size);
+			// In slices, as read_note looks: a missing heading among a note's 10,000 was every one of them listed and keyed in one piece.
+			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
+			const headings = await clock.run(headingPlacesInSteps(cache));
+			const part = await clock.run(resolveSubpathInSteps(cache, headings, wanted.replace(/^#+\s*/, ""), file.stat.size));
 			if (!part || part.name.startsWith("^"))
 				return fail(`No heading "${echoed(wanted)}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
 			heading = part.name;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import fc from "fast-check";
 import type { CachedMetadata } from "obsidian";
-import { describeHeadings, hasHeadingKey, headingKey, lastHeadingKey, resolveSubpath } from "../../../src/markdown/subpath";
+import { describeHeadings, headingKey, lastHeadingPart, resolveSubpath, sameHeadingKey } from "../../../src/markdown/subpath";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
@@ -175,7 +175,7 @@ describe("headingKey compares a link's heading as Obsidian does", () => {
 	});
 });
 
-describe("hasHeadingKey compares a heading with a key as headingKey would, reading only as far as they agree", () => {
+describe("sameHeadingKey compares two headings (or a heading and a key) as their headingKeys compare, reading only as far as they agree", () => {
 	// Letters whose lower case is longer, context-dependent (final sigma) or of another script; white space `\s` holds; separators.
 	const pieces = [
 		"a",
@@ -209,8 +209,9 @@ describe("hasHeadingKey compares a heading with a key as headingKey would, readi
 	test("the same answer as comparing keys, for headings of any of these characters", () => {
 		fc.assert(
 			fc.property(heading, heading, (one, other) => {
-				expect(hasHeadingKey(one, headingKey(other))).toBe(headingKey(one) === headingKey(other));
-				expect(hasHeadingKey(one, headingKey(one))).toBe(true);
+				expect(sameHeadingKey(one, other)).toBe(headingKey(one) === headingKey(other));
+				expect(sameHeadingKey(one, headingKey(other))).toBe(headingKey(one) === headingKey(other));
+				expect(sameHeadingKey(one, headingKey(one))).toBe(true);
 			}),
 			{ numRuns: 3000 },
 		);
@@ -218,17 +219,39 @@ describe("hasHeadingKey compares a heading with a key as headingKey would, readi
 
 	test("a key of another case, spacing or separators matches; one word more or less does not", () => {
 		// A final sigma is lowered as the whole key lowers it: ς at a word's end, σ inside.
-		expect(hasHeadingKey("## ΟΔΟΣ  Plan: ΣΑΣ", "οδος plan σας")).toBe(true);
-		expect(hasHeadingKey("## ΟΔΟΣ  Plan: ΣΑΣ", "οδοσ plan σας")).toBe(false);
-		expect(hasHeadingKey("  Many   spaces  ", "many spaces")).toBe(true);
-		expect(hasHeadingKey("Many spaces more", "many spaces")).toBe(false);
-		expect(hasHeadingKey("Many", "many spaces")).toBe(false);
-		expect(hasHeadingKey("::", "")).toBe(true);
+		expect(sameHeadingKey("## ΟΔΟΣ  Plan: ΣΑΣ", "οδος plan σας")).toBe(true);
+		expect(sameHeadingKey("## ΟΔΟΣ  Plan: ΣΑΣ", "οδοσ plan σας")).toBe(false);
+		expect(sameHeadingKey("  Many   spaces  ", "many spaces")).toBe(true);
+		expect(sameHeadingKey("Many spaces more", "many spaces")).toBe(false);
+		expect(sameHeadingKey("Many", "many spaces")).toBe(false);
+		expect(sameHeadingKey("::", "")).toBe(true);
 	});
 
-	test("lastHeadingKey keys a chain's last heading", () => {
-		expect(lastHeadingKey("Parent # The  Child: ")).toBe("the child");
-		expect(lastHeadingKey("")).toBe("");
+	test("two words of which one is more than twice as long differ, the longer read no further (a part of a megabyte was keyed whole)", () => {
+		expect(sameHeadingKey("İİ", "i\u0307i\u0307")).toBe(true);
+		expect(sameHeadingKey("İİ", "i\u0307i\u0307i")).toBe(false);
+		expect(sameHeadingKey("Σ ΣΣ", "σ σς")).toBe(true);
+		// Characters of the long word read: its first twice-and-one of the short word's, each time.
+		const long = "w".repeat(1_000_000);
+		let read = 0;
+		const slice = Object.getOwnPropertyDescriptor(String.prototype, "slice")?.value as (this: string, start?: number, end?: number) => string;
+		const sliced = jest.spyOn(String.prototype, "slice").mockImplementation(function (this: string, start?: number, end?: number) {
+			const made = slice.call(this, start, end);
+			if (this === long) read += Math.min(made.length, 1_000_000);
+			return made;
+		});
+		try {
+			for (let heading = 0; heading < 1_000; heading++) expect(sameHeadingKey(`Heading ${heading}`, long)).toBe(false);
+			expect(sameHeadingKey(long, `W${long.slice(1)}`)).toBe(true);
+		} finally {
+			sliced.mockRestore();
+		}
+		expect(read).toBeLessThan(1_000 * 20 + 3 * 1_000_000);
+	});
+
+	test("lastHeadingPart is a chain's last heading", () => {
+		expect(lastHeadingPart("Parent # The  Child: ")).toBe("The  Child:");
+		expect(lastHeadingPart("")).toBe("");
 	});
 });
 

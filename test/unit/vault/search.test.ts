@@ -3,6 +3,7 @@ import {
 	INDEX_BUILD_SLICE_MS,
 	MAX_SEARCHABLE_NOTE_BYTES,
 	ONE_PIECE_INDEX_WORDS,
+	SEARCH_ALIAS_MAX_WORDS,
 	SLICED_TOKENIZE_CHARS,
 	TOKENIZE_CHUNK_CHARS,
 	UPDATING_NOTICE_PAUSE_COUNT,
@@ -464,6 +465,38 @@ describe("the first build of the index over many notes", () => {
 			await vault.close();
 		}
 	}, 60_000);
+});
+
+describe("a note whose aliases fill SEARCH_ALIAS_MAX_WORDS and that shows another title", () => {
+	test("is still named by the title it shows (its frontmatter title, or its one level-1 heading), from the index and from a scan", async () => {
+		// Aliases of more words than a note's names hold: the title a code-named note shows was the name cut off.
+		const aliases = Array.from({ length: SEARCH_ALIAS_MAX_WORDS / 2 + 1 }, (_, index) => `  - old name${index}`).join("\n");
+		const vault = await openVault({
+			"Notes/ZQ-7.md": `---\ntitle: Zebra Quokka\naliases:\n${aliases}\n---\nA note.\n`,
+			"Notes/ZQ-8.md": `---\naliases:\n${aliases}\n---\n# Okapi Tapir\nA note.\n`,
+			"Zoo.md": "A zebra quokka, then a zebra and a quokka. An okapi tapir, then an okapi and a tapir.\n",
+		});
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
+		try {
+			index.start();
+			await index.whenReady();
+			for (const [query, path] of [
+				["zebra quokka", "Notes/ZQ-7.md"],
+				["okapi tapir", "Notes/ZQ-8.md"],
+			] as const) {
+				expect((await index.search(vault.scope(), parseQuery(query), {}, 10)).results[0]?.path).toBe(path);
+				expect((await scanSearch(vault.host, vault.scope(), parseQuery(query), {}, 10)).results[0]?.path).toBe(path);
+			}
+			// The first aliases still name it.
+			expect((await index.search(vault.scope(), parseQuery("old name0"), {}, 10)).results.map((hit) => hit.path).sort()).toEqual([
+				"Notes/ZQ-7.md",
+				"Notes/ZQ-8.md",
+			]);
+		} finally {
+			await index.stop();
+			await vault.close();
+		}
+	});
 });
 
 describe("a note of 100,000 level-1 headings in the search index", () => {

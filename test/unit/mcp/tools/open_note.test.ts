@@ -2,6 +2,8 @@ import type { ToolContext } from "../../../../src/mcp/context";
 import { openNoteTool } from "../../../../src/mcp/tools/open_note";
 import { openVault, type OpenVault } from "../../../helpers/hostVault";
 import { contextWithWorkspace, type FakeWorkspace } from "../../../helpers/workspaceContext";
+import { countWorkPerPiece } from "../../../helpers/workPieces";
+import { SUBPATH_HEADING_STEP } from "../../../../src/config/limits";
 
 describe("open_note", () => {
 	let vault: OpenVault;
@@ -47,5 +49,31 @@ describe("open_note", () => {
 		expect((await openNoteTool.handler(ctx, { path: "Private/Diary" })).ok).toBe(false);
 		expect((await openNoteTool.handler(ctx, { path: "Missing" })).ok).toBe(false);
 		expect(fake.opened).toEqual([]);
+	});
+
+	test("a heading among a note's 10,000 is looked for in slices, as read_note looks (every heading was keyed in one piece), and still found", async () => {
+		const many = await openVault({ "Many.md": Array.from({ length: 10_000 }, (_, index) => `## Step ${index}\ntext\n`).join("") });
+		const manyCtx = contextWithWorkspace(many, fake, []);
+		await many.host.metadataCache.settled();
+		const pieces = countWorkPerPiece();
+		// Each heading keyed is lowered once.
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			pieces.count();
+			return lower.call(this);
+		});
+		try {
+			expect((await openNoteTool.handler(manyCtx, { path: "Many", heading: "Nope" })).ok).toBe(false);
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SUBPATH_HEADING_STEP + 10);
+			expect(await openNoteTool.handler(manyCtx, { path: "Many", heading: "step 9999" })).toEqual({
+				ok: true,
+				value: { path: "Many.md", heading: "Step 9999" },
+			});
+			expect(fake.opened).toEqual(["Many.md#Step 9999"]);
+		} finally {
+			lowered.mockRestore();
+			pieces.restore();
+			await many.close();
+		}
 	});
 });

@@ -246,6 +246,78 @@ describe("read_note", () => {
 		}
 	}, 60_000);
 
+	test("a path's heading of up to a megabyte is compared with each heading, not keyed whole (`a:` 400,000 times was one piece of 36–130 ms), and still finds its heading", async () => {
+		const planted = await openToolVault({ "Long.md": `# Intro\nfirst\n# ${"Ab:".repeat(2_000)}\nbody\n# Other\nlast\n` });
+		await planted.vault.host.metadataCache.settled();
+		let longest = 0;
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			longest = Math.max(longest, this.length);
+			return lower.call(this);
+		});
+		try {
+			expect(await planted.error("read_note", { path: `Long#${"a:".repeat(400_000)}` })).toMatch(/^No heading "a:a:a:/);
+			// Before: the path's 800,000 characters lowered at once (and run through two replaces).
+			expect(longest).toBeLessThan(100);
+			// Found by a part of another case and spacing, over HEADING_KEYED_MAX_CHARS, and by the key's own words.
+			const part = "aB  ".repeat(2_000);
+			expect(part.length).toBeGreaterThan(HEADING_KEYED_MAX_CHARS);
+			expect(await planted.ok("read_note", { path: `Long#${part}` })).toMatchObject({ content: `# ${"Ab:".repeat(2_000)}\nbody\n` });
+			expect(await planted.error("read_note", { path: `Long#${part}a` })).toMatch(/^No heading/);
+		} finally {
+			lowered.mockRestore();
+			await planted.close();
+		}
+	});
+
+	test("a section or block whose text no longer starts with its heading or holds its id, at the offsets the metadata gives, is not read from them", async () => {
+		const planted = await openToolVault({ "Moved.md": "# Top\nline ^blockA\n\n# Next\nend\n" });
+		await planted.vault.host.metadataCache.settled();
+		// The text as it is a moment after a change the metadata has not caught up with: same length, other words.
+		const read = jest.spyOn(planted.vault.host.vault, "cachedRead").mockResolvedValue("# Tip\nline zzzzzzz\n\n# Next\nend ^blockA\n");
+		try {
+			expect(await planted.error("read_note", { path: "Moved#Top" })).toMatch(/changed while it was read/);
+			expect(await planted.error("read_note", { path: "Moved#^blocka" })).toMatch(/changed while it was read/);
+			read.mockResolvedValue("# TOP\nline ^BlockA\n\n# Next\nend\n");
+			expect(await planted.ok("read_note", { path: "Moved#top" })).toMatchObject({ content: "# TOP\nline ^BlockA\n\n" });
+			expect(await planted.ok("read_note", { path: "Moved#^blocka" })).toMatchObject({ content: "line ^BlockA" });
+		} finally {
+			read.mockRestore();
+			await planted.close();
+		}
+	});
+
+	test("a block of megabytes is checked for its id without lowering the whole block in one piece (a paragraph of 7 MB of Greek was one piece of about 45 ms)", async () => {
+		const paragraph = "Σ ж ".repeat(500_000);
+		const planted = await openToolVault({ "Para.md": `Intro ^first\n\n${paragraph}end ^BigOne\n\nlast ^Last\n` });
+		await planted.vault.host.metadataCache.settled();
+		// The longest text whose case is lowered at once.
+		let longest = 0;
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			longest = Math.max(longest, this.length);
+			return lower.call(this);
+		});
+		try {
+			const found = await planted.ok("read_note", { path: "Para#^bigone" });
+			// Compared as booleans: a failed match of megabyte strings is diffed for minutes (the answer cuts the block).
+			expect({
+				section: found.section,
+				content: `${paragraph}end ^BigOne`.startsWith(found.content as string) && (found.content as string).length > 100_000,
+			}).toEqual({
+				section: "^BigOne",
+				content: true,
+			});
+			// Before: the 2 MB block lowered whole to see that it still holds `^bigone`.
+			expect(longest).toBeLessThan(1_000);
+			expect(await planted.ok("read_note", { path: "Para#^LAST" })).toMatchObject({ content: "last ^Last" });
+			expect(await planted.ok("read_note", { path: "Para#^first" })).toMatchObject({ content: "Intro ^first" });
+		} finally {
+			lowered.mockRestore();
+			await planted.close();
+		}
+	}, 60_000);
+
 	test("a block id of 60,000 characters is read, and a missing one is said to be missing (the id's pattern was too large: read_note failed inside the server)", async () => {
 		const id = "b".repeat(60_000);
 		const planted = await openToolVault({ "Long.md": `First ^short\n\nThe long one ^${id}\n\nlast\n` });
