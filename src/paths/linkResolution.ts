@@ -123,9 +123,16 @@ export class LinkFileIndex<F extends LinkFile & { name: string }> {
 	private readonly byPath = new Map<string, F>();
 	private readonly byName = new Map<string, F[]>();
 
-	/** Adds `file`; adding it again at the same path changes nothing (a note parsed ahead of its queued create is added twice). */
+	/**
+	 * Adds `file`; adding it again at the same path changes nothing (a note parsed ahead of its queued create is added twice).
+	 * Another file still listed at its path is dropped first: changes are applied after they happened, so a note renamed
+	 * onto the path of one deleted meanwhile can be added before that delete is applied. Kept in its name's list, the
+	 * deleted note stayed there once the delete removed the other from the path, and `[[Name]]` reached it for good.
+	 */
 	add(file: F): void {
-		if (this.byPath.get(file.path) === file) return;
+		const listed = this.byPath.get(file.path);
+		if (listed === file) return;
+		if (listed !== undefined) this.remove(file.path);
 		this.byPath.set(file.path, file);
 		const name = file.name.toLowerCase();
 		const list = this.byName.get(name);

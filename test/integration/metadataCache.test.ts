@@ -522,6 +522,36 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		]);
 	});
 
+	// Its writer served ahead: on ab6aad95 the note's first rename ran ahead (the note's path then the deleted note's),
+	// before the delete, and the deleted note stayed listed under its name (565b5cdf ran the delete first). In turn: both.
+	test.each([
+		["its writer served ahead", true],
+		["all in turn", false],
+	])(
+		"a note renamed onto the path of a note deleted between its two renames, %s, leaves nothing of the deleted note for links to its name once it moves on",
+		async (_, written) => {
+			await addLine("Other.md", "And [[Target]].");
+			await host.metadataCache.settled();
+			await bigNoteHeldAtRead();
+			await host.vault.rename(host.vault.getFileByPath("Hub.md")!, "Middle.md");
+			await host.vault.trash(host.vault.getFileByPath("Target.md")!);
+			await host.vault.rename(host.vault.getFileByPath("Middle.md")!, "Target.md");
+			if (written) await addLine("Target.md", "See [[Other]].");
+			const caughtUp = written ? host.metadataCache.caughtUpWithNotes(["Target.md"]) : Promise.resolve();
+			release();
+			await caughtUp;
+			await host.metadataCache.settled();
+			await host.vault.rename(host.vault.getFileByPath("Target.md")!, "Away.md");
+			await host.metadataCache.settled();
+			const cache = host.metadataCache;
+			expect({
+				target: cache.getFirstLinkpathDest("Target", "Other.md")?.path ?? null,
+				resolved: cache.resolvedLinks["Other.md"],
+				unresolved: cache.unresolvedLinks["Other.md"],
+			}).toEqual({ target: null, resolved: {}, unresolved: { New: 1, Target: 1 } });
+		},
+	);
+
 	test("a writer asking while another writer's notes, left to their turn, are looked at is served in that run, not at the queue's next pause", async () => {
 		await host.vault.create("Deep/Gamma.md", "# Gamma\n");
 		await host.vault.create("Beta.md", "# Beta\n");

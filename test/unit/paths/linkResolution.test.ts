@@ -103,6 +103,18 @@ describe("LinkFileIndex resolves like Obsidian's getFirstLinkpathDest", () => {
 		expect(work.compared).toBe(1);
 	});
 
+	test("a file added at a path another file is still listed at takes its place: removing the path leaves neither", () => {
+		// A note renamed onto the path of a note deleted meanwhile, its rename applied before that delete.
+		const local = new LinkFileIndex<HostFile>();
+		const deleted = file("Target.md");
+		const renamed = file("Target.md");
+		local.add(deleted);
+		local.add(renamed);
+		expect(local.resolve("Target", "B.md")).toBe(renamed);
+		local.remove("Target.md");
+		expect(local.resolve("Target", "B.md")).toBeNull();
+	});
+
 	test("removed files no longer resolve", () => {
 		const local = new LinkFileIndex<HostFile>();
 		local.add(file("A.md"));
