@@ -9,7 +9,7 @@ import {
 	SEARCH_SNIPPET_MAX_CHARS,
 } from "../../../src/config/limits";
 import { CandidateFinder } from "../../../src/search/candidates";
-import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
+import { SearchEngine, prefixWordsEach, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
 import type * as proximity from "../../../src/search/proximity";
 import type * as rank from "../../../src/search/rank";
@@ -759,5 +759,30 @@ describe("many prefixes in one search", () => {
 		} finally {
 			spy.mockRestore();
 		}
+	});
+
+	test("a word whose share takes every word the searched notes hold says nothing of longer words no searched note holds (deleted, another folder)", async () => {
+		// 120 other prefixes make `za`'s share small; a note holds exactly that many words starting with it.
+		const others = [..."bcdefghij"].flatMap((first) => [..."abcdefghijklmn"].map((second) => `${first}${second}`)).slice(0, 120);
+		const query = parseQuery(`za ${others.join(" ")}`);
+		const each = prefixWordsEach(query.required);
+		const held = Array.from({ length: each }, (_, at) => `za${at.toString(36).padStart(3, "0")}`).join(" ");
+		const read = () => Promise.resolve(held);
+		const engineWith = (hidden: "none" | "deleted" | "elsewhere") => {
+			const engine = new SearchEngine();
+			engine.index.add("Notes/a.md", "a", 0, held, []);
+			// A longer word starting so, in a note deleted since or in a folder the search does not look in.
+			if (hidden !== "none") engine.index.add(`${hidden === "deleted" ? "Notes" : "Private"}/b.md`, "b", 0, "zazzzzzzzz", []);
+			if (hidden === "deleted") engine.index.remove("Notes/b.md");
+			return engine;
+		};
+		const inNotes = (path: string) => path.startsWith("Notes/");
+		const alone = await engineWith("none").search(query, inNotes, 5, read);
+		expect(alone.results.map((hit) => hit.path)).toEqual(["Notes/a.md"]);
+		expect(alone.notice).toBeUndefined();
+		// Before: both said "Only the 135 shortest words starting with "za" were looked for": every word held was looked for,
+		// and the notice told a token limited to Notes that other notes hold longer words starting with `za`.
+		expect(await engineWith("deleted").search(query, null, 5, read)).toEqual(alone);
+		expect(await engineWith("elsewhere").search(query, inNotes, 5, read)).toEqual(alone);
 	});
 });
