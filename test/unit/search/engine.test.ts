@@ -787,6 +787,28 @@ describe("many prefixes in one search", () => {
 	});
 });
 
+describe("a word's merged union kept between searches of different prefix shares", () => {
+	test("is not served to a search whose share of words is smaller or larger: each answers as a fresh engine does", async () => {
+		const others = [..."bcdefghij"].flatMap((first) => [..."abcdefghijklmn"].map((second) => `${first}${second}`)).slice(0, 120);
+		const many = `za ${others.join(" ")}`;
+		const each = prefixWordsEach(parseQuery(many).required);
+		// More words starting `za` than the share of a search of 121 prefixes, fewer than one word's PREFIX_MAX_WORDS.
+		const notes = Array.from({ length: 4 }, (_, note) => Array.from({ length: each }, (_, at) => `za${(note * each + at).toString(36)}`).join(" "));
+		const engineOf = () => {
+			const engine = new SearchEngine();
+			notes.forEach((body, note) => engine.index.add(`${note}.md`, `${note}`, 0, body, []));
+			return engine;
+		};
+		const read = (path: string) => Promise.resolve(notes[Number(path.replace(/\.md$/, ""))] ?? "");
+		const kept = engineOf();
+		for (const query of ["za", many, "za", many]) {
+			const fresh = await engineOf().search(parseQuery(query), null, 10, read);
+			expect(fresh.notice !== undefined).toBe(query === many);
+			expect(await kept.search(parseQuery(query), null, 10, read)).toEqual(fresh);
+		}
+	});
+});
+
 describe("the pruned page against scoring every note (prefixes, forms, words meaning the same, filters, deletions)", () => {
 	// `gard` and `conf` are words some notes say and others hold only as the start of longer words; `config` means the same as
 	// `configuration`; `params` as `parameters`; `gardens` is a form of `garden`.
