@@ -750,7 +750,7 @@ describe("many prefixes in one search", () => {
 			expect(answer.results.map((hit) => hit.path).sort()).toEqual(starts.map((start) => `Planted ${start}.md`));
 			const each = (PREFIX_SEARCH_MAX_WORDS / starts.length).toLocaleString("en-US");
 			expect(answer.notice).toBe(
-				`Only the ${each} shortest words starting with ${starts.map((start) => `"${start}"`).join(", ")} were looked for (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together): type more of a longer word to find it.`,
+				`Only the ${each} shortest words starting with each of ${starts.map((start) => `"${start}"`).join(", ")} were looked for (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together): type more of a longer word to find it.`,
 			);
 			// Four such words are not cut: each stands for up to PREFIX_MAX_WORDS, and the longer word is found.
 			const four = await searchDocs(docs, "ya yb yc yd");
@@ -864,24 +864,33 @@ describe("the pruned page against scoring every note (prefixes, forms, words mea
 
 	test("is the page, total and notice scoring every note gives, searched first and again", async () => {
 		await fc.assert(
-			fc.asyncProperty(notes, queries, fc.integer({ min: 1, max: 6 }), fc.constantFrom("all", "A", "B"), async (entries, query, limit, folder) => {
-				const engineOf = (scoreEvery: boolean) => {
-					const engine = new SearchEngine(undefined, undefined, scoreEvery);
-					entries.forEach((entry, index) =>
-						engine.index.add(`${entry.folder}/${index}.md`, entry.title, entry.modified, entry.body, entry.headings, entry.aliases),
-					);
-					entries.forEach((entry, index) => entry.deleted && engine.index.remove(`${entry.folder}/${index}.md`));
-					return engine;
-				};
-				const read = (path: string) => Promise.resolve(entries[Number(path.replace(/^.*\/|\.md$/g, ""))]?.body ?? "");
-				const include = folder === "all" ? null : (path: string) => path.startsWith(`${folder}/`);
-				const pruned = engineOf(false);
-				const every = engineOf(true);
-				const expected = await every.search(parseQuery(query), include, limit, read);
-				expect(await pruned.search(parseQuery(query), include, limit, read)).toEqual(expected);
-				// Again: from the unions and templates the first search kept.
-				expect(await pruned.search(parseQuery(query), include, limit, read)).toEqual(expected);
-			}),
+			fc.asyncProperty(
+				notes,
+				queries,
+				fc.integer({ min: 1, max: 6 }),
+				fc.constantFrom("all", "A", "B"),
+				fc.boolean(),
+				async (entries, query, limit, folder, paused) => {
+					const engineOf = (scoreEvery: boolean) => {
+						const engine = new SearchEngine(undefined, undefined, scoreEvery);
+						entries.forEach((entry, index) =>
+							engine.index.add(`${entry.folder}/${index}.md`, entry.title, entry.modified, entry.body, entry.headings, entry.aliases),
+						);
+						entries.forEach((entry, index) => entry.deleted && engine.index.remove(`${entry.folder}/${index}.md`));
+						return engine;
+					};
+					const read = (path: string) => Promise.resolve(entries[Number(path.replace(/^.*\/|\.md$/g, ""))]?.body ?? "");
+					const include = folder === "all" ? null : (path: string) => path.startsWith(`${folder}/`);
+					const pruned = engineOf(false);
+					const every = engineOf(true);
+					const expected = await every.search(parseQuery(query), include, limit, read);
+					// A search that may pause resolves its words in steps, in scratch of its own (it never waits here).
+					const pause = paused ? () => null : null;
+					expect(await pruned.search(parseQuery(query), include, limit, read, pause)).toEqual(expected);
+					// Again: from the unions and templates the first search kept.
+					expect(await pruned.search(parseQuery(query), include, limit, read, pause)).toEqual(expected);
+				},
+			),
 			runs > 150 ? { numRuns: runs } : { numRuns: runs, seed: 125 },
 		);
 	});
