@@ -163,11 +163,16 @@ export class TermDictionary {
 			return found;
 		}
 		const shortest = byLength(words);
-		for (let from = 0; from < shortest.length && found.length < most;) {
+		// One word past `most` is looked for: only a held word left out is a cut. Words after the last held one that no
+		// searched note holds (a deleted note's, another folder's) left out nothing, and the notice must not tell of them.
+		for (let from = 0; from < shortest.length && found.length <= most;) {
 			if (from > 0) yield;
 			const stepEnd = held ? held.walked + FORM_WALK_STEP_POSTINGS : Infinity;
-			from = this.heldIdsOf(shortest, from, Math.min(shortest.length, from + PREFIX_WALK_STEP_WORDS), { skip, held, stepEnd }, most, found);
-			if (said && found.length >= most && from < shortest.length) said.cut = true;
+			from = this.heldIdsOf(shortest, from, Math.min(shortest.length, from + PREFIX_WALK_STEP_WORDS), { skip, held, stepEnd }, most + 1, found);
+		}
+		if (found.length > most) {
+			found.length = most;
+			if (said) said.cut = true;
 		}
 		return found;
 	}

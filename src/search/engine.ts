@@ -256,7 +256,9 @@ function prefixCutNotice(cut: PrefixCut | undefined): string | null {
 	if (!cut || cut.words.length === 0) return null;
 	const words = cut.words.map((word) => `"${word}"`).join(", ");
 	const shared = cut.each < PREFIX_MAX_WORDS ? ` (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together)` : "";
-	return `Only the ${cut.each.toLocaleString("en-US")} shortest words starting with ${words} were looked for${shared}: type more of a longer word to find it.`;
+	// Several words: the count is each one's, not theirs together.
+	const which = cut.words.length > 1 ? `each of ${words}` : words;
+	return `Only the ${cut.each.toLocaleString("en-US")} shortest words starting with ${which} were looked for${shared}: type more of a longer word to find it.`;
 }
 
 /** Two notices as one. */

@@ -1485,9 +1485,15 @@ export class PostingsIndex {
 		const slotCount = this.nextSlot;
 		const ids: number[] = [];
 		const starting: string[][] = [];
+		const prefixes = words.filter(isPrefixWord);
+		const walking = new Set<string>();
 		for (const word of words) {
 			if (!isPrefixWord(word)) ids.push(...optional(this.dictionary.lookup(word)));
-			else starting.push(yield* this.dictionary.wordsWithPrefixSteps(word));
+			// A prefix typed again, or one another starts (`cox` beside `co`), adds no word: its words were counted twice against the bound.
+			else if (!walking.has(word) && !prefixes.some((other) => other !== word && word.startsWith(other))) {
+				walking.add(word);
+				starting.push(yield* this.dictionary.wordsWithPrefixSteps(word));
+			}
 		}
 		// Past the bound only the words the searched notes hold count (as for a wanted prefix): the answer
 		// must not depend on notes the search may not read, nor on words of deleted notes the dictionary keeps.

@@ -9,7 +9,7 @@ import {
 	SEARCH_SNIPPET_MAX_CHARS,
 } from "../../../src/config/limits";
 import { CandidateFinder } from "../../../src/search/candidates";
-import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
+import { SearchEngine, prefixWordsEach, type SearchAnswer } from "../../../src/search/engine";
 import { TermDictionary } from "../../../src/search/dictionary";
 import type * as proximity from "../../../src/search/proximity";
 import type * as rank from "../../../src/search/rank";
@@ -750,7 +750,7 @@ describe("many prefixes in one search", () => {
 			expect(answer.results.map((hit) => hit.path).sort()).toEqual(starts.map((start) => `Planted ${start}.md`));
 			const each = (PREFIX_SEARCH_MAX_WORDS / starts.length).toLocaleString("en-US");
 			expect(answer.notice).toBe(
-				`Only the ${each} shortest words starting with ${starts.map((start) => `"${start}"`).join(", ")} were looked for (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together): type more of a longer word to find it.`,
+				`Only the ${each} shortest words starting with each of ${starts.map((start) => `"${start}"`).join(", ")} were looked for (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together): type more of a longer word to find it.`,
 			);
 			// Four such words are not cut: each stands for up to PREFIX_MAX_WORDS, and the longer word is found.
 			const four = await searchDocs(docs, "ya yb yc yd");
@@ -759,5 +759,139 @@ describe("many prefixes in one search", () => {
 		} finally {
 			spy.mockRestore();
 		}
+	});
+
+	test("a word whose share takes every word the searched notes hold says nothing of longer words no searched note holds (deleted, another folder)", async () => {
+		// 120 other prefixes make `za`'s share small; a note holds exactly that many words starting with it.
+		const others = [..."bcdefghij"].flatMap((first) => [..."abcdefghijklmn"].map((second) => `${first}${second}`)).slice(0, 120);
+		const query = parseQuery(`za ${others.join(" ")}`);
+		const each = prefixWordsEach(query.required);
+		const held = Array.from({ length: each }, (_, at) => `za${at.toString(36).padStart(3, "0")}`).join(" ");
+		const read = () => Promise.resolve(held);
+		const engineWith = (hidden: "none" | "deleted" | "elsewhere") => {
+			const engine = new SearchEngine();
+			engine.index.add("Notes/a.md", "a", 0, held, []);
+			// A longer word starting so, in a note deleted since or in a folder the search does not look in.
+			if (hidden !== "none") engine.index.add(`${hidden === "deleted" ? "Notes" : "Private"}/b.md`, "b", 0, "zazzzzzzzz", []);
+			if (hidden === "deleted") engine.index.remove("Notes/b.md");
+			return engine;
+		};
+		const inNotes = (path: string) => path.startsWith("Notes/");
+		const alone = await engineWith("none").search(query, inNotes, 5, read);
+		expect(alone.results.map((hit) => hit.path)).toEqual(["Notes/a.md"]);
+		expect(alone.notice).toBeUndefined();
+		// Before: both said "Only the 135 shortest words starting with "za" were looked for": every word held was looked for,
+		// and the notice told a token limited to Notes that other notes hold longer words starting with `za`.
+		expect(await engineWith("deleted").search(query, null, 5, read)).toEqual(alone);
+		expect(await engineWith("elsewhere").search(query, inNotes, 5, read)).toEqual(alone);
+	});
+});
+
+describe("a word's merged union kept between searches of different prefix shares", () => {
+	test("is not served to a search whose share of words is smaller or larger: each answers as a fresh engine does", async () => {
+		const others = [..."bcdefghij"].flatMap((first) => [..."abcdefghijklmn"].map((second) => `${first}${second}`)).slice(0, 120);
+		const many = `za ${others.join(" ")}`;
+		const each = prefixWordsEach(parseQuery(many).required);
+		// More words starting `za` than the share of a search of 121 prefixes, fewer than one word's PREFIX_MAX_WORDS.
+		const notes = Array.from({ length: 4 }, (_, note) => Array.from({ length: each }, (_, at) => `za${(note * each + at).toString(36)}`).join(" "));
+		const engineOf = () => {
+			const engine = new SearchEngine();
+			notes.forEach((body, note) => engine.index.add(`${note}.md`, `${note}`, 0, body, []));
+			return engine;
+		};
+		const read = (path: string) => Promise.resolve(notes[Number(path.replace(/\.md$/, ""))] ?? "");
+		const kept = engineOf();
+		for (const query of ["za", many, "za", many]) {
+			const fresh = await engineOf().search(parseQuery(query), null, 10, read);
+			expect(fresh.notice !== undefined).toBe(query === many);
+			expect(await kept.search(parseQuery(query), null, 10, read)).toEqual(fresh);
+		}
+	});
+});
+
+describe("the pruned page against scoring every note (prefixes, forms, words meaning the same, filters, deletions)", () => {
+	// `gard` and `conf` are words some notes say and others hold only as the start of longer words; `config` means the same as
+	// `configuration`; `params` as `parameters`; `gardens` is a form of `garden`.
+	const WORDS = [
+		"gard",
+		"garden",
+		"gardens",
+		"gardener",
+		"conf",
+		"config",
+		"configuration",
+		"configs",
+		"params",
+		"parameters",
+		"plan",
+		"shed",
+		"the",
+		"log",
+		"in",
+	];
+	const words = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...WORDS), { minLength, maxLength }).map((list) => list.join(" "));
+	const notes = fc.array(
+		fc.record({
+			folder: fc.constantFrom("A", "B"),
+			title: words(1, 3),
+			body: words(0, 30),
+			headings: fc.array(words(1, 2), { maxLength: 2 }),
+			aliases: fc.array(words(1, 2), { maxLength: 1 }),
+			modified: fc.integer({ min: 0, max: 3 }),
+			deleted: fc.boolean(),
+		}),
+		{ minLength: 1, maxLength: 40 },
+	);
+	const QUERY_PARTS = [
+		...WORDS,
+		"ga",
+		"gar",
+		"con",
+		"pa",
+		"pla",
+		"sh",
+		'"garden plan"',
+		'"gard shed"',
+		'"the con"',
+		"-gar",
+		"-sh",
+		"-config",
+		'-"garden plan"',
+	];
+	const queries = fc.array(fc.constantFrom(...QUERY_PARTS), { minLength: 1, maxLength: 5 }).map((list) => list.join(" "));
+	// PRUNED_PAGE_RUNS raises the runs for a long scratch run (thousands); CI runs a fixed seed.
+	const runs = Number(process.env.PRUNED_PAGE_RUNS ?? 150);
+
+	test("is the page, total and notice scoring every note gives, searched first and again", async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				notes,
+				queries,
+				fc.integer({ min: 1, max: 6 }),
+				fc.constantFrom("all", "A", "B"),
+				fc.boolean(),
+				async (entries, query, limit, folder, paused) => {
+					const engineOf = (scoreEvery: boolean) => {
+						const engine = new SearchEngine(undefined, undefined, scoreEvery);
+						entries.forEach((entry, index) =>
+							engine.index.add(`${entry.folder}/${index}.md`, entry.title, entry.modified, entry.body, entry.headings, entry.aliases),
+						);
+						entries.forEach((entry, index) => entry.deleted && engine.index.remove(`${entry.folder}/${index}.md`));
+						return engine;
+					};
+					const read = (path: string) => Promise.resolve(entries[Number(path.replace(/^.*\/|\.md$/g, ""))]?.body ?? "");
+					const include = folder === "all" ? null : (path: string) => path.startsWith(`${folder}/`);
+					const pruned = engineOf(false);
+					const every = engineOf(true);
+					const expected = await every.search(parseQuery(query), include, limit, read);
+					// A search that may pause resolves its words in steps, in scratch of its own (it never waits here).
+					const pause = paused ? () => null : null;
+					expect(await pruned.search(parseQuery(query), include, limit, read, pause)).toEqual(expected);
+					// Again: from the unions and templates the first search kept.
+					expect(await pruned.search(parseQuery(query), include, limit, read, pause)).toEqual(expected);
+				},
+			),
+			runs > 150 ? { numRuns: runs } : { numRuns: runs, seed: 125 },
+		);
 	});
 });

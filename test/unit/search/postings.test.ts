@@ -1343,6 +1343,19 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 		expect(Array.from(index.notesHoldingAny(["co"]) ?? []).filter((mark) => mark === 1)).toHaveLength(1);
 	});
 
+	test("excluded prefixes that start one another count each word once against EXCLUDED_SEARCH_MAX_WORDS", () => {
+		const index = new PostingsIndex(null);
+		// 70,000 words starting `cox`, so `co` too: about half the bound, counted twice when `-co -cox` counted both.
+		for (let note = 0; note < 4; note++)
+			index.add(`Planted/${note}.md`, "Planted", 0, Array.from({ length: 17_500 }, (_, n) => `cox${(note * 17_500 + n).toString(36)}`).join(" "), []);
+		index.add("Other.md", "Other", 0, "nothing here", []);
+		const holders = (words: string[]) => Array.from(index.notesHoldingAny(words) ?? []).filter((mark) => mark === 1).length;
+		// On lead10 each of these was refused: "The excluded words start more than 131,072 words", 70,000 being there.
+		expect(holders(["co", "cox"])).toBe(4);
+		expect(holders(["cox", "co", "cox"])).toBe(4);
+		expect(holders(["co", "co"])).toBe(4);
+	});
+
 	test("the look for a word's forms among notes that hold none of the words it passes over pauses by postings walked, not only by words", () => {
 		// 1,000 words starting "co" (the start of "cod"'s forms), each held by 600 notes outside Tiny: 600,000 postings
 		// walked to learn Tiny holds none of them, in one piece when only words (4,096 a step) were counted.
