@@ -1687,9 +1687,12 @@ export const LINKS_PER_CLOCK_CHECK = 512;
 export const SPLIT_MAP_PARTS = 256;
 /**
  * Characters of a key read to pick its `SplitStringMap` table, half from each end: longer keys that
- * share both ends share a table, and a note under MAX_READ_NOTE_BYTES holds few such keys (8 MiB / 128).
+ * share both ends share a table, and a note under MAX_READ_NOTE_BYTES holds few such keys (8 MiB / 512).
+ * At least twice MAX_WORD_CHARS, so each word of the search dictionary (vault-wide, not one note's) is
+ * read whole: at 128, words of 129–255 characters alike but in their middle all went to one part, which
+ * grew and copied as one Map past DICTIONARY_FIRST_WORDS (20,000 such words: one table of 19,998).
  */
-export const SPLIT_MAP_HASHED_CHARS = 128;
+export const SPLIT_MAP_HASHED_CHARS = 512;
 /** Notes whose paths the build's listing checks between two looks at the clock (a power of two less one: a mask). */
 export const SEARCH_LISTING_CHECK_MASK = 255;
 /** Listings of a scope and filter kept for calls that ask again while nothing changed; the oldest is dropped first. */

@@ -27,6 +27,7 @@ import { HostEvents } from "./events";
 import { DiskWriter, isBeingRewritten, TEMPORARY_NOTE_NAME, WRITE_STEP_BYTES } from "./DiskWriter";
 import { decodeInPieces } from "./bytePieces";
 import { DiskWatcher, type WatchedVault } from "./DiskWatcher";
+import { FilesByPath } from "./filesByPath";
 import { readSettingsFile } from "../host/settingsFile";
 import { fileExistsError, fileMissingError } from "../host/fileErrors";
 
@@ -70,7 +71,7 @@ export const DEFAULT_CONFIG_DIR = ".obsidian";
  */
 export class NodeVault implements HostVault, WatchedVault {
 	readonly adapter: HostVault["adapter"] & { getBasePath(): string };
-	private readonly files = new Map<string, KnownFile>();
+	private readonly files = new FilesByPath<KnownFile>();
 	private readonly contents = new TextCache(MAX_CACHED_TEXT_CHARS);
 	/** How many times each known file's stats were recorded (its own writes and others' seen): a read whose decode saw this change keeps no text. */
 	private readonly recordings = new WeakMap<KnownFile, number>();
@@ -572,6 +573,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	knownUnder(folder: string): KnownFile[] {
+		if (!this.files.holdsUnder(folder)) return [];
 		const prefix = folder === "" ? "" : `${folder}/`;
 		return [...this.files.values()].filter((file) => file.path.startsWith(prefix));
 	}

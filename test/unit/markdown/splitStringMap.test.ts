@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { SPLIT_MAP_FIRST_KEYS, SPLIT_MAP_HASHED_CHARS, SPLIT_MAP_PARTS } from "../../../src/config/limits";
+import { MAX_WORD_CHARS, SPLIT_MAP_FIRST_KEYS, SPLIT_MAP_HASHED_CHARS, SPLIT_MAP_PARTS } from "../../../src/config/limits";
 import { OrderedSplitStringMap, SplitStringMap, SplitStringSet } from "../../../src/markdown/splitStringMap";
 import { largestTableWhile } from "../../helpers/tableGrowth";
 
@@ -90,6 +90,18 @@ describe("SplitStringMap, OrderedSplitStringMap and SplitStringSet", () => {
 		expect(largest).toBeLessThan((2 * keys) / SPLIT_MAP_PARTS);
 		expect(split.size).toBe(keys);
 		expect(split.get(`n${keys - 1}`)).toBeNull();
+	});
+
+	test("spreads words of up to MAX_WORD_CHARS alike but in their middle: the search dictionary's, vault-wide, each read whole", () => {
+		const keys = 20_000;
+		const split = new OrderedSplitStringMap<number>(1);
+		const end = "w".repeat((MAX_WORD_CHARS - 9) / 2);
+		// Words of 255 characters, alike in their first and last 123: at SPLIT_MAP_HASHED_CHARS 128 (64 from each end) all went to one part.
+		const { largest } = largestTableWhile(() => {
+			for (let index = 0; index < keys; index++) split.set(`${end}${index.toString(16).padStart(9, "0")}${end}`, index);
+		});
+		expect(split.size).toBe(keys);
+		expect(largest).toBeLessThan((2 * keys) / SPLIT_MAP_PARTS);
 	});
 
 	test("a larger first table holds its keys in one Map (found by V8's hash alone) and lists every key in order past it", () => {
