@@ -98,7 +98,7 @@ describe("open_note", () => {
 			return value;
 		});
 		try {
-			for (const heading of ["Nope", "Step 9999"]) {
+			for (const heading of ["Nope", "Step 150"]) {
 				moved = false;
 				const answer = await openNoteTool.handler(manyCtx, { path: "Notes/Many", heading });
 				expect(moved).toBe(true);
