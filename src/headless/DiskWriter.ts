@@ -648,11 +648,13 @@ export class DiskWriter {
 	 * new name is taken with a hard link, which fails if it exists, and only then the old name is
 	 * removed; a file system without hard links gets a checked rename instead. A move that only
 	 * changes letter case is a plain rename (on a case-insensitive disk both names are the same file).
-	 * `textRead` as for `trash`. Returns the moved file's stats.
+	 * `textRead` as for `trash`; `beforeMove` is called last before the file moves (throws to move nothing). Returns the moved file's stats.
 	 */
-	async move(from: string, to: string, textRead?: string): Promise<Stats> {
+	async move(from: string, to: string, textRead?: string, beforeMove?: () => void): Promise<Stats> {
 		const stats = await this.openToMove(from, "moved", textRead);
 		await this.jail.makeFolders(nodePath.dirname(to));
+		// After the pauses above (the text read in pieces, the folders made): a token revoked meanwhile moves nothing.
+		beforeMove?.();
 		this.moveWithoutReplacing(from, to, stats);
 		this.moveLateCarries(from, to);
 		// A folder swapped for a link since the file was moved: put it back where it was, if the new name still

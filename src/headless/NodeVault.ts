@@ -442,7 +442,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				if (!known) throw fileMissingError(from);
 				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase()) throw fileExistsError(target);
 				const diskTarget = this.toDiskPath(target);
-				const stats = await this.writer.move(known.diskPath, diskTarget, options?.textRead);
+				const stats = await this.writer.move(known.diskPath, diskTarget, options?.textRead, options?.beforeMove);
 				const oldPath = known.path;
 				// Written by another program before the watcher looked: the text kept is not the one moved, and the write's event,
 				// matching the stats recorded here, would be dropped as seen. Reported changed too, as an outside move (movedOnDisk).

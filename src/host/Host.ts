@@ -45,6 +45,12 @@ export interface MoveOptions {
 	 * moved, nothing moved. Obsidian moves the file it knows, unchecked.
 	 */
 	textRead?: string;
+	/**
+	 * Headless only: called last before the file moves, after every pause the move takes (its check of `textRead` reads
+	 * a long note in pieces, other requests answered between them): throws to move nothing (the caller's token was
+	 * revoked, or its right or folders changed, meanwhile). Obsidian moves at once, with no pause to ask it after.
+	 */
+	beforeMove?: () => void;
 }
 
 /** The part of Obsidian's `Vault` the code uses. */

@@ -742,7 +742,9 @@ async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: stri
 	}
 	try {
 		// Only the file that still holds the text read and recorded: another program's save by rename since is not moved.
-		await host.vault.rename(file, change.path, { textRead: text });
+		// Asked again last before the move: the move reads the note in pieces to check it (other requests answered between
+		// them), and a token revoked or narrowed, or the new path's folder excluded, in one of them moved the note anyway.
+		await host.vault.rename(file, change.path, { textRead: text, beforeMove: refusedOnceNotAllowed(() => target.mayWrite?.() !== false).beforeWrite });
 	} catch (error) {
 		journal.dropChange(call.id, change.path);
 		throw error;

@@ -189,3 +189,40 @@ function onceFileMade(then: () => void): () => boolean {
 	});
 	return () => ran;
 }
+
+/**
+ * A rename's move opens the note and reads it in pieces, to check it still holds the text the rename read, with turns
+ * between them; then it moves the file. A token revoked, its right set to Deny, or the new path's folder excluded in one
+ * of those turns moved the note anyway (recorded in history; the client was told nothing was written, and no link was
+ * pointed at the new path). Now it is asked again last before the file moves: the note stays where it was.
+ */
+test.each([
+	["revoked", (settings: VaultMcpSettings): VaultMcpSettings => ({ ...settings, tokens: [] })],
+	[
+		"rename_note set to Deny",
+		(settings: VaultMcpSettings): VaultMcpSettings => ({
+			...settings,
+			tokens: settings.tokens.map((token) => ({ ...token, rights: { ...token.rights, rename_note: "deny" } })),
+		}),
+	],
+	["the new path's folder excluded", (settings: VaultMcpSettings): VaultMcpSettings => ({ ...settings, excludedFolders: ["Archive"] })],
+])("a write token %s while its rename's move reads the long note: nothing is moved", async (_how, change) => {
+	await withWriteServer({ "Notes/Plan.md": NOTE, "Notes/Linker.md": "See [[Plan]].\n" }, async (vault, running, client) => {
+		const original = fsModule.readSync as (...args: unknown[]) => number;
+		let changed = false;
+		jest.spyOn(fsModule, "readSync").mockImplementation((...args: unknown[]) => {
+			if (!changed && new Error().stack?.includes("openToMove") === true) {
+				changed = true;
+				void running.service.apply(change(running.settings));
+			}
+			return original(...args);
+		});
+		await callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" }).catch(() => undefined);
+		expect(changed).toBe(true);
+		expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual(["Linker.md", "Plan.md"]);
+		expect(await fs.readFile(nodePath.join(vault, "Notes", "Plan.md"), "utf8")).toBe(NOTE);
+		expect(await fs.readdir(nodePath.join(vault, "Archive")).catch(() => [])).toEqual([]);
+		expect(await fs.readFile(nodePath.join(vault, "Notes", "Linker.md"), "utf8")).toBe("See [[Plan]].\n");
+		expect(running.journal.list(10)).toEqual([]);
+	});
+});

@@ -39,6 +39,9 @@ export const openNoteTool = defineTool({
 			const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 			const headings = await clock.run(headingPlacesInSteps(cache));
 			const part = await clock.run(resolveSubpathInSteps(cache, headings, wanted.replace(/^#+\s*/, ""), file.stat.size));
+			// After the look's pauses: a note moved into an excluded folder meanwhile is not named, its headings not listed, nothing opened.
+			const named = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
+			if (!named.ok) return named;
 			if (!part || part.name.startsWith("^"))
 				return fail(`No heading "${echoed(wanted)}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
 			heading = part.name;

@@ -4,6 +4,7 @@ import { openVault, type OpenVault } from "../../../helpers/hostVault";
 import { contextWithWorkspace, type FakeWorkspace } from "../../../helpers/workspaceContext";
 import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { SUBPATH_HEADING_STEP } from "../../../../src/config/limits";
+import { SliceClock } from "../../../../src/markdown/steps";
 
 describe("open_note", () => {
 	let vault: OpenVault;
@@ -73,6 +74,42 @@ describe("open_note", () => {
 		} finally {
 			lowered.mockRestore();
 			pieces.restore();
+			await many.close();
+		}
+	});
+	test("a note moved into an excluded folder while its headings are looked through is not named there, nor its headings listed, nor opened", async () => {
+		const many = await openVault({ "Notes/Many.md": Array.from({ length: 200 }, (_, index) => `## Step ${index}\ntext\n`).join("") });
+		const manyCtx = contextWithWorkspace(many, fake, ["Private"]);
+		await many.host.metadataCache.settled();
+		// The person moves the note into the excluded folder while the call looks through its headings (after the first run of steps).
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the clock as `this`
+		const run = SliceClock.prototype.run;
+		let moved = false;
+		const paused = jest.spyOn(SliceClock.prototype, "run").mockImplementation(async function <T>(
+			this: SliceClock,
+			steps: Parameters<SliceClock["run"]>[0],
+		) {
+			const value = (await run.call(this, steps)) as T;
+			if (!moved) {
+				moved = true;
+				const file = many.host.vault.getFileByPath("Notes/Many.md");
+				if (file) await many.host.vault.rename(file, "Private/Many.md");
+			}
+			return value;
+		});
+		try {
+			for (const heading of ["Nope", "Step 150"]) {
+				moved = false;
+				const answer = await openNoteTool.handler(manyCtx, { path: "Notes/Many", heading });
+				expect(moved).toBe(true);
+				expect(answer.ok).toBe(false);
+				expect(JSON.stringify(answer)).not.toMatch(/Private|Step \d/);
+				const back = many.host.vault.getFileByPath("Private/Many.md");
+				if (back) await many.host.vault.rename(back, "Notes/Many.md");
+			}
+			expect(fake.opened).toEqual([]);
+		} finally {
+			paused.mockRestore();
 			await many.close();
 		}
 	});
