@@ -448,6 +448,11 @@ export class NodeVault implements HostVault, WatchedVault {
 				// matching the stats recorded here, would be dropped as seen. Reported changed too, as an outside move (movedOnDisk).
 				const written = known.stat.mtime !== stats.mtimeMs || known.stat.size !== stats.size;
 				const text = written ? undefined : this.contents.get(oldPath);
+				// Another file the watcher listed at the target while the move waited (moved there by another program, and away
+				// again: the move never replaces) is gone from there. Dropped, with its delete, before this file takes the
+				// path: replaced silently, its metadata stayed at the path as this file's, with no event to read it again.
+				const listedThere = this.files.get(target);
+				if (listedThere !== undefined && listedThere !== known) this.drop(target, listedThere);
 				this.files.delete(oldPath);
 				this.contents.delete(oldPath);
 				// The same object, as Obsidian renames the TFile it handed out.
