@@ -385,11 +385,6 @@ function lowerSlot(slots: Uint32Array, from: number, to: number, slot: number): 
 	return low;
 }
 
-/**
- * The inverted index: token ids, each term's postings (the notes holding it, with packed
- * values), and each note's tokens by field. Notes are added and removed here; searches resolve
- * their terms here. Pure: it knows nothing of vaults.
- */
 /** A search's excluded prefixes start more words than it may take (EXCLUDED_SEARCH_MAX_WORDS): nothing is searched. */
 export class TooManyWordsExcluded extends Error {
 	constructor() {
@@ -399,6 +394,11 @@ export class TooManyWordsExcluded extends Error {
 	}
 }
 
+/**
+ * The inverted index: token ids, each term's postings (the notes holding it, with packed
+ * values), and each note's tokens by field. Notes are added and removed here; searches resolve
+ * their terms here. Pure: it knows nothing of vaults.
+ */
 export class PostingsIndex {
 	readonly dictionary: TermDictionary;
 	/** Words looked up in the dictionary by `prepare` since the index was made, all notes together. */
