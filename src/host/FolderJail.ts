@@ -282,8 +282,9 @@ export class FolderJail {
 	 */
 	private isOpenedAtSync(fd: number, diskPath: string): boolean | null {
 		if (this.openFileNames === null) return null;
+		const name = `${this.openFileNames}/${fd}`;
 		try {
-			return readlinkSync(nodePath.join(this.openFileNames, String(fd)), { encoding: "buffer" }).equals(Buffer.from(diskPath));
+			return isNamedExactly(readlinkSync(name), diskPath) ?? readlinkSync(name, { encoding: "buffer" }).equals(Buffer.from(diskPath));
 		} catch {
 			return false;
 		}
@@ -292,8 +293,9 @@ export class FolderJail {
 	/** `isOpenedAtSync` through the thread pool. */
 	private async isOpenedAt(fd: number, diskPath: string): Promise<boolean | null> {
 		if (this.openFileNames === null) return null;
+		const name = `${this.openFileNames}/${fd}`;
 		try {
-			return (await fs.readlink(nodePath.join(this.openFileNames, String(fd)), { encoding: "buffer" })).equals(Buffer.from(diskPath));
+			return isNamedExactly(await fs.readlink(name), diskPath) ?? (await fs.readlink(name, { encoding: "buffer" })).equals(Buffer.from(diskPath));
 		} catch {
 			return false;
 		}
@@ -630,6 +632,18 @@ async function handleBytesToEnd(handle: FileHandle, size: number, maxBytes: numb
 		bytes.copy(grown, 0, 0, length);
 		bytes = grown;
 	}
+}
+
+/**
+ * Whether a file's name as the system gives it, read as UTF-8 (`named`), is exactly the bytes of `diskPath`; null when
+ * the text cannot tell, and the name must be read and compared as bytes. Valid UTF-8 decodes to one text only and a
+ * text (with no lone surrogate) encodes to that UTF-8 only, so equal texts are equal bytes, and a text with a lone
+ * surrogate equals no decoded name, as its bytes (U+FFFD's) equal no name that decoded without U+FFFD. A name that is
+ * not valid UTF-8 decodes with U+FFFD in it, as does a name holding U+FFFD itself: only then are bytes read. Two
+ * strings compared, where the bytes took a buffer for the name and one for `diskPath` each time (a search's reads).
+ */
+function isNamedExactly(named: string, diskPath: string): boolean | null {
+	return named.includes("\uFFFD") ? null : named === diskPath;
 }
 
 /**

@@ -148,6 +148,27 @@ describe("FolderJail", () => {
 			expect(looks).toHaveBeenCalledTimes(namesOpenFiles ? 1 : 0);
 		});
 
+		test("a name holding U+FFFD, or asked for with a lone surrogate (written as U+FFFD's bytes), is read, and refused behind a link", async () => {
+			// The kernel's name is compared as text, and as bytes only when the text holds U+FFFD (what a name that is not
+			// UTF-8 decodes to): "\uD800" is no text a name decodes to, but its bytes are U+FFFD's, the note's.
+			const written = nodePath.join(jail.root, "Folder", "Odd \uFFFD name.md");
+			await fs.writeFile(written, "odd");
+			await fs.writeFile(nodePath.join(outside, "Odd \uFFFD name.md"), "outside");
+			try {
+				for (const asked of [written, nodePath.join(jail.root, "Folder", "Odd \uD800 name.md")]) {
+					expect(jail.readTextSync(asked)).toBe("odd");
+					expect((await jail.readFile(asked)).toString()).toBe("odd");
+				}
+				for (const linked of ["Odd \uFFFD name.md", "Odd \uD800 name.md"].map((name) => nodePath.join(jail.root, "LinkedDir", name))) {
+					expect(() => jail.readTextSync(linked)).toThrow(OutsideVaultError);
+					await expect(jail.readFile(linked)).rejects.toThrow(OutsideVaultError);
+				}
+			} finally {
+				await fs.rm(written);
+				await fs.rm(nodePath.join(outside, "Odd \uFFFD name.md"));
+			}
+		});
+
 		test("a named pipe outside the vault, behind a folder swapped for a link, is not opened: a program waiting to write into it waits on (it went on, and died of the closed pipe)", async () => {
 			const pipes = await makeTempDir("jail-pipes-");
 			const folder = nodePath.join(jail.root, "Piped");
