@@ -208,6 +208,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 				if (leftToTurn.has(file)) continue;
 				// Deleted since (or its path another file's now): nothing of it left to parse.
 				const present = () => this.vault.getFileByPath(file.path) === file;
+				// Its move still queued behind the change that held it: left to its turn with nothing looked up again. Each
+				// pause of the queue looked up each waiting note's queued moves: more pauses on a busier machine, more lookups.
+				if (present() && this.heldStill(file)) {
+					leftToTurn.add(file);
+					continue;
+				}
 				if (present() && this.moveDueAt(file.path) && !this.parsing.has(file.path) && !this.resolving.has(file.path)) await this.movedAhead(file);
 				const due = present() && this.parsesDue.has(file);
 				const overtakable = due ? this.overtakableParse(file) : null;
@@ -322,8 +328,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private async movedAhead(file: HostFile): Promise<void> {
 		const underWay = this.changesQueued[0];
 		if (underWay === undefined || underWay.kind !== "parse" || underWay.file === file || this.resolving.size > 0) return;
-		const heldBy = this.movesHeldBy.get(file);
-		if (heldBy !== undefined && !this.changesGone.has(heldBy)) return;
+		if (this.heldStill(file)) return;
 		const held = (by: QueuedChange) => void this.movesHeldBy.set(file, by);
 		for (let at = 1; at < this.changesQueued.length; at++) {
 			const change = this.changesQueued[at]!;
@@ -350,6 +355,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 				await this.resolveAsking(file.name);
 			}
 		}
+	}
+
+	/**
+	 * Whether the change that last kept `file`'s moves from running ahead (`movesHeldBy`) is still queued: they still
+	 * may not, and one of them is still queued behind it (so a move is due at the note's path).
+	 */
+	private heldStill(file: HostFile): boolean {
+		const heldBy = this.movesHeldBy.get(file);
+		return heldBy !== undefined && !this.changesGone.has(heldBy);
 	}
 
 	/**
