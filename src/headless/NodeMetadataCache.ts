@@ -130,6 +130,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private readonly changesGone = new WeakSet<QueuedChange>();
 	/** Notes the queue is reading or parsing now (`parse`). */
 	private readonly parsing = new Set<string>();
+	/**
+	 * The queue's own parse under way (not a parse ahead), and whether a parse ahead of the same note overtook it: that
+	 * one read the note's newer text, so this one ends at its next pause keeping nothing (`givingWay`).
+	 */
+	private queueParse: { readonly file: HostFile; readonly path: string; overtaken: boolean } | null = null;
 	/** True while the queue's work waits at a pause or a read: the place where notes asked for may be parsed ahead. */
 	private queueWaiting = false;
 	/** The run of parses ahead under way, if any: the queue's work does not go on until it ends. */
@@ -146,18 +151,23 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * Waits for `waiting` (the queue's turn of the lane, or its read of a note), parsing meanwhile the
 	 * notes a write asked for (`caughtUpWithNotes`), and goes on only once those parses ended: the
 	 * queue's work and a parse ahead never run interleaved, so a parse ahead finds the queue's work
-	 * as it was at one of its pauses. A parse ahead's own pauses and reads just wait.
+	 * as it was at one of its pauses. A parse ahead's own pauses and reads just wait. The queue's parse of
+	 * a note parsed ahead meanwhile from newer text ends here (`ParseOvertaken`).
 	 */
 	private async givingWay<T>(waiting: Promise<T>): Promise<T> {
 		if (this.parsingAhead !== null) return waiting;
 		this.queueWaiting = true;
+		let value: T;
 		try {
 			this.parseAsked();
-			return await waiting;
+			value = await waiting;
 		} finally {
 			await this.parsesAheadEnded();
 			this.queueWaiting = false;
 		}
+		// Thrown at a pause or read only: the parse's work between two never stops half done.
+		if (this.queueParse?.overtaken === true) throw new ParseOvertaken();
+		return value;
 	}
 
 	/** Resolves once no run of parses ahead is under way: a new run may start as one ends, so each end is looked past. */
@@ -181,9 +191,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/**
 	 * Parses each note asked for that the queue's work ahead of it does not touch, and resolves its
-	 * callers. One the queue is parsing or resolving now, or with a delete or rename queued at its path
-	 * (or its folder's) that cannot run ahead (`movedAhead`), is left to its turn (`answerCaughtUp`):
-	 * those change where links lead and which file a path is.
+	 * callers. One the queue is resolving now, or parsing with no newer parse of it queued, or with a
+	 * delete or rename queued at its path (or its folder's) that cannot run ahead (`movedAhead`), is
+	 * left to its turn (`answerCaughtUp`): those change where links lead and which file a path is.
+	 * One the queue is parsing from an older text is parsed ahead, and the queue's parse ends unkept.
 	 */
 	private async parseAskedNow(): Promise<void> {
 		const leftToTurn = new Set<HostFile>();
@@ -197,9 +208,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 				if (leftToTurn.has(file)) continue;
 				// Deleted since (or its path another file's now): nothing of it left to parse.
 				const present = () => this.vault.getFileByPath(file.path) === file;
+				// Its move still queued behind the change that held it: left to its turn with nothing looked up again. Each
+				// pause of the queue looked up each waiting note's queued moves: more pauses on a busier machine, more lookups.
+				if (present() && this.heldStill(file)) {
+					leftToTurn.add(file);
+					continue;
+				}
 				if (present() && this.moveDueAt(file.path) && !this.parsing.has(file.path) && !this.resolving.has(file.path)) await this.movedAhead(file);
 				const due = present() && this.parsesDue.has(file);
-				const busy = this.parsing.has(file.path) || this.resolving.has(file.path);
+				const overtakable = due ? this.overtakableParse(file) : null;
+				const busy = (this.parsing.has(file.path) && overtakable === null) || this.resolving.has(file.path);
 				if (present() && (this.moveDueAt(file.path) || (due && busy))) {
 					leftToTurn.add(file);
 					continue;
@@ -207,11 +225,22 @@ export class NodeMetadataCache implements HostMetadataCache {
 				this.forgetAsked(file);
 				answers.push(...callers);
 				if (due) ready.push(file);
+				if (overtakable !== null) overtakable.overtaken = true;
 			}
 			if (ready.length > 0) await this.parseAhead(ready);
 			for (const answer of answers) answer();
 			if (answers.length === 0 && this.asks === asksBefore) return;
 		}
+	}
+
+	/**
+	 * The queue's parse under way when it is of `file`, where it still is, with a newer parse of it queued after (the
+	 * write's): a parse ahead may overtake it, since what it read is replaced anyway. A big note another program saved,
+	 * then written by the server during its parse, had its writer wait for the rest of that parse before its own.
+	 */
+	private overtakableParse(file: HostFile): { overtaken: boolean } | null {
+		const underWay = this.queueParse;
+		return underWay?.file === file && underWay.path === file.path && (this.parsesDue.get(file) ?? 0) >= 2 ? underWay : null;
 	}
 
 	/**
@@ -299,8 +328,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private async movedAhead(file: HostFile): Promise<void> {
 		const underWay = this.changesQueued[0];
 		if (underWay === undefined || underWay.kind !== "parse" || underWay.file === file || this.resolving.size > 0) return;
-		const heldBy = this.movesHeldBy.get(file);
-		if (heldBy !== undefined && !this.changesGone.has(heldBy)) return;
+		if (this.heldStill(file)) return;
 		const held = (by: QueuedChange) => void this.movesHeldBy.set(file, by);
 		for (let at = 1; at < this.changesQueued.length; at++) {
 			const change = this.changesQueued[at]!;
@@ -327,6 +355,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 				await this.resolveAsking(file.name);
 			}
 		}
+	}
+
+	/**
+	 * Whether the change that last kept `file`'s moves from running ahead (`movesHeldBy`) is still queued: they still
+	 * may not, and one of them is still queued behind it (so a move is due at the note's path).
+	 */
+	private heldStill(file: HostFile): boolean {
+		const heldBy = this.movesHeldBy.get(file);
+		return heldBy !== undefined && !this.changesGone.has(heldBy);
 	}
 
 	/**
@@ -677,10 +714,17 @@ export class NodeMetadataCache implements HostMetadataCache {
 		// The path it is read at: a rename meanwhile changes the file's.
 		const path = file.path;
 		this.parsing.add(path);
+		// The queue's, not a parse ahead's (the queue waits at a pause for those): a parse ahead may overtake it (`overtakableParse`).
+		const own = this.parsingAhead === null ? { file, path, overtaken: false } : null;
+		if (own !== null) this.queueParse = own;
 		try {
 			await this.parseNow(file, announce);
+		} catch (error) {
+			// Its note's newer text is parsed already: the caller goes on (resolving its links, or its name's) as after a parse.
+			if (!(error instanceof ParseOvertaken)) throw error;
 		} finally {
 			this.parsing.delete(path);
+			if (own !== null) this.queueParse = null;
 		}
 	}
 
@@ -690,6 +734,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		try {
 			text = await this.givingWay(this.vault.cachedRead(file));
 		} catch (error) {
+			if (error instanceof ParseOvertaken) throw error;
 			if (!(error instanceof NoteTooLargeError)) {
 				if (isPassingReadError(error) && this.retryReadLater(file.path)) return;
 				// Moved or deleted meanwhile: its rename or delete event follows, and reads it where it is; or moved
@@ -951,6 +996,9 @@ function concerns(path: string, other: string): boolean {
 
 /** A note's parse before the build returns ran out of slices: it is parsed after (nothing of it was kept). */
 class ParsedAfterStart extends Error {}
+
+/** The queue's parse of a note that a parse ahead read newer text of meanwhile (`overtakableParse`): it ends, nothing of it kept. */
+class ParseOvertaken extends Error {}
 
 /** Whether two sets of lists of link texts hold the same texts in the same order (a huge note's kept list is the same array). */
 function sameLinkTexts(before: ReadonlyArray<readonly string[]>, after: ReadonlyArray<readonly string[]>): boolean {
