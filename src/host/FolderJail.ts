@@ -639,7 +639,9 @@ async function handleBytesToEnd(handle: FileHandle, size: number, maxBytes: numb
  * the text cannot tell, and the name must be read and compared as bytes. Valid UTF-8 decodes to one text only and a
  * text (with no lone surrogate) encodes to that UTF-8 only, so equal texts are equal bytes, and a text with a lone
  * surrogate equals no decoded name, as its bytes (U+FFFD's) equal no name that decoded without U+FFFD. A name that is
- * not valid UTF-8 decodes with U+FFFD in it, as does a name holding U+FFFD itself: only then are bytes read. Two
+ * not valid UTF-8 decodes with U+FFFD in it, as does a name holding U+FFFD itself: only then are bytes read (a second
+ * readlink, a moment later: a name changed in between is one a single readlink could have met then as well). A path
+ * asked with a lone surrogate is opened as U+FFFD's bytes, so its name holds U+FFFD and the bytes decide, as before. Two
  * strings compared, where the bytes took a buffer for the name and one for `diskPath` each time (a search's reads).
  */
 function isNamedExactly(named: string, diskPath: string): boolean | null {

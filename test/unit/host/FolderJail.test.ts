@@ -169,6 +169,34 @@ describe("FolderJail", () => {
 			}
 		});
 
+		test("the kernel's name is compared exactly: a name ending ' (deleted)' (its word for a removed file) or holding a newline is read; a folder link whose name is another normalization of a real folder's is refused", async () => {
+			const names = ["Gone.md (deleted)", "Two\nlines.md"];
+			const nfcFolder = nodePath.join(jail.root, "Caf\u00e9");
+			const nfdLink = nodePath.join(jail.root, "Cafe\u0301");
+			await fs.mkdir(nfcFolder);
+			await fs.writeFile(nodePath.join(nfcFolder, "Inner.md"), "nfc");
+			await fs.symlink(nfcFolder, nfdLink);
+			await Promise.all(
+				names.flatMap((name) => [fs.writeFile(nodePath.join(jail.root, "Folder", name), name), fs.writeFile(nodePath.join(outside, name), "outside")]),
+			);
+			try {
+				for (const name of names) {
+					expect(jail.readTextSync(nodePath.join(jail.root, "Folder", name))).toBe(name);
+					expect((await jail.readFile(nodePath.join(jail.root, "Folder", name))).toString()).toBe(name);
+					expect(() => jail.readTextSync(nodePath.join(jail.root, "LinkedDir", name))).toThrow(OutsideVaultError);
+					await expect(jail.readFile(nodePath.join(jail.root, "LinkedDir", name))).rejects.toThrow(OutsideVaultError);
+				}
+				// Through the link, the file opened is named by its real (NFC) folder: the same text once normalized, not the same name.
+				expect(jail.readTextSync(nodePath.join(nfcFolder, "Inner.md"))).toBe("nfc");
+				expect(() => jail.readTextSync(nodePath.join(nfdLink, "Inner.md"))).toThrow(OutsideVaultError);
+				await expect(jail.readFile(nodePath.join(nfdLink, "Inner.md"))).rejects.toThrow(OutsideVaultError);
+			} finally {
+				await fs.rm(nfdLink);
+				await fs.rm(nfcFolder, { recursive: true });
+				await Promise.all(names.flatMap((name) => [fs.rm(nodePath.join(jail.root, "Folder", name)), fs.rm(nodePath.join(outside, name))]));
+			}
+		});
+
 		test("a named pipe outside the vault, behind a folder swapped for a link, is not opened: a program waiting to write into it waits on (it went on, and died of the closed pipe)", async () => {
 			const pipes = await makeTempDir("jail-pipes-");
 			const folder = nodePath.join(jail.root, "Piped");
