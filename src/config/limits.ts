@@ -1451,6 +1451,12 @@ export const SUBPATH_HEADING_STEP_CHARS = 128 * 1024;
  * 543 ms, by read_note of any of its headings; a read_note path of a megabyte (`a:` over and over) in one of 36–130 ms.
  */
 export const HEADING_KEYED_MAX_CHARS = 4096;
+/**
+ * Characters other than ASCII lowered at once when a heading's print is read (`keyPrintSteps`): a
+ * run of them is lowered in pieces this long (ASCII is folded as it is read), so a heading of
+ * megabytes of Greek is never lowered whole (7 MB of it in one piece: 42–49 ms).
+ */
+export const HEADING_PRINT_LOWERED_CHARS = 4096;
 /** Lexer tokens read between two steps of yamlShapeSteps: a 256 KiB text is 100,000 of them. */
 export const YAML_TOKENS_PER_STEP = 2048;
 /**

@@ -1,4 +1,4 @@
-import { HEADING_KEYED_MAX_CHARS, MAX_NOTE_HEADINGS, SUBPATH_HEADING_STEP, SUBPATH_HEADING_STEP_CHARS } from "../config/limits";
+import { HEADING_KEYED_MAX_CHARS, HEADING_PRINT_LOWERED_CHARS, MAX_NOTE_HEADINGS, SUBPATH_HEADING_STEP, SUBPATH_HEADING_STEP_CHARS } from "../config/limits";
 import type { CachedMetadata, HeadingCache } from "obsidian";
 import { echoed } from "./echo";
 import { runSteps, type Steps } from "./steps";
@@ -11,6 +11,8 @@ export interface HeadingPlaces {
 	lines: Int32Array;
 	/** Each heading's `headingKey`, filled in as a lookup first needs it (kept with the places, so a lookup again keys nothing). */
 	keys?: string[];
+	/** Each heading's `keyPrintSteps`, NaN until a lookup first needs it (kept with the places, as `keys`). */
+	prints?: Float64Array;
 	/** The note's `headingsLeftOut` (`headingsLeftOutOf`), when its parse left headings out. */
 	leftOutEnds?: readonly number[];
 }
@@ -97,14 +99,119 @@ function skipped(text: string, from: number, pattern: RegExp): number {
 	return pattern.test(text) ? pattern.lastIndex : from;
 }
 
+/** ASCII code units `headingKey` makes a space of (1): white space and `# | ^ : % [ ] \\`. */
+const ASCII_KEY_SEPARATORS = Uint8Array.from({ length: 128 }, (_, code) => (/[\s#|^:%[\]\\]/.test(String.fromCharCode(code)) ? 1 : 0));
+
+/** Whether UTF-16 code unit `code` is one `headingKey` makes a space of: `\s` (ECMAScript's white space and line ends) or `# | ^ : % [ ] \\`. Pure. */
+export function isKeySeparator(code: number): boolean {
+	if (code < 128) return ASCII_KEY_SEPARATORS[code] === 1;
+	return (
+		code === 0xa0 ||
+		code === 0x1680 ||
+		(code >= 0x2000 && code <= 0x200a) ||
+		code === 0x2028 ||
+		code === 0x2029 ||
+		code === 0x202f ||
+		code === 0x205f ||
+		code === 0x3000 ||
+		code === 0xfeff
+	);
+}
+
+/** Each process's own starting values for `keyPrintSteps`: a note cannot be written to give many headings one print ahead of time. */
+const PRINT_SEEDS = Uint32Array.from([Math.random() * 2 ** 32, Math.random() * 2 ** 32]);
+/** The two hashes' multipliers (FNV-1a's, MurmurHash2's). */
+const PRINT_PRIME_ONE = 0x01000193;
+const PRINT_PRIME_TWO = 0x5bd1e995;
+const GREEK_FINAL_SIGMA = 0x3c2;
+const GREEK_SIGMA = 0x3c3;
+
 /**
- * Whether heading `index` keys as `part` does (`key`, its key, null for a part too long to key): a
- * heading and a part of a line's length are keyed once (the heading's key remembered), a longer one
- * compared as far as the two can agree.
+ * A number that two texts whose `headingKey`s are equal always share (a hash of the key, ς read as
+ * σ), read in one pass without keying the text: a heading whose print differs from a link's cannot
+ * be its heading. Comparing a read_note path of 3,000 words with each of a note's 1,900 headings of
+ * 2,000 words word by word (`sameHeadingKey`) cost 467 ms a call where keying the path once had
+ * cost 25. ASCII is folded as it is read; other characters are lowered a run of at most
+ * HEADING_PRINT_LOWERED_CHARS at a time (never splitting a surrogate pair), which lowers them as the
+ * whole key does but for Final_Sigma, the only lower case that depends on the characters around
+ * (hence ς as σ). Yields every SUBPATH_HEADING_STEP_CHARS characters. Pure.
  */
-function headingIs(headings: HeadingPlaces, index: number, part: string, key: string | null): boolean {
-	const text = headings.texts[index] ?? "";
-	return key === null || text.length > HEADING_KEYED_MAX_CHARS ? sameHeadingKey(text, part) : keyOf(headings, index) === key;
+export function* keyPrintSteps(text: string): Steps<number> {
+	const state = Uint32Array.of(PRINT_SEEDS[0] as number, PRINT_SEEDS[1] as number, 0, 0);
+	for (let at = 0; at < text.length;) {
+		if (at > 0) yield;
+		at = printRange(text, at, Math.min(text.length, at + SUBPATH_HEADING_STEP_CHARS), state);
+	}
+	// 53 bits, exact in a double.
+	return (state[0] as number) * 2 ** 21 + ((state[1] as number) >>> 11);
+}
+
+/**
+ * `keyPrintSteps`' reading of `text` from `from` until at least `to` (a run of other characters may
+ * go past it), where the print so far is `state`: its two hashes, whether a word is being read, and
+ * whether one was (a space goes before the next). Its place after. In locals, not a closure's: the
+ * hashes kept in a closure read a megabyte in 390 ms.
+ */
+function printRange(text: string, from: number, to: number, state: Uint32Array): number {
+	let one = state[0] as number;
+	let two = state[1] as number;
+	let inWord = state[2] === 1;
+	let anyWord = state[3] === 1;
+	let at = from;
+	while (at < to) {
+		const code = text.charCodeAt(at);
+		if (isKeySeparator(code)) {
+			inWord = false;
+			at++;
+			continue;
+		}
+		if (!inWord) {
+			// A word starts: one space before it, as the key has between words.
+			if (anyWord) {
+				one = Math.imul(one ^ 0x20, PRINT_PRIME_ONE);
+				two = Math.imul(two ^ 0x20, PRINT_PRIME_TWO) ^ (two >>> 15);
+			}
+			inWord = anyWord = true;
+		}
+		if (code < 128) {
+			const low = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+			one = Math.imul(one ^ low, PRINT_PRIME_ONE);
+			two = Math.imul(two ^ low, PRINT_PRIME_TWO) ^ (two >>> 15);
+			at++;
+			continue;
+		}
+		let end = at + 1;
+		for (; end < text.length && end - at < HEADING_PRINT_LOWERED_CHARS; end++) {
+			const next = text.charCodeAt(end);
+			if (next < 128 || isKeySeparator(next)) break;
+		}
+		// Cut inside a pair, the two halves would be lowered apart: the high one waits for the next run.
+		if (end - at > 1 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+		const lowered = text.slice(at, end).toLowerCase();
+		for (let index = 0; index < lowered.length; index++) {
+			const low = lowered.charCodeAt(index) === GREEK_FINAL_SIGMA ? GREEK_SIGMA : lowered.charCodeAt(index);
+			one = Math.imul(one ^ low, PRINT_PRIME_ONE);
+			two = Math.imul(two ^ low, PRINT_PRIME_TWO) ^ (two >>> 15);
+		}
+		at = end;
+	}
+	state[0] = one;
+	state[1] = two;
+	state[2] = inWord ? 1 : 0;
+	state[3] = anyWord ? 1 : 0;
+	return at;
+}
+
+function isHighSurrogate(code: number): boolean {
+	return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Heading `index`'s print (`keyPrintSteps`), remembered in `headings.prints`. */
+function* printOf(headings: HeadingPlaces, index: number): Steps<number> {
+	const prints = (headings.prints ??= new Float64Array(headings.texts.length).fill(Number.NaN));
+	const kept = prints[index] as number;
+	if (!Number.isNaN(kept)) return kept;
+	return (prints[index] = yield* keyPrintSteps(headings.texts[index] ?? ""));
 }
 
 /**
@@ -209,11 +316,20 @@ export function* resolveSubpathInSteps(
 	for (const part of parts) {
 		// A part longer than a heading's line (a path of up to a megabyte) is compared, not keyed: keyed whole it was one piece of 36–130 ms.
 		const key = part.length > HEADING_KEYED_MAX_CHARS ? null : headingKey(part);
+		// Read once, when a heading or the part is too long to key: a heading whose print differs is not compared.
+		let partPrint: number | undefined;
 		found = -1;
 		// Paused by headings and by their characters: 7,000 headings of 1 KB were pieces of 45 ms.
 		let characters = 0;
 		for (let index = from; index < until; index++) {
-			if (headingIs(headings, index, part, key)) {
+			const text = headings.texts[index] ?? "";
+			// A heading and a part of a line's length are keyed once (the heading's key remembered); a longer one is
+			// compared as far as the two agree, when their prints (`keyPrintSteps`, the heading's remembered) are the same.
+			if (
+				key !== null && text.length <= HEADING_KEYED_MAX_CHARS
+					? keyOf(headings, index) === key
+					: (partPrint ??= yield* keyPrintSteps(part)) === (yield* printOf(headings, index)) && sameHeadingKey(text, part)
+			) {
 				found = index;
 				break;
 			}

@@ -238,6 +238,7 @@ export function noticeWithout(answer: SearchAnswer, gone: number): string | unde
 
 /** The search's words that stood for only the `each` shortest words they start. */
 interface PrefixCut {
+	/** Each cut word quoted as the notice names it. */
 	words: string[];
 	each: number;
 }
@@ -247,14 +248,15 @@ interface PrefixCut {
  * share of PREFIX_SEARCH_MAX_WORDS when the search has more such words. Pure.
  */
 export function prefixWordsEach(terms: readonly QueryTerm[]): number {
-	const prefixes = terms.filter((term) => term.tokens.length === 1 && isPrefixWord(term.tokens[0] ?? "")).length;
+	// A phrase's last word is a prefix too (`"alpha b"`): it took every word it starts.
+	const prefixes = terms.filter((term) => isPrefixWord(term.tokens.at(-1) ?? "")).length;
 	return Math.min(PREFIX_MAX_WORDS, Math.max(1, Math.floor(PREFIX_SEARCH_MAX_WORDS / Math.max(1, prefixes))));
 }
 
 /** What an answer says of its words that stood for only the `each` shortest words they start; null for none. */
 function prefixCutNotice(cut: PrefixCut | undefined): string | null {
 	if (!cut || cut.words.length === 0) return null;
-	const words = cut.words.map((word) => `"${word}"`).join(", ");
+	const words = cut.words.join(", ");
 	const shared = cut.each < PREFIX_MAX_WORDS ? ` (a search's words stand for ${PREFIX_SEARCH_MAX_WORDS.toLocaleString("en-US")} words together)` : "";
 	// Several words: the count is each one's, not theirs together.
 	const which = cut.words.length > 1 ? `each of ${words}` : words;
@@ -405,7 +407,13 @@ export class SearchEngine {
 		}
 		const wanted = evidence.map((term) => term.any);
 		// The words that stood for only their `each` shortest completions: the answer says so.
-		const cut = { words: terms.filter((_, termIndex) => evidence[termIndex]?.prefixCut === true).map((term) => term.source), each };
+		// A phrase's is its last word, named with the phrase: `"b" (ending "alpha b")`.
+		const cut = {
+			words: terms
+				.filter((_, termIndex) => evidence[termIndex]?.prefixCut === true)
+				.map((term) => (term.tokens.length > 1 ? `"${term.tokens.at(-1) ?? ""}" (ending "${term.source}")` : `"${term.source}"`)),
+			each,
+		};
 		// An exclusion typed many times is resolved once: each costs a pass over its postings.
 		const exclusions = query.excluded.filter(onceEach());
 		const excludedWords = await this.stepped(

@@ -98,13 +98,25 @@ export type NoteFilter =
 	  };
 
 /** A query word's merged postings over every note (`any` of its evidence), or a phrase's candidates, as of the index's state and stemmer when merged. */
+/** How a phrase's last word stands for the words it starts (`PostingsIndex.resolveSteps`). */
+interface PhrasePrefix {
+	/** The most words it stands for: the shortest held by the notes `accepted` holds (every note's when null). */
+	readonly most: number;
+	readonly accepted: Uint8Array | null;
+	/** `cut` set when longer words were left out. */
+	readonly said?: { cut: boolean };
+}
+
+/** Every word the last word starts: an excluded phrase's (a note holding one would be answered). */
+const WHOLE_PREFIX: PhrasePrefix = { most: Infinity, accepted: null };
+
 interface WordUnion {
 	readonly generation: number;
 	readonly slotCount: number;
 	readonly stemmer: Stemmer | null;
 	readonly any: ResolvedTerm;
 	readonly strongNotes: number;
-	/** Whether the word, as a prefix, stood for only its PREFIX_MAX_WORDS shortest words. */
+	/** Whether the word, or a phrase's last word, as a prefix stood for only its share of shortest words. */
 	readonly prefixCut?: boolean;
 }
 
@@ -1531,16 +1543,19 @@ export class PostingsIndex {
 		accepted: Uint8Array | null = null,
 		prefixWords = PREFIX_MAX_WORDS,
 	): Generator<void, TermEvidence, void> {
-		if (tokens.length !== 1)
+		if (tokens.length !== 1) {
+			const said = { cut: false };
 			return {
-				any: (yield* this.resolveSteps(tokens, scratch)) ?? emptyTerm(),
+				any: (yield* this.resolveSteps(tokens, scratch, { most: prefixWords, accepted, said })) ?? emptyTerm(),
 				exact: null,
 				forms: null,
 				related: null,
 				strongIds: null,
 				relatedIds: null,
 				strongNotes: 0,
+				...(said.cut ? { prefixCut: true } : {}),
 			};
+		}
 		const word = tokens[0] ?? "";
 		// Every list is cut to the notes there are now: the walks below pause, and notes added meanwhile are appended to lists.
 		const slotCount = this.nextSlot;
@@ -1630,36 +1645,50 @@ export class PostingsIndex {
 	/**
 	 * `resolve` in steps that yield where a search may pause (a phrase whose last word is a
 	 * two-letter prefix of a planted vocabulary walks and merges its words), merging in `scratch`;
-	 * every list cut to the notes there were when it began, as in `resolveEvidenceSteps`.
+	 * every list cut to the notes there were when it began, as in `resolveEvidenceSteps`. The last
+	 * word stands for at most `prefix.most` words (a wanted phrase's share of the search's, as a
+	 * word's: `prefixWordsEach`), the shortest the notes `prefix.accepted` (all when null) hold;
+	 * `prefix.said.cut` is set when longer ones were left out. An excluded phrase stands for all.
 	 */
-	*resolveSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
-		if (tokens.length < 2) return yield* this.candidatesSteps(tokens, scratch);
+	*resolveSteps(tokens: readonly string[], scratch: UnionScratch, prefix: PhrasePrefix = WHOLE_PREFIX): Generator<void, ResolvedTerm | null, void> {
+		if (tokens.length < 2) return yield* this.candidatesSteps(tokens, scratch, prefix);
 		// A phrase's candidates are the last ones found while no note was added or removed since: its words' unions and their intersection.
-		const key = `"${tokens.join(" ")}`;
+		// Kept by the prefix's share; not kept when a cut would follow the notes searched (which words their notes hold).
+		const key = prefix.accepted === null || !isPrefixWord(tokens.at(-1) ?? "") ? `${prefix.most}"${tokens.join(" ")}` : null;
 		const slotCount = this.nextSlot;
 		const generation = this.generation;
 		const stemmer = this.dictionary.stemmer;
-		const kept = this.keptUnion(this.phraseCandidates, key, slotCount);
-		if (kept) return kept.any;
-		const resolved = yield* this.candidatesSteps(tokens, scratch);
-		if (resolved)
+		const kept = key === null ? undefined : this.keptUnion(this.phraseCandidates, key, slotCount);
+		if (kept) {
+			if (kept.prefixCut && prefix.said) prefix.said.cut = true;
+			return kept.any;
+		}
+		const said = { cut: false };
+		const resolved = yield* this.candidatesSteps(tokens, scratch, { ...prefix, said });
+		if (said.cut && prefix.said) prefix.said.cut = true;
+		if (resolved && key !== null)
 			this.keepUnion(this.phraseCandidates, PHRASE_CANDIDATES_MEMO_PHRASES, key, {
 				generation,
 				slotCount,
 				stemmer,
 				any: resolved,
 				strongNotes: 0,
+				prefixCut: said.cut,
 			});
 		return resolved;
 	}
 
 	/** `resolveSteps`' work, done afresh. */
-	private *candidatesSteps(tokens: readonly string[], scratch: UnionScratch): Generator<void, ResolvedTerm | null, void> {
+	private *candidatesSteps(tokens: readonly string[], scratch: UnionScratch, prefix: PhrasePrefix): Generator<void, ResolvedTerm | null, void> {
 		const slotCount = this.nextSlot;
 		const idsByPosition: number[][] = [];
+		// Only a cut needs to know which words the searched notes hold (as a prefix word's: withPrefixSteps).
+		const held = prefix.most === Infinity ? undefined : prefix.accepted ? this.heldAmong(prefix.accepted) : this.heldAnywhere();
 		for (const [index, token] of tokens.entries()) {
 			const ids =
-				index === tokens.length - 1 && isPrefixWord(token) ? yield* this.dictionary.withPrefixSteps(token) : optional(this.dictionary.lookup(token));
+				index === tokens.length - 1 && isPrefixWord(token)
+					? yield* this.dictionary.withPrefixSteps(token, undefined, prefix.most, held, prefix.said)
+					: optional(this.dictionary.lookup(token));
 			if (ids.length === 0) return null;
 			idsByPosition.push(ids);
 		}

@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import fc from "fast-check";
 import type { CachedMetadata } from "obsidian";
-import { describeHeadings, headingKey, lastHeadingPart, resolveSubpath, sameHeadingKey } from "../../../src/markdown/subpath";
+import { describeHeadings, headingKey, isKeySeparator, keyPrintSteps, lastHeadingPart, resolveSubpath, sameHeadingKey } from "../../../src/markdown/subpath";
+import { runSteps } from "../../../src/markdown/steps";
+import { HEADING_PRINT_LOWERED_CHARS } from "../../../src/config/limits";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 
@@ -247,6 +249,38 @@ describe("sameHeadingKey compares two headings (or a heading and a key) as their
 			sliced.mockRestore();
 		}
 		expect(read).toBeLessThan(1_000 * 20 + 3 * 1_000_000);
+	});
+
+	test("a print (keyPrintSteps) is the same for any two headings whose keys are equal, so a heading whose print differs is never one that matches", () => {
+		const print = (text: string) => runSteps(keyPrintSteps(text));
+		// More pieces whose lower case is longer or another letter's (ﬁ, K KELVIN SIGN, ǅ, Å ANGSTROM SIGN), a pair and lone halves.
+		const more = fc.array(fc.constantFrom(...pieces, "ﬁ", "\u212a", "ǅ", "\u212b", "I", "i\u0307", "\ud801\udc00", "\ud801", "\udc00", "ж", "Ж"), {
+			maxLength: 12,
+		});
+		fc.assert(
+			fc.property(more, more, (oneParts, otherParts) => {
+				const one = oneParts.join("");
+				const other = otherParts.join("");
+				expect(print(one)).toBe(print(headingKey(one)));
+				if (sameHeadingKey(one, other)) expect(print(one)).toBe(print(other));
+			}),
+			{ numRuns: 2000 },
+		);
+		// Runs of other characters longer than are lowered at once, a pair or a sigma where they are cut.
+		for (const edge of ["\ud801\udc00", "Σ", "ΣΣ", "İ"]) {
+			for (const before of [HEADING_PRINT_LOWERED_CHARS - 2, HEADING_PRINT_LOWERED_CHARS - 1, HEADING_PRINT_LOWERED_CHARS]) {
+				const text = `Ж${"Ж".repeat(before - 1)}${edge}ЖΣ ΑΣ:${edge}`;
+				expect(print(text)).toBe(print(headingKey(text)));
+			}
+		}
+		// Not all alike: a word more, another letter, another order.
+		expect(new Set(["a b", "a b c", "a c", "b a", "ab", "αβ", "αγ"].map(print)).size).toBe(7);
+	});
+
+	test("isKeySeparator is the characters headingKey makes a space of, every UTF-16 code unit", () => {
+		const differ: number[] = [];
+		for (let code = 0; code <= 0xffff; code++) if (isKeySeparator(code) !== /[\s#|^:%[\]\\]/.test(String.fromCharCode(code))) differ.push(code);
+		expect(differ).toEqual([]);
 	});
 
 	test("lastHeadingPart is a chain's last heading", () => {

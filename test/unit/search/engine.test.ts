@@ -761,6 +761,37 @@ describe("many prefixes in one search", () => {
 		}
 	});
 
+	test("a phrase's last word is a prefix among them: it stands for its share too, and the answer says so (it took every word it starts)", async () => {
+		const { value: walk } = Object.getOwnPropertyDescriptor(TermDictionary.prototype, "withPrefixSteps") as { value: TermDictionary["withPrefixSteps"] };
+		let taken = 0;
+		const spy = jest.spyOn(TermDictionary.prototype, "withPrefixSteps").mockImplementation(function* (this: TermDictionary, ...args) {
+			const ids = yield* walk.apply(this, args);
+			taken += ids.length;
+			return ids;
+		});
+		const phrased = [
+			doc("Phrases.md", Array.from({ length: 6_000 }, (_, n) => `alpha yb${n.toString(36)}`).join(" ")),
+			doc("Longest.md", "alpha ybzzzzzzzz"),
+		];
+		try {
+			const answer = await searchDocs(phrased, '"alpha yb"');
+			// Before: all 6,001 words starting `yb` were taken, and Longest.md answered.
+			expect(taken).toBeLessThanOrEqual(PREFIX_MAX_WORDS);
+			expect(answer.results.map((hit) => hit.path)).toEqual(["Phrases.md"]);
+			expect(answer.notice).toBe(
+				`Only the ${PREFIX_MAX_WORDS.toLocaleString("en-US")} shortest words starting with "yb" (ending "alpha yb") were looked for: type more of a longer word to find it.`,
+			);
+			// With the eight prefixes, the phrase takes its share of PREFIX_SEARCH_MAX_WORDS.
+			taken = 0;
+			await searchDocs([...docs, ...phrased], `"alpha yb" ${starts.join(" ")}`);
+			expect(taken).toBeLessThanOrEqual(PREFIX_SEARCH_MAX_WORDS);
+			// A longer last word is not cut.
+			expect((await searchDocs(phrased, '"alpha ybzzzz"')).results.map((hit) => hit.path)).toEqual(["Longest.md"]);
+		} finally {
+			spy.mockRestore();
+		}
+	});
+
 	test("a word whose share takes every word the searched notes hold says nothing of longer words no searched note holds (deleted, another folder)", async () => {
 		// 120 other prefixes make `za`'s share small; a note holds exactly that many words starting with it.
 		const others = [..."bcdefghij"].flatMap((first) => [..."abcdefghijklmn"].map((second) => `${first}${second}`)).slice(0, 120);

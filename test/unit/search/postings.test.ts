@@ -1410,14 +1410,20 @@ describe("PostingsIndex: a phrase ending in a prefix of a planted vocabulary is 
 		// From an index of its own: a phrase's candidates, once found, are kept for the next search of it.
 		const expected = planted().resolve(["alpha", "co"]);
 		const index = planted();
-		const steps = index.resolveEvidenceSteps(["alpha", "co"], null, unionScratch());
+		// As an excluded phrase is resolved: every word its last one starts (a wanted one stands for its share, below).
+		const steps = index.resolveSteps(["alpha", "co"], unionScratch());
 		let pauses = 0;
 		let next = steps.next();
 		for (; !next.done; next = steps.next()) pauses++;
 		expect(pauses).toBeGreaterThanOrEqual(14);
-		expect(Array.from(next.value.any.slots.subarray(0, next.value.any.length))).toEqual(Array.from(expected?.slots.subarray(0, expected.length) ?? []));
+		const found = next.value;
+		expect(Array.from(found?.slots.subarray(0, found.length) ?? [])).toEqual(Array.from(expected?.slots.subarray(0, expected.length) ?? []));
 		// Candidates: every note holding both words (Other.md too, checked for the words in a row later).
-		expect(next.value.any.length).toBe(7);
+		expect(found?.length).toBe(7);
+		// Wanted, the phrase's last word stands for its PREFIX_MAX_WORDS shortest words, all of them the first note's, and says it was cut.
+		const wanted = runSteps(planted().resolveEvidenceSteps(["alpha", "co"], null, unionScratch()));
+		expect(wanted.prefixCut).toBe(true);
+		expect(wanted.any.length).toBe(1);
 	});
 });
 

@@ -271,6 +271,43 @@ describe("read_note", () => {
 		}
 	});
 
+	test("a path of thousands of words is compared word by word only with headings whose print is its own (each of 1,900 long headings was: 467 ms a call where keying the path had cost 25)", async () => {
+		const HEADINGS = 150;
+		const long = Array.from({ length: HEADINGS }, (_, index) => `# ${"a:".repeat(600)}${index}\ntext ${index}\n`).join("");
+		const planted = await openToolVault({ "Long.md": `${long}# Last\nend\n` });
+		await planted.vault.host.metadataCache.settled();
+		// Words lowered: `sameHeadingKey` lowers each word of both sides it reads.
+		let lowered = 0;
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const spied = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+			lowered++;
+			return lower.call(this);
+		});
+		try {
+			// Over HEADING_KEYED_MAX_CHARS: compared, not keyed. Of another word count, and of the same count and length with another last word.
+			for (const path of ["a: ".repeat(1_500), `${"a:".repeat(600)}x${" :".repeat(1_500)}`]) {
+				expect(path.length).toBeGreaterThan(HEADING_KEYED_MAX_CHARS);
+				expect(await planted.error("read_note", { path: `Long#${path}` })).toMatch(/^No heading "a:/);
+			}
+			// Before: 600 words of each of the 150 headings, each lowered on both sides (360,000).
+			expect(lowered).toBeLessThan(1_000);
+			// Still found, by a path of another case and spacing, in Cyrillic too.
+			const found = `${"A       ".repeat(600)}7`;
+			expect(found.length).toBeGreaterThan(HEADING_KEYED_MAX_CHARS);
+			expect(await planted.ok("read_note", { path: `Long#${found}` })).toMatchObject({ content: `# ${"a:".repeat(600)}7\ntext 7\n` });
+		} finally {
+			spied.mockRestore();
+			await planted.close();
+		}
+		const cyrillic = await openToolVault({ "Ж.md": `# ${"Жж:".repeat(1_500)}\nbody\n# Other\n` });
+		try {
+			await cyrillic.vault.host.metadataCache.settled();
+			expect(await cyrillic.ok("read_note", { path: `Ж#${"жЖ ".repeat(1_500)}` })).toMatchObject({ content: `# ${"Жж:".repeat(1_500)}\nbody\n` });
+		} finally {
+			await cyrillic.close();
+		}
+	});
+
 	test("a section or block whose text no longer starts with its heading or holds its id, at the offsets the metadata gives, is not read from them", async () => {
 		const planted = await openToolVault({ "Moved.md": "# Top\nline ^blockA\n\n# Next\nend\n" });
 		await planted.vault.host.metadataCache.settled();
