@@ -1,3 +1,5 @@
+import { replaceMethod } from "./replaceMethod";
+
 /**
  * Runs `work` and gives the most entries any Map or Set held when a key was added to it: what its
  * next growth copies in one step (V8 grows a hash table by copying it whole). Counted, not timed.
@@ -10,18 +12,18 @@ export function largestTableWhile<T>(work: () => T): { result: T; largest: numbe
 	) => Map<unknown, unknown>;
 	const add = Object.getOwnPropertyDescriptor(Set.prototype, "add")?.value as (this: Set<unknown>, value: unknown) => Set<unknown>;
 	let largest = 0;
-	const sets = jest.spyOn(Map.prototype, "set").mockImplementation(function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
+	const sets = replaceMethod(Map.prototype, "set", function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
 		largest = Math.max(largest, this.size);
 		return set.call(this, key, value);
 	});
-	const adds = jest.spyOn(Set.prototype, "add").mockImplementation(function (this: Set<unknown>, value: unknown) {
+	const adds = replaceMethod(Set.prototype, "add", function (this: Set<unknown>, value: unknown) {
 		largest = Math.max(largest, this.size);
 		return add.call(this, value);
 	});
 	try {
 		return { result: work(), largest };
 	} finally {
-		sets.mockRestore();
-		adds.mockRestore();
+		sets.restore();
+		adds.restore();
 	}
 }

@@ -11,6 +11,7 @@ import {
 	BASES_MAX_QUERY_WORK_MS,
 } from "../../../src/config/limits";
 import { baseFile, baseVault } from "../../helpers/baseFiles";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const BOOKS = [
 	baseFile("Books/Dune.md", { status: "reading", pages: 600, rating: 5 }),
@@ -219,7 +220,7 @@ views:
 		// filter were one piece of ten runs before anything looked at the time.
 		let now = 0;
 		let runs = 0;
-		const test = jest.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
+		const test = replaceMethod(RegExp.prototype, "test", function (this: RegExp, text: string) {
 			if (this.source !== "a?a?a?b*c") return RegExp.prototype.exec.call(this, text) !== null;
 			runs++;
 			now += 60;
@@ -237,7 +238,7 @@ views:
 			// Stopped after the run that passed 100 ms (the second), not after all ten of the first file.
 			expect(runs).toBe(2);
 		} finally {
-			test.mockRestore();
+			test.restore();
 		}
 	});
 
@@ -292,7 +293,7 @@ views:
 		};
 		// 4 ms of work a file, a turn every 2 files: 250 files are 1 s of work in 125 slices.
 		const files = Array.from({ length: 400 }, (_, index) => baseFile(`n${String(index).padStart(3, "0")}.md`, {}));
-		const test = jest.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
+		const test = replaceMethod(RegExp.prototype, "test", function (this: RegExp, text: string) {
 			if (this.source !== "n") return RegExp.prototype.exec.call(this, text) !== null;
 			now += 4;
 			return true;
@@ -310,7 +311,7 @@ views:
 			});
 			expect(result).toEqual({ ok: false, error: expect.stringMatching(/more than 1 s of evaluation/) as unknown });
 		} finally {
-			test.mockRestore();
+			test.restore();
 		}
 	});
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { parseJsonSteps } from "../../../src/canvas/jsonSteps";
 import { runSteps, type Steps } from "../../../src/markdown/steps";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 function parsedInPieces(text: string, pieceChars: number, maxDepth = 64): { ok: true; value: unknown } | { ok: false } {
 	const result = runSteps(parseJsonSteps(text, pieceChars, maxDepth));
@@ -92,7 +93,7 @@ describe("parseJsonSteps: JSON.parse in pieces", () => {
 		});
 		const original = Object.getOwnPropertyDescriptor(String.prototype, "indexOf")?.value as (this: string, search: string, from?: number) => number;
 		let searched = 0;
-		const spy = jest.spyOn(String.prototype, "indexOf").mockImplementation(function (this: string, search: string, from?: number): number {
+		const spy = replaceMethod(String.prototype, "indexOf", function (this: string, search: string, from?: number): number {
 			const found = original.call(this, search, from);
 			if (this === text) searched += (found === -1 ? this.length : found) - (from ?? 0);
 			return found;
@@ -101,7 +102,7 @@ describe("parseJsonSteps: JSON.parse in pieces", () => {
 		try {
 			result = parsedInPieces(text, 1024);
 		} finally {
-			spy.mockRestore();
+			spy.restore();
 		}
 		expect(result).toEqual(jsonParse(text));
 		// The text is about 75,000 characters; each quote and backslash search goes over it once, a list's nested in it once more.

@@ -27,6 +27,7 @@ import { metadataRecordsSteps, parseMetadata } from "../../../src/markdown/metad
 import { runSteps } from "../../../src/markdown/steps";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 import { expectStrictEqual } from "../../helpers/plainEqual";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const PACKED_LISTS = ["links", "embeds", "tags", "headings", "sections", "listItems", "blocks", "frontmatterPosition"] as const;
 
@@ -243,7 +244,7 @@ describe("compactMetadata", () => {
 		const steps = compactMetadataSteps(metadata, text);
 		const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...items: unknown[]) => number;
 		let pushes = 0;
-		const spy = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...items: unknown[]): number {
+		const spy = replaceMethod(Array.prototype, "push", function (this: unknown[], ...items: unknown[]): number {
 			pushes++;
 			return push.apply(this, items);
 		});
@@ -256,7 +257,7 @@ describe("compactMetadata", () => {
 			}
 			most = Math.max(most, pushes);
 		} finally {
-			spy.mockRestore();
+			spy.restore();
 		}
 		expectStrictEqual(next.value, parseMetadata(text));
 		// Before: 100,002 in one step.

@@ -1,4 +1,5 @@
 import { detachStrings, detachStringsSteps } from "../../../src/headless/detachedStrings";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 describe("detachStrings: parsed values that keep no note text alive", () => {
 	test("returns the same value, with equal contents: headings, links, tags, frontmatter", () => {
@@ -60,7 +61,7 @@ describe("detachStringsSteps: the same, in steps", () => {
 		const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...items: unknown[]) => number;
 		let pushes = 0;
 		const perStep: number[] = [];
-		const spy = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...items: unknown[]): number {
+		const spy = replaceMethod(Array.prototype, "push", function (this: unknown[], ...items: unknown[]): number {
 			pushes++;
 			return push.apply(this, items);
 		});
@@ -70,7 +71,7 @@ describe("detachStringsSteps: the same, in steps", () => {
 				pushes = 0;
 			});
 		} finally {
-			spy.mockRestore();
+			spy.restore();
 		}
 		expect(value).toEqual(before);
 		// Before: 40,000 pushes in one step.

@@ -7,6 +7,7 @@ import { NodeMetadataCache } from "../../../src/headless/NodeMetadataCache";
 import { LinkFileIndex } from "../../../src/paths/linkResolution";
 import { RESOLVE_CHECK_INTERVAL } from "../../../src/config/limits";
 import { countWorkPerPiece } from "../../helpers/workPieces";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const FOLDERS = ["", "A/", "A/B/", "C/"];
 const NAMES = ["Alpha", "Beta", "Gamma", "Delta.md", "Epsilon"];
@@ -185,7 +186,7 @@ describe("a note of 40,000 links changed", () => {
 				}
 			});
 			const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...items: unknown[]) => number;
-			const pushes = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...items: unknown[]): number {
+			const pushes = replaceMethod(Array.prototype, "push", function (this: unknown[], ...items: unknown[]): number {
 				if (resolving) perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
 				return push.apply(this, items);
 			});
@@ -199,7 +200,7 @@ describe("a note of 40,000 links changed", () => {
 				await vault.host.metadataCache.settled();
 			} finally {
 				pauses.mockRestore();
-				pushes.mockRestore();
+				pushes.restore();
 				resolves.mockRestore();
 				clock.mockRestore();
 			}

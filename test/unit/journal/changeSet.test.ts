@@ -20,6 +20,7 @@ import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { MemoryJournal } from "../../helpers/memoryJournal";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const APPROVED: ApplyOptions = { mayWrite: () => true, redoEdits: false };
 let callCount = 0;
@@ -245,7 +246,7 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 			});
 			// Lines split by the compare with what was approved.
 			const endsWith = Object.getOwnPropertyDescriptor(String.prototype, "endsWith")?.value as (this: string, search: string) => boolean;
-			const split = jest.spyOn(String.prototype, "endsWith").mockImplementation(function (this: string, search: string) {
+			const split = replaceMethod(String.prototype, "endsWith", function (this: string, search: string) {
 				pieces.count();
 				return endsWith.call(this, search);
 			});
@@ -254,7 +255,7 @@ describe("applyChangeSet: the one applier of planned writes", () => {
 			try {
 				written = await applyChangeSet({ host: vault.host, journal, call: made }, [change], { ...APPROVED, ...redoOptions });
 			} finally {
-				split.mockRestore();
+				split.restore();
 				recordChange.mockRestore();
 				pieces.restore();
 			}

@@ -17,6 +17,7 @@ import { countPushes } from "../../helpers/countPushes";
 import { expectEqual } from "../../helpers/plainEqual";
 import { collectGarbage } from "../../helpers/gc";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 /** The block tokens parseBlocks hands over, in order, as plain records (a list's opening token is final once all are handed over). */
 function blocksOf(source: string, chunkLines?: number): Array<Record<string, unknown>> {
@@ -771,7 +772,7 @@ describe("a table of very many columns", () => {
 		// Each column's text is trimmed once or twice wherever it is read: counted a piece at a time.
 		let count = 0;
 		const trim = Object.getOwnPropertyDescriptor(String.prototype, "trim")?.value as (this: string) => string;
-		const spy = jest.spyOn(String.prototype, "trim").mockImplementation(function (this: string): string {
+		const spy = replaceMethod(String.prototype, "trim", function (this: string): string {
 			count++;
 			return trim.call(this);
 		});
@@ -779,7 +780,7 @@ describe("a table of very many columns", () => {
 		try {
 			run = stepCounting(text, () => count);
 		} finally {
-			spy.mockRestore();
+			spy.restore();
 		}
 		const { perPiece: trimmed, tokens } = run;
 		expect(trimmed.reduce((sum, each) => sum + each, 0)).toBeGreaterThan(2 * columns);

@@ -3,6 +3,7 @@ import { LineIndex } from "../../../src/markdown/lines";
 import { runSteps } from "../../../src/markdown/steps";
 import { LINE_INDEX_PAUSE_LINES } from "../../../src/config/limits";
 import { countPushes } from "../../helpers/countPushes";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 describe("LineIndex: character offsets to Obsidian's {line, col, offset} and back", () => {
 	test("LF and CRLF notes give the same lines and columns", () => {
@@ -56,7 +57,7 @@ describe("LineIndex: character offsets to Obsidian's {line, col, offset} and bac
 		const text = "line\n".repeat(LINE_INDEX_PAUSE_LINES * 9 + 5);
 		const lookedFor = [0];
 		const indexOf = Object.getOwnPropertyDescriptor(String.prototype, "indexOf")?.value as (this: string, search: string, from?: number) => number;
-		const looking = jest.spyOn(String.prototype, "indexOf").mockImplementation(function (this: string, search: string, from?: number) {
+		const looking = replaceMethod(String.prototype, "indexOf", function (this: string, search: string, from?: number) {
 			lookedFor[lookedFor.length - 1] = (lookedFor.at(-1) ?? 0) + 1;
 			return indexOf.call(this, search, from);
 		});
@@ -70,7 +71,7 @@ describe("LineIndex: character offsets to Obsidian's {line, col, offset} and bac
 			}
 			built = next.value;
 		} finally {
-			looking.mockRestore();
+			looking.restore();
 		}
 		// Every line break is looked for twice (counted, then placed), plus the miss that ends each pass.
 		expect(lookedFor.reduce((sum, count) => sum + count, 0)).toBe(2 * (LINE_INDEX_PAUSE_LINES * 9 + 6));

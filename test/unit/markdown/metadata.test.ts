@@ -5,6 +5,7 @@ import { runSteps } from "../../../src/markdown/steps";
 import { CHUNKED_ARRAY_CHUNK, INLINE_PASS_STEP_CHARS, MAX_NOTE_HEADINGS, MAX_NOTE_SECTIONS, MAX_STEPPED_BLOCK_DEPTH } from "../../../src/config/limits";
 import { blockPartInSteps } from "../../../src/headless/compactMetadata";
 import type { NotePart } from "../../../src/markdown/subpath";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const tagsOf = (text: string) => (parseMetadata(text).tags ?? []).map((tag) => tag.tag);
 const linksOf = (text: string) => (parseMetadata(text).links ?? []).map((link) => link.link);
@@ -350,7 +351,7 @@ describe("a paragraph of 200,000 tags, one a line", () => {
 		// Strings joined between two pause points: a join is one piece, however many it joins.
 		const join = Array.prototype.join;
 		let joined = 0;
-		const joins = jest.spyOn(Array.prototype, "join").mockImplementation(function (this: unknown[], separator?: string) {
+		const joins = replaceMethod(Array.prototype, "join", function (this: unknown[], separator?: string) {
 			joined += this.length;
 			return join.call(this, separator);
 		});
@@ -367,7 +368,7 @@ describe("a paragraph of 200,000 tags, one a line", () => {
 				}
 			}
 		} finally {
-			joins.mockRestore();
+			joins.restore();
 		}
 		expect(cache.tags).toHaveLength(LINES);
 		const last = LINES - 1;
@@ -431,7 +432,7 @@ describe("a note of 100,000 headings", () => {
 		const text = Array.from({ length: HEADINGS }, (_, index) => `# h${index} [[L${index}]] #t${index}`).join("\n");
 		let longest = 0;
 		const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...values: unknown[]) => number;
-		const pushing = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...values: unknown[]) {
+		const pushing = replaceMethod(Array.prototype, "push", function (this: unknown[], ...values: unknown[]) {
 			longest = Math.max(longest, this.length + values.length);
 			return push.apply(this, values);
 		});
@@ -439,7 +440,7 @@ describe("a note of 100,000 headings", () => {
 		try {
 			cache = runSteps(metadataSteps(text));
 		} finally {
-			pushing.mockRestore();
+			pushing.restore();
 		}
 		expect(longest).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);
 		expect(Object.keys(cache)).toEqual(["links", "tags", "headings", "sections"]);

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, listLineStart, type EditMode } from "../../../src/markdown/outline";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 type Case = [label: string, note: string, content: string, expected: string];
 
@@ -262,7 +263,7 @@ describe("finding list lines", () => {
 		const note = Array.from({ length: 40_000 }, (_, index) => `${"  ".repeat(index % 3)}- [ ] task ${index} 📅 2025-01-02 🔁 every week`).join("\n");
 		const exec = Object.getOwnPropertyDescriptor(RegExp.prototype, "exec")?.value as (this: RegExp, text: string) => RegExpExecArray | null;
 		let whole = 0;
-		const spy = jest.spyOn(RegExp.prototype, "exec").mockImplementation(function (this: RegExp, text: string) {
+		const spy = replaceMethod(RegExp.prototype, "exec", function (this: RegExp, text: string) {
 			if (this.source.endsWith(".*|)$")) whole++;
 			return exec.call(this, text);
 		});
@@ -272,7 +273,7 @@ describe("finding list lines", () => {
 			outline = isOutline(note, undefined);
 			format = detectFormat(note);
 		} finally {
-			spy.mockRestore();
+			spy.restore();
 		}
 		expect(outline).toBe(true);
 		expect(format).toEqual({ lineEnding: "\n", finalNewline: false, indentUnit: "  ", marker: "-" });
@@ -284,7 +285,7 @@ describe("finding list lines", () => {
 		const note = `${Array.from({ length: 20_000 }, (_, index) => `para ${index} 📅 2025-01-02 text`).join("\n\n")}\n`;
 		const join = Object.getOwnPropertyDescriptor(Array.prototype, "join")?.value as (this: unknown[], separator?: string) => string;
 		let longest = 0;
-		const spy = jest.spyOn(Array.prototype, "join").mockImplementation(function (this: unknown[], separator?: string) {
+		const spy = replaceMethod(Array.prototype, "join", function (this: unknown[], separator?: string) {
 			for (const item of this) if (typeof item === "string") longest = Math.max(longest, item.length);
 			return join.call(this, separator);
 		});
@@ -292,7 +293,7 @@ describe("finding list lines", () => {
 		try {
 			text = append(note, "added");
 		} finally {
-			spy.mockRestore();
+			spy.restore();
 		}
 		expect(text).toBe(`${note}\nadded\n`);
 		// Before: the note's whole text, in one join.

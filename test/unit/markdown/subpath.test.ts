@@ -7,6 +7,7 @@ import { runSteps } from "../../../src/markdown/steps";
 import { HEADING_PRINT_LOWERED_CHARS } from "../../../src/config/limits";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 /** A note and the metadata real Obsidian cached for it: the headings and blocks resolution works from are Obsidian's own. */
 interface Capture {
@@ -237,7 +238,7 @@ describe("sameHeadingKey compares two headings (or a heading and a key) as their
 		const long = "w".repeat(1_000_000);
 		let read = 0;
 		const slice = Object.getOwnPropertyDescriptor(String.prototype, "slice")?.value as (this: string, start?: number, end?: number) => string;
-		const sliced = jest.spyOn(String.prototype, "slice").mockImplementation(function (this: string, start?: number, end?: number) {
+		const sliced = replaceMethod(String.prototype, "slice", function (this: string, start?: number, end?: number) {
 			const made = slice.call(this, start, end);
 			if (this === long) read += Math.min(made.length, 1_000_000);
 			return made;
@@ -246,7 +247,7 @@ describe("sameHeadingKey compares two headings (or a heading and a key) as their
 			for (let heading = 0; heading < 1_000; heading++) expect(sameHeadingKey(`Heading ${heading}`, long)).toBe(false);
 			expect(sameHeadingKey(long, `W${long.slice(1)}`)).toBe(true);
 		} finally {
-			sliced.mockRestore();
+			sliced.restore();
 		}
 		expect(read).toBeLessThan(1_000 * 20 + 3 * 1_000_000);
 	});

@@ -4,6 +4,7 @@ import { describedArguments, filledPlaceholderBytes, fillPlaceholders, promptPla
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { connectInMemory, NO_SEARCH, type InMemoryConnection } from "../../helpers/inMemoryClient";
 import { countWorkPerPiece } from "../../helpers/workPieces";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 describe("filledPlaceholderBytes", () => {
 	test("is the byte length of the filled prompt as a JSON string, for generated notes and arguments, repeated and unknown placeholders, control characters and lone surrogates included", () => {
@@ -134,7 +135,7 @@ describe("a prompts folder of 12,000 notes", () => {
 			.map((path) => path.slice("Prompts/".length, -".md".length));
 		const pieces = countWorkPerPiece();
 		const compare = Object.getOwnPropertyDescriptor(String.prototype, "localeCompare")?.value as (this: string, other: string) => number;
-		const compared = jest.spyOn(String.prototype, "localeCompare").mockImplementation(function (this: string, other: string) {
+		const compared = replaceMethod(String.prototype, "localeCompare", function (this: string, other: string) {
 			pieces.count();
 			return compare.call(this, other);
 		});
@@ -147,7 +148,7 @@ describe("a prompts folder of 12,000 notes", () => {
 			await expect(connection.client.getPrompt({ name: "p9999", arguments: { a: "x" } })).rejects.toThrow(/No prompt/);
 			expect(Math.max(...pieces.perPiece)).toBeLessThan(4096 * 10);
 		} finally {
-			compared.mockRestore();
+			compared.restore();
 			pieces.restore();
 			await connection.close();
 			await vault.close();

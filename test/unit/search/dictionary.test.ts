@@ -3,6 +3,7 @@ import { byLength, TermDictionary } from "../../../src/search/dictionary";
 import { stemmerFor } from "../../../src/search/stemmers";
 import { CHUNKED_ARRAY_CHUNK, DICTIONARY_FIRST_WORDS } from "../../../src/config/limits";
 import { largestTableWhile } from "../../helpers/tableGrowth";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 describe("TermDictionary: words and their ids", () => {
 	test("a word keeps its id; a new word gets the next one", () => {
@@ -179,14 +180,14 @@ describe("TermDictionary: words added between two searches", () => {
 		const word = (n: number) => `w${n.toString(36)}`;
 		let longest = 0;
 		const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...values: unknown[]) => number;
-		const pushing = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...values: unknown[]) {
+		const pushing = replaceMethod(Array.prototype, "push", function (this: unknown[], ...values: unknown[]) {
 			longest = Math.max(longest, this.length + values.length);
 			return push.apply(this, values);
 		});
 		try {
 			for (let n = 0; n < WORDS; n++) dictionary.idOf(word(n));
 		} finally {
-			pushing.mockRestore();
+			pushing.restore();
 		}
 		expect(longest).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);
 		// The next search merges them into the view in steps: every prefix finds exactly its words.

@@ -3,6 +3,7 @@ import { SearchEngine, type SearchAnswer } from "../../../src/search/engine";
 import { parseQuery, stopWordSet, withStopWords } from "../../../src/search/query";
 import { stemmerFor } from "../../../src/search/stemmers";
 import { ENGLISH_STOP_WORDS } from "../../../src/search/stopWords";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 interface Doc {
 	path: string;
@@ -169,7 +170,7 @@ describe("titles and aliases above body matches: whole, then all words, then som
 		// Names read for each word of the query: each `has` asks whether a name's word is one of a term's.
 		const has = Object.getOwnPropertyDescriptor(Set.prototype, "has")?.value as (this: Set<unknown>, value: unknown) => boolean;
 		let asked = 0;
-		const counted = jest.spyOn(Set.prototype, "has").mockImplementation(function (this: Set<unknown>, value: unknown) {
+		const counted = replaceMethod(Set.prototype, "has", function (this: Set<unknown>, value: unknown) {
 			asked++;
 			return has.call(this, value);
 		});
@@ -179,7 +180,7 @@ describe("titles and aliases above body matches: whole, then all words, then som
 			// Before: every alias word of each planted note for each of the 20 words (5 × 9,000 × 20 = 900,000).
 			expect(asked).toBeLessThan(5 * 20 * 2 * SEARCH_ALIAS_MAX_WORDS);
 		} finally {
-			counted.mockRestore();
+			counted.restore();
 		}
 		// The aliases that fit still name their note; an alias past the bound does not.
 		expect((await paths(docs, "doggo"))[0]).toMatch(/^Planted/);

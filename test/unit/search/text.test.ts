@@ -13,6 +13,7 @@ import {
 } from "../../../src/search/text";
 import fc from "fast-check";
 import { MAX_WORD_CHARS, TOKENIZE_CHUNK_CHARS } from "../../../src/config/limits";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const values = (text: string) => tokenize(text).map((token) => token.value);
 
@@ -185,14 +186,14 @@ describe("text as search sees it", () => {
 	function normalizedLengths(run: () => void): number[] {
 		const lengths: number[] = [];
 		const original = Object.getOwnPropertyDescriptor(String.prototype, "normalize")?.value as (this: string, form?: string) => string;
-		const spy = jest.spyOn(String.prototype, "normalize").mockImplementation(function (this: string, form?: string) {
+		const spy = replaceMethod(String.prototype, "normalize", function (this: string, form?: string) {
 			lengths.push(this.length);
 			return Reflect.apply(original, this, [form]);
 		});
 		try {
 			run();
 		} finally {
-			spy.mockRestore();
+			spy.restore();
 		}
 		return lengths;
 	}

@@ -3,6 +3,7 @@ import { DIFF_STEP_WORK, WINDOW_DIFF_LINES_PER_STEP } from "../../../src/config/
 import { diffAsText, diffNote } from "../../../src/journal/noteDiff";
 import { renderNoteChanges } from "../../../src/ui/diffView";
 import { countWorkPerPiece } from "../../helpers/workPieces";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 /** What a person reads in the approval window and "Show change": one heading line per note, then its lines. */
 describe("renderNoteChanges", () => {
@@ -63,7 +64,7 @@ describe("renderNoteChanges", () => {
 		const pieces = countWorkPerPiece();
 		// Lines looked at, counted where each line is split off (its carriage return checked), plus lines drawn.
 		const endsWith = Object.getOwnPropertyDescriptor(String.prototype, "endsWith")?.value as (this: string, search: string) => boolean;
-		const split = jest.spyOn(String.prototype, "endsWith").mockImplementation(function (this: string, search: string) {
+		const split = replaceMethod(String.prototype, "endsWith", function (this: string, search: string) {
 			pieces.count();
 			return endsWith.call(this, search);
 		});
@@ -77,7 +78,7 @@ describe("renderNoteChanges", () => {
 			await renderNoteChanges(parent, [{ path: "Long.md", before, after }]);
 		} finally {
 			drawn.mockRestore();
-			split.mockRestore();
+			split.restore();
 			pieces.restore();
 		}
 		// Before: 40,000 lines split and 900 drawn in one piece of the UI thread.

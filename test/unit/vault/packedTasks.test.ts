@@ -4,6 +4,7 @@ import { dateNumber, PackedTasks, TaskTally, type NoteTask } from "../../../src/
 import { taskStatus } from "../../../src/markdown/taskLine";
 import { heapAfterGc } from "../../helpers/gc";
 import { ChunkedArray } from "../../../src/markdown/chunkedArray";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const date = fc.constantFrom("2026-10-01", "2026-11-13", "2027-01-31");
 const anyDate = fc.date({ min: new Date("1000-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }).map((made) => made.toISOString().slice(0, 10));
@@ -71,7 +72,7 @@ describe("PackedTasks", () => {
 			return clone(value);
 		});
 		const split = Object.getOwnPropertyDescriptor(String.prototype, "split")?.value as (this: string, separator: string) => string[];
-		const splitting = jest.spyOn(String.prototype, "split").mockImplementation(function (this: string, separator: unknown) {
+		const splitting = replaceMethod(String.prototype, "split", function (this: string, separator: unknown) {
 			if (separator === "\n") count(this.length);
 			return split.call(this, separator as string);
 		});
@@ -90,7 +91,7 @@ describe("PackedTasks", () => {
 			listed = run(run(PackedTasks.ofFieldsSteps(fields, tally)).listSteps());
 		} finally {
 			cloned.mockRestore();
-			splitting.mockRestore();
+			splitting.restore();
 		}
 		expect(listed).toEqual(tasks);
 		// Before: 5.1 million characters copied and split in one step. Now a piece of about NOTE_TEXT_PIECE_CHARS.

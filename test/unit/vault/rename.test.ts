@@ -10,6 +10,7 @@ import { INLINE_ITEMS_PAUSE_COUNT, MAX_STARTUP_PARSE_BYTES, MAX_VAULT_PATH_CHARS
 import { LineIndex } from "../../../src/markdown/lines";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { countWorkPerPiece } from "../../helpers/workPieces";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
 /** What a token sees: everything but the config folder. */
@@ -261,7 +262,7 @@ describe("renaming", () => {
 		const plan = async () => {
 			const pieces = countWorkPerPiece();
 			const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-			const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string): string {
+			const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string): string {
 				pieces.count();
 				return lower.call(this);
 			});
@@ -270,7 +271,7 @@ describe("renaming", () => {
 				expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "[[Archive/Notes]]"]]);
 				return pieces.perPiece;
 			} finally {
-				lowered.mockRestore();
+				lowered.restore();
 				pieces.restore();
 			}
 		};
@@ -296,7 +297,7 @@ describe("renaming", () => {
 		const pieces = countWorkPerPiece();
 		// Characters lowercased between two pauses.
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string): string {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string): string {
 			pieces.count(this.length);
 			return lower.call(this);
 		});
@@ -304,7 +305,7 @@ describe("renaming", () => {
 		try {
 			kept = await planKeptLinks(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Notes.md");
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			pieces.restore();
 		}
 		// From the vault root, [[Notes]] would reach the renamed note: kept on Archive/Notes.md; the megabyte links left as they are.

@@ -21,6 +21,7 @@ import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 import { eventLoopTurns } from "../../../src/turns";
 import { seededRandom } from "../../../bench/syntheticVault";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const NOTES: Record<string, string> = {
 	"Garden/Tomatoes.md": "---\ntags: [garden]\naliases: [Love apples]\n---\n# Tomatoes\nPlant in May, water daily.\n",
@@ -506,7 +507,7 @@ describe("a note of 100,000 level-1 headings in the search index", () => {
 		// The longest list filtered while the note is indexed: the old title check filtered the levels of all its headings.
 		let longestFiltered = 0;
 		const filter = Object.getOwnPropertyDescriptor(Array.prototype, "filter")?.value as (this: unknown[], ...rest: unknown[]) => unknown[];
-		const made = jest.spyOn(Array.prototype, "filter").mockImplementation(function (this: unknown[], ...rest: unknown[]) {
+		const made = replaceMethod(Array.prototype, "filter", function (this: unknown[], ...rest: unknown[]) {
 			longestFiltered = Math.max(longestFiltered, this.length);
 			return filter.apply(this, rest);
 		});
@@ -520,7 +521,7 @@ describe("a note of 100,000 level-1 headings in the search index", () => {
 			// Before: the texts and levels of all 100,000 headings at each indexing of the note (for a million, one piece of about 0.3 s).
 			expect(longestFiltered).toBeLessThan(100_000);
 		} finally {
-			made.mockRestore();
+			made.restore();
 			await index.stop();
 			await vault.close();
 		}
@@ -545,7 +546,7 @@ describe("a note of 100,000 headings, indexed with a pause wherever the work clo
 			},
 		});
 		const slice = Object.getOwnPropertyDescriptor(Array.prototype, "slice")?.value as (this: unknown[], ...rest: unknown[]) => unknown[];
-		const copies = jest.spyOn(Array.prototype, "slice").mockImplementation(function (this: unknown[], ...rest: unknown[]) {
+		const copies = replaceMethod(Array.prototype, "slice", function (this: unknown[], ...rest: unknown[]) {
 			const made = slice.apply(this, rest);
 			const piece = pieces.perPiece.length - 1;
 			copied[piece] = (copied[piece] ?? 0) + made.length;
@@ -555,7 +556,7 @@ describe("a note of 100,000 headings, indexed with a pause wherever the work clo
 			pieces,
 			copied,
 			restore: () => {
-				copies.mockRestore();
+				copies.restore();
 				Object.defineProperty(String.prototype, "charCodeAt", charCodeAt);
 				pieces.restore();
 			},

@@ -12,6 +12,7 @@ import { listTagsTool } from "../../../src/mcp/tools/list_tags";
 import { getGraphStatsTool } from "../../../src/mcp/tools/get_graph_stats";
 import type { ToolContext } from "../../../src/mcp/context";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 /**
  * The reference: a walk of every visible note's tags as Obsidian's tag pane counts them, written
@@ -286,7 +287,7 @@ describe("the first count of a note of 100,000 different tags", () => {
 			let longest = 0;
 			let longestOverall = 0;
 			const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...values: unknown[]) => number;
-			const pushing = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...values: unknown[]) {
+			const pushing = replaceMethod(Array.prototype, "push", function (this: unknown[], ...values: unknown[]) {
 				longest = Math.max(longest, this.length + values.length);
 				return push.apply(this, values);
 			});
@@ -307,7 +308,7 @@ describe("the first count of a note of 100,000 different tags", () => {
 				} as unknown as ToolContext;
 				answer = await listTagsTool.handler(ctx, { limit: 3 });
 			} finally {
-				pushing.mockRestore();
+				pushing.restore();
 			}
 			longestOverall = Math.max(longestOverall, longest);
 			expect(answer).toEqual({

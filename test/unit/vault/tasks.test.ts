@@ -13,6 +13,7 @@ import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { pausingContext } from "../../helpers/toolVault";
 import { listTasksTool } from "../../../src/mcp/tools/list_tasks";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
+import { replaceMethod } from "../../helpers/replaceMethod";
 
 const ANY: TaskFilter = { status: "any" };
 
@@ -272,7 +273,7 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 			// Characters of packed task fields split into lines by the calls.
 			let splitChars = 0;
 			const split = Object.getOwnPropertyDescriptor(String.prototype, "split")?.value as (this: string, separator: string) => string[];
-			const splitting = jest.spyOn(String.prototype, "split").mockImplementation(function (this: string, separator: unknown) {
+			const splitting = replaceMethod(String.prototype, "split", function (this: string, separator: unknown) {
 				if (separator === "\n") splitChars += this.length;
 				return split.call(this, separator as string);
 			});
@@ -286,7 +287,7 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 					value: { tasks: dueInMarch.slice(0, 10), total: dueInMarch.length, next_cursor: expect.any(String) },
 				});
 			} finally {
-				splitting.mockRestore();
+				splitting.restore();
 			}
 			// Before: the note's whole 0.8 million characters of fields, by each call. Now the first piece, by each call.
 			expect(splitChars).toBeLessThanOrEqual(2 * 2 * NOTE_TEXT_PIECE_CHARS);
@@ -307,12 +308,12 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 			let longestPush = 0;
 			let longestSplit = 0;
 			const push = Object.getOwnPropertyDescriptor(Array.prototype, "push")?.value as (this: unknown[], ...values: unknown[]) => number;
-			const pushing = jest.spyOn(Array.prototype, "push").mockImplementation(function (this: unknown[], ...values: unknown[]) {
+			const pushing = replaceMethod(Array.prototype, "push", function (this: unknown[], ...values: unknown[]) {
 				longestPush = Math.max(longestPush, this.length + values.length);
 				return push.apply(this, values);
 			});
 			const split = Object.getOwnPropertyDescriptor(String.prototype, "split")?.value as (this: string, separator: string) => string[];
-			const splitting = jest.spyOn(String.prototype, "split").mockImplementation(function (this: string, separator: unknown) {
+			const splitting = replaceMethod(String.prototype, "split", function (this: string, separator: unknown) {
 				const parts = split.call(this, separator as string);
 				longestSplit = Math.max(longestSplit, parts.length);
 				return parts;
@@ -321,8 +322,8 @@ describe("findTaskPage: the first `limit` tasks and how many match in all", () =
 			try {
 				answer = await listTasksTool.handler(ctx, { status: "open", limit: 5 });
 			} finally {
-				splitting.mockRestore();
-				pushing.mockRestore();
+				splitting.restore();
+				pushing.restore();
 			}
 			expect(longestPush).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);
 			expect(longestSplit).toBeLessThanOrEqual(CHUNKED_ARRAY_CHUNK);

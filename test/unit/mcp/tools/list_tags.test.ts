@@ -1,6 +1,7 @@
 import { SLICED_TAGS } from "../../../../src/config/limits";
 import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
+import { replaceMethod } from "../../../helpers/replaceMethod";
 
 describe("list_tags", () => {
 	let tv: ToolVault;
@@ -93,7 +94,7 @@ describe("list_tags", () => {
 		const pieces = countWorkPerPiece();
 		// Tags lower-cased (each tag's key) between two pauses.
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string): string {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string): string {
 			pieces.count();
 			return lower.call(this);
 		});
@@ -104,7 +105,7 @@ describe("list_tags", () => {
 			// Before: every tag's key in one piece after the count.
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SLICED_TAGS + 1024);
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			pieces.restore();
 			await planted.close();
 		}

@@ -5,6 +5,7 @@ import { contextWithWorkspace, type FakeWorkspace } from "../../../helpers/works
 import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { SUBPATH_HEADING_STEP } from "../../../../src/config/limits";
 import { SliceClock } from "../../../../src/markdown/steps";
+import { replaceMethod } from "../../../helpers/replaceMethod";
 
 describe("open_note", () => {
 	let vault: OpenVault;
@@ -59,7 +60,7 @@ describe("open_note", () => {
 		const pieces = countWorkPerPiece();
 		// Each heading keyed is lowered once.
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
 			pieces.count();
 			return lower.call(this);
 		});
@@ -72,7 +73,7 @@ describe("open_note", () => {
 			});
 			expect(fake.opened).toEqual(["Many.md#Step 9999"]);
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			pieces.restore();
 			await many.close();
 		}

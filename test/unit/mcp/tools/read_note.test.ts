@@ -4,6 +4,7 @@ import { NodeVault } from "../../../../src/headless/NodeVault";
 import { NodeMetadataCache } from "../../../../src/headless/NodeMetadataCache";
 import type { HostFile } from "../../../../src/host/Host";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
+import { replaceMethod } from "../../../helpers/replaceMethod";
 
 describe("read_note", () => {
 	let tv: ToolVault;
@@ -177,7 +178,7 @@ describe("read_note", () => {
 		const pieces = countWorkPerPiece();
 		// Headings keyed between two pauses (headingKey lowers each heading's case once).
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
 			pieces.count();
 			return lower.call(this);
 		});
@@ -193,7 +194,7 @@ describe("read_note", () => {
 			expect(await planted.error("read_note", { path: "Outline#nothere" })).toBe(error);
 			expect(pieces.perPiece.reduce((sum, count) => sum + count, 0) - before).toBeLessThan(1_000);
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			pieces.restore();
 		}
 		try {
@@ -222,7 +223,7 @@ describe("read_note", () => {
 		// Characters whose case is lowered between two pauses (headingKey lowers each heading it keys whole), and the most at once.
 		let longest = 0;
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
 			pieces.count(this.length);
 			longest = Math.max(longest, this.length);
 			return lower.call(this);
@@ -241,7 +242,7 @@ describe("read_note", () => {
 			expect(await planted.ok("read_note", { path: "Big#Last" })).toMatchObject({ content: "# Last\nend\n" });
 			expect(await planted.error("read_note", { path: "Big#alpha" })).toMatch(/^No heading "alpha"/);
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			pieces.restore();
 			await planted.close();
 		}
@@ -252,7 +253,7 @@ describe("read_note", () => {
 		await planted.vault.host.metadataCache.settled();
 		let longest = 0;
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
 			longest = Math.max(longest, this.length);
 			return lower.call(this);
 		});
@@ -266,7 +267,7 @@ describe("read_note", () => {
 			expect(await planted.ok("read_note", { path: `Long#${part}` })).toMatchObject({ content: `# ${"Ab:".repeat(2_000)}\nbody\n` });
 			expect(await planted.error("read_note", { path: `Long#${part}a` })).toMatch(/^No heading/);
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			await planted.close();
 		}
 	});
@@ -332,7 +333,7 @@ describe("read_note", () => {
 		// The longest text whose case is lowered at once.
 		let longest = 0;
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
 			longest = Math.max(longest, this.length);
 			return lower.call(this);
 		});
@@ -351,7 +352,7 @@ describe("read_note", () => {
 			expect(await planted.ok("read_note", { path: "Para#^LAST" })).toMatchObject({ content: "last ^Last" });
 			expect(await planted.ok("read_note", { path: "Para#^first" })).toMatchObject({ content: "Intro ^first" });
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			await planted.close();
 		}
 	}, 60_000);
@@ -377,7 +378,7 @@ describe("read_note", () => {
 		const pieces = countWorkPerPiece();
 		// Block ids compared between two pauses (each is lowered once to be compared; the notes' other words are not counted).
 		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = jest.spyOn(String.prototype, "toLowerCase").mockImplementation(function (this: string) {
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
 			if (/^b\d+$/.test(this)) pieces.count();
 			return lower.call(this);
 		});
@@ -392,7 +393,7 @@ describe("read_note", () => {
 			// Before: 10,000 and 5,000 in one piece each. Now a pause at least every 2,048 blocks, and none listed for a block the note does not hold.
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(4096);
 		} finally {
-			lowered.mockRestore();
+			lowered.restore();
 			pieces.restore();
 			await planted.close();
 		}
