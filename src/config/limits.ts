@@ -479,7 +479,7 @@ export const V8_HASHED_STRING_MAX_CHARS = 16_383;
  * an answer gives as a file's path is never cut to a part to fit (CUT_TO_FIT_SHORTEST_BYTES) unless it
  * is longer: it names no file whole.
  */
-export const MAX_VAULT_PATH_CHARS = V8_HASHED_STRING_MAX_CHARS;
+export const MAX_VAULT_PATH_CHARS = 16_383;
 /** Longest file name of a note written by a tool, in UTF-8 bytes: room is kept for `.NNNNN.bak` and the file system's 255. */
 export const MAX_NOTE_NAME_BYTES = 240;
 /** How long a request waits in line for an in-flight place (its token's share, or any) before 503. */
