@@ -459,14 +459,27 @@ export const ERROR_CUT_TO_CHARS = 4000;
 export const MAX_PATH_LENGTH = 1024;
 export const MAX_NAME_BYTES = 255;
 /**
- * No file's path in a vault is longer than this many characters (Windows' longest path is 32,767
- * characters; Linux's and macOS's PATH_MAX 4,096 and 1,024 bytes). A link path longer resolves to
- * nothing, unread: a planted link of 4 MB was lowercased whole, in one piece of 50–130 ms, each time
- * it was resolved (only a link padded to this length with `./` or leading slashes would resolve in
- * Obsidian; here it is listed as unresolved). A string an answer gives as a file's path is never cut
- * to a part to fit (CUT_TO_FIT_SHORTEST_BYTES) unless it is longer: it names no file whole.
+ * V8 hashes a string longer than this by its length alone (its `String::kMaxHashCalcLength`), so in a
+ * `Map`, a `Set` or a plain object every such key of one length shares one hash and each look compares
+ * with all of them, in full: 4,000 distinct 17,000-character keys in one Map took 16.7 s of CPU, and
+ * 4 planted notes of 480 such links held the headless server 15 s at start. A `SplitStringMap` keeps
+ * longer keys apart, by a seeded hash of all their characters; a link path that long is keyed nowhere
+ * (MAX_VAULT_PATH_CHARS). Tags that long still are, in plain Maps (tag notes, tags by note).
  */
-export const MAX_VAULT_PATH_CHARS = 64 * 1024;
+export const V8_HASHED_STRING_MAX_CHARS = 16_383;
+/**
+ * No file's path in a vault is longer than this many characters (Linux's and macOS's PATH_MAX are
+ * 4,096 and 1,024 bytes for the whole path; Windows' 32,767 characters only with its long-path
+ * prefix, and a path this long there takes 65 folders of the longest names). A link path longer
+ * resolves to nothing, unread: a planted link of 4 MB was lowercased whole, in one piece of 50–130
+ * ms, each time it was resolved (only a link padded to this length with `./` or leading slashes would
+ * resolve in Obsidian; here it is listed as unresolved). No longer than V8_HASHED_STRING_MAX_CHARS, so
+ * a path or a link path that reaches a file is a key V8 hashes whole; a longer link path asks for no
+ * name and is kept in no record of links by key (it is counted, and get_note_links names it). A string
+ * an answer gives as a file's path is never cut to a part to fit (CUT_TO_FIT_SHORTEST_BYTES) unless it
+ * is longer: it names no file whole.
+ */
+export const MAX_VAULT_PATH_CHARS = 16_383;
 /** Longest file name of a note written by a tool, in UTF-8 bytes: room is kept for `.NNNNN.bak` and the file system's 255. */
 export const MAX_NOTE_NAME_BYTES = 240;
 /** How long a request waits in line for an in-flight place (its token's share, or any) before 503. */

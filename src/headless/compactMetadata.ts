@@ -5,6 +5,7 @@ import {
 	METADATA_PACK_STEP_ENTRIES,
 	METADATA_READ_STEP_ENTRIES,
 	METADATA_DECODE_STEP_CODES,
+	V8_HASHED_STRING_MAX_CHARS,
 } from "../config/limits";
 import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc, Pos, ReferenceCache, SectionCache, TagCache } from "obsidian";
 import { lineStartsOf } from "../markdown/lines";
@@ -44,6 +45,8 @@ export class StringPool {
 	private readonly strings = new Map<string, string>();
 
 	intern(value: string): string {
+		// Kept by no key: V8 hashes a longer string by its length alone (V8_HASHED_STRING_MAX_CHARS).
+		if (value.length > V8_HASHED_STRING_MAX_CHARS) return value;
 		const known = this.strings.get(value);
 		if (known !== undefined) return known;
 		if (this.strings.size < MAX_POOLED_STRINGS) this.strings.set(value, value);

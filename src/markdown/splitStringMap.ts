@@ -1,4 +1,4 @@
-import { SPLIT_MAP_FIRST_KEYS, SPLIT_MAP_HASHED_CHARS, SPLIT_MAP_PARTS } from "../config/limits";
+import { SPLIT_MAP_FIRST_KEYS, SPLIT_MAP_HASHED_CHARS, SPLIT_MAP_PARTS, V8_HASHED_STRING_MAX_CHARS } from "../config/limits";
 import { ChunkedArray } from "./chunkedArray";
 
 /** Picks a key's table: drawn per process, so a planted note cannot choose keys that land in one table. */
@@ -6,6 +6,7 @@ const SEED = (Math.random() * 0x1_0000_0000) | 0;
 /** Read once: an imported constant is a property read each time under the tests' module transform. */
 const HALF_HASHED = SPLIT_MAP_HASHED_CHARS / 2;
 const PARTS = SPLIT_MAP_PARTS;
+const LONGEST_V8_HASHED = V8_HASHED_STRING_MAX_CHARS;
 
 /**
  * The table of `key`: FNV-1a from the seed over its first and last SPLIT_MAP_HASHED_CHARS / 2
@@ -31,26 +32,99 @@ function partOf(key: string): number {
 }
 
 /**
+ * A seeded FNV-1a of every character of `key` and its length, in 30 bits (a small integer: a Map hashes
+ * it well). For keys V8 hashes by length alone: a note cannot choose keys that share it, not knowing the seed.
+ */
+function wholeKeyHash(key: string): number {
+	const length = key.length;
+	let hash = SEED ^ length;
+	for (let at = 0; at < length; at++) {
+		hash ^= key.charCodeAt(at);
+		hash = ((hash << 24) + (hash << 8) + hash * 0x93) | 0;
+	}
+	return (hash ^ (hash >>> 15)) & 0x3fff_ffff;
+}
+
+/**
+ * Keys longer than V8_HASHED_STRING_MAX_CHARS, which V8 would hash by their length alone (every look
+ * compared in full with every key of that length): bucketed by `wholeKeyHash`, the few keys of a
+ * bucket compared in full.
+ */
+class LongKeys<V> {
+	private readonly buckets = new Map<number, Array<[string, V]>>();
+	size = 0;
+
+	get(key: string): V | undefined {
+		for (const entry of this.buckets.get(wholeKeyHash(key)) ?? []) if (entry[0] === key) return entry[1];
+		return undefined;
+	}
+
+	/** Sets `key`; true if it was not held before. */
+	set(key: string, value: V): boolean {
+		const hash = wholeKeyHash(key);
+		const bucket = this.buckets.get(hash);
+		if (bucket === undefined) this.buckets.set(hash, [[key, value]]);
+		else {
+			const entry = bucket.find((held) => held[0] === key);
+			if (entry) {
+				entry[1] = value;
+				return false;
+			}
+			bucket.push([key, value]);
+		}
+		this.size++;
+		return true;
+	}
+
+	/** The value `key` has; when it has none, sets it to `value` and gives undefined. */
+	getOrAdd(key: string, value: V): V | undefined {
+		const known = this.get(key);
+		if (known === undefined) this.set(key, value);
+		return known;
+	}
+
+	delete(key: string): boolean {
+		const hash = wholeKeyHash(key);
+		const bucket = this.buckets.get(hash);
+		const at = bucket ? bucket.findIndex((held) => held[0] === key) : -1;
+		if (!bucket || at === -1) return false;
+		if (bucket.length === 1) this.buckets.delete(hash);
+		else bucket.splice(at, 1);
+		this.size--;
+		return true;
+	}
+
+	*entries(): IterableIterator<[string, V]> {
+		for (const bucket of this.buckets.values()) for (const [key, value] of bucket) yield [key, value];
+	}
+}
+
+/**
  * A map keyed by strings whose every step is short however many it holds: its first `firstKeys`
  * keys (SPLIT_MAP_FIRST_KEYS unless told) in one `Map`, found with V8's hash alone (kept in the
  * string), the keys after them spread over SPLIT_MAP_PARTS `Map`s by a seeded hash. A single `Map`
  * grows by copying all its entries at once (see SPLIT_MAP_FIRST_KEYS); here a growth copies at
  * most half the first table or one part, and nothing is moved when the parts begin. Its keys come
- * in no particular order (`OrderedSplitStringMap` keeps the order they were first set in).
+ * in no particular order (`OrderedSplitStringMap` keeps the order they were first set in). A key longer
+ * than V8 hashes whole (V8_HASHED_STRING_MAX_CHARS) is kept apart (`LongKeys`), so keys of any length
+ * cost their length, never the number of others as long.
  */
 export class SplitStringMap<V> {
 	private readonly first = new Map<string, V>();
 	/** The maps after the first, begun when it is full; a key set once they are goes to one of them unless the first holds it. */
 	private parts: Array<Map<string, V>> | null = null;
+	/** Keys of the first table and the parts (not the long ones). */
 	private count = 0;
+	private long: LongKeys<V> | null = null;
 
 	constructor(private readonly firstKeys: number = SPLIT_MAP_FIRST_KEYS) {}
 
 	get size(): number {
-		return this.count;
+		return this.count + (this.long?.size ?? 0);
 	}
 
 	get(key: string): V | undefined {
+		if (key.length > LONGEST_V8_HASHED) return this.long?.get(key);
 		if (this.parts === null) return this.first.get(key);
 		const part = this.parts[partOf(key)] as Map<string, V>;
 		// The tables likelier to hold it first: a look in the first one costs 1.2 times as much again when most keys are in the parts.
@@ -60,21 +134,25 @@ export class SplitStringMap<V> {
 	}
 
 	has(key: string): boolean {
+		if (key.length > LONGEST_V8_HASHED) return this.long?.get(key) !== undefined;
 		return this.first.has(key) || (this.parts !== null && (this.parts[partOf(key)] as Map<string, V>).has(key));
 	}
 
 	/** Sets `key`; true if it was not held before. */
 	set(key: string, value: V): boolean {
+		if (key.length > LONGEST_V8_HASHED) return (this.long ??= new LongKeys<V>()).set(key, value);
 		return this.setIn(this.mapFor(key), key, value);
 	}
 
 	/** Sets a key not held yet (the caller has looked: `get` gave undefined), without looking again. */
 	add(key: string, value: V): void {
-		this.setIn(this.parts === null ? this.first : (this.parts[partOf(key)] as Map<string, V>), key, value);
+		if (key.length > LONGEST_V8_HASHED) (this.long ??= new LongKeys<V>()).set(key, value);
+		else this.setIn(this.parts === null ? this.first : (this.parts[partOf(key)] as Map<string, V>), key, value);
 	}
 
 	/** Removes `key`; true if it was there. A table is not made smaller. */
 	delete(key: string): boolean {
+		if (key.length > LONGEST_V8_HASHED) return this.long?.delete(key) ?? false;
 		const removed = this.first.delete(key) || (this.parts !== null && (this.parts[partOf(key)] as Map<string, V>).delete(key));
 		if (removed) this.count--;
 		return removed;
@@ -84,10 +162,12 @@ export class SplitStringMap<V> {
 	*entries(): IterableIterator<[string, V]> {
 		yield* this.first;
 		for (const part of this.parts ?? []) yield* part;
+		if (this.long) yield* this.long.entries();
 	}
 
 	/** The value `key` has; when it has none, sets it to `value` and gives undefined. One look in each table, not two (`get` then `set`). */
 	getOrAdd(key: string, value: V): V | undefined {
+		if (key.length > LONGEST_V8_HASHED) return (this.long ??= new LongKeys<V>()).getOrAdd(key, value);
 		const map = this.mapFor(key);
 		const known = map.get(key);
 		if (known === undefined) this.setIn(map, key, value);

@@ -112,6 +112,8 @@ export async function baseVault(
 	const resolutions = new Map<string, string | null>();
 	const resolveVisible = visibleLinkResolver(host, scope);
 	const resolveLink = (linkpath: string, sourcePath: string): string | null => {
+		// Reaches no file, and kept by no key: V8 hashes a longer one by its length alone (V8_HASHED_STRING_MAX_CHARS).
+		if (linkpath.length > MAX_VAULT_PATH_CHARS) return null;
 		const key = `${baseFolderOf(sourcePath)}\u0000${linkpath}`;
 		const known = resolutions.get(key);
 		if (known !== undefined) return known;

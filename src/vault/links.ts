@@ -1,4 +1,4 @@
-import { LINKS_PER_CLOCK_CHECK } from "../config/limits";
+import { LINKS_PER_CLOCK_CHECK, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import type { CachedMetadata, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
@@ -280,6 +280,8 @@ async function visibleTargets(
 		for (const link of links) {
 			if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
 			const linkpath = linkpathOf(link);
+			// Longer than any path, it reaches no file, Obsidian's target or another, and is kept by no key (V8_HASHED_STRING_MAX_CHARS).
+			if (linkpath.length > MAX_VAULT_PATH_CHARS) continue;
 			let reached = again.get(linkpath);
 			if (!again.has(linkpath)) {
 				const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
@@ -344,7 +346,8 @@ async function canvasLinkTexts(host: Host, path: string, budget?: CallBudget): P
 	// Not parseCanvas: it refuses a whole canvas for one card of a plugin's own type or an edge to a
 	// deleted card, whose links the metadata cache still counts, so a hidden note took them all away.
 	const links: CanvasLinkTexts = { cardLinks: new Map(), shownFiles: new Map() };
-	const count = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+	// A path or link path longer than any file's reaches none, and is kept by no key (V8_HASHED_STRING_MAX_CHARS).
+	const count = (counts: Map<string, number>, key: string) => key.length > MAX_VAULT_PATH_CHARS || counts.set(key, (counts.get(key) ?? 0) + 1);
 	await runStepsOnBudget(
 		canvasLinksSteps(text, (link, shown) => (shown ? count(links.shownFiles, link) : count(links.cardLinks, linkpathOf(link)))),
 		budget,

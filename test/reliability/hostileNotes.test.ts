@@ -22,6 +22,7 @@ import {
 	MAX_TASK_TEXT_LENGTH,
 	MAX_TAG_PARENTS_COUNTED,
 	NOTE_LINKS_MAX_ENTRIES,
+	V8_HASHED_STRING_MAX_CHARS,
 } from "../../src/config/limits";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { settingsWithWriteTokens, startService, type RunningService } from "../helpers/service";
@@ -242,6 +243,58 @@ describe("a note of 40,000 different link paths to one note in an excluded folde
 		expect(await callOk(served.client, "get_graph_stats", {})).toMatchObject({ links: 1, unresolved_links: 40_000 });
 		const base = await callOk<{ rows: Array<{ path: string; values: Record<string, unknown> }> }>(served.client, "query_base", { path: "Linked.base" });
 		expect(base.rows).toEqual([{ path: "Target.md", values: expect.objectContaining({ "formula.linked_from": 1 }) }]);
+	}, 120_000);
+});
+
+describe("notes of hundreds of distinct links longer than V8 hashes whole (V8_HASHED_STRING_MAX_CHARS), beside a note in an excluded folder", () => {
+	const LINKS = 300;
+	/** A note of LINKS distinct links of `chars` characters, alike but for their last ones (V8 hashed the longer ones by length alone), and one to Target. */
+	const planted = (chars: number, note: string): string =>
+		`[[Target]] [[Secret]]\n${Array.from({ length: LINKS }, (_, index) => `[[${"x".repeat(chars - 12)}${note}${String(index).padStart(8, "0")}]]`).join("\n")}\n`;
+	const served = servedForBlock(() => ({ "Target.md": "# Target\n", "Private/Secret.md": "# Secret\n" }), "read", {
+		ready: "both",
+		excludedFolders: ["Private"],
+	});
+
+	/** Plants `text` as another program would and waits for its metadata: the CPU time of it all. */
+	const plantAndSettle = async (path: string, text: string): Promise<number> => {
+		const turns = cpuBetweenTurns();
+		await served.running.host.vault.create(path, text);
+		await served.running.host.metadataCache.settled();
+		return turns.stop().totalMs;
+	};
+
+	test("each is parsed and counted for what its text costs, not for the other long links the vault holds (4 planted notes of 480: 15 s of the server at start); the links answer as links to nowhere", async () => {
+		// Links just under the length V8 hashes: every key found by its hash.
+		const hashed = await plantAndSettle("Hashed.md", planted(V8_HASHED_STRING_MAX_CHARS - 2, "hash"));
+		const long =
+			(await plantAndSettle("Long A.md", planted(V8_HASHED_STRING_MAX_CHARS + 10, "lonA"))) +
+			(await plantAndSettle("Long B.md", planted(V8_HASHED_STRING_MAX_CHARS + 10, "lonB")));
+		// Twice the links of the note hashed whole: 1.1 times its work here (511 / 451 ms of CPU), 4.3 times on 285ac856 (1,883 / 438 ms),
+		// each long key compared in full with every other of its length (and it grows as their square: 4 notes of 480 took 15 s).
+		expect(long).toBeLessThan(2.5 * hashed);
+
+		const links = await callOk<{
+			outgoing: Array<{ link: string; target: string | null }>;
+			outgoing_total: number;
+			unresolved: string[];
+			unresolved_total: number;
+		}>(served.client, "get_note_links", { path: "Long A.md" });
+		expect(links).toMatchObject({ outgoing_total: LINKS + 2, unresolved_total: LINKS + 1 });
+		expect(links.outgoing.slice(0, 2)).toEqual([
+			{ link: "Target", target: "Target.md", line: 0 },
+			{ link: "Secret", target: null, line: 0 },
+		]);
+		expect(links.unresolved[0]).toBe("Secret");
+		const target = await callOk<{ backlinks: unknown[] }>(served.client, "get_note_links", { path: "Target.md" });
+		expect(target.backlinks).toEqual(
+			expect.arrayContaining([
+				{ path: "Hashed.md", count: 1 },
+				{ path: "Long A.md", count: 1 },
+				{ path: "Long B.md", count: 1 },
+			]),
+		);
+		expect(await callOk(served.client, "get_graph_stats", {})).toMatchObject({ links: 3, unresolved_links: 3 * (LINKS + 1) });
 	}, 120_000);
 });
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { MAX_WORD_CHARS, SPLIT_MAP_FIRST_KEYS, SPLIT_MAP_HASHED_CHARS, SPLIT_MAP_PARTS } from "../../../src/config/limits";
+import { MAX_WORD_CHARS, SPLIT_MAP_FIRST_KEYS, SPLIT_MAP_HASHED_CHARS, SPLIT_MAP_PARTS, V8_HASHED_STRING_MAX_CHARS } from "../../../src/config/limits";
 import { OrderedSplitStringMap, SplitStringMap, SplitStringSet } from "../../../src/markdown/splitStringMap";
 import { largestTableWhile } from "../../helpers/tableGrowth";
 
@@ -102,6 +102,60 @@ describe("SplitStringMap, OrderedSplitStringMap and SplitStringSet", () => {
 		});
 		expect(split.size).toBe(keys);
 		expect(largest).toBeLessThan((2 * keys) / SPLIT_MAP_PARTS);
+	});
+
+	test("keys longer than V8 hashes whole answer as in a Map: at, under and over the length, alike but at one end or the middle, set, deleted and set again", () => {
+		const longest = V8_HASHED_STRING_MAX_CHARS;
+		// Built afresh at each use, so a key is never the very string it was set with.
+		const keyOf = (length: number, variant: number, at: number): string => {
+			const filler = "k".repeat(length - 1);
+			const cut = Math.min(at, filler.length);
+			return `${filler.slice(0, cut)}${String.fromCharCode(65 + variant)}${filler.slice(cut)}`;
+		};
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.tuple(
+						fc.constantFrom(longest, longest + 1, longest + 2, 20_000),
+						fc.integer({ min: 0, max: 5 }),
+						fc.constantFrom(0, 8_000, Number.MAX_SAFE_INTEGER),
+						fc.constantFrom("set", "delete", "getOrAdd", "add"),
+					),
+					{ maxLength: 60 },
+				),
+				fc.integer({ min: 1, max: 4 }),
+				(steps, firstKeys) => {
+					const map = new OrderedSplitStringMap<number>(firstKeys);
+					const plain = new SplitStringMap<number>(firstKeys);
+					const reference = new Map<string, number>();
+					steps.forEach(([length, variant, at, step], index) => {
+						const key = keyOf(length, variant, at);
+						if (step === "delete") expect(plain.delete(key)).toBe(reference.delete(key));
+						else if (step === "getOrAdd" || (step === "add" && reference.has(key))) {
+							expect(plain.getOrAdd(keyOf(length, variant, at), index)).toBe(reference.get(key));
+							if (!reference.has(key)) reference.set(key, index);
+						} else if (step === "add") {
+							plain.add(key, index);
+							reference.set(key, index);
+						} else {
+							expect(plain.set(key, index)).toBe(!reference.has(key));
+							reference.set(key, index);
+						}
+						if (step !== "delete") map.set(keyOf(length, variant, at), index);
+						plain.set(`short${index % 3}`, index);
+						reference.set(`short${index % 3}`, index);
+					});
+					expect(plain.size).toBe(reference.size);
+					expect(new Map(plain.entries())).toEqual(reference);
+					for (const [key, value] of reference) expect([plain.get(key), plain.has(key)]).toEqual([value, true]);
+					expect(plain.has(keyOf(20_000, 9, 0))).toBe(false);
+					const keys = [...map.keys()];
+					expect(new Set(keys).size).toBe(keys.length);
+					for (const [key, value] of map) expect(map.get(key)).toBe(value);
+				},
+			),
+			{ numRuns: 40 },
+		);
 	});
 
 	test("a larger first table holds its keys in one Map (found by V8's hash alone) and lists every key in order past it", () => {
