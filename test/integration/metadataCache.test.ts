@@ -223,9 +223,9 @@ describe("NodeHost's metadata cache reads again a note its parse found missing w
  * The server renames a note to a free name; while its move waits, another program moves a note there and away again,
  * and the watcher has told only the first (seed 6 of the seeded check with another program's moves, 2 of 100 runs
  * under load: `Sub/Eps.md` kept another note's older links and tags for good). The watcher's part is played by the
- * calls it makes (`movedOnDisk`), on a vault not watched, so the order is the test's.
+ * calls it makes (`movedOnDisk`), on a vault not watched, so the order is the test's. A create has the same window.
  */
-describe("NodeHost's metadata cache, a server's rename onto a name another program's note passed through meanwhile", () => {
+describe("NodeHost's metadata cache, a server's rename or create at a name another program's note passed through meanwhile", () => {
 	test("the renamed note's own links are kept there, not those of the note the watcher last saw at the name", async () => {
 		const root = await makeVault({
 			"Beta.md": "See [[Target]]. #beta\n",
@@ -263,6 +263,40 @@ describe("NodeHost's metadata cache, a server's rename onto a name another progr
 			expect(host.metadataCache.resolvedLinks["Sub/Eps.md"]).toEqual({ "Target.md": 1 });
 			expect(host.metadataCache.getCache("Sub/Eps.md")?.tags?.map((tag) => tag.tag)).toEqual(["#beta"]);
 			expect({ listed: host.vault.getFileByPath("Sub/Eps.md") === beta, deleted }).toEqual({ listed: true, deleted: ["Sub/Eps.md"] });
+		} finally {
+			await host.close();
+			await removeDir(root);
+		}
+	});
+
+	test("a server's create there: the new note has its own links and tags, the other note's text is kept where it went", async () => {
+		const root = await makeVault({ "Sub/Old.md": "Old [[Hub]]. #old\n", "Target.md": "# Target\n", "Hub.md": "# Hub\n" });
+		const host = await NodeHost.open(root);
+		try {
+			const vault = host.vault as unknown as {
+				writer: { create: (diskPath: string, ...rest: unknown[]) => Promise<unknown> };
+				movedOnDisk: (file: HostFile, path: string, diskPath: string, stats: unknown) => void;
+			};
+			const old = host.vault.getFileByPath("Sub/Old.md")!;
+			const [oldDisk, there, away] = [
+				nodePath.join(host.vault.root, "Sub/Old.md"),
+				nodePath.join(host.vault.root, "Sub/Eps.md"),
+				nodePath.join(host.vault.root, "Gone.md"),
+			];
+			const create = vault.writer.create.bind(vault.writer);
+			vault.writer.create = async (diskPath, ...rest) => {
+				await fs.rename(oldDisk, there);
+				vault.movedOnDisk(old, "Sub/Eps.md", there, await fs.lstat(there));
+				await fs.rename(there, away);
+				return create(diskPath, ...rest);
+			};
+			await host.vault.create("Sub/Eps.md", "See [[Target]]. #new\n");
+			await host.metadataCache.caughtUpWithNotes(["Sub/Eps.md"]);
+			await host.metadataCache.settled();
+			// Unlike a rename's, the create's event parses the note made (its listed object is reused): nothing of Old stays.
+			expect(host.metadataCache.resolvedLinks["Sub/Eps.md"]).toEqual({ "Target.md": 1 });
+			expect(host.metadataCache.getCache("Sub/Eps.md")?.tags?.map((tag) => tag.tag)).toEqual(["#new"]);
+			expect([host.metadataCache.getCache("Sub/Old.md"), await fs.readFile(away, "utf8")]).toEqual([null, "Old [[Hub]]. #old\n"]);
 		} finally {
 			await host.close();
 			await removeDir(root);
