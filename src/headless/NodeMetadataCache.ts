@@ -76,8 +76,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * Notes changed on disk whose parse found nothing where they were (moved or deleted before it read them): their
 	 * metadata is that of an older text. Another program that rewrites a note and renames it before the parse reads it
 	 * gives a rename whose stats are the rewrite's, already seen, so no change comes with it: the rename parses it again.
+	 * Until a parse reads them they are named as not read yet (`notesAwaitingReread`); dropped from here when deleted.
 	 */
-	private readonly movedBeforeRead = new WeakSet<HostFile>();
+	private readonly movedBeforeRead = new Set<HostFile>();
 	/**
 	 * Notes whose parse found nothing at the path the vault still lists them at, to be read again once the watcher has
 	 * told what other programs did before (`rereadOnceSeen`), and the wait under way. Moved or deleted, their rename
@@ -467,6 +468,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		} while (this.rereading !== null);
 	}
 
+	notesAwaitingReread(): HostFile[] {
+		return [...this.movedBeforeRead].filter((file) => this.vault.getFileByPath(file.path) === file);
+	}
+
 	notesBeingParsed(): HostFile[] {
 		return [...this.parsesDue.keys()].filter((file) => this.vault.getFileByPath(file.path) === file);
 	}
@@ -522,6 +527,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Stops following the vault. */
 	close(): void {
 		this.closed = true;
+		this.movedBeforeRead.clear();
 		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
 		for (const retry of this.readRetries.values()) if (retry.timer) clearTimeout(retry.timer);
 		this.readRetries.clear();
@@ -633,6 +639,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	private async onDelete(file: HostAbstractFile): Promise<void> {
+		this.movedBeforeRead.delete(file as HostFile);
 		this.resolver.remove(file.path);
 		const previous = this.caches.get(file.path) ?? null;
 		await this.forget(file.path);
