@@ -28,6 +28,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	readonly resolvedLinks: LinkMap = {};
 	readonly unresolvedLinks: LinkMap = {};
 	private readonly caches = new Map<string, CachedMetadata>();
+	/** The note each metadata was parsed for: a path's entry may be another note's, parsed at the path it has now (`onRename`). */
+	private readonly parsedFor = new WeakMap<CachedMetadata, HostFile>();
 	/** The link texts each canvas holds, for resolution (a note's are read from its metadata). */
 	private readonly canvasLinks = new Map<string, string[]>();
 	private readonly resolver = new LinkFileIndex<HostFile>();
@@ -651,11 +653,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.resolver.remove(oldPath);
 		const file = this.vault.getFileByPath(abstractFile.path);
 		if (file) this.resolver.add(file);
-		const cache = this.caches.get(oldPath);
+		let cache = this.caches.get(oldPath);
 		const links = this.canvasLinks.get(oldPath);
+		// Parsed since for another note now at the old path (its change queued before this rename, parsed where that note
+		// is now, its own rename onto the path still queued): that note's, left to it. Carried here, it stayed for good.
+		const another = cache !== undefined && this.parsedFor.get(cache) !== abstractFile;
+		if (another) cache = undefined;
 		// Dropped and set again in one turn: no reader sees the note at neither path. A parse that ended after
 		// the move (queued before it, or ahead of the queue) stored newer metadata at the new path: kept.
-		const forgetting = this.forget(oldPath);
+		const forgetting = another ? Promise.resolve() : this.forget(oldPath);
 		if (cache && !this.caches.has(abstractFile.path)) this.caches.set(abstractFile.path, cache);
 		if (links && !this.canvasLinks.has(abstractFile.path)) this.canvasLinks.set(abstractFile.path, links);
 		await forgetting;
@@ -786,6 +792,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 			const parsed = await parseMetadataOnClock(text, this.clock);
 			await this.keepUnreadFrontmatterLinks(parsed, text);
 			this.caches.set(file.path, parsed);
+			this.parsedFor.set(parsed, file);
 			this.parsedTexts.set(parsed, text);
 			return parsed;
 		}
@@ -800,6 +807,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems, parsed.blocks));
 		await this.keepUnreadFrontmatterLinks(cache, text);
 		this.caches.set(file.path, cache);
+		this.parsedFor.set(cache, file);
 		if (digest !== undefined) this.parsedDigests.set(cache, digest);
 		return cache;
 	}

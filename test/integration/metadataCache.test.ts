@@ -353,6 +353,41 @@ describe("NodeHost's metadata cache, a note renamed away while its parse's read 
 	});
 });
 
+/**
+ * A note changed, then renamed onto the name another note was renamed away from, the three queued behind another
+ * note's parse: the change's parse runs first, where the note is now (the other's old path), and the other's rename
+ * took that metadata as its own (seed 209 of the seeded check under load: `Other/Moved 29.md` kept the links and tags
+ * of the note renamed onto `Gamma.md`, for good).
+ */
+describe("NodeHost's metadata cache, a note changed and renamed onto the name another note left, in the queue's turn", () => {
+	test("the note renamed away keeps its own links and tags", async () => {
+		const root = await makeVault({ "Gamma.md": "G [[Hub]] #g\n", "Alpha.md": "A [[Target]] #a\n", "Hub.md": "# Hub\n", "Target.md": "# Target\n" });
+		const host = await NodeHost.open(root);
+		try {
+			let release!: () => void;
+			const released = new Promise<void>((resolve) => (release = resolve));
+			const cachedRead = host.vault.cachedRead.bind(host.vault);
+			host.vault.cachedRead = async (file) => {
+				if (file.path === "Hub.md") await released;
+				return cachedRead(file);
+			};
+			await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}more\n`);
+			const alpha = host.vault.getFileByPath("Alpha.md")!;
+			await host.vault.process(alpha, (text) => `${text}A again [[Target]]\n`);
+			await host.vault.rename(host.vault.getFileByPath("Gamma.md")!, "Other/Moved.md");
+			await host.vault.rename(alpha, "Gamma.md");
+			release();
+			await host.metadataCache.settled();
+			// On 285ac856 Other/Moved.md held { "Target.md": 2 } and #a: Alpha's change, parsed at Gamma.md, went with Gamma's rename.
+			const of = (path: string) => [host.metadataCache.resolvedLinks[path], host.metadataCache.getCache(path)?.tags?.map((tag) => tag.tag)];
+			expect({ moved: of("Other/Moved.md"), gamma: of("Gamma.md") }).toEqual({ moved: [{ "Hub.md": 1 }, ["#g"]], gamma: [{ "Target.md": 2 }, ["#a"]] });
+		} finally {
+			await host.close();
+			await removeDir(root);
+		}
+	});
+});
+
 describe("NodeHost's metadata cache caught up with the vault's own writes", () => {
 	let root: string;
 	let host: NodeHost;
