@@ -885,6 +885,28 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 
 	/** One random change: the server's (returning the paths it wrote) or another program's (returning none). */
 	async function change(host: NodeHost, root: string, random: () => number): Promise<string[]> {
+		const other = random();
+		if (other < 0.08) {
+			// Another program rewrites a note and renames it (before or while the watcher looks).
+			const [from, to] = [0, 1].map(() => nodePath.join(root, `${NAMES[Math.floor(random() * NAMES.length)]}.md`));
+			if (!(await fs.stat(to!).catch(() => null)) && (await fs.stat(from!).catch(() => null))) {
+				await fs.writeFile(from!, noteText(random));
+				await fs.rename(from!, to!);
+			}
+			return [];
+		}
+		if (other < 0.16) {
+			// Another program moves Sub to Moved (or back), half the time back again after 0-5 turns of the event loop.
+			const [sub, moved] = [nodePath.join(root, "Sub"), nodePath.join(root, "Moved")];
+			const [from, to] = (await fs.stat(sub).catch(() => null)) ? [sub, moved] : [moved, sub];
+			if (!(await fs.stat(from).catch(() => null)) || (await fs.stat(to).catch(() => null))) return [];
+			await fs.rename(from, to);
+			if (random() < 0.5) {
+				for (let turn = Math.floor(random() * 6); turn > 0; turn--) await new Promise((resolve) => setImmediate(resolve));
+				await fs.rename(to, from);
+			}
+			return [];
+		}
 		if (random() < 0.25) return changeThenRename(host, root, random);
 		const path = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
 		const to = `${NAMES[Math.floor(random() * NAMES.length)]}.md`;
