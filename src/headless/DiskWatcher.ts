@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import type { FolderJail } from "../host/FolderJail";
 import { RENAME_PAIRING_LOOKS_MS, RENAME_PAIRING_MS, SCAN_BATCH_FILES, WATCH_SETTLE_MS } from "../config/limits";
 import { OpenEvents, type OpenEvent } from "./openEvents";
+import { FilesByPath } from "./filesByPath";
 
 /** A file the vault lists, as the watcher needs it. */
 interface WatchedFile {
@@ -51,8 +52,12 @@ export interface WatchedVault {
  * deleted between our listing and its own was never reported (its first listing is silent).
  */
 export class DiskWatcher {
-	/** The watched folders by disk path, each with the inode watched (a watch follows its folder when it is moved). */
-	private readonly folders = new Map<string, { watcher: FSWatcher; ino: number }>();
+	/**
+	 * The watched folders by disk path, each with the inode watched (a watch follows its folder when it is moved), and
+	 * how many lie under each folder: every gone path asks (`unwatchUnder`), and a walk of every watched folder for each
+	 * made a mass delete's cost the deletes times the folders.
+	 */
+	private readonly folders = new FilesByPath<{ watcher: FSWatcher; ino: number }>(nodePath.sep);
 	/** Unlinks waiting RENAME_PAIRING_MS for a rename's other half, each with what ends its wait at close. */
 	private readonly pendingUnlinks = new Map<NodeJS.Timeout, () => void>();
 	/** The unlinks not yet told (waiting for a rename's other half, or dropped meanwhile), so `caughtUp` waits for them too. */
@@ -119,6 +124,7 @@ export class DiskWatcher {
 
 	/** Stops watching a folder and every folder below it; true when one was watched. */
 	unwatchUnder(diskFolder: string): boolean {
+		if (!this.folders.has(diskFolder) && !this.folders.holdsUnder(diskFolder)) return false;
 		let watched = false;
 		for (const folder of [...this.folders.keys()])
 			if (folder === diskFolder || folder.startsWith(diskFolder + nodePath.sep)) {

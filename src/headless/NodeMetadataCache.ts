@@ -35,6 +35,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	readonly resolvedLinks: LinkMap = {};
 	readonly unresolvedLinks: LinkMap = {};
 	private readonly caches = new Map<string, CachedMetadata>();
+	/** The note each metadata was parsed for: a path's entry may be another note's, parsed at the path it has now (`onRename`). */
+	private readonly parsedFor = new WeakMap<CachedMetadata, HostFile>();
 	/** The link texts each canvas holds, for resolution (a note's are read from its metadata). */
 	private readonly canvasLinks = new Map<string, string[]>();
 	private readonly resolver = new LinkFileIndex<HostFile>();
@@ -83,8 +85,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * Notes changed on disk whose parse found nothing where they were (moved or deleted before it read them): their
 	 * metadata is that of an older text. Another program that rewrites a note and renames it before the parse reads it
 	 * gives a rename whose stats are the rewrite's, already seen, so no change comes with it: the rename parses it again.
+	 * Until a parse reads them they are named as not read yet (`notesAwaitingReread`); dropped from here when deleted.
 	 */
-	private readonly movedBeforeRead = new WeakSet<HostFile>();
+	private readonly movedBeforeRead = new Set<HostFile>();
 	/**
 	 * Notes whose parse found nothing at the path the vault still lists them at, to be read again once the watcher has
 	 * told what other programs did before (`rereadOnceSeen`), and the wait under way. Moved or deleted, their rename
@@ -511,6 +514,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		} while (this.rereading !== null);
 	}
 
+	notesAwaitingReread(): HostFile[] {
+		return [...this.movedBeforeRead].filter((file) => this.vault.getFileByPath(file.path) === file);
+	}
+
 	notesBeingParsed(): HostFile[] {
 		return [...this.parsesDue.keys()].filter((file) => this.vault.getFileByPath(file.path) === file);
 	}
@@ -566,6 +573,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Stops following the vault. */
 	close(): void {
 		this.closed = true;
+		this.movedBeforeRead.clear();
 		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
 		for (const retry of this.readRetries.values()) if (retry.timer) clearTimeout(retry.timer);
 		this.readRetries.clear();
@@ -677,6 +685,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 	}
 
 	private async onDelete(file: HostAbstractFile): Promise<void> {
+		this.movedBeforeRead.delete(file as HostFile);
 		this.resolver.remove(file.path);
 		const previous = this.caches.get(file.path) ?? null;
 		await this.forget(file.path);
@@ -688,11 +697,15 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.resolver.remove(oldPath);
 		const file = this.vault.getFileByPath(abstractFile.path);
 		if (file) this.resolver.add(file);
-		const cache = this.caches.get(oldPath);
+		let cache = this.caches.get(oldPath);
 		const links = this.canvasLinks.get(oldPath);
+		// Parsed since for another note now at the old path (its change queued before this rename, parsed where that note
+		// is now, its own rename onto the path still queued): that note's, left to it. Carried here, it stayed for good.
+		const another = cache !== undefined && this.parsedFor.get(cache) !== abstractFile;
+		if (another) cache = undefined;
 		// Dropped and set again in one turn: no reader sees the note at neither path. A parse that ended after
 		// the move (queued before it, or ahead of the queue) stored newer metadata at the new path: kept.
-		const forgetting = this.forget(oldPath);
+		const forgetting = another ? Promise.resolve() : this.forget(oldPath);
 		if (cache && !this.caches.has(abstractFile.path)) this.caches.set(abstractFile.path, cache);
 		if (links && !this.canvasLinks.has(abstractFile.path)) this.canvasLinks.set(abstractFile.path, links);
 		await forgetting;
@@ -831,6 +844,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 			const parsed = await parseMetadataOnClock(text, this.clock);
 			await this.keepUnreadFrontmatterLinks(parsed, text);
 			this.caches.set(file.path, parsed);
+			this.parsedFor.set(parsed, file);
 			this.parsedTexts.set(parsed, text);
 			return parsed;
 		}
@@ -845,6 +859,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems, parsed.blocks));
 		await this.keepUnreadFrontmatterLinks(cache, text);
 		this.caches.set(file.path, cache);
+		this.parsedFor.set(cache, file);
 		if (digest !== undefined) this.parsedDigests.set(cache, digest);
 		return cache;
 	}

@@ -330,13 +330,19 @@ export class NodeVault implements HostVault, WatchedVault {
 		// turns, and an append confirmed meanwhile would otherwise be hidden by this older text for good.
 		const known = this.files.get(file.path);
 		const recordedBefore = known && this.recordings.get(known);
+		const path = file.path;
+		const diskPath = this.diskPathOf(path);
 		let bytes: Buffer;
 		try {
-			bytes = await this.jail.readFile(this.diskPathOf(file.path), MAX_READ_NOTE_BYTES);
+			bytes = await this.jail.readFile(diskPath, MAX_READ_NOTE_BYTES);
 		} catch (error) {
 			if (error instanceof OutsideVaultError && (await this.jail.isRefusedForGood(this.diskPathOf(file.path)))) this.forget(file.path);
 			throw error;
 		}
+		// Moved while the read waited for the disk: what it opened at the old path may be another file moved there since
+		// (the server renamed this note away and another onto its name: the metadata cache kept the other's links as
+		// this note's, at its new path, for good). Not its text: as if it had been gone (its rename reads it again).
+		if (known !== undefined && known.diskPath !== diskPath) throw fileMissingError(path);
 		const text = await decodeInPieces(bytes, eventLoopTurns.take);
 		if (known !== undefined && this.files.get(file.path) === known && this.recordings.get(known) === recordedBefore) this.contents.set(file.path, text);
 		return text;

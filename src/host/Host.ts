@@ -156,6 +156,13 @@ export interface HostMetadataCache {
 	 */
 	notesBeingParsed?(): HostFile[];
 	/**
+	 * Headless only: the notes whose last parse found nothing where the vault lists them (moved away and back, or
+	 * moved or deleted with the watcher's event still to come): their metadata is that of an older text until a parse
+	 * reads them, which may wait for the watcher to catch up (seconds). Vault-wide answers name them in
+	 * `still_being_read`. Obsidian has none.
+	 */
+	notesAwaitingReread?(): HostFile[];
+	/**
 	 * Headless only: how many of `source`'s links point nowhere (its `unresolvedLinks` record's counts
 	 * added up), kept as the record is made. Adding them up lists every key of the record first, in one
 	 * piece whatever the pauses: a planted note of 700,000 links to names no file has held the server

@@ -10,13 +10,16 @@ import type { CallBudget } from "./workBudget";
  * yet: their tags, tasks and links are not known, which is not "none". Vault-wide answers name them
  * so the model asks again rather than hearing that such a note holds nothing. The files, not their
  * paths: a note renamed while the call pauses is named where it is when answered (stillBeingReadField).
+ * A note whose metadata is that of an older text, its parse having found it missing (headless:
+ * `notesAwaitingReread`), is named too: no parse of it is queued until the watcher catches up.
  */
 export async function notesStillBeingRead(host: Host, notes: readonly HostFile[], budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<HostFile[]> {
+	const awaitingReread = new Set(host.metadataCache.notesAwaitingReread?.());
 	// Only the first few kept while walking: while Obsidian builds its cache every note is unread, and sorting them all would be one piece.
 	const first: HostFile[] = [];
 	for (const file of notes) {
 		if (budget?.due()) await budget.checkpoint();
-		if (file.extension !== "md" || host.metadataCache.getFileCache(file)) continue;
+		if (file.extension !== "md" || (host.metadataCache.getFileCache(file) && !awaitingReread.has(file))) continue;
 		keepAmongFirst(first, file);
 	}
 	return first;
@@ -103,6 +106,11 @@ export class NotesNotYetRead {
 				continue;
 			}
 			if (visible(file.path) && (asked?.(file) ?? true)) keepAmongFirst(first, file);
+		}
+		// Read from an older text (not held: they have metadata): few, and the cache lets them go once read.
+		for (const file of this.host.metadataCache.notesAwaitingReread?.() ?? []) {
+			if (budget?.due()) await budget.checkpoint();
+			if (file.extension === "md" && visible(file.path) && (asked?.(file) ?? true) && !first.includes(file)) keepAmongFirst(first, file);
 		}
 		return first;
 	}

@@ -171,6 +171,40 @@ describe("still_being_read over a vault whose notes are all read", () => {
 			readSpy.mockRestore();
 		}
 	});
+
+	test("a note whose parse found nothing where it is listed (moved away and back) is named until it is read again", async () => {
+		const note = "Notes/N5.md";
+		const read = Reflect.get<NodeVault, "cachedRead">(NodeVault.prototype, "cachedRead");
+		let away = true;
+		// The cache's parse after the edit finds the note away; its re-read waits for the watcher (held here).
+		const readSpy = jest.spyOn(NodeVault.prototype, "cachedRead").mockImplementation(async function (this: NodeVault, file: HostFile) {
+			if (file.path === note && away) {
+				away = false;
+				throw Object.assign(new Error("no such file"), { code: "ENOENT" });
+			}
+			return read.call(this, file);
+		});
+		const watcherCaughtUp = new Gate({ open: false });
+		const seen = running.host.vault.outsideChangesSeen.bind(running.host.vault);
+		const seenSpy = jest.spyOn(running.host.vault, "outsideChangesSeen").mockImplementation(() => watcherCaughtUp.wait().then(seen));
+		try {
+			await running.host.vault.process(running.host.vault.getFileByPath(note)!, () => "#edited\n\nSee [[Hub]].\n");
+			await running.host.metadataCache.settled();
+			expect([away, watcherCaughtUp.waiting]).toEqual([false, 1]);
+			// On 285ac856 neither named it: its metadata (#t5) is the text's before the edit.
+			expect(await callOk(client, "list_tags", {})).toMatchObject({ still_being_read: [note] });
+			expect(await callOk(client, "find_notes_by_tag", { tag: "edited" })).toMatchObject({ notes: [], still_being_read: [note] });
+			watcherCaughtUp.open();
+			await running.host.metadataCache.caughtUpWithDisk();
+			const after = await callOk(client, "list_tags", {});
+			expect(after).not.toHaveProperty("still_being_read");
+			expect(after.tags).toEqual(expect.arrayContaining([{ tag: "#edited", count: 1 }]));
+		} finally {
+			watcherCaughtUp.open();
+			seenSpy.mockRestore();
+			readSpy.mockRestore();
+		}
+	});
 });
 
 /**

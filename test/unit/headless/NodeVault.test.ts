@@ -423,6 +423,29 @@ describe("NodeVault watching temporary files another program makes and removes (
 			await removeDir(root);
 		}
 	});
+
+	test("notes deleted are not looked for among the watched folders; a folder deleted takes its folders' watches with it", async () => {
+		const notes = 30;
+		const files: Record<string, string> = { "Sub/Inner/Two.md": "two", "Sub/Inner/Deeper/Three.md": "three", "Keep.md": "keep" };
+		for (let index = 0; index < notes; index++) files[`Many/N${index}.md`] = "note";
+		const root = await makeVault(files);
+		const vault = await NodeVault.open(root, { watch: true });
+		try {
+			const folders = (vault as unknown as { watcher: { folders: Map<string, unknown> } }).watcher.folders;
+			expect(folders.size).toBe(5);
+			const walks = jest.spyOn(folders, "keys");
+			for (let index = 0; index < notes; index++) await fs.rm(nodePath.join(vault.root, "Many", `N${index}.md`));
+			await vault.outsideChangesSeen();
+			// On 285ac856 each note gone walked every watched folder (a mass delete: the deletes times the folders).
+			expect(walks.mock.calls.length).toBeLessThan(notes);
+			await fs.rm(nodePath.join(vault.root, "Sub"), { recursive: true });
+			await vault.outsideChangesSeen();
+			expect({ paths: pathsOf(vault), watched: folders.size }).toEqual({ paths: ["Keep.md"], watched: 2 });
+		} finally {
+			await vault.close();
+			await removeDir(root);
+		}
+	});
 });
 
 describe("NodeVault watching a folder another program moves away and replaces with a new one of the same name", () => {

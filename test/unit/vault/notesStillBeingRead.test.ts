@@ -41,6 +41,12 @@ describe("notesStillBeingRead", () => {
 		expect(await named([...before, ...tied])).toEqual([...before, "ab.md"]);
 		expect(await named([...before, ...[...tied].reverse()])).toEqual([...before, "ab.md"]);
 	});
+
+	test("names a note whose metadata is an older text's, its parse having found it missing (awaiting its re-read)", async () => {
+		const notes = ["A.md", "B.md", "C.md"].map((path) => ({ path, extension: "md" }) as HostFile);
+		const host = { metadataCache: { getFileCache: () => ({}), notesAwaitingReread: () => [notes[1]] } } as unknown as Host;
+		expect((await notesStillBeingRead(host, notes)).map((note) => note.path)).toEqual(["B.md"]);
+	});
 });
 
 describe("NotesNotYetRead", () => {
