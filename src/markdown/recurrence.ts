@@ -296,7 +296,7 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date, search: Sea
 	// A rule without a count or an end date never ends: rrule finding nothing means nothing before
 	// the year 9999 (`every 999999999 days`), not that the recurrence is over.
 	const endless = !rule.options.count && !rule.options.until;
-	let next = build(dtstart).after(after);
+	let next = firstAfterFrom(rule, dtstart, after, within);
 	if (!next) return endless ? BEYOND_SEARCH : null;
 	// rrule reads a year before 100 as 19xx (`every 2 days` from 0010-01-01 answered 1910-01-01): a
 	// date past both the day the check found and 30 years is not one it vouches for, so not written.
@@ -323,6 +323,41 @@ function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date, search: Sea
 		next = found === false ? null : found;
 	}
 	return next ?? (endless ? BEYOND_SEARCH : null);
+}
+
+/** A period of each rule that counts in days or less, in ms: rrule steps through every one of them. */
+const PERIOD_MS: Partial<Record<Frequency, number>> = {
+	[Frequency.DAILY]: DAY_MS,
+	[Frequency.HOURLY]: 60 * 60 * 1000,
+	[Frequency.MINUTELY]: 60 * 1000,
+	[Frequency.SECONDLY]: 1000,
+};
+
+/** The day filters a rule read from words may have: `dayPasses` checks exactly these. */
+const NO_DAY_FILTERS: Partial<Options> = { bymonth: null, bymonthday: null, byweekday: null, byweekno: null };
+
+/**
+ * rrule's first occurrence after `after`, asked from the day the bounded check found (`within`).
+ * rrule walks every period from the rule's start, days it filters out included: `every hour on the
+ * 29th in February on Monday` from 2045 walked 27 years to 2072, 105–120 ms of CPU in one piece. A
+ * rule counted in days or less is started instead at its last moment on or before `within` that its
+ * interval reaches from `dtstart` (a whole number of intervals on, so it has the same occurrences
+ * from there), and no day before `within` has one. A count counts from `dtstart`: the occurrences of
+ * its first day (up to `after`) are taken off it, counted by rrule without the day filters, which
+ * that day passes (else it has none); with them rrule walked on to the next occurrence to stop.
+ */
+function firstAfterFrom(rule: RecurrenceRule, dtstart: Date, after: Date, within: number): Date | null {
+	const build = (options: Partial<Options>) => new RRule({ ...rule.options, ...options });
+	const period = rule.options.freq === undefined ? undefined : PERIOD_MS[rule.options.freq];
+	if (period === undefined) return build({ dtstart }).after(after);
+	const step = period * Math.max(1, rule.options.interval ?? 1);
+	const start = new Date(dtstart.getTime() + Math.floor((within - dtstart.getTime()) / step) * step);
+	const count = rule.options.count;
+	if (count && dayPasses(rule.options, dtstart, dtstart) && intervalReaches(rule.options, dtstart, dtstart)) {
+		const firstDay = build({ ...NO_DAY_FILTERS, dtstart, count: null }).between(dtstart, after, true).length;
+		if (firstDay >= count) return null;
+	}
+	return build({ dtstart: start, count: null }).after(after);
 }
 
 /**
