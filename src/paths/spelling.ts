@@ -8,7 +8,7 @@ import { MATCH_KEY_CACHE_SIZE } from "../config/limits";
 /** A Windows drive at the start of a path (`C:`). */
 export const DRIVE_LETTER = /^[a-z]:/i;
 /** A Windows drive starting an absolute path (`C:\Users` once its backslashes are slashes, or `C:` alone): `a:b` is not one. */
-const DRIVE_PATH = /^[a-z]:(?:\/|$)/i;
+export const DRIVE_PATH = /^[a-z]:(?:\/|$)/i;
 /** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
 export const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 
