@@ -80,6 +80,23 @@ describe("rename_note when another program saves the note by rename while its mo
 		expect(running.journal.list(10).filter((entry) => entry.tool === "rename_note")).toEqual([]);
 	});
 
+	test("refused so, the new folder another program put a file in meanwhile stays with it", async () => {
+		const plan = nodePath.join(vault, "Notes/Plan.md");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the writer as `this`
+		const move = DiskWriter.prototype.move;
+		jest.spyOn(DiskWriter.prototype, "move").mockImplementation(async function (this: DiskWriter, ...args: Parameters<DiskWriter["move"]>) {
+			// The rename made `New/Sub` for its new path; another program saves the note, and a file into `New`, now.
+			writeFileSync(`${plan}.saving`, "# Plan, rewritten\n");
+			renameSync(`${plan}.saving`, plan);
+			writeFileSync(nodePath.join(vault, "New/Theirs.md"), "theirs\n");
+			return move.apply(this, args);
+		});
+		await callError(client, "rename_note", { path: "Notes/Plan.md", new_path: "New/Sub/Plan.md" });
+		// Only the empty folder it made goes: `New` holds the other program's file.
+		expect(await fs.readdir(nodePath.join(vault, "New"))).toEqual(["Theirs.md"]);
+		expect(await fs.readFile(nodePath.join(vault, "New/Theirs.md"), "utf8")).toBe("theirs\n");
+	});
+
 	test("a line another program appends to the note (the same file) between the rename's read and its move's open: moved with it, as main moved it", async () => {
 		const plan = nodePath.join(vault, "Notes/Plan.md");
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the writer as `this`
