@@ -14,7 +14,7 @@ import {
 	MAX_PORT,
 	MIN_PORT,
 } from "./limits";
-import { entriesNamingNoFolder, normalizeFolderList, type VaultRoot } from "../paths/spelling";
+import { entriesNamingNoFolder, entriesSpeltAsElsewhere, normalizeFolderList, type VaultRoot } from "../paths/spelling";
 import { parseTokenFolders } from "../paths/tokenFolders";
 
 export { normalizeFolderList };
@@ -106,6 +106,9 @@ function readRight(value: unknown): ToolRight {
 	return TOOL_RIGHTS.find((right) => right === value) ?? "deny";
 }
 
+/** Why an entry spelt as a place elsewhere (`entriesSpeltAsElsewhere`) is told of, without its text. */
+const SPELT_AS_ELSEWHERE = 'with "~", "file:" or a Windows device path: read as a folder of that name inside the vault, never there';
+
 /** One schema per field, so a broken field falls back alone and the rest of the file is kept. */
 const fieldSchemas = {
 	serverEnabled: z.boolean(),
@@ -175,6 +178,11 @@ export function parseSettings(raw: unknown, vaultRoot?: VaultRoot): ParsedSettin
 					warnings.push(`settings: token record ${index}'s folders are not valid and the token was dropped`);
 					continue;
 				}
+				// Kept (it sees only a folder of that name, never there), and the person told: it named no folder they meant.
+				if (entriesSpeltAsElsewhere(folders ?? [], vaultRoot).length > 0)
+					warnings.push(
+						`settings: token record ${index}'s folders hold an entry starting ${SPELT_AS_ELSEWHERE} (the token sees only that); give the folder's path inside the vault`,
+					);
 				const token = checkedFolders.folders.length === 0 ? fields : { ...fields, folders: checkedFolders.folders };
 				if (rights === undefined) {
 					// Saved before tokens had rights: it keeps what it had then, every read tool and these
@@ -196,5 +204,10 @@ export function parseSettings(raw: unknown, vaultRoot?: VaultRoot): ParsedSettin
 	// An entry that names no folder inside the vault (`../Elsewhere`) excludes nothing: the person is told, without its text.
 	const ignored = entriesNamingNoFolder(typed, vaultRoot).length;
 	if (ignored > 0) warnings.push(`settings: ${ignored} excluded folder entr${ignored === 1 ? "y names" : "ies name"} no folder inside the vault; ignored`);
+	const elsewhere = entriesSpeltAsElsewhere(typed, vaultRoot).length;
+	if (elsewhere > 0)
+		warnings.push(
+			`settings: ${elsewhere} excluded folder entr${elsewhere === 1 ? "y starts" : "ies start"} ${SPELT_AS_ELSEWHERE}; give the folder's path inside the vault`,
+		);
 	return { settings, warnings };
 }

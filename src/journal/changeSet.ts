@@ -728,25 +728,14 @@ async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: stri
 	if (!file || change.before === null) throw new NoteChangedSinceError(movedFrom, []);
 	const text = await host.vault.read(file);
 	if (text !== change.before && !(mayRedo && change.redo)) throw new NoteChangedSinceError(movedFrom, []);
-	await ensureParentFolder(host, change.path);
-	await journal.recordChangesAhead(call, [await recordInPieces(change.path, text, text, movedFrom)]);
-	if (target.mayWrite?.() === false) {
-		journal.dropChange(call.id, change.path);
-		throw new WriteNoLongerAllowedError([]);
-	}
-	// Moved meanwhile (into an excluded folder, by the person: the same file object, renamed): not moved from where it is
-	// now, which nobody planned. It was moved from the excluded folder to the call's new path, back in every client's sight.
-	if (file.path !== movedFrom) {
-		journal.dropChange(call.id, change.path);
-		throw new NoteChangedSinceError(movedFrom, []);
-	}
+	const madeFolders: string[] = [];
 	try {
-		// Only the file that still holds the text read and recorded: another program's save by rename since is not moved.
-		// Asked again last before the move: the move reads the note in pieces to check it (other requests answered between
-		// them), and a token revoked or narrowed, or the new path's folder excluded, in one of them moved the note anyway.
-		await host.vault.rename(file, change.path, { textRead: text, beforeMove: refusedOnceNotAllowed(() => target.mayWrite?.() !== false).beforeWrite });
+		await makeMissingFolders(host, missingFolders(host, change.path), madeFolders);
+		await moveRecorded(target, file, change.path, movedFrom, text);
 	} catch (error) {
-		journal.dropChange(call.id, change.path);
+		// Refused at a last check (a revocation, the note changed, its path taken): the folders made for it go too, as a
+		// stopped create's do. Left, a refused `New/Sub/Plan.md` left `New/Sub/` behind, empty.
+		await removeEmptyFolders(host, madeFolders);
 		throw error;
 	}
 	const moved = host.vault.getFileByPath(change.path);
@@ -758,6 +747,31 @@ async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: stri
 	} catch (error) {
 		// The move itself is done: it stays recorded even if its own edit could not be made.
 		journal.recordChange(call, record(change.path, text, text, movedFrom));
+		throw error;
+	}
+}
+
+/** The move itself, recorded first (with the text read) and dropped from the journal if refused. */
+async function moveRecorded(target: ApplyTarget, file: HostFile, path: string, movedFrom: string, text: string): Promise<void> {
+	const { host, journal, call } = target;
+	await journal.recordChangesAhead(call, [await recordInPieces(path, text, text, movedFrom)]);
+	if (target.mayWrite?.() === false) {
+		journal.dropChange(call.id, path);
+		throw new WriteNoLongerAllowedError([]);
+	}
+	// Moved meanwhile (into an excluded folder, by the person: the same file object, renamed): not moved from where it is
+	// now, which nobody planned. It was moved from the excluded folder to the call's new path, back in every client's sight.
+	if (file.path !== movedFrom) {
+		journal.dropChange(call.id, path);
+		throw new NoteChangedSinceError(movedFrom, []);
+	}
+	try {
+		// Only the file that still holds the text read and recorded: another program's save by rename since is not moved.
+		// Asked again last before the move: the move reads the note in pieces to check it (other requests answered between
+		// them), and a token revoked or narrowed, or the new path's folder excluded, in one of them moved the note anyway.
+		await host.vault.rename(file, path, { textRead: text, beforeMove: refusedOnceNotAllowed(() => target.mayWrite?.() !== false).beforeWrite });
+	} catch (error) {
+		journal.dropChange(call.id, path);
 		throw error;
 	}
 }

@@ -396,7 +396,12 @@ async function trashInTurn(host: Host, journal: WriteJournal, undo: JournalCall,
 		journal.dropChange(undo.id, path);
 		// Moved while the trash waited for the note's turn (a move holds it): kept where it went, as above.
 		if (file.path !== path) return { path, result: "kept" };
-		throw error;
+		if ((error as NodeJS.ErrnoException).code !== "EWRITECONFLICT") throw error;
+		// Refused by the trash's own look (headless): the file at the name no longer holds the text read, or is another file
+		// (a save by rename). Edited since, it is kept as the look above keeps it; the same text saved again stops the undo in
+		// its own words. The host's words ("Read it again and retry") spoke to a client, not to the person undoing.
+		if ((await host.vault.read(file).catch(() => null)) !== text) return { path, result: "kept" };
+		throw new Error(`"${path}" was saved again by another program while the undo moved it to the trash, so it was left as it is`);
 	}
 	return { path, result: "trashed" };
 }

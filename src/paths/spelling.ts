@@ -8,7 +8,7 @@ import { MATCH_KEY_CACHE_SIZE } from "../config/limits";
 /** A Windows drive at the start of a path (`C:`). */
 export const DRIVE_LETTER = /^[a-z]:/i;
 /** A Windows drive starting an absolute path (`C:\Users` once its backslashes are slashes, or `C:` alone): `a:b` is not one. */
-const DRIVE_PATH = /^[a-z]:(?:\/|$)/i;
+export const DRIVE_PATH = /^[a-z]:(?:\/|$)/i;
 /** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
 export const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 
@@ -141,10 +141,22 @@ export type VaultRoot = string | VaultRootOnDisk;
 
 /**
  * The form the vault's path and a typed absolute path are compared in: where the disk tells letter case apart, the
- * path itself (in NFC, the form the vault gives every name); elsewhere, as a person would read it (`pathMatchKey`).
+ * path itself, as the disk spells it; elsewhere, as a person would read it (`pathMatchKey`). Such a disk (Linux's) tells
+ * Unicode forms apart too: compared in NFC, `/home/ann/Cafe\u0301/Work` (another folder there) named the vault
+ * `/home/ann/Café`'s Work, and a token limited to it saw that folder.
  */
 function rootKeyFor(caseSensitive: boolean): (path: string) => string {
-	return caseSensitive ? (path) => path.normalize("NFC") : pathMatchKey;
+	return caseSensitive ? (path) => path : pathMatchKey;
+}
+
+/** Whether `path` is one of `roots` or below one, each compared in the form `key` gives. */
+function startsInRoot(path: string, roots: readonly string[], key: (path: string) => string): boolean {
+	const typed = key(path);
+	return roots.some((root) => {
+		const rootKey = key(root);
+		// A vault at a drive's or the disk's top (`E:/`, `/`) ends with its slash already.
+		return typed === rootKey || typed.startsWith(rootKey.endsWith("/") ? rootKey : `${rootKey}/`);
+	});
 }
 
 /**
@@ -165,25 +177,23 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 	const startsWithDrive = (path: string) => drive.test(path);
 	if (roots.length > 0) {
 		const rootKey = rootKeyFor(onDisk?.caseSensitive === true);
-		const rootKeys = roots.map(rootKey);
-		// What a path inside each root starts with: a vault at a drive's or the disk's top (`E:/`, `/`) ends with its slash already.
-		const insideKeys = rootKeys.map((rootKey) => (rootKey.endsWith("/") ? rootKey : `${rootKey}/`));
 		// Resolved first, so a path that leaves the vault and comes back (`/home/ann/Other/../Vault/Private`) names its folder too.
 		const resolved = folder.startsWith("/") || startsWithDrive(folder) ? resolvedAbsolute(folder) : folder;
-		const key = rootKey(resolved);
-		if (rootKeys.includes(key)) return null;
-		const within = insideKeys.findIndex((insideKey) => key.startsWith(insideKey));
-		// Cut by parts, not characters: the typed path and the vault's may spell a name in different Unicode forms.
+		if (roots.some((root) => rootKey(root) === rootKey(resolved))) return null;
+		const within = roots.findIndex((root) => startsInRoot(resolved, [root], rootKey));
+		// Cut by parts, not characters: on a disk that folds Unicode forms the typed path and the vault's may differ in them.
 		if (within >= 0)
 			folder = resolved
 				.split("/")
 				.filter(Boolean)
 				.slice(partCount(roots[within] ?? ""))
 				.join("/");
-		// Starts inside the vault and climbs out of it (`/home/ann/Vault/..`): no folder inside the vault. Compared with its
-		// slashes single, as the roots are: a network path (`\\server\share\Vault\..\Other`) kept its `//` and was read
-		// as a folder `server/share/Other` inside the vault, never there, with no warning.
-		else if (insideKeys.some((insideKey) => rootKey(folder.replace(REPEATED_SLASHES, "/")).startsWith(insideKey))) return null;
+		// No folder inside the vault: a path that starts inside it and climbs out (`/home/ann/Vault/..`), compared with its
+		// slashes single as the roots are (a network path `\\server\share\Vault\..\Other` kept its `//` and was read as a
+		// folder `server/share/Other` inside the vault, never there, with no warning); and, where the disk tells names apart,
+		// the vault's path as a person would read it but spelt otherwise (`/home/ann/vault/…`, another Unicode form): another
+		// folder there, outside the vault. Read as a folder `home/ann/vault/…` inside it, it excluded nothing, untold.
+		else if (startsInRoot(resolved, roots, pathMatchKey) || startsInRoot(folder.replace(REPEATED_SLASHES, "/"), roots, pathMatchKey)) return null;
 	}
 	// Anything else with a leading slash means the vault's root, as Obsidian's own paths do; a drive path outside the vault names nothing here.
 	if (startsWithDrive(folder)) return null;
@@ -207,6 +217,24 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 /** The entries, trimmed, that are not blank yet name no folder inside the vault (`../Elsewhere`): the person is told of them, never silently. */
 export function entriesNamingNoFolder(folders: readonly string[], vaultRoot?: VaultRoot): string[] {
 	return folders.map((folder) => folder.trim()).filter((folder) => folder !== "" && normalizeExcludedFolder(folder, vaultRoot) === null);
+}
+
+/**
+ * Spellings of a place a person may paste for one of the vault's folders that no vault path is spelt as: a shell's home
+ * (`~/Vault/Private`), a URL (`file:///home/ann/Vault/Private`), a Win32 device path other than a drive's or a network
+ * share's (`\\?\GLOBALROOT\Device\HarddiskVolume2\Vault\Private`). Each is read as a folder of that name inside the
+ * vault (a folder `~` is a name everywhere, and `./~/x` its usual spelling): narrower, never wider, and never there.
+ */
+const SPELT_AS_ELSEWHERE = /^(?:~(?:\/|$)|file:\/|\/\/[?.]\/(?![a-z]:(?:\/|$)|unc(?:\/|$)))/i;
+
+/**
+ * The entries, trimmed, that name a folder inside the vault but are spelt as a place elsewhere (SPELT_AS_ELSEWHERE): the
+ * person is told, as the settings tab tells them the folder is not there. data.json's `~/Vault/Private` excluded nothing, untold.
+ */
+export function entriesSpeltAsElsewhere(folders: readonly string[], vaultRoot?: VaultRoot): string[] {
+	return folders
+		.map((folder) => folder.trim())
+		.filter((folder) => SPELT_AS_ELSEWHERE.test(folder.replace(/\\/g, "/")) && normalizeExcludedFolder(folder, vaultRoot) !== null);
 }
 
 /** Excluded folders in their one spelling, without blanks or repeats; entries outside the vault are dropped. */

@@ -1,5 +1,5 @@
 import { CHECKED_PATHS_REMEMBERED, MAX_NAME_BYTES, MAX_NOTE_NAME_BYTES, MAX_PATH_LENGTH } from "../config/limits";
-import { DRIVE_LETTER, OBSIDIAN_SPACES, pathMatchKey, trimTrailingSlashes, visibleForm } from "../paths/spelling";
+import { DRIVE_LETTER, DRIVE_PATH, OBSIDIAN_SPACES, pathMatchKey, trimTrailingSlashes, visibleForm } from "../paths/spelling";
 import { fail, ok, type Result } from "../result";
 import { isExcludedPath, type Scope } from "./scope";
 
@@ -9,6 +9,14 @@ const ENCODED_SEPARATORS = /%(?:2e|2f|5c|00)/i;
 const FORBIDDEN_NAME_CHARACTERS = /[*"<>:|?]/;
 /** Names Windows gives to devices: a note called this cannot exist there. */
 const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;
+
+/**
+ * A drive at a path's start as this system reads it. On Windows `a:b` is drive A's folder b, and `C:Private` is resolved
+ * inside a vault on C: (its Private, which the exclusions, comparing `C:Private`, never saw): refused. Elsewhere `a:b` is a
+ * folder name (Linux and macOS allow it; its notes could not be read), and only an absolute drive path (`C:/x`) is
+ * refused as a drive, as settings entries read them (normalizeExcludedFolder).
+ */
+const DRIVE_AT_START = process.platform === "win32" ? DRIVE_LETTER : DRIVE_PATH;
 
 /** Refusals worded once: every tool says the same thing for the same case. */
 export const NOT_ACCESSIBLE = "is in a folder this server does not give access to";
@@ -65,7 +73,7 @@ function pathChecked(input: string, configDir: string): Result<string> {
 	// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
 	if (/[\u0000-\u001f\u007f-\u009f]/.test(input)) return fail("The path contains control characters.");
 	if (input.includes("\\")) return fail("Use forward slashes (/) in vault paths.");
-	if (input.startsWith("/") || DRIVE_LETTER.test(input)) return fail("Use a path relative to the vault root, without a leading slash or drive.");
+	if (input.startsWith("/") || DRIVE_AT_START.test(input)) return fail("Use a path relative to the vault root, without a leading slash or drive.");
 	if (ENCODED_SEPARATORS.test(input)) return fail("The path contains percent-encoded separators; write the path plainly.");
 	const path = trimTrailingSlashes(input).replace(OBSIDIAN_SPACES, " ").normalize("NFC");
 	for (const part of path.split("/")) {

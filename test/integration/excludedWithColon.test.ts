@@ -12,7 +12,7 @@ import { vaultRootSpellings } from "../../src/config/vaultRootSpellings";
 import { parseTokenFolders } from "../../src/paths/tokenFolders";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
-import { callOk } from "../helpers/tools";
+import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 describe("a folder named with a colon", () => {
@@ -21,7 +21,7 @@ describe("a folder named with a colon", () => {
 	let client: Client;
 
 	beforeAll(async () => {
-		vault = await makeVault({ "Notes/Plan.md": "# Plan\n", "a:b/Diary.md": "# Diary\n\nzanzibar secrets\n" });
+		vault = await makeVault({ "Notes/Plan.md": "# Plan\n", "a:b/Diary.md": "# Diary\n\nzanzibar secrets\n", "c:d/Open.md": "# Open\n" });
 		await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
 		await fs.writeFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), JSON.stringify({ excludedFolders: ["a:b"] }));
 		const { settings, warnings } = await new FileSettingsStore(vault, ".obsidian").read();
@@ -45,5 +45,18 @@ describe("a folder named with a colon", () => {
 		const root = vaultRootSpellings(vault);
 		expect(parseTokenFolders(["a:b"], root)).toEqual({ folders: ["a:b"] });
 		expect(parseTokenFolders([nodePath.join(vault, "a:b")], root)).toEqual({ folders: ["a:b"] });
+	});
+
+	/**
+	 * Tool paths read `x:name` as a folder too, as settings entries do on a vault not on a drive: on 285ac856 `c:d/Open.md`
+	 * was refused as a drive path, so a note in such a folder could not be read. The exclusion holds through that door.
+	 */
+	test("tool paths through a colon folder: the visible note is read, the excluded one answered as absent", async () => {
+		expect(await callOk(client, "read_note", { path: "c:d/Open.md" })).toMatchObject({ path: "c:d/Open.md", content: "# Open\n" });
+		const refused = await callError(client, "read_note", { path: "a:b/Diary.md" });
+		// Answered as a note that is not there, as every excluded note is (its existence never told).
+		expect(refused).toMatch(/^No note "a:b\/Diary\.md"\./);
+		expect(refused).not.toContain("zanzibar");
+		expect(await callError(client, "read_note", { path: "C:/Notes/Plan.md" })).toContain("without a leading slash or drive");
 	});
 });

@@ -4,7 +4,7 @@
  * client can act on, the other program's file stays at the old name with its text, nothing is made at the new name,
  * no linking note is rewritten and nothing is journalled. The real service over real HTTP, a real temp vault.
  */
-import { appendFileSync, promises as fs, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, promises as fs, renameSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { DiskWriter } from "../../src/headless/DiskWriter";
@@ -34,23 +34,24 @@ describe("rename_note when another program saves the note by rename while its mo
 
 	test("refused as changed while moved; the other program's file and the linking note as they were, nothing at the new name, nothing journalled", async () => {
 		const plan = nodePath.join(vault, "Notes/Plan.md");
-		// The folder is made twice: for the set (before the move opens the note), then by the move itself, after its open.
-		// At that second one the other program saves.
+		// The folder is made for the set (before the move opens the note, `makeFolder`), then asked for by the move itself,
+		// after its open (`makeFolders`): there the other program saves.
 		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the jail as `this`
 		const makeFolders = FolderJail.prototype.makeFolders;
 		let made = 0;
 		jest.spyOn(FolderJail.prototype, "makeFolders").mockImplementation(async function (this: FolderJail, folder: string) {
-			if (folder === nodePath.join(vault, "Archive") && ++made === 2) {
+			if (folder === nodePath.join(vault, "Archive") && ++made === 1) {
 				writeFileSync(`${plan}.saving`, "# Plan\n\nSaved by another program.\n");
 				renameSync(`${plan}.saving`, plan);
 			}
 			await makeFolders.call(this, folder);
 		});
 		const error = await callError(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" });
-		expect(made).toBe(2);
+		expect(made).toBe(1);
 		expect(error).toBe("The note changed while it was being moved (another program replaced it), so nothing was moved. Read it again and retry.");
 		expect(await fs.readFile(plan, "utf8")).toBe("# Plan\n\nSaved by another program.\n");
-		expect(await fs.readdir(nodePath.join(vault, "Archive"))).toEqual([]);
+		// The folder the rename made for the new path is taken away with it (on 285ac856 it stayed, empty).
+		expect(existsSync(nodePath.join(vault, "Archive"))).toBe(false);
 		expect(await fs.readFile(nodePath.join(vault, "Notes/Linker.md"), "utf8")).toBe("See [[Notes/Plan]].\n");
 		expect(running.journal.list(10).filter((entry) => entry.tool === "rename_note")).toEqual([]);
 	});
@@ -74,9 +75,26 @@ describe("rename_note when another program saves the note by rename while its mo
 		expect(saved).toBe(true);
 		expect(error).toBe("The note changed while it was being moved (another program replaced it), so nothing was moved. Read it again and retry.");
 		expect(await fs.readFile(plan, "utf8")).toBe("# Plan, rewritten\n\nSaved by another program.\n");
-		expect(await fs.readdir(nodePath.join(vault, "Archive"))).toEqual([]);
+		expect(existsSync(nodePath.join(vault, "Archive"))).toBe(false);
 		expect(await fs.readFile(nodePath.join(vault, "Notes/Linker.md"), "utf8")).toBe("See [[Notes/Plan]].\n");
 		expect(running.journal.list(10).filter((entry) => entry.tool === "rename_note")).toEqual([]);
+	});
+
+	test("refused so, the new folder another program put a file in meanwhile stays with it", async () => {
+		const plan = nodePath.join(vault, "Notes/Plan.md");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the writer as `this`
+		const move = DiskWriter.prototype.move;
+		jest.spyOn(DiskWriter.prototype, "move").mockImplementation(async function (this: DiskWriter, ...args: Parameters<DiskWriter["move"]>) {
+			// The rename made `New/Sub` for its new path; another program saves the note, and a file into `New`, now.
+			writeFileSync(`${plan}.saving`, "# Plan, rewritten\n");
+			renameSync(`${plan}.saving`, plan);
+			writeFileSync(nodePath.join(vault, "New/Theirs.md"), "theirs\n");
+			return move.apply(this, args);
+		});
+		await callError(client, "rename_note", { path: "Notes/Plan.md", new_path: "New/Sub/Plan.md" });
+		// Only the empty folder it made goes: `New` holds the other program's file.
+		expect(await fs.readdir(nodePath.join(vault, "New"))).toEqual(["Theirs.md"]);
+		expect(await fs.readFile(nodePath.join(vault, "New/Theirs.md"), "utf8")).toBe("theirs\n");
 	});
 
 	test("a line another program appends to the note (the same file) between the rename's read and its move's open: moved with it, as main moved it", async () => {

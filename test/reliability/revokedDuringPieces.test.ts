@@ -194,7 +194,8 @@ function onceFileMade(then: () => void): () => boolean {
  * A rename's move opens the note and reads it in pieces, to check it still holds the text the rename read, with turns
  * between them; then it moves the file. A token revoked, its right set to Deny, or the new path's folder excluded in one
  * of those turns moved the note anyway (recorded in history; the client was told nothing was written, and no link was
- * pointed at the new path). Now it is asked again last before the file moves: the note stays where it was.
+ * pointed at the new path). Now it is asked again last before the file moves: the note stays where it was, and the
+ * folders the rename made for its new path go too (on 285ac856 `New/Sub/` was left, empty).
  */
 test.each([
 	["revoked", (settings: VaultMcpSettings): VaultMcpSettings => ({ ...settings, tokens: [] })],
@@ -205,7 +206,7 @@ test.each([
 			tokens: settings.tokens.map((token) => ({ ...token, rights: { ...token.rights, rename_note: "deny" } })),
 		}),
 	],
-	["the new path's folder excluded", (settings: VaultMcpSettings): VaultMcpSettings => ({ ...settings, excludedFolders: ["Archive"] })],
+	["the new path's folder excluded", (settings: VaultMcpSettings): VaultMcpSettings => ({ ...settings, excludedFolders: ["New"] })],
 ])("a write token %s while its rename's move reads the long note: nothing is moved", async (_how, change) => {
 	await withWriteServer({ "Notes/Plan.md": NOTE, "Notes/Linker.md": "See [[Plan]].\n" }, async (vault, running, client) => {
 		const original = fsModule.readSync as (...args: unknown[]) => number;
@@ -217,11 +218,11 @@ test.each([
 			}
 			return original(...args);
 		});
-		await callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "Archive/Plan.md" }).catch(() => undefined);
+		await callTool(client, "rename_note", { path: "Notes/Plan.md", new_path: "New/Sub/Plan.md" }).catch(() => undefined);
 		expect(changed).toBe(true);
 		expect(await fs.readdir(nodePath.join(vault, "Notes"))).toEqual(["Linker.md", "Plan.md"]);
 		expect(await fs.readFile(nodePath.join(vault, "Notes", "Plan.md"), "utf8")).toBe(NOTE);
-		expect(await fs.readdir(nodePath.join(vault, "Archive")).catch(() => [])).toEqual([]);
+		expect(nodeFs.existsSync(nodePath.join(vault, "New"))).toBe(false);
 		expect(await fs.readFile(nodePath.join(vault, "Notes", "Linker.md"), "utf8")).toBe("See [[Plan]].\n");
 		expect(running.journal.list(10)).toEqual([]);
 	});

@@ -35,6 +35,38 @@ describe("parseSettings", () => {
 		expect(parsed.warnings).toEqual(["settings: 1 excluded folder entry names no folder inside the vault; ignored"]);
 	});
 
+	/**
+	 * A home folder (`~`), a `file:` address or a Win32 device path pasted for one of the vault's folders names a folder of
+	 * that name inside the vault, never there: the settings tab said "No such folder yet", data.json nothing (285ac856), so
+	 * `~/Vault/Private` excluded nothing, untold. Now data.json's reader says so, without the entries' text; a token limited
+	 * to such an entry keeps that limit (it sees nothing there), never the folder meant nor more.
+	 */
+	test("entries spelt as a home folder, a file: address or a device path are told of, and never widen a token", () => {
+		const { record } = generateToken("scoped", "read", {}, new Date(), ["Projects"]);
+		const elsewhere = ["~/Vault/Private-SECRET", "file:///home/ann/Vault/Private", "\\\\?\\GLOBALROOT\\Device\\HarddiskVolume2\\Vault\\Private"];
+		const raw = {
+			excludedFolders: [...elsewhere, "./~/Inbox", "~Archive", "profile:x", "\\\\?\\C:\\Vault\\Archive", "Private"],
+			tokens: [{ ...record, folders: ["~\\Vault\\Work"] }],
+		};
+		const parsed = parseSettings(raw, "C:\\Vault");
+		expect(parsed.settings.excludedFolders).toEqual([
+			"~/Vault/Private-SECRET",
+			"file:/home/ann/Vault/Private",
+			"GLOBALROOT/Device/HarddiskVolume2/Vault/Private",
+			"~/Inbox",
+			"~Archive",
+			"profile:x",
+			"Archive",
+			"Private",
+		]);
+		expect(parsed.settings.tokens[0]?.folders).toEqual(["~/Vault/Work"]);
+		expect(parsed.warnings).toEqual([
+			'settings: token record 0\'s folders hold an entry starting with "~", "file:" or a Windows device path: read as a folder of that name inside the vault, never there (the token sees only that); give the folder\'s path inside the vault',
+			'settings: 3 excluded folder entries start with "~", "file:" or a Windows device path: read as a folder of that name inside the vault, never there; give the folder\'s path inside the vault',
+		]);
+		expect(parsed.warnings.join("\n")).not.toContain("SECRET");
+	});
+
 	test("a vault on a network share: an excluded folder given in the long form of its path (\\\\?\\UNC\\…) names that folder", () => {
 		const parsed = parseSettings({ excludedFolders: ["\\\\?\\UNC\\nas\\home\\Vault\\Private"] }, "\\\\nas\\home\\Vault");
 		expect(parsed.settings.excludedFolders).toEqual(["Private"]);

@@ -51,18 +51,62 @@ describe("vaultRootSpellings over a real disk", () => {
 			nodePath.join(root, ".obsidian/plugins/vault-mcp/data.json"),
 			JSON.stringify({ excludedFolders: [`${other}/Private`, `${root}/Archive`], tokens: [{ ...record, folders: [`${other}/Work`] }] }),
 		);
-		const { settings } = await new FileSettingsStore(root, ".obsidian").read();
+		const { settings, warnings } = await new FileSettingsStore(root, ".obsidian").read();
 		// Under the vault's own spelling, always the vault's folder.
 		expect(settings.excludedFolders).toContain("Archive");
 		if (caseApart) {
-			// Another folder: read as any path outside the vault (a folder of that name inside it, not there), as `/elsewhere/Private` is.
-			expect(settings.excludedFolders).not.toContain("Private");
-			expect(settings.tokens[0]?.folders).not.toEqual(["Work"]);
+			// Another folder, outside the vault: no folder of it, told (285ac856 read it as a folder `…/vault/Private` inside, untold).
+			expect(settings.excludedFolders).toEqual(["Archive"]);
+			expect(settings.tokens).toEqual([]);
+			expect(warnings).toContain("settings: 1 excluded folder entry names no folder inside the vault; ignored");
 		} else {
 			expect(settings.excludedFolders).toContain("Private");
 			expect(settings.tokens[0]?.folders).toEqual(["Work"]);
 		}
 	});
+});
+
+/**
+ * The vault's path in another Unicode form (`Cafe\u0301` for a vault `Café`): another folder where the disk tells the forms
+ * apart (Linux's), as it tells case apart. Compared in NFC, data.json's token limited to `…/Cafe\u0301/Work` saw the
+ * vault's Work (285ac856). Now such an entry names no folder of the vault: the token is dropped and the exclusion ignored,
+ * each told; where the disk reads both forms as one folder (macOS), both are the vault's folders.
+ */
+test("data.json's folders under the vault's path in another Unicode form give a token nothing where the disk tells the forms apart", async () => {
+	const parent = await makeTempDir();
+	try {
+		const root = nodePath.join(parent, "Caf\u00e9");
+		mkdirSync(root);
+		let formsApart = true;
+		try {
+			mkdirSync(nodePath.join(parent, "Cafe\u0301"));
+		} catch {
+			formsApart = false;
+		}
+		const other = nodePath.join(parent, "Cafe\u0301");
+		const { record } = generateToken("scoped", "read", {}, new Date(), ["Work"]);
+		await fs.mkdir(nodePath.join(root, ".obsidian/plugins/vault-mcp"), { recursive: true });
+		await fs.writeFile(
+			nodePath.join(root, ".obsidian/plugins/vault-mcp/data.json"),
+			JSON.stringify({ excludedFolders: [`${other}/Private`], tokens: [{ ...record, folders: [`${other}/Work`] }] }),
+		);
+		const { settings, warnings } = await new FileSettingsStore(root, ".obsidian").read();
+		if (formsApart) {
+			expect(settings.tokens).toEqual([]);
+			expect(settings.excludedFolders).toEqual([]);
+			expect(warnings).toEqual(
+				expect.arrayContaining([
+					"settings: token record 0's folders are not valid and the token was dropped",
+					"settings: 1 excluded folder entry names no folder inside the vault; ignored",
+				]),
+			);
+		} else if (!vaultRootSpellings(root).caseSensitive) {
+			expect(settings.tokens[0]?.folders).toEqual(["Work"]);
+			expect(settings.excludedFolders).toEqual(["Private"]);
+		}
+	} finally {
+		await removeDir(parent);
+	}
 });
 
 /**

@@ -168,11 +168,9 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["/Private/Old", "/", "Private/Old"],
 		// Where the disk tells case apart, the vault's path as the disk spells it; the folder inside in its own Unicode form.
 		["/home/ann/Vault/Private", onLinux, "Private"],
+		["/home/ann/Cafe\u0301/Work", { spellings: ["/home/ann/Cafe\u0301"], caseSensitive: true }, "Work"],
 		["/home/ann/Vault/../Vault/Cafe\u0301", onLinux, "Caf\u00e9"],
 		["/home/ann/Other/../Vault/Private", onLinux, "Private"],
-		// Another folder on a disk that tells case apart, read as any path outside the vault (it named the vault's Private).
-		["/home/ann/vault/Private", onLinux, "home/ann/vault/Private"],
-		["/HOME/ann/Vault/Private", onLinux, "HOME/ann/Vault/Private"],
 		// A colon is a name's on Linux and macOS (a folder `a:b` was read as drive A and could not be excluded).
 		["a:b", undefined, "a:b"],
 		["a:b/Old", root, "a:b/Old"],
@@ -209,6 +207,15 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		["E:\\..", "E:\\"],
 		["F:\\Private", "E:\\"],
 		["/home/ann/Vault/..", onLinux],
+		// Another folder on a disk that tells names apart: the vault's path in another letter case or Unicode form. It named
+		// the vault's Private (main), then a folder `home/ann/vault/Private` inside, never there, untold (lead11); in NFD,
+		// the vault's Work (a token limited to it saw that folder).
+		["/home/ann/vault/Private", onLinux],
+		["/HOME/ann/Vault/Private", onLinux],
+		["/home/ann/VAULT/../Other", onLinux],
+		["/home/ann/Cafe\u0301/Work", { spellings: ["/home/ann/Caf\u00e9"], caseSensitive: true }],
+		["/home/ann/Caf\u00e9/Work", { spellings: ["/home/ann/Cafe\u0301"], caseSensitive: true }],
+		["/home/ann/\u212aeys/Work", { spellings: ["/home/ann/Keys"], caseSensitive: true }],
 		// Beside a vault on a drive, a drive (`a:b` is drive A's folder b), as Windows reads it.
 		["a:b", "C:\\Vault"],
 		["C:", undefined],

@@ -26,7 +26,7 @@ describe("checkVaultPath", () => {
 		["Folder//Note.md", "empty"],
 		["/etc/passwd", "leading slash"],
 		["C:/Windows/win.ini", "drive"],
-		["c:relative.md", "drive"],
+		["C:", "drive"],
 		["\\\\server\\share\\x.md", "forward slashes"],
 		["Folder\\Note.md", "forward slashes"],
 		["Note\u0000.md", "control"],
@@ -46,6 +46,29 @@ describe("checkVaultPath", () => {
 		const checked = checkVaultPath(input, scope);
 		expect(checked.ok).toBe(false);
 		expect(checked.ok ? "" : checked.error).toContain(reason);
+	});
+
+	/**
+	 * `x:name` is a folder name where the system has no drives (Linux and macOS allow it): on 285ac856 `a:b/x.md` was
+	 * refused as a drive path, so a note there could not be read. On Windows it stays a drive: `C:Private/x.md` is
+	 * resolved inside a vault on C: to its Private, which the exclusions (comparing `C:Private`) never saw.
+	 */
+	test("`x:name` is a folder name on Linux and a drive on Windows", () => {
+		expect(checkVaultPath("a:b/x.md", scope)).toEqual({ ok: true, value: "a:b/x.md" });
+		expect(checkVaultPath("c:relative.md", scope)).toEqual({ ok: true, value: "c:relative.md" });
+		const platform = Object.getOwnPropertyDescriptor(process, "platform");
+		Object.defineProperty(process, "platform", { value: "win32" });
+		try {
+			jest.isolateModules(() => {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded again as on Windows
+				const onWindows = (require("../../../src/vault/paths") as typeof import("../../../src/vault/paths")).checkVaultPath;
+				for (const path of ["a:b/x.md", "C:Private/x.md", "c:relative.md"])
+					expect(onWindows(path, scope)).toEqual({ ok: false, error: expect.stringContaining("drive") });
+				expect(onWindows("Notes/a.md", scope)).toEqual({ ok: true, value: "Notes/a.md" });
+			});
+		} finally {
+			if (platform) Object.defineProperty(process, "platform", platform);
+		}
 	});
 
 	test("refuses the config folder under a custom name", () => {
