@@ -287,7 +287,10 @@ function namesItsDays(options: Partial<Options>): boolean {
  */
 function nextAfter(rule: RecurrenceRule, dtstart: Date, after: Date, search: SearchWork): Date | null | typeof BEYOND_SEARCH | typeof SEARCH_TOO_LONG {
 	const build = (start: Date) => new RRule({ ...rule.options, dtstart: start });
-	const within = firstOccurrenceDay(rule.options, dtstart, after, search);
+	// `after` is the last millisecond of its day (the reference day, whose occurrences are all up to it), so the check
+	// starts the next day: from that day, a task due on a day its rule falls on (`every hour on the 29th in February on
+	// Monday`, due 2016-02-29) found that day and rrule was asked from it, walking 28 years of hours to 2044.
+	const within = firstOccurrenceDay(rule.options, dtstart, new Date(after.getTime() + 1), search);
 	if (within === null || within === SEARCH_TOO_LONG) return within ?? BEYOND_SEARCH;
 	const nextFrom = (start: Date, from: Date) => {
 		const found = firstOccurrenceDay(rule.options, start, from, search);

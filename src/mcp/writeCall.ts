@@ -92,6 +92,22 @@ function noLongerAllowed(tool: ToolDescriptor, done = NOTHING_WRITTEN): ToolOutc
 }
 
 /**
+ * `noLongerAllowed`, unless the token may still use the tool and a note or folder of the set lies under a link made in
+ * the vault folder meanwhile: links are hidden like excluded folders, so the scope check refuses the call, but nothing
+ * about the token changed (a rename whose target folder became a link out of the vault was told its rights changed).
+ * The link is not named: what it leads to is none of the client's business.
+ */
+function refusedAsNoLongerAllowed(ctx: ToolContext, tool: ToolDescriptor, changes: readonly NoteChange[]): ToolOutcome<Record<string, unknown>> {
+	const links = { configDir: ctx.host.vault.configDir, excludedFolders: ctx.host.hiddenLinks() };
+	const underLink = (path: string | undefined) => path !== undefined && links.excludedFolders.length > 0 && isExcludedPath(path, links);
+	if (ctx.writes.currentRight(tool) === "deny" || !changes.some((change) => underLink(change.path) || underLink(change.movedFrom)))
+		return noLongerAllowed(tool);
+	return fail(
+		`${tool.name} was not written: a folder it writes in was replaced by a link meanwhile, and this server never writes through a link (in or out of the vault). ${NOTHING_WRITTEN}`,
+	);
+}
+
+/**
  * The notes a set stopped part-way had written, as its error tells them: how many, and by name only those the token
  * may see now. A folder excluded, or the token's folders narrowed, during the set hides the notes in it, as a written
  * call's answer is then withheld (`writtenOutOfSight`); the undo id still reverses them (see undoReverses).
@@ -236,7 +252,7 @@ export async function runWriteCall<Args>(
 			// Revoked, or its folders narrowed away from a note of the set, while it was planned (a rename's thousands of linking
 			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
 			// that can no longer be written, nor shown a note the token may no longer see.
-			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return noLongerAllowed(tool);
+			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return refusedAsNoLongerAllowed(ctx, tool, planned.changes);
 			writes.releasePlace?.();
 			const decision = await waitForDecision(
 				writes.approver,
@@ -319,7 +335,7 @@ export async function runWriteCall<Args>(
 			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
 			if (error instanceof NoteTooLongError) return fail(error.message);
 			if (!(error instanceof WriteNoLongerAllowedError || error instanceof NoteChangedSinceError) || error.written.length > 0) writes.wrote?.();
-			if (error instanceof WriteNoLongerAllowedError && error.written.length === 0) return noLongerAllowed(tool);
+			if (error instanceof WriteNoLongerAllowedError && error.written.length === 0) return refusedAsNoLongerAllowed(ctx, tool, planned.changes);
 			if (error instanceof WriteNoLongerAllowedError)
 				return noLongerAllowed(
 					tool,

@@ -4,6 +4,8 @@
  * client and a scripted approver, as red81 probed the other write tools' Ask flows.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
 import { MAX_WRITE_ATTEMPTS, WRITE_RETRY_BUDGET_MS } from "../../src/config/limits";
 import type { ApprovalRequest, Approver } from "../../src/mcp/approval";
@@ -315,3 +317,40 @@ function withRights(settings: VaultMcpSettings, rights: Parameters<typeof setTok
 	if ("error" in changed) throw new Error(changed.error);
 	return changed.settings;
 }
+
+describe("rename_note in Ask mode, the target folder made a link out of the vault while the window is open", () => {
+	test("refused for the link, not as the token's rights changed; nothing moved in or out", async () => {
+		const vault = await makeVault({ "Old/Plan.md": "# Plan\n", "Garden/Seeds.md": "# Seeds\n" });
+		const outside = await mkdtemp(nodePath.join(tmpdir(), "vault-mcp-outside-"));
+		const approver: Approver = {
+			decide: async () => {
+				await rm(nodePath.join(vault, "Garden"), { recursive: true });
+				await symlink(outside, nodePath.join(vault, "Garden"));
+				return "approve";
+			},
+		};
+		const running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true },
+			approver,
+			rights: { write: { rename_note: "ask" } },
+			// Following the disk, as the CLI server does: the link is seen and hidden like an excluded folder.
+			host: { watch: true },
+		});
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		try {
+			const outcome = await callTool(client, "rename_note", { path: "Old/Plan.md", new_path: "Garden/Beans.md" });
+			// On lead11: "rename_note is no longer allowed for this token (its rights, its folders, …)", though nothing about the token changed.
+			expect(outcome.ok ? "" : outcome.error).toBe(
+				"rename_note was not written: a folder it writes in was replaced by a link meanwhile, and this server never writes through a link (in or out of the vault). Nothing was written.",
+			);
+			expect(readFileSync(nodePath.join(vault, "Old/Plan.md"), "utf8")).toBe("# Plan\n");
+			expect(await readdir(outside)).toEqual([]);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+			await removeDir(outside);
+		}
+	});
+});

@@ -240,6 +240,31 @@ describe("a rule of hours or minutes whose next day is years away", () => {
 		expect(clock() - started).toBeLessThan(220);
 	});
 
+	test.each<[string, string, string]>([
+		// The check found the due day itself, so rrule's next date, past 30 years from it, was refused as not vouched for.
+		["every 31 years", "2026-06-19", "2057-06-19"],
+		// rrule skips 2037-2063 (no 29 February), then steps back as Tasks does: 28 February 2037.
+		["every 13 years for 5 times", "2024-02-29", "2037-02-28"],
+	])("%s due %s: %s, as Tasks answers", (rule, due, expected) => {
+		expect(next(rule, { due }, due)).toEqual({ due: expected });
+	});
+
+	test("due on a day it falls on: asked of rrule from the next day it falls on, not walked from the due date", () => {
+		// The bounded check started at the due day, which the rule falls on (its hours all up to the due day's end), so rrule
+		// was asked from it: 28 years of hours, 3-5 times the check's own work. Compared with the same rule due a day later
+		// (the same check, the same answer), so a loaded machine slows both alike.
+		const rule = "every hour on the 29th in February on Monday";
+		const cpu = (due: string) => {
+			const clock = workClock();
+			const started = clock();
+			expect(next(rule, { due }, due)).toEqual({ due: "2044-02-29" });
+			return clock() - started;
+		};
+		cpu("2016-03-01");
+		const dayAfter = cpu("2016-03-01");
+		expect(cpu("2016-02-29")).toBeLessThan(2 * dayAfter + 5);
+	});
+
 	test.each<[string, string, string | null]>([
 		// The interval still counts from the reference date (the same answers as rrule walking from it).
 		["every 7 hours on the 29th in February on Monday", "2026-12-01", "2044-02-29"],
