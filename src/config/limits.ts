@@ -1585,7 +1585,8 @@ export const PREFIX_WALK_STEP_WORDS = 8_192;
  * when more start with it. 20 planted notes of 50,000 distinct words made "z1" stand for 111,000 words,
  * 0.4–0.5 s of CPU a search word, and 60 such words failed every search at the call's budget. The
  * largest two-letter prefix of the held-out vaults stands for 826 words (obsidian-hub). An exclusion
- * and a phrase's last word still take every word they start.
+ * and an excluded phrase's last word still take every word they start (EXCLUDED_SEARCH_MAX_WORDS); a
+ * wanted phrase's last word is cut as a word is.
  */
 export const PREFIX_MAX_WORDS = 4_096;
 /**
@@ -1601,7 +1602,8 @@ export const PREFIX_SEARCH_MAX_WORDS = 16_384;
  * exclusion must take every word it starts (a note holding one is never an answer), so past this
  * the search is refused rather than cut. `-z0 … -z59` over 20 planted notes of 50,000 words each
  * started 1.55 million words, 1.6 s of CPU; a word is about a microsecond (looked up, its list
- * taken, its notes marked). The held-out vaults' largest two-letter prefix starts 826 words.
+ * taken, its notes marked). The held-out vaults' largest two-letter prefix starts 826 words. An
+ * excluded phrase's last word counts too (`-"alpha co"`, each phrase its own walk and merge).
  */
 export const EXCLUDED_SEARCH_MAX_WORDS = 131_072;
 /**

@@ -162,11 +162,14 @@ export class TermDictionary {
 			}
 			return found;
 		}
+		// The walk's last step, the sort, each step of the held look and the caller's first lists were one piece: 48,000 words
+		// starting `b1` cut to 4,096 were 15 ms sorted, 31 ms looked up and 20 ms of lists taken, a piece of 82–99 ms.
+		yield;
 		const shortest = byLength(words);
 		// One word past `most` is looked for: only a held word left out is a cut. Words after the last held one that no
 		// searched note holds (a deleted note's, another folder's) left out nothing, and the notice must not tell of them.
 		for (let from = 0; from < shortest.length && found.length <= most;) {
-			if (from > 0) yield;
+			yield;
 			const stepEnd = held ? held.walked + FORM_WALK_STEP_POSTINGS : Infinity;
 			from = this.heldIdsOf(shortest, from, Math.min(shortest.length, from + PREFIX_WALK_STEP_WORDS), { skip, held, stepEnd }, most + 1, found);
 		}
@@ -174,6 +177,7 @@ export class TermDictionary {
 			found.length = most;
 			if (said) said.cut = true;
 		}
+		yield;
 		return found;
 	}
 

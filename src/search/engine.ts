@@ -420,6 +420,8 @@ export class SearchEngine {
 			this.index.notesHoldingAnySteps(
 				exclusions.filter((term) => term.tokens.length === 1).map((term) => term.tokens[0] ?? ""),
 				accepted?.slots ?? null,
+				// A phrase's last word takes every word it starts too: counted against the same bound, refused past it.
+				exclusions.filter((term) => term.tokens.length > 1).map((term) => term.tokens.at(-1) ?? ""),
 			),
 			pause,
 			generation,

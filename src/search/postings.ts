@@ -401,7 +401,7 @@ function lowerSlot(slots: Uint32Array, from: number, to: number, slot: number): 
 export class TooManyWordsExcluded extends Error {
 	constructor() {
 		super(
-			`The excluded words start more than ${EXCLUDED_SEARCH_MAX_WORDS.toLocaleString("en-US")} words of the notes searched, and every one would be looked up: nothing was searched. Exclude longer words (type more of each).`,
+			`The excluded words (and excluded phrases' last words) start more than ${EXCLUDED_SEARCH_MAX_WORDS.toLocaleString("en-US")} words of the notes searched, and every one would be looked up: nothing was searched. Exclude longer words (type more of each).`,
 		);
 	}
 }
@@ -1485,15 +1485,22 @@ export class PostingsIndex {
 	 * by slot (1 = holds one), or null for no words: marks, not a union, as an exclusion needs no
 	 * counts, so excluding every two-letter start of a 50,000-note vault is one pass over postings.
 	 * Throws TooManyWordsExcluded when the notes `accepted` accepts (null: every note) hold more
-	 * than EXCLUDED_SEARCH_MAX_WORDS words the prefixes start: an exclusion cannot be cut.
+	 * than EXCLUDED_SEARCH_MAX_WORDS words the prefixes and `phraseEnds` start: an exclusion cannot be cut.
+	 * `phraseEnds` are the last words of the search's excluded phrases (each a prefix, each phrase's
+	 * own): they are only counted here, as each phrase walks and merges every word its last word starts
+	 * (`resolveSteps`), and their notes are not marked.
 	 */
-	notesHoldingAny(words: readonly string[], accepted: Uint8Array | null = null): Uint8Array | null {
-		return runSteps(this.notesHoldingAnySteps(words, accepted));
+	notesHoldingAny(words: readonly string[], accepted: Uint8Array | null = null, phraseEnds: readonly string[] = []): Uint8Array | null {
+		return runSteps(this.notesHoldingAnySteps(words, accepted, phraseEnds));
 	}
 
 	/** `notesHoldingAny` in steps that yield where a search may pause; notes added meanwhile are left out. */
-	*notesHoldingAnySteps(words: readonly string[], accepted: Uint8Array | null = null): Generator<void, Uint8Array | null, void> {
-		if (words.length === 0) return null;
+	*notesHoldingAnySteps(
+		words: readonly string[],
+		accepted: Uint8Array | null = null,
+		phraseEnds: readonly string[] = [],
+	): Generator<void, Uint8Array | null, void> {
+		if (words.length === 0 && phraseEnds.length === 0) return null;
 		const slotCount = this.nextSlot;
 		const ids: number[] = [];
 		const starting: string[][] = [];
@@ -1507,17 +1514,21 @@ export class PostingsIndex {
 				starting.push(yield* this.dictionary.wordsWithPrefixSteps(word));
 			}
 		}
+		// Counted, never marked: each phrase walks its last word's words again whoever else walked them (`-"alpha co" -"beta co"` twice).
+		const counted = starting.length;
+		for (const end of phraseEnds) if (isPrefixWord(end)) starting.push(yield* this.dictionary.wordsWithPrefixSteps(end));
 		// Past the bound only the words the searched notes hold count (as for a wanted prefix): the answer
 		// must not depend on notes the search may not read, nor on words of deleted notes the dictionary keeps.
 		const walked = starting.reduce((sum, started) => sum + started.length, 0);
 		const held = walked <= EXCLUDED_SEARCH_MAX_WORDS ? undefined : accepted ? this.heldAmong(accepted) : this.heldAnywhere();
 		let room = EXCLUDED_SEARCH_MAX_WORDS;
-		for (const started of starting) {
+		for (const [at, started] of starting.entries()) {
 			const found = yield* this.dictionary.heldIdsSteps(started, held, room);
 			if (found === null) throw new TooManyWordsExcluded();
 			room -= found.length;
-			for (const id of found) ids.push(id);
+			if (at < counted) for (const id of found) ids.push(id);
 		}
+		if (words.length === 0) return null;
 		return yield* holderMarkSteps(yield* this.runsOfSteps(ids, slotCount), slotCount);
 	}
 

@@ -139,7 +139,8 @@ describe("resolveSubpath names the part of the note Obsidian would open", () => 
 				if (part.name.startsWith("^")) expect(text).toContain(part.name);
 				else expect(text).toMatch(/^#{1,6} /);
 			}),
-			{ numRuns: 2000 },
+			// A fixed seed: 200 runs meet each of these pieces about 100 times, beside every other (2,000 runs took ~2 s of CI).
+			{ numRuns: 200, seed: 129 },
 		);
 	});
 
@@ -265,7 +266,8 @@ describe("sameHeadingKey compares two headings (or a heading and a key) as their
 				expect(print(one)).toBe(print(headingKey(one)));
 				if (sameHeadingKey(one, other)) expect(print(one)).toBe(print(other));
 			}),
-			{ numRuns: 2000 },
+			// A fixed seed: 200 runs meet each of these pieces about 100 times, beside every other (2,000 runs took ~2 s of CI).
+			{ numRuns: 200, seed: 129 },
 		);
 		// Runs of other characters longer than are lowered at once, a pair or a sigma where they are cut.
 		for (const edge of ["\ud801\udc00", "Σ", "ΣΣ", "İ"]) {
@@ -279,9 +281,12 @@ describe("sameHeadingKey compares two headings (or a heading and a key) as their
 	});
 
 	test("isKeySeparator is the characters headingKey makes a space of, every UTF-16 code unit", () => {
-		const differ: number[] = [];
-		for (let code = 0; code <= 0xffff; code++) if (isKeySeparator(code) !== /[\s#|^:%[\]\\]/.test(String.fromCharCode(code))) differ.push(code);
-		expect(differ).toEqual([]);
+		// Every code unit in one string, the regular expression run over it once (65,536 tests of one character each took ~0.1 s).
+		const everyUnit = String.fromCharCode(...Array.from({ length: 0x10000 }, (_, code) => code));
+		const separators = [...everyUnit.matchAll(/[\s#|^:%[\]\\]/g)].map((match) => match.index);
+		const kept = Array.from({ length: 0x10000 }, (_, code) => code).filter(isKeySeparator);
+		expect(kept).toEqual(separators);
+		expect(separators).toContain(0xfeff);
 	});
 
 	test("lastHeadingPart is a chain's last heading", () => {

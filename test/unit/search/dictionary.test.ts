@@ -235,4 +235,22 @@ describe("withPrefixSteps past its most", () => {
 		expect(taken).toEqual(["cob", "code", "coffee"].map((word) => ids.get(word)));
 		expect(runAll(dictionary.withPrefixSteps("co", undefined, 3))).toEqual(["co", "coa", "cob"].map((word) => ids.get(word)));
 	});
+
+	test("looks up the held words in pieces of their own: not with the walk and sort before, nor with the caller's lists after", () => {
+		const dictionary = new TermDictionary(null);
+		// Fewer words than a walk's step: lead11 walked, sorted, looked up and returned them in one piece (a phrase's last
+		// word `b1` of 48,000 words, cut to 4,096, then took its first lists in the same piece: 82–99 ms).
+		for (let n = 0; n < 600; n++) dictionary.idOf(`co${n.toString(36)}`);
+		let looked = 0;
+		const held = { walked: 0, holds: () => ++looked > 0 };
+		const steps = dictionary.withPrefixSteps("co", undefined, 100, held);
+		const lookedAtPauses: number[] = [];
+		let next = steps.next();
+		for (; !next.done; next = steps.next()) lookedAtPauses.push(looked);
+		expect(next.value).toHaveLength(100);
+		// A pause before the first look up and one after the last.
+		expect(lookedAtPauses[0]).toBe(0);
+		expect(lookedAtPauses.at(-1)).toBe(looked);
+		expect(looked).toBe(101);
+	});
 });

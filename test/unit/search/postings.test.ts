@@ -1333,9 +1333,14 @@ describe("PostingsIndex: a hostile vocabulary is resolved in steps a search can 
 		const starts = [..."0123456789abcdefghijklmnopqrstuvwxyz"].map((digit) => `co${digit}`);
 		expect(() => index.notesHoldingAny(starts)).toThrow(TooManyWordsExcluded);
 		expect(() => index.notesHoldingAny(["co1"])).not.toThrow();
+		// An excluded phrase's last word (`-"code co"`) takes every word it starts too: counted, refused the same (lead11 walked them all).
+		expect(() => index.notesHoldingAny([], null, ["co"])).toThrow(TooManyWordsExcluded);
+		expect(index.notesHoldingAny([], null, ["co1"])).toBeNull();
+		expect(listOf).not.toHaveBeenCalled();
 		// A token of Mine/ holds two of the words: its search does not depend on the planted notes it may not read.
 		const mine = run(index.acceptedSlots((path) => path.startsWith("Mine/"))).slots;
 		const marks = index.notesHoldingAny(["co"], mine);
+		expect(index.notesHoldingAny([], mine, ["co"])).toBeNull();
 		expect(marks?.[slotOf(index, "Mine/Code.md")]).toBe(1);
 		expect(marks?.[slotOf(index, "Mine/Other.md")]).toBe(0);
 		// Deleted: their words stay in the dictionary, held by no note.
