@@ -273,7 +273,7 @@ describe("read_note", () => {
 	});
 
 	test("a heading of hundreds of kilobytes named by a path as long is compared in pieces (two of 900 KB were one piece of 60-130 ms, twice a call)", async () => {
-		const WORDS = 150_000;
+		const WORDS = 100_000;
 		const planted = await openToolVault({ "Long.md": `# ${"a: ".repeat(WORDS)}\nbody\n# Next\n` });
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
@@ -290,7 +290,7 @@ describe("read_note", () => {
 			expect(content.startsWith("# a: a: ") && content.length > 100_000).toBe(true);
 			// Found (by its print, then word by word) and its line checked again: both sides' words, twice.
 			expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(4 * WORDS);
-			// Before: 300,000 in one piece, twice. Now a pause every SUBPATH_HEADING_STEP_CHARS of the heading (3 characters a word,
+			// Before: 200,000 in one piece, twice. Now a pause every SUBPATH_HEADING_STEP_CHARS of the heading (3 characters a word,
 			// each lowered on both sides); the look-up's last step and the check's first share a piece.
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(2 * Math.ceil((2 * SUBPATH_HEADING_STEP_CHARS) / 3) + 4);
 		} finally {
