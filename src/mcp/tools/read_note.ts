@@ -18,7 +18,7 @@ import {
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
-import { describeHeadingPlaces, lastHeadingPart, resolveSubpathInSteps, sameHeadingKey, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
+import { describeHeadingPlaces, lastHeadingPart, resolveSubpathInSteps, sameHeadingKeySteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
 import { blockPartInSteps, headingPlacesInSteps } from "../../headless/compactMetadata";
 import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../vault/notes";
 import { hasNoTags, listedNoteTags } from "../../vault/tags";
@@ -115,7 +115,7 @@ export const readNoteTool = defineTool({
 				return fail(
 					`No ${what} in "${file.path}". ${describeHeadingPlaces(headings, HEADINGS_LISTED)} Call read_note with one of these after '#', or with the path alone for the whole note.`,
 				);
-			if (!partMatchesText(part, text, subpath)) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
+			if (!(await clock.run(partMatchesTextSteps(part, text, subpath)))) return fail(`"${file.path}" changed while it was read. Call read_note again.`);
 		}
 		// A note of megabytes is hashed in pieces, the event loop given back between them; so are its tags listed.
 		// A note read again unchanged (nearly every read of a small note) takes its remembered hash without a wait.
@@ -253,10 +253,10 @@ function subpathOf(input: string): string {
  * True when the offsets from the metadata cache still fit the text read: the cache is updated a
  * moment after a file changes, and a section cut from newer text at older offsets would be wrong.
  */
-function partMatchesText(part: NotePart, text: string, subpath: string): boolean {
+function* partMatchesTextSteps(part: NotePart, text: string, subpath: string): Steps<boolean> {
 	const slice = text.slice(part.start, part.end);
 	if (part.name.startsWith("^")) return holdsBlockName(slice, part.name);
 	const firstLine = slice.split(/\r?\n/, 1)[0] ?? "";
 	// Against the part the heading was found by, compared only as far as the two agree: a planted heading of megabytes, or a path's, keyed whole held the server.
-	return sameHeadingKey(firstLine, lastHeadingPart(subpath));
+	return yield* sameHeadingKeySteps(firstLine, lastHeadingPart(subpath));
 }

@@ -272,6 +272,34 @@ describe("read_note", () => {
 		}
 	});
 
+	test("a heading of hundreds of kilobytes named by a path as long is compared in pieces (two of 900 KB were one piece of 60-130 ms, twice a call)", async () => {
+		const WORDS = 100_000;
+		const planted = await openToolVault({ "Long.md": `# ${"a: ".repeat(WORDS)}\nbody\n# Next\n` });
+		await planted.vault.host.metadataCache.settled();
+		const pieces = countWorkPerPiece();
+		// Words lowered between two pauses: the comparison lowers each word of both sides it reads.
+		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
+			pieces.count();
+			return lower.call(this);
+		});
+		try {
+			const read = await planted.ok("read_note", { path: `Long#${"A ".repeat(WORDS)}` });
+			const content = String(read.content);
+			// The section found (cut to fit the answer).
+			expect(content.startsWith("# a: a: ") && content.length > 100_000).toBe(true);
+			// Found (by its print, then word by word) and its line checked again: both sides' words, twice.
+			expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(4 * WORDS);
+			// Before: 200,000 in one piece, twice. Now a pause every SUBPATH_HEADING_STEP_CHARS of the heading (3 characters a word,
+			// each lowered on both sides); the look-up's last step and the check's first share a piece.
+			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(2 * Math.ceil((2 * SUBPATH_HEADING_STEP_CHARS) / 3) + 4);
+		} finally {
+			lowered.restore();
+			pieces.restore();
+			await planted.close();
+		}
+	});
+
 	test("a path of thousands of words is compared word by word only with headings whose print is its own (each of 1,900 long headings was: 467 ms a call where keying the path had cost 25)", async () => {
 		const HEADINGS = 150;
 		const long = Array.from({ length: HEADINGS }, (_, index) => `# ${"a:".repeat(600)}${index}\ntext ${index}\n`).join("");
