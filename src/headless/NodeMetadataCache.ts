@@ -35,8 +35,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 	readonly resolvedLinks: LinkMap = {};
 	readonly unresolvedLinks: LinkMap = {};
 	private readonly caches = new Map<string, CachedMetadata>();
-	/** The note each metadata was parsed for: a path's entry may be another note's, parsed at the path it has now (`onRename`). */
-	private readonly parsedFor = new WeakMap<CachedMetadata, HostFile>();
+	/**
+	 * The note or canvas each metadata or canvas link list was parsed for: a path's entry may be another file's, parsed
+	 * at the path it has now (`onRename`).
+	 */
+	private readonly parsedFor = new WeakMap<CachedMetadata | string[], HostFile>();
 	/** The link texts each canvas holds, for resolution (a note's are read from its metadata). */
 	private readonly canvasLinks = new Map<string, string[]>();
 	private readonly resolver = new LinkFileIndex<HostFile>();
@@ -698,11 +701,12 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const file = this.vault.getFileByPath(abstractFile.path);
 		if (file) this.resolver.add(file);
 		let cache = this.caches.get(oldPath);
-		const links = this.canvasLinks.get(oldPath);
-		// Parsed since for another note now at the old path (its change queued before this rename, parsed where that note
-		// is now, its own rename onto the path still queued): that note's, left to it. Carried here, it stayed for good.
-		const another = cache !== undefined && this.parsedFor.get(cache) !== abstractFile;
-		if (another) cache = undefined;
+		let links = this.canvasLinks.get(oldPath);
+		// Parsed since for another note (or canvas) now at the old path (its change queued before this rename, parsed where
+		// that file is now, its own rename onto the path still queued): that file's, left to it. Carried here, it stayed for good.
+		const kept = cache ?? links;
+		const another = kept !== undefined && this.parsedFor.get(kept) !== abstractFile;
+		if (another) [cache, links] = [undefined, undefined];
 		// Dropped and set again in one turn: no reader sees the note at neither path. A parse that ended after
 		// the move (queued before it, or ahead of the queue) stored newer metadata at the new path: kept.
 		const forgetting = another ? Promise.resolve() : this.forget(oldPath);
@@ -835,7 +839,9 @@ export class NodeMetadataCache implements HostMetadataCache {
 	/** Parses a note's (or canvas's) text into the cache; returns the note's metadata. */
 	private async index(file: HostFile, text: string): Promise<CachedMetadata | null> {
 		if (file.extension === "canvas") {
-			this.canvasLinks.set(file.path, detachStrings(await this.clock.run(canvasLinkListSteps(text))));
+			const links = detachStrings(await this.clock.run(canvasLinkListSteps(text)));
+			this.canvasLinks.set(file.path, links);
+			this.parsedFor.set(links, file);
 			return null;
 		}
 		// A huge note is kept as parsed: copying its strings or compacting its entries would hold the

@@ -386,6 +386,41 @@ describe("NodeHost's metadata cache, a note changed and renamed onto the name an
 			await removeDir(root);
 		}
 	});
+
+	test("so does a canvas (its links are carried on rename as a note's metadata is)", async () => {
+		const canvas = (...links: string[]) =>
+			JSON.stringify({
+				nodes: links.map((link, at) => ({ id: `n${at}`, type: "text", text: `[[${link}]]`, x: 0, y: 0, width: 1, height: 1 })),
+				edges: [],
+			});
+		const root = await makeVault({ "Gamma.canvas": canvas("Hub"), "Alpha.canvas": canvas("Target"), "Hub.md": "# Hub\n", "Target.md": "# Target\n" });
+		const host = await NodeHost.open(root);
+		try {
+			let release!: () => void;
+			const released = new Promise<void>((resolve) => (release = resolve));
+			const cachedRead = host.vault.cachedRead.bind(host.vault);
+			host.vault.cachedRead = async (file) => {
+				if (file.path === "Hub.md") await released;
+				return cachedRead(file);
+			};
+			await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}more\n`);
+			const alpha = host.vault.getFileByPath("Alpha.canvas")!;
+			await host.vault.process(alpha, () => canvas("Target", "Target"));
+			await host.vault.rename(host.vault.getFileByPath("Gamma.canvas")!, "Other/Moved.canvas");
+			await host.vault.rename(alpha, "Gamma.canvas");
+			release();
+			await host.metadataCache.settled();
+			// On lead11 (b3b55af2) Other/Moved.canvas linked Target twice: Alpha's links, parsed at Gamma.canvas, went with Gamma's rename.
+			const { resolvedLinks } = host.metadataCache;
+			expect({ moved: resolvedLinks["Other/Moved.canvas"], gamma: resolvedLinks["Gamma.canvas"] }).toEqual({
+				moved: { "Hub.md": 1 },
+				gamma: { "Target.md": 2 },
+			});
+		} finally {
+			await host.close();
+			await removeDir(root);
+		}
+	});
 });
 
 describe("NodeHost's metadata cache caught up with the vault's own writes", () => {
