@@ -97,7 +97,6 @@ export type NoteFilter =
 			readonly key?: string;
 	  };
 
-/** A query word's merged postings over every note (`any` of its evidence), or a phrase's candidates, as of the index's state and stemmer when merged. */
 /** How a phrase's last word stands for the words it starts (`PostingsIndex.resolveSteps`). */
 interface PhrasePrefix {
 	/** The most words it stands for: the shortest held by the notes `accepted` holds (every note's when null). */
@@ -110,6 +109,7 @@ interface PhrasePrefix {
 /** Every word the last word starts: an excluded phrase's (a note holding one would be answered). */
 const WHOLE_PREFIX: PhrasePrefix = { most: Infinity, accepted: null };
 
+/** A query word's merged postings over every note (`any` of its evidence), or a phrase's candidates, as of the index's state and stemmer when merged. */
 interface WordUnion {
 	readonly generation: number;
 	readonly slotCount: number;
