@@ -141,11 +141,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private readonly movesHeldBy = new WeakMap<HostFile, QueuedChange>();
 	/** Changes that have left `changesQueued` (ended, or run ahead). */
 	private readonly changesGone = new WeakSet<QueuedChange>();
-	/** Notes the queue is reading or parsing now (`parse`). */
-	private readonly parsing = new Set<string>();
 	/**
-	 * The queue's own parse under way (not a parse ahead), and whether a parse ahead of the same note overtook it: that
-	 * one read the note's newer text, so this one ends at its next pause keeping nothing (`givingWay`).
+	 * The queue's parse under way (its read included): the note, the path it is read at, and whether a parse ahead of the
+	 * same note overtook it: that one read the note's newer text, so this one ends at its next pause keeping nothing
+	 * (`givingWay`). A parse ahead is never one: it runs inside the queue's pause, and its own ending cleared this one's.
 	 */
 	private queueParse: { readonly file: HostFile; readonly path: string; overtaken: boolean } | null = null;
 	/** True while the queue's work waits at a pause or a read: the place where notes asked for may be parsed ahead. */
@@ -170,17 +169,19 @@ export class NodeMetadataCache implements HostMetadataCache {
 	private async givingWay<T>(waiting: Promise<T>): Promise<T> {
 		if (this.parsingAhead !== null) return waiting;
 		this.queueWaiting = true;
-		let value: T;
+		let waited: PromiseSettledResult<T>;
 		try {
 			this.parseAsked();
-			value = await waiting;
+			[waited] = await Promise.allSettled([waiting]);
 		} finally {
 			await this.parsesAheadEnded();
 			this.queueWaiting = false;
 		}
-		// Thrown at a pause or read only: the parse's work between two never stops half done.
+		// Thrown at a pause or read only: the parse's work between two never stops half done. Over a failed read too: a
+		// read of the older text refused as too large was kept as an empty note after the writer's answer, until its own parse.
 		if (this.queueParse?.overtaken === true) throw new ParseOvertaken();
-		return value;
+		if (waited.status === "rejected") throw waited.reason;
+		return waited.value;
 	}
 
 	/** Resolves once no run of parses ahead is under way: a new run may start as one ends, so each end is looked past. */
@@ -227,10 +228,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 					leftToTurn.add(file);
 					continue;
 				}
-				if (present() && this.moveDueAt(file.path) && !this.parsing.has(file.path) && !this.resolving.has(file.path)) await this.movedAhead(file);
+				if (present() && this.moveDueAt(file.path) && this.queueParse?.path !== file.path && !this.resolving.has(file.path))
+					await this.movedAhead(file);
 				const due = present() && this.parsesDue.has(file);
 				const overtakable = due ? this.overtakableParse(file) : null;
-				const busy = (this.parsing.has(file.path) && overtakable === null) || this.resolving.has(file.path);
+				const busy = (this.queueParse?.path === file.path && overtakable === null) || this.resolving.has(file.path);
 				if (present() && (this.moveDueAt(file.path) || (due && busy))) {
 					leftToTurn.add(file);
 					continue;
@@ -735,20 +737,16 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/** Reads and parses one note (or canvas); with `announce`, reports `changed` like Obsidian. */
 	private async parse(file: HostFile, announce = false): Promise<void> {
+		if (this.parsingAhead !== null) return this.parseNow(file, announce);
 		// The path it is read at: a rename meanwhile changes the file's.
-		const path = file.path;
-		this.parsing.add(path);
-		// The queue's, not a parse ahead's (the queue waits at a pause for those): a parse ahead may overtake it (`overtakableParse`).
-		const own = this.parsingAhead === null ? { file, path, overtaken: false } : null;
-		if (own !== null) this.queueParse = own;
+		this.queueParse = { file, path: file.path, overtaken: false };
 		try {
 			await this.parseNow(file, announce);
 		} catch (error) {
 			// Its note's newer text is parsed already: the caller goes on (resolving its links, or its name's) as after a parse.
 			if (!(error instanceof ParseOvertaken)) throw error;
 		} finally {
-			this.parsing.delete(path);
-			if (own !== null) this.queueParse = null;
+			this.queueParse = null;
 		}
 	}
 

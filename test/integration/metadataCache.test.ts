@@ -602,6 +602,45 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		expect(host.metadataCache.notesBeingParsed()).toEqual([]);
 	});
 
+	test("a note written while the queue's read of its older text fails (over the read bound) keeps the new text's links after the writer's answer: the failed read is not kept as an empty note", async () => {
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let heldNow!: () => void;
+		const held = new Promise<void>((resolve) => (heldNow = resolve));
+		let reads = 0;
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		// The queue's read of the 9 MiB text: done (refused) before the server's write, its outcome held until release.
+		host.vault.cachedRead = async (file) => {
+			if (file.path !== "Big.md" || reads++ > 0) return cachedRead(file);
+			const outcome = await cachedRead(file).then(
+				(text) => ({ text }),
+				(error: unknown) => ({ error }),
+			);
+			heldNow();
+			await released;
+			if ("error" in outcome) throw outcome.error;
+			return outcome.text;
+		};
+		// What listeners (the search index, tasks, graph counts) are told of Big.md, and its links at each `resolve`.
+		const told: unknown[] = [];
+		host.metadataCache.on("changed", (file, text) => void (file.path === "Big.md" && told.push(text)));
+		host.metadataCache.on("resolve", (file) => void (file.path === "Big.md" && told.push(host.metadataCache.resolvedLinks["Big.md"])));
+		// Another program's log, over MAX_READ_NOTE_BYTES (8 MiB): its parse reads it as an empty note.
+		await host.vault.create("Big.md", `[[Target]]\n${"x".repeat(9 * 1024 * 1024)}\n`);
+		await held;
+		// Cut short by that program (a log rotated), then written by the server.
+		writeFileSync(nodePath.join(root, "Big.md"), "Rotated.\n");
+		await addLine("Big.md", "See [[Other]].");
+		await host.metadataCache.caughtUpWithNotes(["Big.md"]);
+		expect(host.metadataCache.resolvedLinks["Big.md"]).toEqual({ "Other.md": 1 });
+		release();
+		await host.metadataCache.settled();
+		// On lead11 (151b225d) the refused read of the older text, overtaken, was parsed as an empty note after the answer
+		// ("", then no links) until the write's own queued parse: a search or get_note_links meanwhile found nothing there.
+		const newText = "Rotated.\nSee [[Other]].\n";
+		expect(told.filter((event) => event !== newText && JSON.stringify(event) !== JSON.stringify({ "Other.md": 1 }))).toEqual([]);
+		expect(told.filter((event) => event === newText)).toHaveLength(2);
+	});
+
 	test("a note written twice ends with its last text's links: the parse ahead reads the newest text, and so does its queued parse", async () => {
 		await bigNoteHeldAtRead();
 		await host.vault.process(host.vault.getFileByPath("Hub.md")!, () => "See [[Target]].\n");
@@ -1041,6 +1080,10 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 			for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
 			return text;
 		};
+		// The text each note was last told `changed` with: what the search index holds of it (notes read at start are not told).
+		const lastTold = new Map<HostFile, string>();
+		for (const file of host.vault.getMarkdownFiles()) lastTold.set(file, await fs.readFile(nodePath.join(root, file.path), "utf8"));
+		host.metadataCache.on("changed", (file, text) => void lastTold.set(file, text));
 		const graph = new KeptGraphStats(host);
 		const tasks = new NotesWithTasks(host, () => new Promise((resolve) => setImmediate(resolve)));
 		graph.start();
@@ -1056,6 +1099,11 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 					// What the write's answer reads: its notes parsed where they are, no link left to a path its renames left.
 					// (The paths the server's renames left: another program's delete may be seen meanwhile, its own turn still to come.)
 					const gone = written.slice(1).filter((path) => host.vault.getFileByPath(path) === null);
+					// Only the server writes Big.md: answered, it has the links of the text on disk (its older parse may have been overtaken).
+					if (written[0] === "Big.md") {
+						const onDisk = (await fs.readFile(nodePath.join(root, "Big.md"), "utf8")).split("[[").length - 1;
+						expect(["Big.md", host.metadataCache.getCache("Big.md")?.links?.length]).toEqual(["Big.md", onDisk]);
+					}
 					if (host.vault.getFileByPath(written[0] ?? ""))
 						expect([written[0], host.metadataCache.getCache(written[0]!)]).not.toEqual([written[0], null]);
 					for (const [source, targets] of Object.entries(host.metadataCache.resolvedLinks))
@@ -1073,6 +1121,8 @@ describe("NodeHost's metadata cache, after parses ahead of the queue, equals a c
 				freshTasks.start();
 				await host.metadataCache.settled();
 				expect(snapshot(host)).toEqual(snapshot(fresh));
+				for (const file of host.vault.getMarkdownFiles())
+					expect([file.path, lastTold.get(file)]).toEqual([file.path, await fs.readFile(nodePath.join(root, file.path), "utf8")]);
 				expect(await graph.stats(SCOPE, 5)).toEqual(await new KeptGraphStats(fresh).stats(SCOPE, 5));
 				expect(await graph.stats(EXCLUDING, 5)).toEqual(await new KeptGraphStats(fresh).stats(EXCLUDING, 5));
 				for (let turn = 0; turn < 50 && (tasks.notes() === null || freshTasks.notes() === null); turn++)
