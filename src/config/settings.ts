@@ -107,7 +107,7 @@ function readRight(value: unknown): ToolRight {
 }
 
 /** Why an entry spelt as a place elsewhere (`entriesSpeltAsElsewhere`) is told of, without its text. */
-const SPELT_AS_ELSEWHERE = 'with "~", "file:" or a Windows device path: read as a folder of that name inside the vault, never there';
+const SPELT_AS_ELSEWHERE = 'with "~", "file:", a Windows drive or device path: read as a folder of that name inside the vault, never there';
 
 /** One schema per field, so a broken field falls back alone and the rest of the file is kept. */
 const fieldSchemas = {

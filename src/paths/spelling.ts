@@ -9,6 +9,8 @@ import { MATCH_KEY_CACHE_SIZE } from "../config/limits";
 export const DRIVE_LETTER = /^[a-z]:/i;
 /** A Windows drive starting an absolute path (`C:\Users` once its backslashes are slashes, or `C:` alone): `a:b` is not one. */
 export const DRIVE_PATH = /^[a-z]:(?:\/|$)/i;
+/** Beside a vault on a system without drives (Linux, macOS): no path starts with one. */
+const NO_DRIVE = /(?!)/;
 /** Obsidian replaces these two with a plain space in every path (its `normalizePath`). */
 export const OBSIDIAN_SPACES = /[\u00a0\u202f]/g;
 
@@ -170,10 +172,13 @@ export function normalizeExcludedFolder(input: string, vaultRoot?: VaultRoot): s
 	let folder = withSlashes(input.trim());
 	const onDisk = typeof vaultRoot === "string" ? { spellings: [vaultRoot], caseSensitive: false } : vaultRoot;
 	const roots = (onDisk?.spellings ?? []).map((root) => resolvedAbsolute(withSlashes(root)));
-	// `a:b` is drive A's folder b only where the vault's system has drives (its path starts with one); elsewhere, or the
-	// vault unknown, it is a name, as Linux and macOS read it (a folder `a:b` could not be excluded). An absolute drive
-	// path (`C:\Users`, `\\?\C:\Users`) is one everywhere: typed `./C:/x`, a folder `C:` of a Linux vault is named.
-	const drive = roots.some((root) => DRIVE_LETTER.test(root)) ? DRIVE_LETTER : DRIVE_PATH;
+	// `a:b` is drive A's folder b only where the vault's system has drives (its path starts with one); elsewhere it is a
+	// name, as Linux and macOS read it (a folder `a:b` could not be excluded). An absolute drive path is a drive where the
+	// vault's system is unknown, or spelt as Windows spells it (`C:\Users`, `\\?\C:\Users`); beside a vault known to have
+	// no drives, `C:/x` is a folder of that name, as `./C:/x` is: that entry is saved as `C:/x`, and read back as a drive
+	// it was dropped at the next load (the folder `C:/x` shown again, a token limited to it dropped). Told of at load
+	// (entriesSpeltAsElsewhere).
+	const drive = roots.some((root) => DRIVE_LETTER.test(root)) ? DRIVE_LETTER : roots.length > 0 && !input.includes("\\") ? NO_DRIVE : DRIVE_PATH;
 	const startsWithDrive = (path: string) => drive.test(path);
 	if (roots.length > 0) {
 		const rootKey = rootKeyFor(onDisk?.caseSensitive === true);
@@ -234,7 +239,11 @@ const SPELT_AS_ELSEWHERE = /^(?:~(?:\/|$)|file:\/|\/\/[?.]\/(?![a-z]:(?:\/|$)|un
 export function entriesSpeltAsElsewhere(folders: readonly string[], vaultRoot?: VaultRoot): string[] {
 	return folders
 		.map((folder) => folder.trim())
-		.filter((folder) => SPELT_AS_ELSEWHERE.test(folder.replace(/\\/g, "/")) && normalizeExcludedFolder(folder, vaultRoot) !== null);
+		.filter((folder) => {
+			const named = normalizeExcludedFolder(folder, vaultRoot);
+			// `C:/…` beside a vault without drives (a Windows path pasted with slashes on Linux) names a folder `C:` inside it.
+			return named !== null && (SPELT_AS_ELSEWHERE.test(folder.replace(/\\/g, "/")) || DRIVE_PATH.test(named));
+		});
 }
 
 /** Excluded folders in their one spelling, without blanks or repeats; entries outside the vault are dropped. */

@@ -136,4 +136,22 @@ describe("serve and the settings file", () => {
 			}
 		},
 	);
+
+	/**
+	 * A Linux vault's folder `C:`, excluded as `./C:/Diary` (its spelling in the vault: `C:/Diary`). On lead11 the flag was
+	 * accepted, then spelt again without the vault and read as drive C:, dropped: the folder was counted and shown this run.
+	 */
+	test("--exclude ./C:/Diary hides a Linux vault's folder named C: for the whole run", async () => {
+		await fs.mkdir(nodePath.join(vault, "C:", "Diary"), { recursive: true });
+		await fs.writeFile(nodePath.join(vault, "C:", "Diary", "Entry.md"), "entry");
+		const token = await newToken(vault, "a");
+		const serving = await startServe([vault, "--port", "0", "--exclude", "./C:/Diary", "--exclude", "Private"]);
+		const client = await connectClient(serving.url, token);
+		try {
+			expect(await callTool(client, "get_vault_status", {})).toMatchObject({ ok: true, value: { note_count: 1 } });
+		} finally {
+			await client.close();
+			await serving.stop();
+		}
+	});
 });

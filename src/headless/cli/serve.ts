@@ -11,7 +11,7 @@ import type { VaultMcpSettings } from "../../config/settings";
 import { vaultRootSpellings } from "../../config/vaultRootSpellings";
 import { SNIPPET_CLIENTS, type ConnectionSnippet } from "../../http/clientSnippets";
 import { ALL_TOOLS } from "../../mcp/tools";
-import { normalizeExcludedFolder, normalizeFolderList } from "../../paths/spelling";
+import { normalizeExcludedFolder } from "../../paths/spelling";
 import { SEARCH_LANGUAGES, type SearchLanguage } from "../../search/languages";
 import { McpService } from "../../service";
 import { VERSION } from "../../version";
@@ -74,7 +74,9 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 		serverEnabled: true,
 		port: port ?? stored.port,
 		writeEnabled: allowWrite,
-		excludedFolders: normalizeFolderList([...saved.excludedFolders, ...excludeFlags]),
+		// Both in the vault's spelling already, read beside the vault: spelt again without it, a saved `C:/x` (a Linux
+		// vault's folder `C:`, typed `./C:/x`) was read as a drive and dropped, and that folder shown this run.
+		excludedFolders: [...new Set([...saved.excludedFolders, ...excludeFlags])],
 		rateLimitPerMinute: rateLimit ?? saved.rateLimitPerMinute,
 		promptsFolder: values.prompts ?? saved.promptsFolder,
 		searchStopWords: stopWordsFlag ?? saved.searchStopWords,

@@ -1,5 +1,5 @@
 import { generateToken } from "../../../src/auth/tokens";
-import { defaultSettings, parseSettings, UnreadableSettingsError } from "../../../src/config/settings";
+import { defaultSettings, normalizeFolderList, parseSettings, UnreadableSettingsError } from "../../../src/config/settings";
 import { effectiveRight, WRITE_TOOLS_BEFORE_RIGHTS } from "../../../src/auth/rights";
 import { ALL_TOOLS } from "../../../src/mcp/tools";
 
@@ -61,10 +61,30 @@ describe("parseSettings", () => {
 		]);
 		expect(parsed.settings.tokens[0]?.folders).toEqual(["~/Vault/Work"]);
 		expect(parsed.warnings).toEqual([
-			'settings: token record 0\'s folders hold an entry starting with "~", "file:" or a Windows device path: read as a folder of that name inside the vault, never there (the token sees only that); give the folder\'s path inside the vault',
-			'settings: 3 excluded folder entries start with "~", "file:" or a Windows device path: read as a folder of that name inside the vault, never there; give the folder\'s path inside the vault',
+			'settings: token record 0\'s folders hold an entry starting with "~", "file:", a Windows drive or device path: read as a folder of that name inside the vault, never there (the token sees only that); give the folder\'s path inside the vault',
+			'settings: 3 excluded folder entries start with "~", "file:", a Windows drive or device path: read as a folder of that name inside the vault, never there; give the folder\'s path inside the vault',
 		]);
 		expect(parsed.warnings.join("\n")).not.toContain("SECRET");
+	});
+
+	/**
+	 * A Linux vault's folder `C:` (typed `./C:/x`, accepted, saved as `C:/x`): on 285ac856 and lead11 read back as drive C:
+	 * at the next load, so the exclusion was dropped (the folder shown again) and a token limited to `C:/Work` dropped.
+	 * A Windows path pasted as Windows spells it (backslashes) still names no folder of a vault without drives.
+	 */
+	test("a Linux vault's folder named like a drive keeps its exclusion and its token's limit across a save and a load", () => {
+		const onLinux = { spellings: ["/home/ann/Vault"], caseSensitive: true };
+		const saved = normalizeFolderList(["./C:/x"], onLinux);
+		expect(saved).toEqual(["C:/x"]);
+		const { record } = generateToken("scoped", "read", {}, new Date(), ["C:/Work"]);
+		const parsed = parseSettings({ excludedFolders: [...saved, "C:\\Users\\ann\\Vault\\Private"], tokens: [{ ...record, folders: ["C:/Work"] }] }, onLinux);
+		expect(parsed.settings.excludedFolders).toEqual(["C:/x"]);
+		expect(parsed.settings.tokens.map((token) => token.folders)).toEqual([["C:/Work"]]);
+		expect(parsed.warnings).toEqual([
+			expect.stringContaining("token record 0's folders hold an entry starting with"),
+			"settings: 1 excluded folder entry names no folder inside the vault; ignored",
+			expect.stringContaining("1 excluded folder entry starts with"),
+		]);
 	});
 
 	test("a vault on a network share: an excluded folder given in the long form of its path (\\\\?\\UNC\\…) names that folder", () => {

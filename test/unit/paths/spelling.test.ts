@@ -174,6 +174,11 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		// A colon is a name's on Linux and macOS (a folder `a:b` was read as drive A and could not be excluded).
 		["a:b", undefined, "a:b"],
 		["a:b/Old", root, "a:b/Old"],
+		// Beside a vault known to have no drives, `C:/x` is a folder `C:`'s, as `./C:/x` (saved so) is: read as drive C:, the
+		// saved entry was dropped at the next load. Spelt as Windows spells it (`C:\\x`), still a drive (below).
+		["C:/Private", root, "C:/Private"],
+		["./C:/x", onLinux, "C:/x"],
+		["C:/x", onLinux, "C:/x"],
 		["/home/ann/Vault/a:b", onLinux, "a:b"],
 		["./C:/Private", root, "C:/Private"],
 	])("%j (vault %j) is %j", (input, vaultRoot, expected) => {
@@ -219,7 +224,8 @@ describe("normalizeExcludedFolder reads an excluded folder as a person may type 
 		// Beside a vault on a drive, a drive (`a:b` is drive A's folder b), as Windows reads it.
 		["a:b", "C:\\Vault"],
 		["C:", undefined],
-		["C:/Private", root],
+		["C:/x", undefined],
+		["C:\\Private", onLinux],
 		// `..` or `.` with spaces around it is a name to the system (a folder ` ..`, which the vault hides), never the folder above.
 		["Notes/ ../Private", undefined],
 		["Notes/.. /Private", root],

@@ -62,9 +62,10 @@ describe("checkVaultPath", () => {
 			jest.isolateModules(() => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded again as on Windows
 				const onWindows = (require("../../../src/vault/paths") as typeof import("../../../src/vault/paths")).checkVaultPath;
-				for (const path of ["a:b/x.md", "C:Private/x.md", "c:relative.md"])
+				for (const path of ["a:b/x.md", "C:Private/x.md", "c:relative.md", "c:../x.md", "C:Private"])
 					expect(onWindows(path, scope)).toEqual({ ok: false, error: expect.stringContaining("drive") });
 				expect(onWindows("Notes/a.md", scope)).toEqual({ ok: true, value: "Notes/a.md" });
+				expect(onWindows("c:..\\x.md", scope)).toEqual({ ok: false, error: expect.stringContaining("forward slashes") });
 			});
 		} finally {
 			if (platform) Object.defineProperty(process, "platform", platform);
