@@ -464,7 +464,7 @@ export const MAX_NAME_BYTES = 255;
  * with all of them, in full: 4,000 distinct 17,000-character keys in one Map took 16.7 s of CPU, and
  * 4 planted notes of 480 such links held the headless server 15 s at start. A `SplitStringMap` keeps
  * longer keys apart, by a seeded hash of all their characters; a link path that long is keyed nowhere
- * (MAX_VAULT_PATH_CHARS). Tags that long still are, in plain Maps (tag notes, tags by note).
+ * (MAX_VAULT_PATH_CHARS); a tag that long is kept in SplitStringMaps (search's tag filter, find_notes_by_tag, the tag counts).
  */
 export const V8_HASHED_STRING_MAX_CHARS = 16_383;
 /**

@@ -63,24 +63,28 @@ class LongKeys<V> {
 	set(key: string, value: V): boolean {
 		const hash = wholeKeyHash(key);
 		const bucket = this.buckets.get(hash);
-		if (bucket === undefined) this.buckets.set(hash, [[key, value]]);
-		else {
-			const entry = bucket.find((held) => held[0] === key);
-			if (entry) {
-				entry[1] = value;
-				return false;
-			}
-			bucket.push([key, value]);
-		}
-		this.size++;
-		return true;
+		const held = bucket?.find((entry) => entry[0] === key);
+		if (held === undefined) return this.added(hash, bucket, key, value);
+		held[1] = value;
+		return false;
 	}
 
-	/** The value `key` has; when it has none, sets it to `value` and gives undefined. */
+	/** The value `key` has; when it has none, sets it to `value` and gives undefined. Its characters hashed once, not to look then to add. */
 	getOrAdd(key: string, value: V): V | undefined {
-		const known = this.get(key);
-		if (known === undefined) this.set(key, value);
-		return known;
+		const hash = wholeKeyHash(key);
+		const bucket = this.buckets.get(hash);
+		const held = bucket?.find((entry) => entry[0] === key);
+		if (held !== undefined) return held[1];
+		this.added(hash, bucket, key, value);
+		return undefined;
+	}
+
+	/** Adds `key`, not held, to its bucket (`hash`'s, undefined while it has none). True. */
+	private added(hash: number, bucket: Array<[string, V]> | undefined, key: string, value: V): true {
+		if (bucket === undefined) this.buckets.set(hash, [[key, value]]);
+		else bucket.push([key, value]);
+		this.size++;
+		return true;
 	}
 
 	delete(key: string): boolean {
@@ -258,5 +262,15 @@ export class SplitStringSet {
 	/** Adds `value`; true if it was not in the set. */
 	add(value: string): boolean {
 		return this.map.getOrAdd(value, true) === undefined;
+	}
+
+	/** Removes `value`; true if it was there. */
+	delete(value: string): boolean {
+		return this.map.delete(value);
+	}
+
+	/** Its strings, in no particular order. */
+	*[Symbol.iterator](): IterableIterator<string> {
+		for (const [value] of this.map.entries()) yield value;
 	}
 }

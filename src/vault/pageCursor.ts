@@ -1,4 +1,4 @@
-import { MAX_VAULT_PATH_CHARS } from "../config/limits";
+import { MAX_LISTED_TAG_CHARS, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { sha256Hex } from "../sha256";
 import { comparePathsStrictly } from "./notes";
@@ -12,8 +12,11 @@ import { comparePathsStrictly } from "./notes";
  * not, and a key is never quoted in an error. Pure.
  */
 
-/** One part of a sort key: a path in `comparePathsStrictly` order, other text in code-unit order, or a number, smallest or largest first. */
-export type KeyPart = "path" | "text" | "ascending" | "descending";
+/**
+ * One part of a sort key: a path in `comparePathsStrictly` order (a tag's spelling too, which may be longer than any
+ * path), other text in code-unit order, or a number, smallest or largest first.
+ */
+export type KeyPart = "path" | "tag" | "text" | "ascending" | "descending";
 
 /** The sort key of an item, one value a part. */
 export type CursorKey = ReadonlyArray<string | number>;
@@ -75,6 +78,8 @@ export function decodeCursor(cursor: string | undefined, tool: string, parts: re
 		const value: unknown = after[index];
 		// No path is longer: a forged key of 700,000 characters the collator skips (soft hyphens) held a seek in 50,000 notes 15-35 ms.
 		if (part === "path") return typeof value === "string" && value.length <= MAX_VAULT_PATH_CHARS;
+		// A listed tag is never cut (tagPlace): cut shorter, tags alike that far and as used stood at one place, and a page ending at one skipped the rest.
+		if (part === "tag") return typeof value === "string" && value.length <= MAX_LISTED_TAG_CHARS;
 		return part === "text" ? typeof value === "string" : typeof value === "number" && Number.isFinite(value);
 	});
 	return fits ? ok(after as CursorKey) : fail(NOT_VALID);
@@ -92,6 +97,7 @@ function compareKeys(parts: readonly KeyPart[], a: CursorKey, b: CursorKey): num
 function comparePart(part: KeyPart, a: string | number, b: string | number): number {
 	switch (part) {
 		case "path":
+		case "tag":
 			return comparePathsStrictly(a as string, b as string);
 		case "text":
 			return a < b ? -1 : a > b ? 1 : 0;

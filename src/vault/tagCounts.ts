@@ -1,5 +1,5 @@
 import type { HostFile, Host } from "../host/Host";
-import { MAX_TAG_PARENTS_COUNTED, MAX_VAULT_PATH_CHARS, SLICED_TAGS_COUNTED, KEPT_TAG_COUNT_PAGES } from "../config/limits";
+import { MAX_LISTED_TAG_CHARS, MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED, KEPT_TAG_COUNT_PAGES } from "../config/limits";
 import { ChunkedArray } from "../markdown/chunkedArray";
 import { SplitStringMap } from "../markdown/splitStringMap";
 import { comparePathsStrictly, visibleNotes } from "./notes";
@@ -191,7 +191,7 @@ function ignore(): void {}
  * starts at it again. Pure.
  */
 export function tagPlace(tag: CountedTag): CountedTag {
-	return tag.tag.length > MAX_VAULT_PATH_CHARS ? { tag: tag.tag.slice(0, MAX_VAULT_PATH_CHARS), count: tag.count } : tag;
+	return tag.tag.length > MAX_LISTED_TAG_CHARS ? { tag: tag.tag.slice(0, MAX_LISTED_TAG_CHARS), count: tag.count } : tag;
 }
 
 /** Most used first, then by spelling (strictly: `#xy` and `#x­y` were listed in the order they were first counted). Pure. */

@@ -8,6 +8,7 @@ import { scopeKey, type Scope } from "./scope";
 import { inTagPathOrder, isTagOrNested, noteTagsInSteps, tagKey, tagKeysIn, type NoteTags } from "./tags";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 import { TagCountWalk } from "./tagCounts";
+import { SplitStringMap, SplitStringSet } from "../markdown/splitStringMap";
 
 /** Where `path` is, or would go, in `paths` sorted by `inTagPathOrder`. Pure. */
 function positionIn(paths: readonly string[], path: string): number {
@@ -62,7 +63,8 @@ interface KeyNotes {
 export class TagNotes {
 	/** Each note's tags as indexed; null until the first call (or once stopped). */
 	private indexed: Map<string, NoteTags> | null = null;
-	private readonly byKey = new Map<string, KeyNotes>();
+	/** Split, as every set of tag keys here: V8 hashes a key longer than V8_HASHED_STRING_MAX_CHARS by its length alone. */
+	private byKey = new SplitStringMap<KeyNotes>();
 	/** Notes changed since they were last indexed. */
 	private readonly dirty = new Set<string>();
 	/** Notes whose metadata the host did not have yet when they were last looked at. */
@@ -71,7 +73,7 @@ export class TagNotes {
 	 * Notes whose update was stopped between two pauses (the call ran out of budget, or its token lost
 	 * the tool): every key they had before or were getting, to be put right idempotently.
 	 */
-	private readonly unfinished = new Map<string, Set<string>>();
+	private readonly unfinished = new Map<string, SplitStringSet>();
 	/** Notes new to the index whose keys a stopped call was adding: the tags it was adding, and how far it got (keys and spellings). */
 	private readonly newNotesStarted = new Map<string, { tags: NoteTags; done: number }>();
 	/** Bumped whenever a note is added to or taken from a key. */
@@ -218,7 +220,7 @@ export class TagNotes {
 	private async sortedListsFor(wanted: string, budget: CallBudget): Promise<string[][]> {
 		const keys: KeyNotes[] = [];
 		let seen = 0;
-		for (const [key, notes] of this.byKey) {
+		for (const [key, notes] of this.byKey.entries()) {
 			if ((++seen & TAG_NOTES_CHECK_MASK) === 0 && budget.due()) await budget.checkpoint();
 			if (isTagOrNested(key, wanted) && notes.paths.length > 0) keys.push(notes);
 		}
@@ -292,10 +294,10 @@ export class TagNotes {
 		const due = (): boolean => (++step & TAG_NOTES_CHECK_MASK) === 0 && budget.due();
 		// Until it ends, the note may be in any of `touched`'s keys: a later call puts each right whatever was done.
 		// The sets are filled in slices too: a note of 800,000 tags made them in one piece of 0.2–1 s.
-		const touched = new Set<string>();
+		const touched = new SplitStringSet();
 		let before = wasUnfinished;
 		if (!before) {
-			before = new Set<string>();
+			before = new SplitStringSet();
 			for (const key of tagKeysIn(previous ?? [])) {
 				if (due() && (await this.pausedAndDropped(indexed, budget))) return;
 				before.add(key);
@@ -307,7 +309,7 @@ export class TagNotes {
 				touched.add(key);
 			}
 		}
-		const after = new Set<string>();
+		const after = new SplitStringSet();
 		for (const key of tagKeysIn(tags)) {
 			if (due() && (await this.pausedAndDropped(indexed, budget))) return;
 			after.add(key);
@@ -387,7 +389,7 @@ export class TagNotes {
 	/** Drops everything: the next call indexes every note again. */
 	private forget(): void {
 		this.indexed = null;
-		this.byKey.clear();
+		this.byKey = new SplitStringMap();
 		this.dirty.clear();
 		this.waiting.clear();
 		this.unfinished.clear();

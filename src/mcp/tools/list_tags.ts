@@ -11,7 +11,7 @@ import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
 
 /** Tags come most used first, then by spelling; a page's cursor names the last one's count and spelling (tagPlace). */
-const CURSOR_PARTS: readonly KeyPart[] = ["descending", "path"];
+const CURSOR_PARTS: readonly KeyPart[] = ["descending", "tag"];
 
 export const listTagsTool = defineTool({
 	name: "list_tags",

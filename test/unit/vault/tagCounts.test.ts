@@ -330,3 +330,36 @@ describe("the first count of a note of 100,000 different tags", () => {
 		}
 	});
 });
+
+test("list_tags pages through tags longer than a path, alike for more than a path's length and as used: each listed once (cut at 16,383 characters, a page ending at one skipped the rest)", async () => {
+	// 20,000 characters: three fill a page's MAX_LISTED_TAG_CHARS.
+	const long = (index: number) => `#${"x".repeat(19_990)}${String(index).padStart(9, "0")}`;
+	const vault = await openVault(Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`N${index}.md`, `${long(index)}\n`])));
+	const kept = new TagNotes(vault.host, new NoteMemo());
+	kept.start();
+	try {
+		await vault.host.metadataCache.settled();
+		const ctx = {
+			host: vault.host,
+			scope: vault.scope(),
+			tagNotes: kept,
+			callBudget: { pause: () => Promise.resolve(), sliceMs: 1_000_000, callWorkMs: Number.POSITIVE_INFINITY },
+		} as unknown as ToolContext;
+		const listed: string[] = [];
+		let cursor: string | undefined;
+		for (let pages = 0; pages < 5; pages++) {
+			const page = (await listTagsTool.handler(ctx, { limit: 10, ...(cursor === undefined ? {} : { cursor }) })) as {
+				ok: boolean;
+				value?: { tags: CountedTag[]; next_cursor?: string };
+			};
+			expect(page.ok).toBe(true);
+			listed.push(...(page.value?.tags ?? []).map((entry) => entry.tag));
+			cursor = page.value?.next_cursor;
+			if (cursor === undefined) break;
+		}
+		expect(listed).toEqual(Array.from({ length: 5 }, (_, index) => long(index)));
+	} finally {
+		kept.stop();
+		await vault.close();
+	}
+});
