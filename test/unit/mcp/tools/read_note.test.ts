@@ -3,6 +3,7 @@ import { countSetAdds, countWorkPerPiece } from "../../../helpers/workPieces";
 import { NodeVault } from "../../../../src/headless/NodeVault";
 import { NodeMetadataCache } from "../../../../src/headless/NodeMetadataCache";
 import type { HostFile } from "../../../../src/host/Host";
+import { NO_SEARCH } from "../../../helpers/inMemoryClient";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 import { replaceMethod } from "../../../helpers/replaceMethod";
 
@@ -68,7 +69,10 @@ describe("read_note", () => {
 	// 90 s: a bound for a hang only (2.5 s alone); at load 15–20 beside other builds it ran out jest's 30 s once.
 	test("a note of 200,000 different tags is read with its tags listed in slices (deduplicated in one piece before: about 1 s at 800,000)", async () => {
 		const TAGS = 200_000;
-		const planted = await openToolVault({ "Many tags.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n` });
+		const planted = await openToolVault(
+			{ "Many tags.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n` },
+			{ search: NO_SEARCH },
+		);
 		// The note's tags come from its metadata, which opening the vault makes in pieces: on a busy machine it can still be coming.
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
@@ -173,7 +177,7 @@ describe("read_note", () => {
 
 	test("a missing heading among 60,000 is answered in slices (every heading built and keyed in one piece before: about 0.2 s at 150,000), listing the first ones", async () => {
 		const HEADINGS = 60_000;
-		const planted = await openToolVault({ "Outline.md": `${"# h\n".repeat(HEADINGS - 1)}## Last one\nend\n` });
+		const planted = await openToolVault({ "Outline.md": `${"# h\n".repeat(HEADINGS - 1)}## Last one\nend\n` }, { search: NO_SEARCH });
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Headings keyed between two pauses (headingKey lowers each heading's case once).
@@ -217,7 +221,10 @@ describe("read_note", () => {
 		const huge = `ΣΑΣ: ${" a".repeat(1_000_000)}`;
 		const spaced = `Alpha${" ".repeat(100_000)}Omega ΟΔΟΣ`;
 		const long = Array.from({ length: 1_500 }, (_, index) => `# ${"w".repeat(2_000)} ${index}`).join("\n");
-		const planted = await openToolVault({ "Big.md": `# ${huge}\ntext\n# ${spaced}\nfound\n${long}\n# Last\nend\n` });
+		// No search index (read_note does not search): indexing Big.md once its parse has ended runs beside the call and
+		// pauses by its own immediates, not by turns, so its tokenizing was counted in the call's pieces (one of 1,211,240
+		// characters, under load). So in each piece-counting test here.
+		const planted = await openToolVault({ "Big.md": `# ${huge}\ntext\n# ${spaced}\nfound\n${long}\n# Last\nend\n` }, { search: NO_SEARCH });
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Characters whose case is lowered between two pauses (headingKey lowers each heading it keys whole), and the most at once.
@@ -274,7 +281,7 @@ describe("read_note", () => {
 
 	test("a heading of hundreds of kilobytes named by a path as long is compared in pieces (two of 900 KB were one piece of 60-130 ms, twice a call)", async () => {
 		const WORDS = 100_000;
-		const planted = await openToolVault({ "Long.md": `# ${"a: ".repeat(WORDS)}\nbody\n# Next\n` });
+		const planted = await openToolVault({ "Long.md": `# ${"a: ".repeat(WORDS)}\nbody\n# Next\n` }, { search: NO_SEARCH });
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Words lowered between two pauses: the comparison lowers each word of both sides it reads.
@@ -401,7 +408,7 @@ describe("read_note", () => {
 	test("a block among thousands is found, or found missing, in slices (every block built and listed in one piece before: about 0.15 s at 100,000)", async () => {
 		const blocks = (count: number, words = "") => Array.from({ length: count }, (_, line) => `Line ${line}${words} ^b${line}`).join("\n\n") + "\n";
 		// One note kept packed, one over the size kept packed (1 MiB), whose blocks are a plain record.
-		const planted = await openToolVault({ "Packed.md": blocks(10_000), "Plain.md": blocks(5_000, " and more words".repeat(15)) });
+		const planted = await openToolVault({ "Packed.md": blocks(10_000), "Plain.md": blocks(5_000, " and more words".repeat(15)) }, { search: NO_SEARCH });
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Block ids compared between two pauses (each is lowered once to be compared; the notes' other words are not counted).
