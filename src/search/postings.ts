@@ -401,7 +401,7 @@ function lowerSlot(slots: Uint32Array, from: number, to: number, slot: number): 
 export class TooManyWordsExcluded extends Error {
 	constructor() {
 		super(
-			`The excluded words (and excluded phrases' last words) start more than ${EXCLUDED_SEARCH_MAX_WORDS.toLocaleString("en-US")} words of the notes searched, and every one would be looked up: nothing was searched. Exclude longer words (type more of each).`,
+			`The excluded words start more than ${EXCLUDED_SEARCH_MAX_WORDS.toLocaleString("en-US")} words of the notes searched, and every one would be looked up: nothing was searched. Exclude longer words (type more of each, and of an excluded phrase's last word).`,
 		);
 	}
 }
