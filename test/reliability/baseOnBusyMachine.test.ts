@@ -13,10 +13,15 @@ import { makeVault, removeDir } from "../helpers/vault";
  * vault answered differently at load 1 and load 20. The bound now counts the piece's work.
  */
 const ROWS = 4;
-/** Texts title-cased for each row's cell: each is within BASES_MAX_PER_CHARACTER_INPUT_CHARS, about 7 ms of CPU here. */
-const TITLED_TEXTS = 5;
+/**
+ * Texts title-cased for each row's cell, each within BASES_MAX_PER_CHARACTER_INPUT_CHARS. On a 2.1 GHz core a
+ * row's cell costs about 23 ms of CPU a text (a quiet query of 4 rows: 185-190 ms with 2 texts, 272-280 ms with 3;
+ * with 5, the first row's piece passed BASES_MAX_PIECE_MS on a quiet machine), so 2 keeps each piece near half
+ * the bound.
+ */
+const TITLED_TEXTS = 2;
 // Per-character work on texts within the bounds, a few tens of ms of CPU for each row's cell: enough that a busy
-// machine holds a piece past BASES_MAX_PIECE_MS of wall time (with one text it took 140-180 ms for all four rows).
+// machine holds a piece past BASES_MAX_PIECE_MS of wall time.
 const FORMULA = `(${Array.from({ length: TITLED_TEXTS }, () => `"ab cd ".repeat(16000).title()`).join(" + ")}).length`;
 
 const BASE = [
