@@ -1,4 +1,5 @@
 import { NodeHost } from "../../src/headless/NodeHost";
+import type { Host } from "../../src/host/Host";
 import type { ParsedQuery } from "../../src/search/query";
 import { IndexedNoteSearch, ScannedNotes, type SearchAnswer, type SearchFilter } from "../../src/vault/search";
 import type { Scope } from "../../src/vault/scope";
@@ -35,7 +36,7 @@ export async function openIndexedVault(root: string, scope: Scope, options: { wa
  * Make a new one after the vault changes.
  */
 export function scanAnswers(
-	host: NodeHost,
+	host: Host,
 	scope: Scope,
 ): (query: ParsedQuery, filter: SearchFilter, limit: number, stopWords?: ReadonlySet<string>) => Promise<SearchAnswer> {
 	const scannedByFilter = new Map<string, Promise<ScannedNotes>>();
