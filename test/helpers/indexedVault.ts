@@ -1,5 +1,7 @@
 import { NodeHost } from "../../src/headless/NodeHost";
-import { IndexedNoteSearch } from "../../src/vault/search";
+import type { Host } from "../../src/host/Host";
+import type { ParsedQuery } from "../../src/search/query";
+import { IndexedNoteSearch, ScannedNotes, type SearchAnswer, type SearchFilter } from "../../src/vault/search";
 import type { Scope } from "../../src/vault/scope";
 import { removeDir } from "./vault";
 
@@ -25,5 +27,26 @@ export async function openIndexedVault(root: string, scope: Scope, options: { wa
 			await host.close();
 			await removeDir(root);
 		},
+	};
+}
+
+/**
+ * A scan's answers for many queries of a vault that does not change meanwhile: each filter's notes
+ * are read and indexed once (ScannedNotes), each query answered as `scanSearch` alone answers it.
+ * Make a new one after the vault changes.
+ */
+export function scanAnswers(
+	host: Host,
+	scope: Scope,
+): (query: ParsedQuery, filter: SearchFilter, limit: number, stopWords?: ReadonlySet<string>) => Promise<SearchAnswer> {
+	const scannedByFilter = new Map<string, Promise<ScannedNotes>>();
+	return async (query, filter, limit, stopWords) => {
+		const key = JSON.stringify([filter.folder ?? null, filter.tag ?? null]);
+		let scanned = scannedByFilter.get(key);
+		if (scanned === undefined) {
+			scanned = ScannedNotes.read(host, scope, filter);
+			scannedByFilter.set(key, scanned);
+		}
+		return (await scanned).search(query, limit, stopWords);
 	};
 }
