@@ -4,9 +4,9 @@
  * 3.6 MB bundle at every start (about 0.1 s of CPU of a `help` start's 0.45 s), and the tests start
  * the CLI some hundreds of times. Node 20 has no compile cache of its own (NODE_COMPILE_CACHE is 22.1+).
  *
- * The cache is kept in the system's temp folder under the bundle's content hash and Node's version,
- * so a rebuilt bundle or another Node gets a cache of its own, and V8 checks it again on use (a cache
- * it rejects is written anew). It is written when the process exits, after the start's functions
+ * The cache is kept in the system's temp folder under a hash of the bundle's content and Node's flags,
+ * and Node's version, so a rebuilt bundle, other flags or another Node get a cache of their own; V8
+ * checks it again on use (a cache it rejects is written anew). It is written when the process exits, after the start's functions
  * were compiled, through a temporary file renamed into place, so starts that run side by side never
  * read half a cache. Any other file, and the CLI when the cache cannot be read or written, is
  * compiled as Node compiles it.
@@ -26,7 +26,8 @@ const compile = Module.prototype._compile;
 
 Module.prototype._compile = function compileFromCodeCache(content, filename) {
 	if (filename !== CLI_BUNDLE) return compile.call(this, content, filename);
-	const hash = createHash("sha256").update(content).digest("hex").slice(0, CACHE_NAME_HASH_CHARS);
+	// Node's flags too: V8 rejects a cache made under other flags, and starts with two sets of flags would each write over the other's.
+	const hash = createHash("sha256").update(content).update(process.execArgv.join("\0")).digest("hex").slice(0, CACHE_NAME_HASH_CHARS);
 	const cacheFile = nodePath.join(tmpdir(), `vault-mcp-cli-code-cache-${hash}-${process.version}.bin`);
 	let cachedData;
 	try {

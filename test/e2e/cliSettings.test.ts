@@ -29,6 +29,30 @@ async function newToken(vault: string, name: string, level = "read"): Promise<st
 	return (JSON.parse(made.stdout) as { token: string }).token;
 }
 
+/**
+ * A read token named "a" as `token new` made it, once for the file: its data.json (which names no
+ * vault) is copied into each test's vault that only needs a token to serve with. A `token new` start
+ * is about half a second of CPU, and ten tests made one each.
+ */
+const madeToken = { token: "", dataJson: "" };
+
+beforeAll(async () => {
+	const template = await makeVault();
+	try {
+		madeToken.token = await newToken(template, "a");
+		madeToken.dataJson = await fs.readFile(dataJson(template), "utf8");
+	} finally {
+		await removeDir(template);
+	}
+});
+
+/** Puts the token made once into `vault`, as `token new` left it (folder and file owner-only); returns it. */
+async function withMadeToken(vault: string): Promise<string> {
+	await fs.mkdir(nodePath.dirname(dataJson(vault)), { recursive: true, mode: 0o700 });
+	await fs.writeFile(dataJson(vault), madeToken.dataJson, { mode: 0o600 });
+	return madeToken.token;
+}
+
 describe("serve and the settings file", () => {
 	let vault: string;
 
@@ -42,7 +66,7 @@ describe("serve and the settings file", () => {
 		["excludedFolders not a list", JSON.stringify({ excludedFolders: "Private", tokens: [] })],
 		["not a settings object", "[1, 2, 3]"],
 	])("a corrupt data.json (%s) is left untouched, copied aside, and nothing is served: serve exits 1 with one line", async (_label, corrupt) => {
-		await newToken(vault, "laptop");
+		await withMadeToken(vault);
 		await fs.writeFile(dataJson(vault), corrupt);
 		const before = await fs.stat(dataJson(vault));
 
@@ -92,7 +116,7 @@ describe("serve and the settings file", () => {
 	});
 
 	test("a data.json broken while serving keeps the tokens in force, and the next good save is followed", async () => {
-		const token = await newToken(vault, "a");
+		const token = await withMadeToken(vault);
 		const serving = await startServe([vault, "--port", "0"]);
 		try {
 			const good = await fs.readFile(dataJson(vault), "utf8");
@@ -119,7 +143,7 @@ describe("serve and the settings file", () => {
 			await fs.mkdir(folder, { recursive: true });
 			await fs.writeFile(nodePath.join(folder, "Entry.md"), "entry");
 			const spelt = flag === "ABSOLUTE" ? nodePath.join(vault, "Private Journal") : flag === "NFD" ? "Private Journal/Cafe\u0301" : flag;
-			const token = await newToken(vault, "a");
+			const token = await withMadeToken(vault);
 			const serving = await startServe([vault, "--port", "0", "--exclude", spelt, "--exclude", "Private"]);
 			const client = await connectClient(serving.url, token);
 			try {
@@ -144,7 +168,7 @@ describe("serve and the settings file", () => {
 	test("--exclude ./C:/Diary hides a Linux vault's folder named C: for the whole run", async () => {
 		await fs.mkdir(nodePath.join(vault, "C:", "Diary"), { recursive: true });
 		await fs.writeFile(nodePath.join(vault, "C:", "Diary", "Entry.md"), "entry");
-		const token = await newToken(vault, "a");
+		const token = await withMadeToken(vault);
 		const serving = await startServe([vault, "--port", "0", "--exclude", "./C:/Diary", "--exclude", "Private"]);
 		const client = await connectClient(serving.url, token);
 		try {
