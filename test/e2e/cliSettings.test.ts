@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { connectClient, INITIALIZE_BODY, mcpHeaders, rawRequest } from "../helpers/http";
 import { callTool } from "../helpers/tools";
-import { runCli, startServe } from "../helpers/cli";
+import { makeTokenOnce, runCli, startServe, type MadeToken } from "../helpers/cli";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** The settings file the plugin and the CLI share. */
@@ -29,29 +29,11 @@ async function newToken(vault: string, name: string, level = "read"): Promise<st
 	return (JSON.parse(made.stdout) as { token: string }).token;
 }
 
-/**
- * A read token named "a" as `token new` made it, once for the file: its data.json (which names no
- * vault) is copied into each test's vault that only needs a token to serve with. A `token new` start
- * is about half a second of CPU, and ten tests made one each.
- */
-const madeToken = { token: "", dataJson: "" };
-
+/** A read token named "a", made by `token new` once for the ten tests that only serve with one. */
+let madeToken: MadeToken;
 beforeAll(async () => {
-	const template = await makeVault();
-	try {
-		madeToken.token = await newToken(template, "a");
-		madeToken.dataJson = await fs.readFile(dataJson(template), "utf8");
-	} finally {
-		await removeDir(template);
-	}
+	madeToken = await makeTokenOnce(["--name", "a"]);
 });
-
-/** Puts the token made once into `vault`, as `token new` left it (folder and file owner-only); returns it. */
-async function withMadeToken(vault: string): Promise<string> {
-	await fs.mkdir(nodePath.dirname(dataJson(vault)), { recursive: true, mode: 0o700 });
-	await fs.writeFile(dataJson(vault), madeToken.dataJson, { mode: 0o600 });
-	return madeToken.token;
-}
 
 describe("serve and the settings file", () => {
 	let vault: string;
@@ -66,7 +48,7 @@ describe("serve and the settings file", () => {
 		["excludedFolders not a list", JSON.stringify({ excludedFolders: "Private", tokens: [] })],
 		["not a settings object", "[1, 2, 3]"],
 	])("a corrupt data.json (%s) is left untouched, copied aside, and nothing is served: serve exits 1 with one line", async (_label, corrupt) => {
-		await withMadeToken(vault);
+		await madeToken.putInto(vault);
 		await fs.writeFile(dataJson(vault), corrupt);
 		const before = await fs.stat(dataJson(vault));
 
@@ -116,7 +98,7 @@ describe("serve and the settings file", () => {
 	});
 
 	test("a data.json broken while serving keeps the tokens in force, and the next good save is followed", async () => {
-		const token = await withMadeToken(vault);
+		const token = await madeToken.putInto(vault);
 		const serving = await startServe([vault, "--port", "0"]);
 		try {
 			const good = await fs.readFile(dataJson(vault), "utf8");
@@ -143,7 +125,7 @@ describe("serve and the settings file", () => {
 			await fs.mkdir(folder, { recursive: true });
 			await fs.writeFile(nodePath.join(folder, "Entry.md"), "entry");
 			const spelt = flag === "ABSOLUTE" ? nodePath.join(vault, "Private Journal") : flag === "NFD" ? "Private Journal/Cafe\u0301" : flag;
-			const token = await withMadeToken(vault);
+			const token = await madeToken.putInto(vault);
 			const serving = await startServe([vault, "--port", "0", "--exclude", spelt, "--exclude", "Private"]);
 			const client = await connectClient(serving.url, token);
 			try {
@@ -168,7 +150,7 @@ describe("serve and the settings file", () => {
 	test("--exclude ./C:/Diary hides a Linux vault's folder named C: for the whole run", async () => {
 		await fs.mkdir(nodePath.join(vault, "C:", "Diary"), { recursive: true });
 		await fs.writeFile(nodePath.join(vault, "C:", "Diary", "Entry.md"), "entry");
-		const token = await withMadeToken(vault);
+		const token = await madeToken.putInto(vault);
 		const serving = await startServe([vault, "--port", "0", "--exclude", "./C:/Diary", "--exclude", "Private"]);
 		const client = await connectClient(serving.url, token);
 		try {

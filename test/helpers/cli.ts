@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { makeVault, removeDir } from "./vault";
 
 /** The built CLI, as `npm run build` makes it and the package's bin points to it. */
 export const CLI_PATH = nodePath.resolve(__dirname, "../../dist/cli.js");
@@ -41,6 +42,41 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
 /** Runs the CLI to completion. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
 	return runProcess(process.execPath, [...CLI_PRELOADS, CLI_PATH, ...args], { env });
+}
+
+/** The settings file the plugin and the CLI share, in `vault`. */
+const settingsFileOf = (vault: string): string => nodePath.join(vault, ".obsidian", "plugins", "vault-mcp", "data.json");
+
+/** A token `token new` made once, for the tests of a file that only need one to serve with. */
+export interface MadeToken {
+	token: string;
+	/** Puts the token's data.json into `vault`, as `token new` left it (folder and file owner-only); returns the token. */
+	putInto(vault: string): Promise<string>;
+}
+
+/**
+ * Runs `token new <scratch vault> FLAGS --json` once and keeps the data.json it wrote (which names no
+ * vault), to be put into each test's vault: a `token new` start is about half a second of CPU, and
+ * tests that only serve with a token made one each.
+ */
+export async function makeTokenOnce(tokenNewFlags: string[]): Promise<MadeToken> {
+	const scratch = await makeVault();
+	try {
+		const made = await runCli(["token", "new", scratch, ...tokenNewFlags, "--json"]);
+		if (made.code !== 0) throw new Error(`token new failed: ${made.stderr}`);
+		const { token } = JSON.parse(made.stdout) as { token: string };
+		const settings = await fs.readFile(settingsFileOf(scratch), "utf8");
+		return {
+			token,
+			putInto: async (vault) => {
+				await fs.mkdir(nodePath.dirname(settingsFileOf(vault)), { recursive: true, mode: 0o700 });
+				await fs.writeFile(settingsFileOf(vault), settings, { mode: 0o600 });
+				return token;
+			},
+		};
+	} finally {
+		await removeDir(scratch);
+	}
 }
 
 /** A running `vault-mcp serve`, once it has printed its listening line. */
