@@ -5,7 +5,7 @@ import { COMMANDS } from "../../src/headless/cliHelp";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { connectionSnippets, serverNameFor } from "../../src/http/clientSnippets";
 import { connectClient, isPortClosed } from "../helpers/http";
-import { runCli, startServe, type ServingCli } from "../helpers/cli";
+import { makeTokenOnce, runCli, startServe, type MadeToken, type ServingCli } from "../helpers/cli";
 import { makeTempDir, makeVault, readAllFiles, removeDir } from "../helpers/vault";
 
 /** Waits until stderr holds a line (stdout's listening line can arrive before stderr's last words). */
@@ -13,6 +13,12 @@ async function stderrOnceItHas(serving: ServingCli, text: string): Promise<strin
 	for (let waited = 0; waited < 5000 && !serving.stderr().includes(text); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
 	return serving.stderr();
 }
+
+/** A read token named "laptop", made by `token new` once for the tests that only serve with one (`token new` is tested on its own here). */
+let laptop: MadeToken;
+beforeAll(async () => {
+	laptop = await makeTokenOnce(["--name", "laptop"]);
+});
 
 describe("vault-mcp CLI", () => {
 	let vault: string;
@@ -35,7 +41,7 @@ describe("vault-mcp CLI", () => {
 	});
 
 	test("serve prints exactly one listening line, answers a client with its token, and exits 0 on SIGTERM and SIGINT", async () => {
-		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "a", "--json"])).stdout) as { token: string };
+		const token = await laptop.putInto(vault);
 		for (const signal of ["SIGTERM", "SIGINT"] as const) {
 			const serving = await startServe([vault, "--port", "0", "--exclude", "Private"]);
 			const client = await connectClient(serving.url, token);
@@ -147,7 +153,7 @@ describe("vault-mcp CLI", () => {
 	});
 
 	test("a start with tokens already made names them and says how to make another, and --allow-write without a write token says how to make one", async () => {
-		await runCli(["token", "new", vault, "--name", "laptop", "--json"]);
+		await laptop.putInto(vault);
 		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
 		try {
 			const stderr = await stderrOnceItHas(serving, "claude mcp add");
@@ -232,7 +238,7 @@ describe("vault-mcp CLI", () => {
 	}, 90_000);
 
 	test("a port in use is one clear line on stderr and exit 1", async () => {
-		await runCli(["token", "new", vault, "--name", "a", "--json"]);
+		await laptop.putInto(vault);
 		const blocker = createServer();
 		await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
 		const port = (blocker.address() as { port: number }).port;

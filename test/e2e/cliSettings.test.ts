@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { connectClient, INITIALIZE_BODY, mcpHeaders, rawRequest } from "../helpers/http";
 import { callTool } from "../helpers/tools";
-import { runCli, startServe } from "../helpers/cli";
+import { makeTokenOnce, runCli, startServe, type MadeToken } from "../helpers/cli";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** The settings file the plugin and the CLI share. */
@@ -29,6 +29,12 @@ async function newToken(vault: string, name: string, level = "read"): Promise<st
 	return (JSON.parse(made.stdout) as { token: string }).token;
 }
 
+/** A read token named "a", made by `token new` once for the ten tests that only serve with one. */
+let madeToken: MadeToken;
+beforeAll(async () => {
+	madeToken = await makeTokenOnce(["--name", "a"]);
+});
+
 describe("serve and the settings file", () => {
 	let vault: string;
 
@@ -42,7 +48,7 @@ describe("serve and the settings file", () => {
 		["excludedFolders not a list", JSON.stringify({ excludedFolders: "Private", tokens: [] })],
 		["not a settings object", "[1, 2, 3]"],
 	])("a corrupt data.json (%s) is left untouched, copied aside, and nothing is served: serve exits 1 with one line", async (_label, corrupt) => {
-		await newToken(vault, "laptop");
+		await madeToken.putInto(vault);
 		await fs.writeFile(dataJson(vault), corrupt);
 		const before = await fs.stat(dataJson(vault));
 
@@ -92,7 +98,7 @@ describe("serve and the settings file", () => {
 	});
 
 	test("a data.json broken while serving keeps the tokens in force, and the next good save is followed", async () => {
-		const token = await newToken(vault, "a");
+		const token = await madeToken.putInto(vault);
 		const serving = await startServe([vault, "--port", "0"]);
 		try {
 			const good = await fs.readFile(dataJson(vault), "utf8");
@@ -119,7 +125,7 @@ describe("serve and the settings file", () => {
 			await fs.mkdir(folder, { recursive: true });
 			await fs.writeFile(nodePath.join(folder, "Entry.md"), "entry");
 			const spelt = flag === "ABSOLUTE" ? nodePath.join(vault, "Private Journal") : flag === "NFD" ? "Private Journal/Cafe\u0301" : flag;
-			const token = await newToken(vault, "a");
+			const token = await madeToken.putInto(vault);
 			const serving = await startServe([vault, "--port", "0", "--exclude", spelt, "--exclude", "Private"]);
 			const client = await connectClient(serving.url, token);
 			try {
@@ -144,7 +150,7 @@ describe("serve and the settings file", () => {
 	test("--exclude ./C:/Diary hides a Linux vault's folder named C: for the whole run", async () => {
 		await fs.mkdir(nodePath.join(vault, "C:", "Diary"), { recursive: true });
 		await fs.writeFile(nodePath.join(vault, "C:", "Diary", "Entry.md"), "entry");
-		const token = await newToken(vault, "a");
+		const token = await madeToken.putInto(vault);
 		const serving = await startServe([vault, "--port", "0", "--exclude", "./C:/Diary", "--exclude", "Private"]);
 		const client = await connectClient(serving.url, token);
 		try {

@@ -7,7 +7,7 @@ import { JournalFile } from "../../src/journal/JournalFile";
 import { applyChangeSet } from "../../src/journal/changeSet";
 import { planningHost } from "../../src/journal/recordingHost";
 import { conflictCopyName, newCallId } from "../../src/journal/undo";
-import { CLI_PATH, runCli, SOURCE_MAPPED } from "../helpers/cli";
+import { CLI_PATH, runCli, CLI_PRELOADS } from "../helpers/cli";
 import { SimulatedTool } from "../helpers/journal";
 import { makeVault, readAllFiles, removeDir } from "../helpers/vault";
 
@@ -127,7 +127,7 @@ describe("vault-mcp history and undo", () => {
 		const planted = `{"kind":"change","id":"badbadbad001","time":"2026-12-04T21:00:00.000Z","tokenName":"x","tool":"append_to_note","path":"Log.md","before":null,"beforeHash":null,"after":"${long}\\u12","afterHash":"${"b".repeat(64)}"}\n`;
 		await fs.appendFile(journal, planted);
 		// Before: the line's parse began the same piece again for ever, and history never answered.
-		const child = spawn(process.execPath, [...SOURCE_MAPPED, CLI_PATH, "history", root]);
+		const child = spawn(process.execPath, [...CLI_PRELOADS, CLI_PATH, "history", root]);
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -2,7 +2,7 @@ import { promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { journalPathFor } from "../../src/journal/JournalFile";
 import { lineBytes } from "../../src/journal/journalLines";
-import { CLI_PATH, runCli, runProcess, SOURCE_MAPPED, startServe } from "../helpers/cli";
+import { CLI_PATH, runCli, runProcess, CLI_PRELOADS, startServe } from "../helpers/cli";
 import { appendRecorded } from "../helpers/cliCommand";
 import { connectClient } from "../helpers/http";
 import { callTool } from "../helpers/tools";
@@ -82,7 +82,7 @@ describe("an owed journal drop outlives the process that owed it", () => {
 		writeFileSync(nodePath.join(faults, "fail-note"), "");
 		// The restore's new file cannot be made, and the drop's first append fails; the descriptors are back after that.
 		const env = { ...process.env, VAULT_MCP_FAULT_DIR: faults, VAULT_MCP_FAULT_NOTE: "^\\.vault-mcp-.*\\.tmp$", VAULT_MCP_FAULT_JOURNAL_FAILS: "1" };
-		const undone = await runProcess(process.execPath, [...SOURCE_MAPPED, ...FAULTS, CLI_PATH, "undo", vault, "call1"], { env });
+		const undone = await runProcess(process.execPath, [...CLI_PRELOADS, ...FAULTS, CLI_PATH, "undo", vault, "call1"], { env });
 		expect(undone.code).toBe(1);
 		expect(undone.stderr).toContain("EMFILE");
 		expect(await fs.readFile(nodePath.join(vault, "Plan.md"), "utf8")).toBe("# Plan\n\n- one\n- two\n");

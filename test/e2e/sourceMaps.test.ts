@@ -1,6 +1,6 @@
 import { existsSync, promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { runProcess, SOURCE_MAPPED } from "../helpers/cli";
+import { runProcess, CLI_PRELOADS } from "../helpers/cli";
 import { makeTempDir, removeDir } from "../helpers/vault";
 
 const ROOT = nodePath.resolve(__dirname, "../..");
@@ -53,7 +53,7 @@ describe("source maps of the built bundles", () => {
 		try {
 			const preload = nodePath.join(dir, "refuseOutput.cjs");
 			await fs.writeFile(preload, 'process.stdout.write = () => { throw new Error("standard output refused"); };\n');
-			const run = await runProcess(process.execPath, [...SOURCE_MAPPED, "--require", preload, CLI_BUNDLE, "--version"]);
+			const run = await runProcess(process.execPath, [...CLI_PRELOADS, "--require", preload, CLI_BUNDLE, "--version"]);
 			expect(run.code).not.toBe(0);
 			expect(run.stderr).toContain("Error: standard output refused\n");
 			expect(run.stderr).toMatch(/src[\\/]headless[\\/]cli\.ts:\d+:\d+/);

@@ -1,12 +1,18 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { journalPathFor } from "../../src/journal/JournalFile";
-import { runCli, startServe } from "../helpers/cli";
+import { makeTokenOnce, runCli, startServe, type MadeToken } from "../helpers/cli";
 import { connectClient } from "../helpers/http";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const dataJson = (vault: string) => nodePath.join(vault, ".obsidian", "plugins", "vault-mcp", "data.json");
+
+/** A write token with every write allowed, made by `token new` once for the file's tests. */
+let writer: MadeToken;
+beforeAll(async () => {
+	writer = await makeTokenOnce(["--name", "w", "--level", "write", "--allow-all-writes"]);
+});
 
 /** Waits until the journal holds `count` lines saying a note moved (serve's watcher saw the person's moves). */
 async function movesRecorded(vault: string, count: number): Promise<void> {
@@ -36,8 +42,7 @@ describe("undo of a write to a note the person moved since", () => {
 	});
 
 	test("moved into an excluded folder: nothing written, nothing named; moved to a visible folder: undone there; deleted: a copy where it was", async () => {
-		const made = await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--allow-all-writes", "--json"]);
-		const { token } = JSON.parse(made.stdout) as { token: string };
+		const token = await writer.putInto(vault);
 		const settings = JSON.parse(await fs.readFile(dataJson(vault), "utf8")) as Record<string, unknown>;
 		await fs.writeFile(dataJson(vault), JSON.stringify({ ...settings, excludedFolders: ["Private"] }));
 		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
@@ -100,8 +105,7 @@ describe("undo of a write to a note whose rename was undone since with serve sto
 	});
 
 	test("the write is undone on the note back at its first path, and nothing is left at the renamed one", async () => {
-		const made = await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--allow-all-writes", "--json"]);
-		const { token } = JSON.parse(made.stdout) as { token: string };
+		const token = await writer.putInto(vault);
 		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
 		try {
 			const client = await connectClient(serving.url, token);
@@ -146,8 +150,7 @@ describe("undo of a write to a note moved away while serve ran and moved back wh
 	});
 
 	test("both writes are undone on the notes back at their paths, and no copy is left anywhere", async () => {
-		const made = await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--allow-all-writes", "--json"]);
-		const { token } = JSON.parse(made.stdout) as { token: string };
+		const token = await writer.putInto(vault);
 		const settings = JSON.parse(await fs.readFile(dataJson(vault), "utf8")) as Record<string, unknown>;
 		await fs.writeFile(dataJson(vault), JSON.stringify({ ...settings, excludedFolders: ["Private"] }));
 		const serving = await startServe([vault, "--port", "0", "--allow-write"]);

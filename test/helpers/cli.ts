@@ -1,16 +1,24 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { makeVault, removeDir } from "./vault";
 
 /** The built CLI, as `npm run build` makes it and the package's bin points to it. */
 export const CLI_PATH = nodePath.resolve(__dirname, "../../dist/cli.js");
 
 /**
- * Node flags for every CLI the tests start: a stack trace from the bundle names the src/ line it came
- * from. The preload reads the map only when a stack is printed; `--enable-source-maps` would parse
- * it at every start: about 0.3 s of CPU, a third of a `help` start's, in each of the few hundred starts the tests make.
+ * Node flags for every CLI the tests start. A stack trace from the bundle names the src/ line it came
+ * from: the first preload reads the map only when a stack is printed; `--enable-source-maps` would parse
+ * it at every start: about 0.3 s of CPU, a third of a `help` start's, in each of the few hundred starts
+ * the tests make. The second compiles the bundle from V8's code cache of an earlier start rather than
+ * parsing it again (scripts/cli-code-cache.cjs): about 0.06 s of a `help` start's 0.48 s of CPU.
  */
-export const SOURCE_MAPPED = ["--require", nodePath.resolve(__dirname, "../../scripts/lazy-source-maps.cjs")];
+export const CLI_PRELOADS = [
+	"--require",
+	nodePath.resolve(__dirname, "../../scripts/lazy-source-maps.cjs"),
+	"--require",
+	nodePath.resolve(__dirname, "../../scripts/cli-code-cache.cjs"),
+];
 
 export interface CliResult {
 	code: number | null;
@@ -33,7 +41,42 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
 
 /** Runs the CLI to completion. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
-	return runProcess(process.execPath, [...SOURCE_MAPPED, CLI_PATH, ...args], { env });
+	return runProcess(process.execPath, [...CLI_PRELOADS, CLI_PATH, ...args], { env });
+}
+
+/** The settings file the plugin and the CLI share, in `vault`. */
+const settingsFileOf = (vault: string): string => nodePath.join(vault, ".obsidian", "plugins", "vault-mcp", "data.json");
+
+/** A token `token new` made once, for the tests of a file that only need one to serve with. */
+export interface MadeToken {
+	token: string;
+	/** Puts the token's data.json into `vault`, as `token new` left it (folder and file owner-only); returns the token. */
+	putInto(vault: string): Promise<string>;
+}
+
+/**
+ * Runs `token new <scratch vault> FLAGS --json` once and keeps the data.json it wrote (which names no
+ * vault), to be put into each test's vault: a `token new` start is about half a second of CPU, and
+ * tests that only serve with a token made one each.
+ */
+export async function makeTokenOnce(tokenNewFlags: string[]): Promise<MadeToken> {
+	const scratch = await makeVault();
+	try {
+		const made = await runCli(["token", "new", scratch, ...tokenNewFlags, "--json"]);
+		if (made.code !== 0) throw new Error(`token new failed: ${made.stderr}`);
+		const { token } = JSON.parse(made.stdout) as { token: string };
+		const settings = await fs.readFile(settingsFileOf(scratch), "utf8");
+		return {
+			token,
+			putInto: async (vault) => {
+				await fs.mkdir(nodePath.dirname(settingsFileOf(vault)), { recursive: true, mode: 0o700 });
+				await fs.writeFile(settingsFileOf(vault), settings, { mode: 0o600 });
+				return token;
+			},
+		};
+	} finally {
+		await removeDir(scratch);
+	}
 }
 
 /** A running `vault-mcp serve`, once it has printed its listening line. */
@@ -50,7 +93,7 @@ export interface ServingCli {
 /** Starts `vault-mcp serve`; `node` adds flags for Node (a `--require` of a fault to inject) and `env` replaces the environment. */
 export function startServe(args: string[], timeoutMs = 15_000, node: { flags?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServingCli> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...SOURCE_MAPPED, ...(node.flags ?? []), CLI_PATH, "serve", ...args], { env: node.env ?? process.env });
+		const child = spawn(process.execPath, [...CLI_PRELOADS, ...(node.flags ?? []), CLI_PATH, "serve", ...args], { env: node.env ?? process.env });
 		let stdout = "";
 		let stderr = "";
 		const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
