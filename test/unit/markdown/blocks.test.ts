@@ -1252,8 +1252,8 @@ describe("a block opening with a word, asked of no rule but the paragraph's", ()
 		return { pauses, tokens };
 	}
 
-	test("50,000 one-line paragraphs pause once every few dozen lines, not after each (400,000 made 400,000 steps, each resumed through the parse's generators)", () => {
-		const count = 50_000;
+	test("10,000 one-line paragraphs pause once every few dozen lines, not after each (400,000 made 400,000 steps, each resumed through the parse's generators)", () => {
+		const count = 10_000;
 		const text = lines(count, (index) => `paragraph ${index}\n`);
 		const { pauses, tokens } = pausesOf(text);
 		expect(firstDifference(tokens, reference.parse(text, {}), asText)).toEqual({ differ: -1, length: 3 * count });
