@@ -147,6 +147,16 @@ function firstDifference(
 /** markdown-it itself, set up as the module says it is (CommonMark with tables and strikethrough, HTML on): the reference for text without `%%` or `$$`. */
 const reference = new MarkdownIt("commonmark", { html: true }).enable(["table", "strikethrough"]);
 
+/**
+ * Lines of the tests that a long block is read a chunk at a time: 25 chunks of BLOCK_CHUNK_LINES. Each
+ * bounds the work of one piece by a tenth of the block (2.5 chunks), which the old parse, taking every
+ * line in one call, passed ten times over at any size; at 100,000-200,000 lines these tests were most
+ * of this file's time.
+ */
+const LONG_BLOCK_LINES = 25 * BLOCK_CHUNK_LINES;
+/** Lines of the paragraphs going on in lazy or indented lines: a step there asks up to three chunks' lines whether they are empty (6,001), so a tenth of them must be more. */
+const LAZY_PARAGRAPH_LINES = 35 * BLOCK_CHUNK_LINES;
+
 /** Pieces of Markdown for every kind of block and the lines that end or continue one. */
 const PIECES = [
 	"\n",
@@ -235,19 +245,19 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		expect(blocksOf(text, 2)[0]).toMatchObject({ type: "heading_open", map: [0, 10], markup: "=" });
 	});
 
-	test("a paragraph of 200,000 lines ending in a setext underline becomes a heading without its lines being taken again in one go", () => {
-		const lines = 200_000;
+	test("a paragraph of 50,000 lines ending in a setext underline becomes a heading without its lines being taken again in one go", () => {
+		const lines = LONG_BLOCK_LINES;
 		const text = `${Array.from({ length: lines }, (_, index) => `line ${index}  `).join("\n")}\n===\n`;
 		// markdown-it's getLines copies the lines asked for in one call: the most one call asks for is the work done in one piece.
 		const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
 		expect(tokens[0]).toMatchObject({ type: "heading_open", map: [0, lines + 1], markup: "=" });
-		// Before, the heading's text was taken again from all 200,000 lines (one piece of 400 ms at two million).
+		// Before, the heading's text was taken again from all its lines (one piece of 400 ms at two million).
 		expect(mostLines).toBeLessThan(lines / 10);
 	});
 
-	test("a paragraph of 200,000 tags, one a line, is parsed in chunks, not its lines taken in one go", () => {
-		const lines = 200_000;
+	test("a paragraph of 50,000 tags, one a line, is parsed in chunks, not its lines taken in one go", () => {
+		const lines = LONG_BLOCK_LINES;
 		const text = `${Array.from({ length: lines }, (_, index) => `#t${index}`).join("\n")}\n# heading\n#t\n`;
 		const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
@@ -270,8 +280,8 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		["`$ `, with `$$` inside (math that closes on its first line)", (index: number) => `$ x${index} $$ y`, "$$\n"],
 		["`% `, with `%%` inside", (index: number) => `% x${index} %% y`, "%%\n"],
 		["a number not opening a list", (index: number) => `${index} apples`, ""],
-	])("a paragraph of 200,000 lines opening with %s is parsed in chunks, not its lines taken in one go", (_, line, before) => {
-		const lines = 200_000;
+	])("a paragraph of 50,000 lines opening with %s is parsed in chunks, not its lines taken in one go", (_, line, before) => {
+		const lines = LONG_BLOCK_LINES;
 		const text = `${before}${Array.from({ length: lines }, (__, index) => line(index)).join("\n")}\n$$ x $$\n%% comment %%\n1. item\n`;
 		// The reference has no `$$` or `%%` blocks: the whole note in one chunk is what markdown-it with them makes.
 		const whole = blocksOf(text, 10 * lines);
@@ -296,9 +306,9 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		["never closed", "````\n", "```\n"],
 		["in a quote, ended by a lazy line", "> ```\n", "lazy\n"],
 	])(
-		"a fenced code block of 200,000 lines (%s) is one block with every line, its lines copied a chunk at a time (all in one call before)",
+		"a fenced code block of 50,000 lines (%s) is one block with every line, its lines copied a chunk at a time (all in one call before)",
 		(_, opener, closer) => {
-			const lines = 200_000;
+			const lines = LONG_BLOCK_LINES;
 			const quoted = opener.startsWith(">") ? "> " : "";
 			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => `${quoted}  code ${index} [[x]] #t`).join("\n")}\n${closer}`;
 			const { tokens, mostLines } = tokensAndMostLinesTaken(text);
@@ -317,9 +327,9 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		["a whole-tag line's block ended by an empty line", '<my-card data-x="1">\n', "\nafter\n", false],
 		["a <div> block in a quote, ended by a lazy line", "> <div>\n", "lazy\n", false],
 	])(
-		"%s over 200,000 lines is one block with every line, its lines looked at and copied a chunk at a time (all in one call before)",
+		"%s over 50,000 lines is one block with every line, its lines looked at and copied a chunk at a time (all in one call before)",
 		(_, opener, closer, withEmptyLines) => {
-			const lines = 200_000;
+			const lines = LONG_BLOCK_LINES;
 			const quoted = opener.startsWith(">") ? "> " : "";
 			const line = (index: number) => (withEmptyLines && index % 3 === 0 ? "" : `${quoted}  html ${index} [[x]] #t`);
 			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
@@ -340,9 +350,9 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		// In a list item, an empty line (indented less than the item) ends an HTML block.
 		["an HTML comment in a list item", "1. item\n\n   <!--\n", "   ", "   -->\nafter\n", false],
 	])(
-		"%s over 200,000 lines is one block with every line, looked at and copied a chunk at a time (all in one call before)",
+		"%s over 50,000 lines is one block with every line, looked at and copied a chunk at a time (all in one call before)",
 		(_, opener, indent, closer, withEmptyLines) => {
-			const lines = 200_000;
+			const lines = LONG_BLOCK_LINES;
 			const line = (index: number) => (withEmptyLines && index % 5 === 4 ? "" : `${indent}code ${index} [[x]]`);
 			const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => line(index)).join("\n")}\n${closer}`;
 			const { tokens, mostLines, mostLooked } = workPerStep(text);
@@ -360,8 +370,8 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		["a bullet item", "- item\n\n", "  "],
 		["an ordered item", "10. item\n\n", "    "],
 		["an item in a quote", "> - item\n>\n", ">   "],
-	])("a paragraph of 100,000 lines in %s is parsed in chunks, not its lines taken in one go (one rule call before)", (_, opener, indent) => {
-		const lines = 100_000;
+	])("a paragraph of 50,000 lines in %s is parsed in chunks, not its lines taken in one go (one rule call before)", (_, opener, indent) => {
+		const lines = LONG_BLOCK_LINES;
 		const text = `para\n\n${opener}${Array.from({ length: lines }, (_, index) => `${indent}words ${index} [[x]] #t`).join("\n")}\n\nafter\n`;
 		const { tokens, mostLines } = tokensAndMostLinesTaken(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
@@ -380,9 +390,9 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		["lines opening with `-`, `*` or a backtick", "para\n", (index: number) => `${["-x", "*y*", "`z`"][index % 3]} ${index}`],
 		["lines holding a `|`", "para\n", (index: number) => `a | b ${index}`],
 		["indented lines of a footnote definition", "[^1]: note\n", (index: number) => ` more ${index} [[x]]`],
-		["lines indented one space, then a setext underline", "para\n", (index: number) => (index === 99_999 ? "===" : ` line ${index}`)],
-	])("a paragraph going on in 100,000 %s is parsed in steps, a step able to end before any of its lines (one rule call before)", (_, opener, line) => {
-		const lineCount = 100_000;
+		["lines indented one space, then a setext underline", "para\n", (index: number) => (index === LAZY_PARAGRAPH_LINES - 1 ? "===" : ` line ${index}`)],
+	])("a paragraph going on in 70,000 %s is parsed in steps, a step able to end before any of its lines (one rule call before)", (_, opener, line) => {
+		const lineCount = LAZY_PARAGRAPH_LINES;
 		const text = `${opener}${lines(lineCount, line)}\nafter\n`;
 		const { tokens, mostLines, mostLooked } = workPerStep(text);
 		const whole = blocksOf(text, 10 * lineCount);
@@ -400,8 +410,8 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		["whose title is never closed", "[a]: /url 'title\n", (index: number) => `title ${index} [[x]]`, ""],
 		["whose label is never closed, in a list item", "- [label\n", (index: number) => `label ${index} x`, ""],
 		["whose title runs on in a quote", "> [a]:\n> /url\n> (title\n", (index: number) => `> title ${index}`, "> )\n"],
-	])("a link reference definition %s over 100,000 lines takes its lines in steps (one rule call before)", (_, opener, line, closer) => {
-		const lineCount = 100_000;
+	])("a link reference definition %s over 50,000 lines takes its lines in steps (one rule call before)", (_, opener, line, closer) => {
+		const lineCount = LONG_BLOCK_LINES;
 		const text = `para\n\n${opener}${lines(lineCount, line)}\n${closer}\nafter [a]\n`;
 		const { tokens, mostLooked } = workPerStep(text);
 		expectEqual(tokens.map(record), blocksOf(text, 10 * lineCount));
@@ -416,8 +426,8 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		["a `%%` comment never closed, in a list item", "- item\n\n  %%\n", (index: number) => `  comment ${index} [[x]]`, ""],
 		["a `$$` block closed, in an ordered item", "1. item\n\n   $$\n", (index: number) => `   x_${index}`, "   $$\nafter\n"],
 		["a `%%` comment closed, at the top level", "%%\n", (index: number) => `comment ${index}`, "%%\n"],
-	])("%s over 200,000 lines is looked through for its end in steps (one rule call before)", (_, opener, line, closer) => {
-		const lineCount = 200_000;
+	])("%s over 50,000 lines is looked through for its end in steps (one rule call before)", (_, opener, line, closer) => {
+		const lineCount = LONG_BLOCK_LINES;
 		const text = `para\n\n${opener}${lines(lineCount, line)}\n${closer}`;
 		const { tokens, mostSliced } = workPerStep(text);
 		// markdown-it has no `%%` or `$$` blocks: the whole note in one chunk is what markdown-it with them makes.
@@ -428,8 +438,8 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		expect(mostSliced).toBeLessThan(lineCount / 10);
 	});
 
-	test("a line and 400,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
-		const text = `[[Hub]] [[Hidden]]${"\n".repeat(400_000)}last line\n`;
+	test("a line and 50,000 empty lines after it are parsed without looking through the empty lines in one step", () => {
+		const text = `[[Hub]] [[Hidden]]${"\n".repeat(LONG_BLOCK_LINES)}last line\n`;
 		// The lines asked whether they are empty, counted per step (finding where a chunk may end once asked it of every line).
 		const { tokens, mostLooked } = workPerStep(text);
 		expectEqual(tokens.map(record), reference.parse(text, {}).map(record));
@@ -504,7 +514,7 @@ describe("quotes and callouts, nested at any depth", () => {
 			fc.property(quotes, (text) => {
 				expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
 			}),
-			{ numRuns: 3000 },
+			{ numRuns: 1000 },
 		);
 	});
 
@@ -515,7 +525,7 @@ describe("quotes and callouts, nested at any depth", () => {
 				expectEqual(blocksOf(text), expected);
 				expectEqual(blocksOf(text, chunkLines), expected);
 			}),
-			{ numRuns: 2000 },
+			{ numRuns: 700 },
 		);
 	});
 
@@ -564,8 +574,8 @@ describe("quotes and callouts, nested at any depth", () => {
 		expectEqual(blocksOf(text), deepReference.parse(text, {}).map(record));
 	});
 
-	test("a quote of 200,000 lines keeps its lines' saved marks without copying them (they grew by doubling, copied whole in one step)", () => {
-		const quoteLines = 200_000;
+	test("a quote of 50,000 lines keeps its lines' saved marks without copying them (they grew by doubling, copied whole in one step)", () => {
+		const quoteLines = LONG_BLOCK_LINES;
 		const text = `para\n\n${lines(quoteLines, (index) => `> x ${index} [[N]]`)}\nafter\n`;
 		// Numbers copied between two pauses by typed arrays' `set` and `slice`, the copies an array grown by doubling makes.
 		const typedArray = Int32Array.prototype as unknown as { set: Int32Array["set"]; slice: Int32Array["slice"] };
@@ -673,7 +683,7 @@ describe("a table cut into chunks of rows", () => {
 			fc.property(table, fc.integer({ min: 1, max: 5 }), (text, chunkLines) => {
 				expectEqual(blocksOf(text, chunkLines), blocksOf(text));
 			}),
-			{ numRuns: 2000 },
+			{ numRuns: 1000 },
 		);
 	});
 
@@ -766,8 +776,9 @@ describe("a table of very many columns", () => {
 		expectEqual(firstDifference(tokens, whole, asText), { differ: -1, length: whole.length });
 	});
 
-	test("a header of 100,000 columns is checked in pieces before it is made (markdown-it's check split both lines whole: a million columns held the server a second)", () => {
-		const columns = 100_000;
+	test("a header of 40,000 columns is checked in pieces before it is made (markdown-it's check split both lines whole: a million columns held the server a second)", () => {
+		// About five times TABLE_CHUNK_CELLS: the old check, three trims a column in one piece, passes the bound below five times over.
+		const columns = 40_000;
 		const text = `|${"a|".repeat(columns)}\n|${"-|".repeat(columns - 1)}:-:|\n|x|y|\n`;
 		// Each column's text is trimmed once or twice wherever it is read: counted a piece at a time.
 		let count = 0;
@@ -784,7 +795,7 @@ describe("a table of very many columns", () => {
 		}
 		const { perPiece: trimmed, tokens } = run;
 		expect(trimmed.reduce((sum, each) => sum + each, 0)).toBeGreaterThan(2 * columns);
-		// Before: 300,000 in the first piece (the rule's check, then the alignments and the header read again).
+		// Before: three a column in the first piece (the rule's check, then the alignments and the header read again).
 		expect(Math.max(...trimmed)).toBeLessThanOrEqual(3 * TABLE_CHUNK_CELLS);
 		const withAttributes = (token: MarkdownToken) => JSON.stringify({ ...record(token), attrs: token.attrs });
 		const whole = reference.parse(text, {});
@@ -801,7 +812,7 @@ describe("a table of very many columns", () => {
 				const withAttributes = (token: MarkdownToken) => ({ ...record(token), attrs: token.attrs });
 				expectEqual(tokensOf(text).map(withAttributes), reference.parse(text, {}).map(withAttributes));
 			}),
-			{ numRuns: 3000 },
+			{ numRuns: 1500 },
 		);
 	});
 
@@ -850,9 +861,10 @@ function steps(source: string, chunkLines: number): { tokens: Array<Record<strin
 }
 
 describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
-	test("a quote's 20,000 lines have their `>` markers read in steps too, before its first block is parsed", () => {
+	test("a quote's 5,000 lines have their `>` markers read in steps too, before its first block is parsed", () => {
 		// Each line a block of its own: the first is handed over as soon as it is parsed.
-		const text = lines(20_000, (index) => `> # heading ${index} [[N${index}]]`);
+		const quoteLines = 5_000;
+		const text = lines(quoteLines, (index) => `> # heading ${index} [[N${index}]]`);
 		let pausesBefore = 0;
 		let opened = false;
 		const parse = parseBlocks(
@@ -866,7 +878,7 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 		);
 		while (!parse.next().done && !opened) pausesBefore++;
 		// In one piece, the markers of all the quote's lines were read between two pauses (20–60 ms).
-		expect(pausesBefore).toBeGreaterThanOrEqual(20_000 / 100);
+		expect(pausesBefore).toBeGreaterThanOrEqual(quoteLines / 100);
 		expectEqual(steps(text, 100).tokens, deepReference.parse(text, {}).map(record));
 	});
 
@@ -879,7 +891,7 @@ describe("tables, paragraphs and lists inside a quote, parsed in steps", () => {
 				if (!/%%|\$\$/.test(text)) expectEqual(whole, deepReference.parse(text, {}).map(record));
 				expectEqual(blocksOf(text, chunkLines), whole);
 			}),
-			{ numRuns: 3000 },
+			{ numRuns: 1000 },
 		);
 	});
 
@@ -972,7 +984,7 @@ describe("a top-level list whose items hold tables, parsed item by item", () => 
 				if (!/%%|\$\$/.test(text)) expectEqual(tokens.map(withHidden), deepReference.parse(text, {}).map(withHidden));
 				expectEqual(tokens.map(record), blocksOf(text));
 			}),
-			{ numRuns: 3000 },
+			{ numRuns: 1000 },
 		);
 	});
 
@@ -1132,7 +1144,7 @@ describe("lists and quotes nested inside each other, parsed in steps at every de
 				expectEqual(tokensOf(text).map(withHidden), expected);
 				expectEqual(tokensOf(text, chunkLines).map(withHidden), expected);
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: 400 },
 		);
 	});
 
@@ -1240,8 +1252,8 @@ describe("a block opening with a word, asked of no rule but the paragraph's", ()
 		return { pauses, tokens };
 	}
 
-	test("50,000 one-line paragraphs pause once every few dozen lines, not after each (400,000 made 400,000 steps, each resumed through the parse's generators)", () => {
-		const count = 50_000;
+	test("10,000 one-line paragraphs pause once every few dozen lines, not after each (400,000 made 400,000 steps, each resumed through the parse's generators)", () => {
+		const count = 10_000;
 		const text = lines(count, (index) => `paragraph ${index}\n`);
 		const { pauses, tokens } = pausesOf(text);
 		expect(firstDifference(tokens, reference.parse(text, {}), asText)).toEqual({ differ: -1, length: 3 * count });
