@@ -18,6 +18,7 @@
  * first dynamic import (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); it never loads anything from
  * outside jest's registry.
  */
+const { statSync } = require("node:fs");
 const { Script } = require("node:vm");
 const JestRuntime = require("jest-runtime").default;
 
@@ -61,6 +62,13 @@ function compiledOnce(scriptSource, filename, parameters) {
 	return script;
 }
 
+/**
+ * This worker's module texts (as transformed), by file name: the file's modification time and size
+ * and the transform options they were made for, the text, and jest's record of the transform (its
+ * source map) for a module jest transforms.
+ */
+const transformedModules = new Map();
+
 class CompiledOncePerWorker extends JestRuntime {
 	constructor(...args) {
 		super(...args);
@@ -69,6 +77,29 @@ class CompiledOncePerWorker extends JestRuntime {
 		if (typeof executor?.compile !== "function" || !Array.isArray(executor.injectedModuleParameters)) {
 			throw new Error("scripts/jest-runtime.cjs: jest-runtime's ModuleExecutor changed; update this file to the new jest.");
 		}
+		// Jest reads every module's file again for each test file, even where the transform's result is
+		// kept in memory (by file name and modification time): a stat of the file does instead.
+		const transformCache = this.transformCache;
+		if (typeof transformCache?.transform !== "function" || !(transformCache.transforms instanceof Map) || !(transformCache.sourceMaps instanceof Map)) {
+			throw new Error("scripts/jest-runtime.cjs: jest-runtime's TransformCache changed; update this file to the new jest.");
+		}
+		const transformAfterReading = transformCache.transform.bind(transformCache);
+		transformCache.transform = (filename, options) => {
+			const { mtimeMs, size } = statSync(filename);
+			const version = `${mtimeMs} ${size} ${JSON.stringify(options ?? null)}`;
+			const kept = transformedModules.get(filename);
+			if (kept?.version === version) {
+				if (kept.transformedFile !== undefined) {
+					transformCache.transforms.set(filename, kept.transformedFile);
+					if (kept.transformedFile.sourceMapPath) transformCache.sourceMaps.set(filename, kept.transformedFile.sourceMapPath);
+				}
+				return kept.code;
+			}
+			transformCache.transforms.delete(filename);
+			const code = transformAfterReading(filename, options);
+			transformedModules.set(filename, { version, code, transformedFile: transformCache.transforms.get(filename) });
+			return code;
+		};
 		const compileWithImportCallback = executor.compile.bind(executor);
 		executor.compile = (scriptSource, filename) => {
 			const script = executor.resolution.isCoreModule(filename) ? null : compiledOnce(scriptSource, filename, executor.injectedModuleParameters);
