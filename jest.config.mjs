@@ -16,6 +16,8 @@ const ROOT = nodePath.dirname(fileURLToPath(import.meta.url));
 
 const shared = {
 	testEnvironment: "node",
+	// Jest's runtime, but each module is compiled once per worker rather than once per test file.
+	runtime: "<rootDir>/scripts/jest-runtime.cjs",
 	transform: {
 		"^.+\\.ts$": "<rootDir>/scripts/jest-esbuild-transform.mjs",
 		// The built plugin bundle, with its source map (main.js names none): failures point at src/.
