@@ -94,12 +94,8 @@ const COMMON_MATCH_SHARE = 0.5;
 const COMMON_SEARCH_ROUNDS = QUICK ? 3 : 30;
 /** Untimed passes over COMMON_QUERIES before the timed rounds: V8 had optimized the search again after about 7 (28 searches). */
 const COMMON_WARM_UP_PASSES = QUICK ? 1 : 8;
-/**
- * "First time" rows: this many common stems, each searched once (about all that are in half the notes, at every size).
- * The quick run checks each against a scan of the vault, about 0.45 s of CPU a query: 10 words, each a word no search
- * asked, take the same path as 30 did (30 made the quick run 38 s of CPU).
- */
-const COMMON_FIRST_TIME_WORDS = QUICK ? 10 : 30;
+/** "First time" rows: this many common stems, each searched once (about all that are in half the notes, at every size). */
+const COMMON_FIRST_TIME_WORDS = 30;
 /**
  * "First time" rows: every pair of this many of those stems, each searched once, after an edit (66 pairs; 6 in the quick
  * run, where each is also checked against a scan: 15 pairs made it 47 → 52 s), as two words and as a phrase; and each run
