@@ -71,7 +71,7 @@ export default defineConfig([
 		languageOptions: {
 			parserOptions: {
 				// The build and test scripts are plain JavaScript outside tsconfig; a few more than the default 8 of
-				// them (18, jest's runtime, scripts/jest-runtime.cjs, the last).
+				// them (19: the last two, jest's runtime and the tests' CLI code cache, scripts/*.cjs).
 				projectService: {
 					allowDefaultProject: [
 						"eslint.config.mjs",
@@ -82,7 +82,7 @@ export default defineConfig([
 						"test/reliability/*.mjs",
 						"test/helpers/*.cjs",
 					],
-					maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 18,
+					maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 19,
 				},
 				tsconfigRootDir: import.meta.dirname,
 			},
