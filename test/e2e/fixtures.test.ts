@@ -72,6 +72,7 @@ describe("the golden test data outside the repository", () => {
 				"scripts/jest-sequencer.cjs",
 				"scripts/jest-bundle-source-map.mjs",
 				"scripts/jest-esbuild-transform.mjs",
+				"scripts/jest-runtime.cjs",
 				"tsconfig.json",
 				"package.json",
 				"test/globalSetup.ts",
