@@ -16,8 +16,13 @@ async function stderrOnceItHas(serving: ServingCli, text: string): Promise<strin
 
 /** A read token named "laptop", made by `token new` once for the tests that only serve with one (`token new` is tested on its own here). */
 let laptop: MadeToken;
+/** A write token named "careful" whose write tools but create_note ask: made once for the two tests that serve with a write token. */
+let careful: MadeToken;
 beforeAll(async () => {
-	laptop = await makeTokenOnce(["--name", "laptop"]);
+	[laptop, careful] = await Promise.all([
+		makeTokenOnce(["--name", "laptop"]),
+		makeTokenOnce(["--name", "careful", "--level", "write", "--allow", "create_note"]),
+	]);
 });
 
 describe("vault-mcp CLI", () => {
@@ -78,7 +83,7 @@ describe("vault-mcp CLI", () => {
 	});
 
 	test("--allow-write lets a write token write; without it, even a write token cannot", async () => {
-		const { token } = JSON.parse((await runCli(["token", "new", vault, "--name", "w", "--level", "write", "--json"])).stdout) as { token: string };
+		const token = await careful.putInto(vault);
 		for (const [flags, canWrite] of [
 			[["--allow-write"], true],
 			[[], false],
@@ -114,9 +119,7 @@ describe("vault-mcp CLI", () => {
 	}, 120_000);
 
 	test("serve with no terminal says at start which write tools of which token it cannot ask about, and how to let them run; a write made then is refused, not run", async () => {
-		const { token } = JSON.parse(
-			(await runCli(["token", "new", vault, "--name", "careful", "--level", "write", "--allow", "create_note", "--json"])).stdout,
-		) as { token: string };
+		const token = await careful.putInto(vault);
 		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
 		try {
 			const stderr = await stderrOnceItHas(serving, "claude mcp add");
@@ -230,7 +233,8 @@ describe("vault-mcp CLI", () => {
 			}
 			expect(dashHelp).toEqual(help);
 		}
-		const serveHelp = (await runCli(["serve", "--help"])).stdout;
+		// `serve --help` ran above with the others.
+		const serveHelp = helps[commands.findIndex((command) => command.name === "serve")]?.[1].stdout ?? "";
 		for (const flag of ["--port N", "--allow-write", "--exclude FOLDER", "--rate-limit N", "--init", "--help"]) expect(serveHelp).toContain(flag);
 		expect(serveHelp).toContain("default: the port in data.json (27150 unless changed)");
 		expect((await runCli(["token", "--help"])).stdout).toContain("Usage: vault-mcp token revoke <vault> NAME");
