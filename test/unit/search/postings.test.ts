@@ -283,7 +283,7 @@ describe("PostingsIndex: notes in, answers out", () => {
 					}
 				}
 			}),
-			{ numRuns: 300 },
+			{ numRuns: 100 },
 		);
 	});
 
@@ -1011,7 +1011,7 @@ describe("PostingsIndex: a commit in steps (planCommit, then install)", () => {
 					expect(postingsByPath(index, words, paths)).toEqual(postingsByPath(expected, words, paths));
 				},
 			),
-			{ numRuns: 80 },
+			{ numRuns: 40 },
 		);
 	});
 
