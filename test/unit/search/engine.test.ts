@@ -251,18 +251,19 @@ describe("a phrase whose words stand apart in thousands of notes", () => {
 	};
 
 	const READ_ALL = 100;
+	const QUERIES = ['"red green"', '"green red"', '"red green" blue', '"red green" -teal', '"blue red green"', 'plum "red gree"'];
+	const RUNS_PER_QUERY = 1;
 
 	test("is answered as scoring every note gives, page, total and notice, searched first and again", async () => {
 		const refine = jest.spyOn(CandidateFinder.prototype, "refine");
 		let mostRefined = 0;
 		try {
-			await fc.assert(
-				fc.asyncProperty(
-					fc.integer(),
-					fc.integer({ min: 1000, max: 2000 }),
-					fc.constantFrom('"red green"', '"green red"', '"red green" blue', '"red green" -teal', '"blue red green"', 'plum "red gree"'),
-					fc.integer({ min: 1, max: 20 }),
-					async (seed, count, query, limit) => {
+			// Each query once (six runs; twelve runs of a random one cost twice as much and left one or two of them out). Under
+			// CI's fixed seed (fastCheckSeed.ts) each query's run is given a seed of its own: with one, all six drew the same notes.
+			const fixedSeed = fc.readConfigureGlobal().seed;
+			for (const [queryIndex, query] of QUERIES.entries())
+				await fc.assert(
+					fc.asyncProperty(fc.integer(), fc.integer({ min: 1000, max: 2000 }), fc.integer({ min: 1, max: 20 }), async (seed, count, limit) => {
 						const random = seeded(seed >>> 0);
 						const entries = Array.from({ length: count }, (_, index) => ({ title: `note ${index}`, body: bodyOf(random), modified: 0 }));
 						// Past READ_ALL notes holding the words, they are read best bound first (rankByBounds), not all.
@@ -284,10 +285,9 @@ describe("a phrase whose words stand apart in thousands of notes", () => {
 						expect(again).toEqual(everyNote);
 						expect(first.results).toEqual(readingAll.results);
 						if (!first.total_is_lower_bound) expect(first).toEqual(readingAll);
-					},
-				),
-				{ numRuns: 12 },
-			);
+					}),
+					{ numRuns: RUNS_PER_QUERY, ...(fixedSeed === undefined ? {} : { seed: fixedSeed + queryIndex }) },
+				);
 		} finally {
 			refine.mockRestore();
 		}

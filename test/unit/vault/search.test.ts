@@ -154,7 +154,7 @@ describe("isSearchableText", () => {
 describe("a search while the index builds", () => {
 	test("no note is indexed between the pauses of a search answering; the build goes on once it has answered", async () => {
 		const notes: Record<string, string> = {};
-		for (let index = 0; index < 3_000; index++)
+		for (let index = 0; index < 1_000; index++)
 			notes[`Note ${index}.md`] = `alpha note ${index}\n\nA paragraph about alpha, beta and gamma ${index % 13}.\n`;
 		const vault = await openVault(notes);
 		const index = new IndexedNoteSearch(vault.host, vault.scope(), () => new Promise((resolve) => setImmediate(resolve)));
@@ -176,7 +176,7 @@ describe("a search while the index builds", () => {
 			// The build's slice running when the search began may end between its first pauses; none starts after.
 			expect(new Set(atPauses).size).toBeLessThanOrEqual(2);
 			await index.whenReady();
-			expect(index.status()).toEqual({ state: "ready", indexed_notes: 3_000, total_notes: 3_000 });
+			expect(index.status()).toEqual({ state: "ready", indexed_notes: 1_000, total_notes: 1_000 });
 		} finally {
 			await index.stop();
 			await vault.close();
