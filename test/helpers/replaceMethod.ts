@@ -17,3 +17,15 @@ export function replaceMethod<Owner extends object, Name extends keyof Owner>(ow
 		},
 	};
 }
+
+/**
+ * Shows `seen` every string whose `toLowerCase` is called, until `restore()`: how the tests count
+ * headings, tags and words keyed (each is lowered once) between two pauses.
+ */
+export function onLowerCase(seen: (text: string) => void): { restore(): void } {
+	const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
+	return replaceMethod(String.prototype, "toLowerCase", function (this: string): string {
+		seen(this);
+		return lower.call(this);
+	});
+}

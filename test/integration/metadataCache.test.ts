@@ -360,17 +360,23 @@ describe("NodeHost's metadata cache, a note renamed away while its parse's read 
  * of the note renamed onto `Gamma.md`, for good).
  */
 describe("NodeHost's metadata cache, a note changed and renamed onto the name another note left, in the queue's turn", () => {
+	/** Holds every read of `path` by the cache until the returned function is called: the parse of it, and the queue behind it, wait. */
+	function holdReadsOf(host: NodeHost, path: string): () => void {
+		let release!: () => void;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			if (file.path === path) await released;
+			return cachedRead(file);
+		};
+		return release;
+	}
+
 	test("the note renamed away keeps its own links and tags", async () => {
 		const root = await makeVault({ "Gamma.md": "G [[Hub]] #g\n", "Alpha.md": "A [[Target]] #a\n", "Hub.md": "# Hub\n", "Target.md": "# Target\n" });
 		const host = await NodeHost.open(root);
 		try {
-			let release!: () => void;
-			const released = new Promise<void>((resolve) => (release = resolve));
-			const cachedRead = host.vault.cachedRead.bind(host.vault);
-			host.vault.cachedRead = async (file) => {
-				if (file.path === "Hub.md") await released;
-				return cachedRead(file);
-			};
+			const release = holdReadsOf(host, "Hub.md");
 			await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}more\n`);
 			const alpha = host.vault.getFileByPath("Alpha.md")!;
 			await host.vault.process(alpha, (text) => `${text}A again [[Target]]\n`);
@@ -396,13 +402,7 @@ describe("NodeHost's metadata cache, a note changed and renamed onto the name an
 		const root = await makeVault({ "Gamma.canvas": canvas("Hub"), "Alpha.canvas": canvas("Target"), "Hub.md": "# Hub\n", "Target.md": "# Target\n" });
 		const host = await NodeHost.open(root);
 		try {
-			let release!: () => void;
-			const released = new Promise<void>((resolve) => (release = resolve));
-			const cachedRead = host.vault.cachedRead.bind(host.vault);
-			host.vault.cachedRead = async (file) => {
-				if (file.path === "Hub.md") await released;
-				return cachedRead(file);
-			};
+			const release = holdReadsOf(host, "Hub.md");
 			await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}more\n`);
 			const alpha = host.vault.getFileByPath("Alpha.canvas")!;
 			await host.vault.process(alpha, () => canvas("Target", "Target"));

@@ -10,7 +10,7 @@ import { INLINE_ITEMS_PAUSE_COUNT, MAX_STARTUP_PARSE_BYTES, MAX_VAULT_PATH_CHARS
 import { LineIndex } from "../../../src/markdown/lines";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { countWorkPerPiece } from "../../helpers/workPieces";
-import { replaceMethod } from "../../helpers/replaceMethod";
+import { onLowerCase } from "../../helpers/replaceMethod";
 
 /** Obsidian's "New link format" setting, as `app.json` holds it. */
 /** What a token sees: everything but the config folder. */
@@ -261,11 +261,7 @@ describe("renaming", () => {
 		// Names read (each target's name is lower-cased once) between two pauses.
 		const plan = async () => {
 			const pieces = countWorkPerPiece();
-			const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-			const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string): string {
-				pieces.count();
-				return lower.call(this);
-			});
+			const lowered = onLowerCase(() => pieces.count());
 			try {
 				const kept = await planKeptLinks(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Projects/Notes.md");
 				expect(kept.map((note) => [note.path, note.after])).toEqual([["Projects/Plan.md", "[[Archive/Notes]]"]]);
@@ -297,11 +293,7 @@ describe("renaming", () => {
 		expect(vault.host.metadataCache.unresolvedLinkTotal?.("Planted.md")).toBe(2);
 		const pieces = countWorkPerPiece();
 		// Characters lowercased between two pauses.
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string): string {
-			pieces.count(this.length);
-			return lower.call(this);
-		});
+		const lowered = onLowerCase((text) => pieces.count(text.length));
 		let kept: Awaited<ReturnType<typeof planKeptLinks>>;
 		try {
 			kept = await planKeptLinks(vault.host, SCOPE, vault.host.vault.getFileByPath("Draft.md") ?? missing(), "Notes.md");

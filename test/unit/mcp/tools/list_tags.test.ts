@@ -1,7 +1,7 @@
 import { SLICED_TAGS } from "../../../../src/config/limits";
 import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
-import { replaceMethod } from "../../../helpers/replaceMethod";
+import { onLowerCase } from "../../../helpers/replaceMethod";
 
 describe("list_tags", () => {
 	let tv: ToolVault;
@@ -93,11 +93,7 @@ describe("list_tags", () => {
 		const planted = await openToolVault({ "Many.md": `${Array.from({ length: TAGS }, (_, index) => `#t${index}`).join(" ")}\n` });
 		const pieces = countWorkPerPiece();
 		// Tags lower-cased (each tag's key) between two pauses.
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string): string {
-			pieces.count();
-			return lower.call(this);
-		});
+		const lowered = onLowerCase(() => pieces.count());
 		try {
 			const listed = await planted.ok<{ tags: Array<{ tag: string; count: number }>; total: number }>("list_tags", { prefix: "t5999", limit: 20 });
 			expect(listed.total).toBe(11);

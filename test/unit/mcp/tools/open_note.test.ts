@@ -5,7 +5,7 @@ import { contextWithWorkspace, type FakeWorkspace } from "../../../helpers/works
 import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { SUBPATH_HEADING_STEP } from "../../../../src/config/limits";
 import { SliceClock } from "../../../../src/markdown/steps";
-import { replaceMethod } from "../../../helpers/replaceMethod";
+import { onLowerCase } from "../../../helpers/replaceMethod";
 
 describe("open_note", () => {
 	let vault: OpenVault;
@@ -59,11 +59,7 @@ describe("open_note", () => {
 		await many.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Each heading keyed is lowered once.
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
-			pieces.count();
-			return lower.call(this);
-		});
+		const lowered = onLowerCase(() => pieces.count());
 		try {
 			expect((await openNoteTool.handler(manyCtx, { path: "Many", heading: "Nope" })).ok).toBe(false);
 			expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(SUBPATH_HEADING_STEP + 10);

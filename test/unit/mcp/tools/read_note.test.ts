@@ -5,7 +5,7 @@ import { NodeMetadataCache } from "../../../../src/headless/NodeMetadataCache";
 import type { HostFile } from "../../../../src/host/Host";
 import { NO_SEARCH } from "../../../helpers/inMemoryClient";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
-import { replaceMethod } from "../../../helpers/replaceMethod";
+import { onLowerCase } from "../../../helpers/replaceMethod";
 
 describe("read_note", () => {
 	let tv: ToolVault;
@@ -185,11 +185,7 @@ describe("read_note", () => {
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Headings keyed between two pauses (headingKey lowers each heading's case once).
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
-			pieces.count();
-			return lower.call(this);
-		});
+		const lowered = onLowerCase(() => pieces.count());
 		try {
 			const error = await planted.error("read_note", { path: "Outline#nothere" });
 			expect(error).toMatch(/^No heading "nothere" in "Outline.md"\. Its headings: # h \(line 0\); # h \(line 1\);/);
@@ -233,11 +229,9 @@ describe("read_note", () => {
 		const pieces = countWorkPerPiece();
 		// Characters whose case is lowered between two pauses (headingKey lowers each heading it keys whole), and the most at once.
 		let longest = 0;
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
-			pieces.count(this.length);
-			longest = Math.max(longest, this.length);
-			return lower.call(this);
+		const lowered = onLowerCase((text) => {
+			pieces.count(text.length);
+			longest = Math.max(longest, text.length);
 		});
 		try {
 			expect(await planted.error("read_note", { path: "Big#nothere" })).toMatch(/^No heading "nothere" in "Big\.md"\. Its headings: # ΣΑΣ: {2}a a a/);
@@ -263,10 +257,8 @@ describe("read_note", () => {
 		const planted = await openToolVault({ "Long.md": `# Intro\nfirst\n# ${"Ab:".repeat(2_000)}\nbody\n# Other\nlast\n` });
 		await planted.vault.host.metadataCache.settled();
 		let longest = 0;
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
-			longest = Math.max(longest, this.length);
-			return lower.call(this);
+		const lowered = onLowerCase((text) => {
+			longest = Math.max(longest, text.length);
 		});
 		try {
 			expect(await planted.error("read_note", { path: `Long#${"a:".repeat(400_000)}` })).toMatch(/^No heading "a:a:a:/);
@@ -289,11 +281,7 @@ describe("read_note", () => {
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Words lowered between two pauses: the comparison lowers each word of both sides it reads.
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
-			pieces.count();
-			return lower.call(this);
-		});
+		const lowered = onLowerCase(() => pieces.count());
 		try {
 			const read = await planted.ok("read_note", { path: `Long#${"A ".repeat(WORDS)}` });
 			const content = String(read.content);
@@ -371,10 +359,8 @@ describe("read_note", () => {
 		await planted.vault.host.metadataCache.settled();
 		// The longest text whose case is lowered at once.
 		let longest = 0;
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
-			longest = Math.max(longest, this.length);
-			return lower.call(this);
+		const lowered = onLowerCase((text) => {
+			longest = Math.max(longest, text.length);
 		});
 		try {
 			const found = await planted.ok("read_note", { path: "Para#^bigone" });
@@ -416,10 +402,8 @@ describe("read_note", () => {
 		await planted.vault.host.metadataCache.settled();
 		const pieces = countWorkPerPiece();
 		// Block ids compared between two pauses (each is lowered once to be compared; the notes' other words are not counted).
-		const lower = Object.getOwnPropertyDescriptor(String.prototype, "toLowerCase")?.value as (this: string) => string;
-		const lowered = replaceMethod(String.prototype, "toLowerCase", function (this: string) {
-			if (/^b\d+$/.test(this)) pieces.count();
-			return lower.call(this);
+		const lowered = onLowerCase((text) => {
+			if (/^b\d+$/.test(text)) pieces.count();
 		});
 		try {
 			expect(await planted.ok("read_note", { path: "Packed#^b9999" })).toMatchObject({ section: "^b9999", content: "Line 9999 ^b9999" });
