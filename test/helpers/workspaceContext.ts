@@ -27,5 +27,7 @@ export function contextWithWorkspace(vault: OpenVault, fake: FakeWorkspace, excl
 		},
 	} as unknown as HostWorkspace;
 	const host = { vault: vault.host.vault, metadataCache: vault.host.metadataCache, workspace };
-	return { host, scope: vault.scope(...excluded) } as unknown as ToolContext;
+	// Every tool allowed: open_note asks its right again before it opens a tab.
+	const writes = { currentRight: () => "allow" };
+	return { host, scope: vault.scope(...excluded), writes } as unknown as ToolContext;
 }

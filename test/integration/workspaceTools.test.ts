@@ -2,11 +2,12 @@ import * as nodePath from "node:path";
 import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
-import { addToken } from "../../src/auth/tokenList";
+import { addToken, revokeToken, withToolRight } from "../../src/auth/tokenList";
 import { MAX_NOTE_CONTENT_BYTES } from "../../src/config/limits";
 import { NodeHost } from "../../src/headless/NodeHost";
 import VaultMcpPlugin from "../../src/main";
 import { ALL_TOOLS } from "../../src/mcp/tools";
+import { SliceClock } from "../../src/markdown/steps";
 import { createApp, type App, type PluginManifest } from "../double/obsidian";
 import { connectClient } from "../helpers/http";
 import { callError, callOk, callTool } from "../helpers/tools";
@@ -21,6 +22,7 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 	let app: App;
 	let plugin: VaultMcpPlugin;
 	let client: Client;
+	let url: string;
 
 	beforeAll(async () => {
 		vault = await makeVault({
@@ -31,6 +33,7 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 			"Work#1/Plan.md": "# Steps\n",
 			"Private/Work.md": "hidden work\n",
 			"Plans/Moving.md": "# Moving\n",
+			"Plans/Steps.md": "# Steps\n\n## First\n\n## Last\n",
 		});
 		host = await NodeHost.open(vault);
 		app = createApp(host);
@@ -42,7 +45,8 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 		await plugin.updateSettings({ tokens: made.settings.tokens, excludedFolders: ["Private"] });
 		const status = await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, port: 0 });
 		if (status.state !== "listening") throw new Error(JSON.stringify(status));
-		client = await connectClient(status.url, made.token);
+		url = status.url;
+		client = await connectClient(url, made.token);
 	});
 	afterAll(async () => {
 		await client.close();
@@ -136,5 +140,46 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 		app.workspace.focus(-1);
 		expect(await callError(client, "get_active_note")).toBe(excluded);
 		expect(excluded).not.toContain("Diary");
+	});
+
+	test.each([
+		["revoked", (name: string) => revokeToken(plugin.settings, name)],
+		["set to Deny for open_note", (name: string) => ({ settings: withToolRight(plugin.settings, name, "open_note", "deny", ALL_TOOLS) })],
+	])("open_note of a token %s while it looks through the note's headings opens no tab (one was opened for it)", async (what, takeAway) => {
+		const made = addToken(plugin.settings, `opener ${what}`, "read");
+		if ("error" in made) throw new Error(made.error);
+		await plugin.updateSettings({ tokens: made.settings.tokens });
+		const opener = await connectClient(url, made.token);
+		// The person takes the right away while the call looks through the note's headings (after their first run of steps).
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the clock as `this`
+		const run = SliceClock.prototype.run;
+		let takenAway = false;
+		const looking = jest.spyOn(SliceClock.prototype, "run").mockImplementation(async function <T>(
+			this: SliceClock,
+			steps: Parameters<SliceClock["run"]>[0],
+		) {
+			const value = (await run.call(this, steps)) as T;
+			if (!takenAway) {
+				takenAway = true;
+				const changed = takeAway(`opener ${what}`);
+				if ("error" in changed) throw new Error(changed.error);
+				await plugin.updateSettings({ tokens: changed.settings.tokens });
+			}
+			return value;
+		});
+		const before = app.workspace.tabs.length;
+		try {
+			// Refused, its answer withheld or the token refused at the HTTP door: whichever, nothing opened.
+			const outcome = await callTool(opener, "open_note", { path: "Plans/Steps", heading: "Last" }).catch((error: unknown) => ({
+				ok: false as const,
+				error: String(error),
+			}));
+			expect(takenAway).toBe(true);
+			expect(outcome.ok).toBe(false);
+		} finally {
+			looking.mockRestore();
+			await opener.close();
+		}
+		expect(app.workspace.tabs.length).toBe(before);
 	});
 });

@@ -46,6 +46,10 @@ export const openNoteTool = defineTool({
 				return fail(`No heading "${echoed(wanted)}" in "${file.path}". ${describeHeadings(cache, HEADINGS_LISTED)} Nothing was opened.`);
 			heading = part.name;
 		}
+		// Its one effect, asked for at the moment it happens, as a write asks before each note: a token revoked or denied
+		// open_note during the look above had its answer withheld, and the tab opened for it all the same.
+		if (ctx.writes.currentRight(openNoteTool) === "deny")
+			return fail("open_note is no longer allowed for this token (its rights or the token changed). Nothing was opened.");
 		// The file itself, never link text: a path holding `#` (made outside Obsidian) would be read as a link to another note.
 		await workspace.getLeaf("tab").openFile(file, { active: true, ...(heading === undefined ? {} : { eState: { subpath: `#${heading}` } }) });
 		// After the tab's wait: a note the person moved into an excluded folder meanwhile is not named there.
