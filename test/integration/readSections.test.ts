@@ -1,4 +1,7 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SliceClock } from "../../src/markdown/steps";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -50,8 +53,8 @@ describe("read_note with a heading or block in the link (Note#Heading, Note#^blo
 	let client: Client;
 
 	beforeAll(async () => {
-		vault = await makeVault({ "Plan.md": PLAN, "Flat.md": "No headings at all.\n" });
-		running = await startService(vault);
+		vault = await makeVault({ "Plan.md": PLAN, "Flat.md": "No headings at all.\n", "Notes/Moving.md": "Intro.\n# Goal\n\nText.\n" });
+		running = await startService(vault, { settings: { excludedFolders: ["Private"] } });
 		client = await connectClient(running.url, running.tokens.read ?? "");
 	});
 	afterAll(async () => {
@@ -95,5 +98,36 @@ describe("read_note with a heading or block in the link (Note#Heading, Note#^blo
 		const error = await callError(client, "read_note", { path });
 		expect(error).toMatch(message);
 		expect(error).not.toContain("Goal text");
+	});
+	test("a note saved by another program, then moved into an excluded folder while its section is checked against its heading, is answered as a missing note: never named there (it was)", async () => {
+		const file = running.host.vault.getFileByPath("Notes/Moving.md");
+		if (!file) throw new Error("no Notes/Moving.md");
+		// Another program's save, not parsed yet (this server does not watch the disk): the cache's heading line is no longer the heading.
+		await fs.writeFile(nodePath.join(vault, "Notes/Moving.md"), "# Goal\n\nText.\n");
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the clock as `this`
+		const run = SliceClock.prototype.run;
+		let moved = false;
+		const checking = jest.spyOn(SliceClock.prototype, "run").mockImplementation(async function <T>(
+			this: SliceClock,
+			steps: Parameters<SliceClock["run"]>[0],
+		) {
+			const value = (await run.call(this, steps)) as T;
+			// The section's check against the heading (the run answering true or false; it pauses on a long heading): the person moves the note meanwhile.
+			if (typeof value === "boolean" && !moved) {
+				moved = true;
+				await running.host.vault.rename(file, "Private/Moving.md");
+			}
+			return value;
+		});
+		let error: string;
+		try {
+			error = await callError(client, "read_note", { path: "Notes/Moving#Goal" });
+		} finally {
+			checking.mockRestore();
+		}
+		expect(moved).toBe(true);
+		expect(error).not.toContain("Private");
+		// The answer a note not there gets.
+		expect(error).toBe(await callError(client, "read_note", { path: "Notes/Moving#Goal" }));
 	});
 });
