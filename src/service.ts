@@ -87,6 +87,15 @@ export class McpService {
 	private settings: VaultMcpSettings | null = null;
 	private server: LoopbackHttpServer | null = null;
 	private endpoint: McpEndpoint | null = null;
+	/** Told each time settings come into force: the write calls waiting for the person (`WriteServices.onSettingsChange`). */
+	private readonly settingsListeners = new Set<() => void>();
+
+	/** `WriteServices.onSettingsChange`, one function for every request. */
+	private readonly onSettingsChange = (listener: () => void): (() => void) => {
+		this.settingsListeners.add(listener);
+		return () => void this.settingsListeners.delete(listener);
+	};
+
 	/** Aborted as the running server stops: its written calls answer without waiting for their parse (`WriteServices.stopping`). */
 	private stopping: AbortController | null = null;
 	/** The port the settings asked for when the running server started (0 stays 0, so it is not restarted). */
@@ -140,6 +149,8 @@ export class McpService {
 	apply(settings: VaultMcpSettings): Promise<ServiceStatus> {
 		return this.enqueue(async () => {
 			this.settings = settings;
+			// Calls waiting for the person look at their right and folders again (a revoked token's question is withdrawn).
+			for (const listener of [...this.settingsListeners]) listener();
 			if (!settings.serverEnabled) {
 				await this.closeServer();
 				return this.setStatus({ state: "stopped" });
@@ -342,6 +353,7 @@ export class McpService {
 			allowAlways: rights.allowAlways,
 			answerMayName: rights.answerMayName,
 			stopping: this.stopping?.signal,
+			onSettingsChange: this.onSettingsChange,
 		};
 	}
 

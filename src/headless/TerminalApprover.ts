@@ -262,7 +262,7 @@ export class TerminalApprover implements Approver {
 		nodeTimers.setImmediate(() => (this.answerJustTaken = false));
 	}
 
-	/** The call timed out or its client went away: its question is taken back. */
+	/** The call timed out, its client went away, or it may no longer be written (its token revoked, the tool denied): its question is taken back. */
 	private withdraw(waiting: Waiting): void {
 		// Still being worked out, it was never on screen (its time runs only while it is): only its client can have ended it.
 		const prepared = this.current?.waiting === waiting && this.current.lines === null;
@@ -271,7 +271,7 @@ export class TerminalApprover implements Approver {
 		this.write(
 			prepared
 				? `\n(${call} was withdrawn by its client while the question was being prepared: nothing was written)\n`
-				: `\n(${call} was not answered in time or was cancelled: nothing was written)\n`,
+				: `\n(${call} was not answered in time, was cancelled, or its token may no longer make it: nothing was written)\n`,
 		);
 		this.askNext();
 	}

@@ -162,4 +162,10 @@ export interface WriteServices {
 	answerMayName?(tool: ToolRightSubject, paths: readonly string[]): boolean;
 	/** Aborted once the server stops: a written call no longer waits for its parse, so its answer goes out before the connections close. */
 	stopping?: AbortSignal;
+	/**
+	 * Calls `listener` each time other settings come into force (a token revoked, a right or folders changed), until
+	 * the function returned is called: a question put to the person is withdrawn once its call may no longer be
+	 * written. Absent: never called.
+	 */
+	onSettingsChange?(listener: () => void): () => void;
 }

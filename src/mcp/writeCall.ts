@@ -254,14 +254,27 @@ export async function runWriteCall<Args>(
 			// that can no longer be written, nor shown a note the token may no longer see.
 			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return refusedAsNoLongerAllowed(ctx, tool, planned.changes);
 			writes.releasePlace?.();
-			const decision = await waitForDecision(
-				writes.approver,
-				writes.approvalTimeoutMs,
-				{ id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: planned.changes.map(shownChange) },
-				// A stop ends the question too: a batch with a call that wrote keeps its connection until its answer is sent,
-				// and a question left open would hold the stop (and a restart on another port) for its whole bound.
-				anyAborted(clientGone, writes.stopping),
-			);
+			// Withdrawn once the call can no longer be written (its token revoked, the tool set to Deny, a note of the set out of
+			// its folders): left open, the question stayed on screen, ahead of other tokens' in the line, until the person answered.
+			const noLongerWritable = new AbortController();
+			const changes = planned.changes;
+			const stopWatching = writes.onSettingsChange?.(() => {
+				if (writes.currentRight(tool) === "deny" || !isInScopeNow(changes, ctx.scope)) noLongerWritable.abort();
+			});
+			let decision: Awaited<ReturnType<typeof waitForDecision>>;
+			try {
+				decision = await waitForDecision(
+					writes.approver,
+					writes.approvalTimeoutMs,
+					{ id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: changes.map(shownChange) },
+					// A stop ends the question too: a batch with a call that wrote keeps its connection until its answer is sent,
+					// and a question left open would hold the stop (and a restart on another port) for its whole bound.
+					anyAborted(anyAborted(clientGone, writes.stopping), noLongerWritable.signal),
+				);
+			} finally {
+				stopWatching?.();
+			}
+			if (decision === "gone" && noLongerWritable.signal.aborted) return refusedAsNoLongerAllowed(ctx, tool, changes);
 			if (decision === "full")
 				return fail(
 					`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`,

@@ -116,7 +116,7 @@ export class ApprovalQueue implements Approver {
 		this.showNext(true);
 	}
 
-	/** The call timed out or its client went away: it leaves the line, and its window if shown. */
+	/** The call timed out, its client went away, or it may no longer be written (its token revoked, the tool denied): it leaves the line, and its window if shown. */
 	private remove(waiting: Waiting): void {
 		waiting.stopListening();
 		const where = this.line.remove(waiting);
@@ -126,7 +126,7 @@ export class ApprovalQueue implements Approver {
 			shown?.withdraw();
 			// The window vanished under the person's eyes: say why, and that nothing happened.
 			new Notice(
-				`Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, or the app went away). Nothing was written.`,
+				`Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, the app went away, or the token may no longer make it). Nothing was written.`,
 			);
 			this.showNext();
 		} else {

@@ -259,16 +259,20 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 			},
 			NO_LONGER_ALLOWED,
 		],
-	])("when %s while the window is open, Approve runs nothing", async (_change, revoke, told) => {
-		const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
-		await until(() => approvalWindow() !== null, "the approval window");
-		await revoke();
-		button("Approve").click();
-		const outcome = await call;
-		expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
-		expect(await noteText()).toBe(NOTE);
-		expect(journalled()).toEqual([]);
-	});
+	])(
+		"when %s while the window is open, the window closes at once and nothing runs (it stayed open, and Approve in it ran nothing)",
+		async (_change, revoke, told) => {
+			const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
+			await until(() => approvalWindow() !== null, "the approval window");
+			await revoke();
+			// No decision is left to the person: the call can no longer be written.
+			await until(() => approvalWindow() === null, "the window to close");
+			const outcome = await call;
+			expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
+			expect(await noteText()).toBe(NOTE);
+			expect(journalled()).toEqual([]);
+		},
+	);
 
 	test.each([
 		[
@@ -292,11 +296,11 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 			"ask",
 			NO_LONGER_ALLOWED,
 		],
-	] as const)("when %s while the window is open, Always allow runs nothing and saves no right", async (_change, revoke, rightAfter, told) => {
+	] as const)("when %s while the window is open, its Always allow is gone with it and saves no right", async (_change, revoke, rightAfter, told) => {
 		const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
 		await until(() => approvalWindow() !== null, "the approval window");
 		await revoke();
-		button("Always allow this tool for this token").click();
+		await until(() => approvalWindow() === null, "the window to close");
 		const outcome = await call;
 		expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
 		expect(await noteText()).toBe(NOTE);
@@ -316,7 +320,7 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 		expect(approvalWindow()).toBeNull();
 		expect(shownNotices).toContain(
-			`Vault MCP: Append to a note for "${TOKEN_NAME}" was withdrawn (no decision in time, or the app went away). Nothing was written.`,
+			`Vault MCP: Append to a note for "${TOKEN_NAME}" was withdrawn (no decision in time, the app went away, or the token may no longer make it). Nothing was written.`,
 		);
 		expect(await noteText()).toBe(NOTE);
 		expect(journalled()).toEqual([]);

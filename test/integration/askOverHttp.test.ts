@@ -5,13 +5,14 @@
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { addToken, setTokenRights } from "../../src/auth/tokenList";
+import { addToken, revokeToken, setTokenRights, withToolRight } from "../../src/auth/tokenList";
 import { MAX_IN_FLIGHT_REQUESTS } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import type { HostFile, HostVault } from "../../src/host/Host";
 import { McpService } from "../../src/service";
 import { MemoryJournal } from "../helpers/memoryJournal";
+import { ALL_TOOLS } from "../../src/mcp/tools";
 import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { connectClient } from "../helpers/http";
 import { RecordingLogger, startService, type RunningService } from "../helpers/service";
@@ -62,6 +63,52 @@ describe("calls waiting for approval over HTTP", () => {
 			expect((await Promise.all(calls)).map((outcome) => outcome.ok)).toEqual(Array.from({ length: count }, () => true));
 			const text = await fs.readFile(nodePath.join(vault, "Home.md"), "utf8");
 			for (let index = 0; index < count; index++) expect(text).toContain(`Line ${index}`);
+		} finally {
+			await client.close();
+		}
+	});
+});
+
+describe("a question whose call can no longer be written", () => {
+	let vault: string;
+	let running: RunningService | null = null;
+	beforeEach(async () => {
+		vault = await makeVault({ "Home.md": "# Home\n" });
+	});
+	afterEach(async () => {
+		await running?.stop();
+		running = null;
+		await removeDir(vault);
+	});
+
+	test.each([
+		["its token revoked", (settings: VaultMcpSettings) => revokeToken(settings, "write")],
+		["the tool set to Deny", (settings: VaultMcpSettings) => ({ settings: withToolRight(settings, "write", "append_to_note", "deny", ALL_TOOLS) })],
+	])("is withdrawn at once, %s while it waits for the person (it stayed on screen, ahead of others' questions, until answered)", async (_what, change) => {
+		// Answers nothing of itself: only a withdrawal (its signal) ends the question.
+		const asked: AbortSignal[] = [];
+		const approver: Approver = {
+			decide: (_request, signal) => {
+				asked.push(signal);
+				return new Promise(() => undefined);
+			},
+		};
+		running = await startService(vault, {
+			levels: ["write"],
+			approver,
+			rights: { write: { append_to_note: "ask" } },
+			settings: { writeEnabled: true, writeDisclosureAccepted: true },
+		});
+		const client = await connectClient(running.url, running.tokens.write!);
+		try {
+			const call = callTool(client, "append_to_note", { path: "Home", content: "Line" }).catch((error: unknown) => ({ ok: false, error: String(error) }));
+			await until(() => asked.length === 1, "the call to be put to the person");
+			const changed = change(running.settings);
+			if ("error" in changed) throw new Error(changed.error);
+			await running.service.apply(changed.settings);
+			await until(() => asked[0]?.aborted === true, "the question to be withdrawn");
+			expect((await call).ok).toBe(false);
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
 		} finally {
 			await client.close();
 		}

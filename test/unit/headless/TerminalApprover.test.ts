@@ -198,7 +198,7 @@ describe("TerminalApprover", () => {
 		const third = ask(request("third"));
 		secondCall.abort();
 		firstCall.abort();
-		expect(shown).toContain("was not answered in time or was cancelled");
+		expect(shown).toContain("was not answered in time, was cancelled, or its token may no longer make it");
 		expect(shownAt).toEqual(["first", "third"]);
 		await read();
 		input.write("y\n");
