@@ -394,6 +394,35 @@ describe("NodeHost's metadata cache, a note changed and renamed onto the name an
 		}
 	});
 
+	test("a note changed to the very text the note that left the name was last parsed from is parsed there all the same", async () => {
+		const root = await makeVault({ "Gamma.md": "G [[Hub]] #g\n", "Alpha.md": "A [[Target]] #a\n", "Hub.md": "# Hub\n", "Target.md": "# Target\n" });
+		const host = await NodeHost.open(root);
+		try {
+			// Gamma's text parsed since start, so the cache knows which text its metadata came from.
+			const same = "Same [[Hub]] #same\n";
+			await host.vault.process(host.vault.getFileByPath("Gamma.md")!, () => same);
+			await host.metadataCache.settled();
+			const release = holdReadsOf(host, "Hub.md");
+			await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}more\n`);
+			const alpha = host.vault.getFileByPath("Alpha.md")!;
+			await host.vault.process(alpha, () => same);
+			await host.vault.rename(host.vault.getFileByPath("Gamma.md")!, "Other/Moved.md");
+			await host.vault.rename(alpha, "Gamma.md");
+			release();
+			await host.metadataCache.settled();
+			// Alpha's parse at Gamma.md reads the text Gamma's metadata there came from: kept as Alpha's, it went with Gamma's
+			// rename, and Alpha's rename brought its metadata from before the change ({ "Target.md": 1 }, #a).
+			const of = (path: string) => [host.metadataCache.resolvedLinks[path], host.metadataCache.getCache(path)?.tags?.map((tag) => tag.tag)];
+			expect({ moved: of("Other/Moved.md"), gamma: of("Gamma.md") }).toEqual({
+				moved: [{ "Hub.md": 1 }, ["#same"]],
+				gamma: [{ "Hub.md": 1 }, ["#same"]],
+			});
+		} finally {
+			await host.close();
+			await removeDir(root);
+		}
+	});
+
 	test("so does a canvas (its links are carried on rename as a note's metadata is)", async () => {
 		const canvas = (...links: string[]) =>
 			JSON.stringify({
