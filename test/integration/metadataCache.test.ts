@@ -2,6 +2,7 @@ import { promises as fs, renameSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { eventLoopTurns } from "../../src/turns";
+import type { CachedMetadata } from "obsidian";
 import type { HostFile } from "../../src/host/Host";
 import { KeptGraphStats } from "../../src/vault/keptGraphStats";
 import { NotesWithTasks } from "../../src/vault/notesWithTasks";
@@ -393,6 +394,35 @@ describe("NodeHost's metadata cache, a note changed and renamed onto the name an
 		}
 	});
 
+	test("a note changed to the very text the note that left the name was last parsed from is parsed there all the same", async () => {
+		const root = await makeVault({ "Gamma.md": "G [[Hub]] #g\n", "Alpha.md": "A [[Target]] #a\n", "Hub.md": "# Hub\n", "Target.md": "# Target\n" });
+		const host = await NodeHost.open(root);
+		try {
+			// Gamma's text parsed since start, so the cache knows which text its metadata came from.
+			const same = "Same [[Hub]] #same\n";
+			await host.vault.process(host.vault.getFileByPath("Gamma.md")!, () => same);
+			await host.metadataCache.settled();
+			const release = holdReadsOf(host, "Hub.md");
+			await host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}more\n`);
+			const alpha = host.vault.getFileByPath("Alpha.md")!;
+			await host.vault.process(alpha, () => same);
+			await host.vault.rename(host.vault.getFileByPath("Gamma.md")!, "Other/Moved.md");
+			await host.vault.rename(alpha, "Gamma.md");
+			release();
+			await host.metadataCache.settled();
+			// Alpha's parse at Gamma.md reads the text Gamma's metadata there came from: kept as Alpha's, it went with Gamma's
+			// rename, and Alpha's rename brought its metadata from before the change ({ "Target.md": 1 }, #a).
+			const of = (path: string) => [host.metadataCache.resolvedLinks[path], host.metadataCache.getCache(path)?.tags?.map((tag) => tag.tag)];
+			expect({ moved: of("Other/Moved.md"), gamma: of("Gamma.md") }).toEqual({
+				moved: [{ "Hub.md": 1 }, ["#same"]],
+				gamma: [{ "Hub.md": 1 }, ["#same"]],
+			});
+		} finally {
+			await host.close();
+			await removeDir(root);
+		}
+	});
+
 	test("so does a canvas (its links are carried on rename as a note's metadata is)", async () => {
 		const canvas = (...links: string[]) =>
 			JSON.stringify({
@@ -653,6 +683,39 @@ describe("NodeHost's metadata cache parses a write's notes ahead of other notes'
 		await host.metadataCache.settled();
 		expect(host.metadataCache.resolvedLinks["Hub.md"]).toEqual({ "Other.md": 1 });
 		expect(bigParsed()).toBe(true);
+	});
+
+	test("a note changed 30 times while the queue is held is read once after, and not parsed again when a parse ahead read that text: listeners told once more", async () => {
+		await bigNoteHeldAtRead();
+		// The queue's reads of Hub.md once Big.md's parse is let go, and the metadata each `changed` tells of it (a new object: a new parse).
+		let reads = 0;
+		const heldRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			if (file.path === "Hub.md") reads++;
+			return heldRead(file);
+		};
+		const told: Array<{ text: string; cache: CachedMetadata }> = [];
+		host.metadataCache.on("changed", (file, text, cache) => void (file.path === "Hub.md" && told.push({ text, cache })));
+		// Thirty changes, each reported as the watcher reports another program's save; then a writer's wait parses the last text ahead.
+		for (let line = 0; line < 30; line++) await addLine("Hub.md", `Line ${line} of [[Target]].`);
+		await host.metadataCache.caughtUpWithNotes(["Hub.md"]);
+		const lastText = await heldRead(host.vault.getFileByPath("Hub.md")!);
+		const ahead = host.metadataCache.getCache("Hub.md");
+		expect({ links: host.metadataCache.resolvedLinks["Hub.md"], told: told.map((event) => event.text) }).toEqual({
+			links: { "Target.md": 30 },
+			told: [lastText],
+		});
+		[reads, told.length] = [0, 0];
+		release();
+		await host.metadataCache.settled();
+		// On c9f6bc0b each change queued a parse that read and parsed the last text again: 30 reads, 30 new metadata.
+		const toldAfter = { count: told.length, last: told.at(-1)?.text === lastText, kept: told.every((event) => event.cache === ahead) };
+		expect({ reads, told: toldAfter }).toEqual({ reads: 1, told: { count: 1, last: true, kept: true } });
+		expect({ links: host.metadataCache.resolvedLinks["Hub.md"], cache: host.metadataCache.getCache("Hub.md") === ahead }).toEqual({
+			links: { "Target.md": 30 },
+			cache: true,
+		});
+		expect(host.metadataCache.notesBeingParsed()).toEqual([]);
 	});
 
 	test("a note created ahead resolves its own links at once; links to its name from other notes once its queued create runs", async () => {
