@@ -252,7 +252,9 @@ describe("a rule of hours or minutes whose next day is years away", () => {
 	test("due on a day it falls on: asked of rrule from the next day it falls on, not walked from the due date", () => {
 		// The bounded check started at the due day, which the rule falls on (its hours all up to the due day's end), so rrule
 		// was asked from it: 28 years of hours, 3-5 times the check's own work. Compared with the same rule due a day later
-		// (the same check, the same answer), so a loaded machine slows both alike.
+		// (the same check, the same answer). The fastest of three of each, in turn, after one not counted, so a collection or a
+		// busy machine landing in one run weighs on neither side (one run of each had a margin of 2: 14-16 ms against 11-13).
+		// Here 1.0 times the day after (11-18 ms); 4.4-5 times with the check started on the due day (53 against 12 ms).
 		const rule = "every hour on the 29th in February on Monday";
 		const cpu = (due: string) => {
 			const clock = workClock();
@@ -261,8 +263,13 @@ describe("a rule of hours or minutes whose next day is years away", () => {
 			return clock() - started;
 		};
 		cpu("2016-03-01");
-		const dayAfter = cpu("2016-03-01");
-		expect(cpu("2016-02-29")).toBeLessThan(2 * dayAfter + 5);
+		let dayAfter = Infinity;
+		let onDay = Infinity;
+		for (let run = 0; run < 3; run++) {
+			dayAfter = Math.min(dayAfter, cpu("2016-03-01"));
+			onDay = Math.min(onDay, cpu("2016-02-29"));
+		}
+		expect(onDay).toBeLessThan(2 * dayAfter + 5);
 	});
 
 	test.each<[string, string, string | null]>([
