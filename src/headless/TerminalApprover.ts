@@ -264,16 +264,17 @@ export class TerminalApprover implements Approver {
 
 	/** The call timed out, its client went away, or it may no longer be written (its token revoked, the tool denied): its question is taken back. */
 	private withdraw(waiting: Waiting): void {
-		// Still being worked out, it was never on screen (its time runs only while it is): only its client can have ended it.
+		// Still being worked out, it was never on screen (its time runs only while it is): its client, a stop or the settings ended it.
 		const prepared = this.current?.waiting === waiting && this.current.lines === null;
 		if (this.line.remove(waiting) !== "shown") return;
 		const call = `${visibleInTerminal(waiting.request.tool)} from "${visibleInTerminal(waiting.request.tokenName)}"`;
 		this.write(
 			prepared
-				? `\n(${call} was withdrawn by its client while the question was being prepared: nothing was written)\n`
+				? `\n(${call} was withdrawn while the question was being prepared: nothing was written)\n`
 				: `\n(${call} was not answered in time, was cancelled, or its token may no longer make it: nothing was written)\n`,
 		);
-		this.askNext();
+		// One that was on screen gave way as an untouched question does: a key the person pressed for it must not answer the next.
+		this.askNext(!prepared);
 	}
 }
 

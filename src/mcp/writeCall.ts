@@ -274,12 +274,14 @@ export async function runWriteCall<Args>(
 			} finally {
 				stopWatching?.();
 			}
-			if (decision === "gone" && noLongerWritable.signal.aborted) return refusedAsNoLongerAllowed(ctx, tool, changes);
 			if (decision === "full")
 				return fail(
 					`${tool.name} was not put to the person: ${MAX_WAITING_APPROVALS_PER_TOKEN} calls of this token already wait for a decision. ${NOTHING_WRITTEN} Wait for answers to those before sending more.`,
 				);
+			// Before the settings' withdrawal: a server switched off in the settings also denies every right (its listeners are told
+			// first), and the answer said the token's rights had changed.
 			if (decision === "gone" && writes.stopping?.aborted === true) return fail(`The server stopped before the person decided. ${NOTHING_WRITTEN}`);
+			if (decision === "gone" && noLongerWritable.signal.aborted) return refusedAsNoLongerAllowed(ctx, tool, changes);
 			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);

@@ -128,7 +128,8 @@ export class ApprovalQueue implements Approver {
 			new Notice(
 				`Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, the app went away, or the token may no longer make it). Nothing was written.`,
 			);
-			this.showNext();
+			// In its place, as after a window that gave way: a click the person made for the withdrawn one must not answer the next.
+			this.showNext(true);
 		} else {
 			this.modal?.setWaiting(this.line.size);
 		}

@@ -382,6 +382,8 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect((await first).ok).toBe(false);
 		await until(() => addedLines()[0] === "+ - eggs", "the second call's window");
 		expect(countText()).toBe("");
+		// It took the place of a withdrawn window: it takes answers once the swap's grace is over.
+		await until(() => !button("Approve").disabled, "the second window to take answers");
 		button("Approve").click();
 		expect((await second).ok).toBe(true);
 		expect(await noteText()).toBe(`${NOTE}- eggs\n`);
@@ -398,6 +400,7 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		await expect(gone).rejects.toThrow();
 		await until(() => addedLines()[0] === "+ - eggs", "the next call's window", 3000);
 		expect(approvalWindows()).toHaveLength(1);
+		await until(() => !button("Approve").disabled, "the next window to take answers");
 		button("Approve").click();
 		expect((await next).ok).toBe(true);
 		expect(await noteText()).toBe(`${NOTE}- eggs\n`);

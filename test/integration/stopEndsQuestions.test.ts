@@ -48,7 +48,11 @@ describe("a stop while a batch that wrote waits for the person", () => {
 		await removeDir(vault);
 	});
 
-	test("ends the question: the batch's answer names what was written and says the other call was not, before the connection closes", async () => {
+	test.each([
+		["the service stopped", (running: RunningService) => running.service.stop()],
+		// The plugin's "Stop server" command and the settings' switch: it stopped the server, not the token's rights, which the answer said had changed.
+		["the server switched off in the settings", (running: RunningService) => running.service.apply({ ...running.settings, serverEnabled: false })],
+	])("%s ends the question: the batch's answer names what was written and says the other call was not, before the connection closes", async (_how, stop) => {
 		const body = JSON.stringify([
 			toolCall(1, "append_to_note", { path: "Notes/Plan.md", content: "- from the batch\n" }),
 			toolCall(2, "set_property", { path: "Notes/Plan.md", name: "status", value: "open" }),
@@ -58,7 +62,7 @@ describe("a stop while a batch that wrote waits for the person", () => {
 		socket.on("data", (chunk: Buffer) => (got += chunk.toString("utf8")));
 		const closed = new Promise<void>((resolve) => socket?.on("close", () => resolve()));
 		await until(() => person.asked === 1, "the batch's question");
-		await running.service.stop();
+		await stop(running);
 		await closed;
 		expect(got).toContain("200 OK");
 		const answers = JSON.parse(got.slice(got.indexOf("\r\n\r\n") + 4)) as Array<{

@@ -3,7 +3,7 @@
  * counts only for a question the person has seen, tokens take turns, and each token's line is bounded.
  */
 import { PassThrough } from "node:stream";
-import { MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES } from "../../../src/config/limits";
+import { APPROVAL_SWAP_GRACE_MS, MAX_WAITING_APPROVALS_PER_TOKEN, TERMINAL_DIFF_LINES } from "../../../src/config/limits";
 import { describeRequestSteps, TerminalApprover } from "../../../src/headless/TerminalApprover";
 import { runSteps } from "../../../src/markdown/steps";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
@@ -200,7 +200,8 @@ describe("TerminalApprover", () => {
 		firstCall.abort();
 		expect(shown).toContain("was not answered in time, was cancelled, or its token may no longer make it");
 		expect(shownAt).toEqual(["first", "third"]);
-		await read();
+		// It took the screen from a withdrawn question: it takes answers once the swap's grace is over.
+		await sleep(APPROVAL_SWAP_GRACE_MS + 100);
 		input.write("y\n");
 		expect(await third).toBe("approve");
 		approver.close();
@@ -221,7 +222,7 @@ describe("TerminalApprover", () => {
 		const next = ask(request("next"));
 		expect(shownAt).toEqual([]);
 		bigCall.abort();
-		expect(shown).toContain('(create_note from "laptop" was withdrawn by its client while the question was being prepared: nothing was written)');
+		expect(shown).toContain('(create_note from "laptop" was withdrawn while the question was being prepared: nothing was written)');
 		expect(shown).not.toContain("not answered in time");
 		expect(shownAt).toEqual(["next"]);
 		await read();
@@ -264,6 +265,33 @@ describe("TerminalApprover", () => {
 			await sleep(1_100);
 			input.write("y\n");
 			expect(await untouched).toBe("approve");
+		} finally {
+			timed.close();
+		}
+	});
+
+	test("a question on screen withdrawn (its token revoked, its client gone) gives way to the next, and a key meant for it does not answer the new one (it approved the next call, unseen)", async () => {
+		const timed = new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => 0,
+			// The grace of a give-way swap, long beside a loaded machine's late timers; no turn runs out meanwhile.
+			{ turnMs: 60_000, swapGraceMs: 1_000 },
+		);
+		try {
+			const revoked = new AbortController();
+			void timed.decide(request("revoked", "laptop"), revoked.signal, () => undefined);
+			const other = timed.decide(request("other", "desktop"), new AbortController().signal, () => undefined);
+			await read();
+			revoked.abort();
+			expect(shown).toContain("+ other");
+			// Typed for the question that just left.
+			input.write("y\n");
+			await tick();
+			expect(shown).toContain("(the question changed just now: read it, then answer)");
+			await sleep(1_100);
+			input.write("n\n");
+			expect(await other).toBe("decline");
 		} finally {
 			timed.close();
 		}

@@ -1,0 +1,48 @@
+/**
+ * The approval line in Obsidian: one window at a time. A window withdrawn under the person's eyes
+ * (its token revoked, its client gone, no decision in time) makes way for the next call's window,
+ * in the same place: a click meant for the withdrawn one must not answer the new one.
+ */
+import "../../double/dom";
+import type { App } from "obsidian";
+import { APPROVAL_SWAP_GRACE_MS } from "../../../src/config/limits";
+import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
+import { ApprovalQueue } from "../../../src/ui/ApprovalQueue";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function request(id: string, tokenName: string): ApprovalRequest {
+	return { id, tokenName, tool: "append_to_note", toolTitle: "Append to a note", changes: [{ path: `${id}.md`, before: "one\n", after: `one\n${id}\n` }] };
+}
+
+const approvalWindow = () => document.body.querySelector<HTMLElement>(".vault-mcp-approval");
+const approveButton = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])].find((each) => each.textContent === "Approve");
+
+describe("ApprovalQueue", () => {
+	let queue: ApprovalQueue;
+	beforeEach(() => (queue = new ApprovalQueue({} as App)));
+	afterEach(() => {
+		queue.close();
+		document.body.empty();
+	});
+
+	test("a window withdrawn under the person's eyes gives way to the next as an untouched one does: a click meant for it does not approve the next call (it did, unseen)", async () => {
+		const revoked = new AbortController();
+		void queue.decide(request("revoked", "laptop"), revoked.signal, () => undefined);
+		let decided: ApprovalAnswer | null = null;
+		void queue.decide(request("other", "desktop"), new AbortController().signal, () => undefined).then((decision) => (decided = decision));
+		expect(approvalWindow()?.textContent).toContain("revoked.md");
+		revoked.abort();
+		expect(approvalWindow()?.textContent).toContain("other.md");
+		// A fifth of the grace: the new window's one-line change is drawn long before (on lead13 its Approve took this click).
+		await sleep(APPROVAL_SWAP_GRACE_MS / 5);
+		approveButton()?.click();
+		await sleep(0);
+		expect(decided).toBeNull();
+		// Past the grace the window takes answers.
+		await sleep(APPROVAL_SWAP_GRACE_MS);
+		approveButton()?.click();
+		await sleep(0);
+		expect(decided).toBe("approve");
+	});
+});
