@@ -23,7 +23,8 @@ import { visibleInTerminal } from "./terminalText";
 
 interface Waiting {
 	request: ApprovalRequest;
-	resolve(decision: ApprovalDecision): void;
+	/** The person's decision, or "closed" when nobody can answer any more. */
+	resolve(decision: ApprovalDecision | "closed"): void;
 	/** Runs the time allowed to answer while the question is on screen. */
 	shown: OnScreen;
 }
@@ -73,7 +74,8 @@ export class TerminalApprover implements Approver {
 	}
 
 	decide(request: ApprovalRequest, signal: AbortSignal, shown: () => void): Promise<ApprovalAnswer> {
-		if (this.closed || signal.aborted) return Promise.resolve("decline");
+		if (this.closed) return Promise.resolve("closed");
+		if (signal.aborted) return Promise.resolve("decline");
 		return new Promise((resolve) => {
 			const waiting: Waiting = { request, resolve, shown };
 			if (!this.line.add(waiting)) {
@@ -90,14 +92,14 @@ export class TerminalApprover implements Approver {
 		});
 	}
 
-	/** Stops reading the terminal; calls still waiting are declined. */
+	/** Stops reading the terminal (its input ended: Ctrl-D, or the server stops); calls still waiting, and later ones, are told nobody can answer. */
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
 		this.lines.close();
 		this.stopTurn();
 		this.current = null;
-		for (const waiting of this.line.takeAll()) waiting.resolve("decline");
+		for (const waiting of this.line.takeAll()) waiting.resolve("closed");
 	}
 
 	private askNext(swapped = false): void {

@@ -21,8 +21,11 @@ export interface ApprovalRequest {
 /** "always" approves and sets the tool to allow for this token. */
 export type ApprovalDecision = "approve" | "always" | "decline";
 
-/** What an approver answers: the person's decision, or "full" when the token already has its bound of calls waiting (nobody was asked). */
-export type ApprovalAnswer = ApprovalDecision | "full";
+/**
+ * What an approver answers: the person's decision; "full" when the token already has its bound of calls waiting, "closed"
+ * when nobody can be asked any more (`serve`'s terminal closed, the plugin unloading): in both nobody was asked.
+ */
+export type ApprovalAnswer = ApprovalDecision | "full" | "closed";
 
 /** Whoever can answer an Ask: the approval window in Obsidian, or the terminal of an interactive `serve`. */
 export interface Approver {

@@ -4,19 +4,19 @@
  * token's flood, a window left open) does not expire unseen.
  */
 import * as nodeTimers from "node:timers";
-import type { ApprovalDecision, ApprovalRequest, Approver, OnScreen } from "./approval";
+import type { ApprovalAnswer, ApprovalRequest, Approver, OnScreen } from "./approval";
 
 /**
  * The approver's answer; "timeout" when none comes within `timeoutMs` of the question being on screen (counted only while it is),
  * "gone" when the client cancelled or disconnected first, "full" when the token already has its
- * bound of calls waiting. Whatever the outcome, the request is withdrawn from the approver.
+ * bound of calls waiting, "closed" when the approver can ask nobody any more. Whatever the outcome, the request is withdrawn from the approver.
  */
 export async function waitForDecision(
 	approver: Approver,
 	timeoutMs: number,
 	request: ApprovalRequest,
 	clientGone?: AbortSignal,
-): Promise<ApprovalDecision | "timeout" | "gone" | "full"> {
+): Promise<ApprovalAnswer | "timeout" | "gone"> {
 	const controller = new AbortController();
 	let timer: NodeJS.Timeout | undefined;
 	let onGone: (() => void) | undefined;

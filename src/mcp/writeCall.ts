@@ -280,7 +280,10 @@ export async function runWriteCall<Args>(
 				);
 			// Before the settings' withdrawal: a server switched off in the settings also denies every right (its listeners are told
 			// first), and the answer said the token's rights had changed.
-			if (decision === "gone" && writes.stopping?.aborted === true) return fail(`The server stopped before the person decided. ${NOTHING_WRITTEN}`);
+			if ((decision === "gone" || decision === "closed") && writes.stopping?.aborted === true)
+				return fail(`The server stopped before the person decided. ${NOTHING_WRITTEN}`);
+			// Nobody left to ask (Ctrl-D at serve's terminal, which serves on; the plugin unloading): the person declined nothing.
+			if (decision === "closed") return nobodyToAsk();
 			if (decision === "gone" && noLongerWritable.signal.aborted) return refusedAsNoLongerAllowed(ctx, tool, changes);
 			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);

@@ -5,7 +5,8 @@ import { ApprovalModal } from "./ApprovalModal";
 
 interface Waiting {
 	request: ApprovalRequest;
-	resolve(decision: ApprovalDecision): void;
+	/** The person's decision, or "closed" when nobody can answer any more. */
+	resolve(decision: ApprovalDecision | "closed"): void;
 	/** Runs the time allowed to answer while the window is open. */
 	shown: OnScreen;
 	stopListening(): void;
@@ -30,7 +31,8 @@ export class ApprovalQueue implements Approver {
 	constructor(private readonly app: App) {}
 
 	decide(request: ApprovalRequest, signal: AbortSignal, shown: OnScreen): Promise<ApprovalAnswer> {
-		if (this.closed || signal.aborted) return Promise.resolve("decline");
+		if (this.closed) return Promise.resolve("closed");
+		if (signal.aborted) return Promise.resolve("decline");
 		return new Promise((resolve) => {
 			const onAbort = () => this.remove(waiting);
 			const waiting: Waiting = {
@@ -56,7 +58,7 @@ export class ApprovalQueue implements Approver {
 		});
 	}
 
-	/** The plugin unloads: every waiting call is declined and the window closes. */
+	/** The plugin unloads: every waiting call is told nobody can answer it, and the window closes. */
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
@@ -64,7 +66,7 @@ export class ApprovalQueue implements Approver {
 		const shown = this.modal;
 		this.modal = null;
 		shown?.withdraw();
-		for (const waiting of this.line.takeAll()) waiting.resolve("decline");
+		for (const waiting of this.line.takeAll()) waiting.resolve("closed");
 	}
 
 	private showNext(swapped = false): void {

@@ -157,8 +157,10 @@ describe("TerminalApprover", () => {
 		input.write("y\n");
 		expect(await other).toBe("approve");
 		expect(shownAt).toEqual(["flood0", "other", "flood1"]);
+		// The terminal closed (Ctrl-D): the calls left were not declined by anyone, and a later one is not asked.
 		approver.close();
-		expect(await Promise.all(flood.slice(1))).toEqual(["decline", "decline", "decline", "decline"]);
+		expect(await Promise.all(flood.slice(1))).toEqual(["closed", "closed", "closed", "closed"]);
+		expect(await ask(request("after", "desktop"))).toBe("closed");
 	});
 
 	test(`a token with ${MAX_WAITING_APPROVALS_PER_TOKEN} calls waiting is refused the next at once ("full"); other tokens are still asked`, async () => {
@@ -174,7 +176,7 @@ describe("TerminalApprover", () => {
 		// A place freed by an answer can be taken again.
 		const again = ask(request("again", "flooder"));
 		approver.close();
-		expect(await again).toBe("decline");
+		expect(await again).toBe("closed");
 		expect(shown).not.toContain("one too many");
 	});
 

@@ -7,7 +7,7 @@ import { effectiveRight, type ToolRight, type ToolRights } from "../../../src/au
 import { generateToken, type TokenRecord } from "../../../src/auth/tokens";
 import { NodeHost } from "../../../src/headless/NodeHost";
 import { MemoryJournal } from "../../helpers/memoryJournal";
-import type { ApprovalDecision, ApprovalRequest, Approver, WriteServices } from "../../../src/mcp/approval";
+import type { ApprovalAnswer, ApprovalRequest, Approver, WriteServices } from "../../../src/mcp/approval";
 import type { ToolContext } from "../../../src/mcp/context";
 import { createMcpServer } from "../../../src/mcp/server";
 import { ALL_TOOLS } from "../../../src/mcp/tools";
@@ -24,16 +24,16 @@ const WRITE_TOOLS = ALL_TOOLS.filter((tool) => tool.access === "write");
 class ScriptedApprover implements Approver {
 	readonly requests: ApprovalRequest[] = [];
 	readonly withdrawn: string[] = [];
-	private readonly waiting = new Map<string, (decision: ApprovalDecision) => void>();
+	private readonly waiting = new Map<string, (decision: ApprovalAnswer) => void>();
 	private readonly arrivals: Array<(request: ApprovalRequest) => void> = [];
 
-	decide(request: ApprovalRequest, signal: AbortSignal, shown: () => void): Promise<ApprovalDecision> {
+	decide(request: ApprovalRequest, signal: AbortSignal, shown: () => void): Promise<ApprovalAnswer> {
 		this.requests.push(request);
 		shown();
 		signal.addEventListener("abort", () => {
 			if (this.waiting.delete(request.id)) this.withdrawn.push(request.id);
 		});
-		const promise = new Promise<ApprovalDecision>((resolve) => this.waiting.set(request.id, resolve));
+		const promise = new Promise<ApprovalAnswer>((resolve) => this.waiting.set(request.id, resolve));
 		this.arrivals.shift()?.(request);
 		return promise;
 	}
@@ -45,7 +45,7 @@ class ScriptedApprover implements Approver {
 		return new Promise((resolve) => this.arrivals.push(resolve));
 	}
 
-	answer(request: ApprovalRequest, decision: ApprovalDecision): void {
+	answer(request: ApprovalRequest, decision: ApprovalAnswer): void {
 		const resolve = this.waiting.get(request.id);
 		this.waiting.delete(request.id);
 		resolve?.(decision);
@@ -229,6 +229,25 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 				error: expect.stringMatching(/needs the person's approval.*in Obsidian.*vault-mcp serve.*terminal.*token rights.*Nothing was written/s),
 			});
 			expect(await snapshotVault(root)).toEqual(before);
+			expect(journal.list()).toEqual([]);
+		} finally {
+			await client.close();
+		}
+	});
+
+	test("ask: a question ended because nobody can answer any more (serve's terminal closed by Ctrl-D, the plugin unloading) is not told as the person's refusal; nothing is written", async () => {
+		const approver = new ScriptedApprover();
+		const { client, journal } = await connect({ append_to_note: "ask" }, { approver });
+		try {
+			const before = await read("Welcome.md");
+			const asked = callTool(client, "append_to_note", { path: "Welcome", content: "Unanswered line" });
+			approver.answer(await approver.next(), "closed");
+			// It answered "The person declined… Do not retry it unless they ask you to", though nobody had seen it.
+			expect(await asked).toEqual({
+				ok: false,
+				error: expect.stringMatching(/needs the person's approval.*nobody can give it here.*Nothing was written/s),
+			});
+			expect(await read("Welcome.md")).toBe(before);
 			expect(journal.list()).toEqual([]);
 		} finally {
 			await client.close();
