@@ -91,6 +91,8 @@ const markdownParser = new MarkdownIt("commonmark", parserOptions).enable(["tabl
 const containerAlternatives = { alt: ["paragraph", "reference", "blockquote", "list"] };
 // The same rule, linear in a note of deep quotes (see blockquote.ts).
 markdownParser.block.ruler.at("blockquote", blockquote, containerAlternatives);
+// The same rule, reading a long line natively (see thematicBreak).
+markdownParser.block.ruler.at("hr", thematicBreak, containerAlternatives);
 // The same rule with a linear tag pattern (see htmlBlock.ts).
 markdownParser.block.ruler.at("html_block", htmlBlock, { alt: ["paragraph", "reference", "blockquote"] });
 // The same rule, read in steps where a definition may run on (see reference.ts and paragraphInSteps).
@@ -451,6 +453,44 @@ const HR_LINE_RUNS = new Map([
 	[UNDERSCORE, /[_\t ]*/y],
 ]);
 /**
+ * markdown-it's hr rule (lib/rules_block/hr.mjs, 14.1.0) with the same answers and token, its line read
+ * by HR_LINE_RUNS: the rule read a thematic break's line a character at a time, then built its markup
+ * with `Array(count + 1).join`, and a note of one 8 MB line of `*` (or `- - …`) was one piece of
+ * 400–600 ms, its line read again by each rule that asks whether it ends a paragraph or a list.
+ */
+function thematicBreak(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+	if ((state.sCount[startLine] ?? 0) - state.blkIndent >= 4) return false;
+	const start = (state.bMarks[startLine] ?? 0) + (state.tShift[startLine] ?? 0);
+	const end = state.eMarks[startLine] ?? 0;
+	const marker = state.src.charCodeAt(start);
+	const run = HR_LINE_RUNS.get(marker);
+	if (!run) return false;
+	run.lastIndex = start;
+	run.test(state.src);
+	if (run.lastIndex < end) return false;
+	// The line alone (a slice, not a copy): in the note, a search for a space could read on to its end at every line.
+	const line = state.src.slice(start, end);
+	const markerText = String.fromCharCode(marker);
+	// At least three markers: the third found, not all of them counted (only the token's markup needs the count).
+	const second = line.indexOf(markerText, 1);
+	if (second === -1 || line.indexOf(markerText, second + 1) === -1) return false;
+	if (silent) return true;
+	state.line = startLine + 1;
+	const token = state.push("hr", "hr", 0);
+	token.map = [startLine, state.line];
+	const spaced = line.includes(" ") || line.includes("\t");
+	token.markup = markerText.repeat(spaced ? markersIn(line, marker) : line.length);
+	return true;
+}
+
+/** How many of `line`'s characters are `marker`. */
+function markersIn(line: string, marker: number): number {
+	let markers = 0;
+	for (let at = 0; at < line.length; at++) if (line.charCodeAt(at) === marker) markers++;
+	return markers;
+}
+
+/**
  * Where markdown-it's hr rule last failed on a line, per parse: from `from`, its marker and spaces run
  * to `failsAt`, a character that is neither, where the rule refuses the line.
  */
@@ -462,7 +502,7 @@ const hrFailures = new WeakMap<StateBlock, { line: number; marker: number; from:
  * answered without reading the line. A line of `- - - … x` nests 640 items, and the rule read the
  * rest of the line at each: a 4 MiB line was one piece of 4.4 s. The rule refuses a line where a
  * character is neither its marker nor a space or tab, so where the line holds one the rule is not
- * asked (it read a 4 MiB line once more, a character at a time: 30 ms).
+ * asked (markdown-it's read a 4 MiB line once more, a character at a time: 30 ms).
  */
 function hrTakes(state: StateBlock, line: number, endLine: number): boolean {
 	const start = (state.bMarks[line] ?? 0) + (state.tShift[line] ?? 0);

@@ -225,6 +225,29 @@ describe("parseBlocks gives markdown-it's block tokens", () => {
 		},
 	);
 
+	test.each([
+		"***",
+		"* * *",
+		"*\t*\t*  ",
+		"- - -",
+		" ___",
+		"   _ _ _ _",
+		"    ***",
+		"**",
+		"* *",
+		"_ _",
+		"***a",
+		"--- x",
+		"a\n___",
+		"a\n- - -",
+		"- * * *",
+		"> ___",
+		"- - - ***",
+		"1. ___\n   - - -",
+	])("a thematic break, or a line that is almost one, as markdown-it's hr rule reads it: %j", (text) => {
+		expectEqual(blocksOf(text), reference.parse(text, {}).map(record));
+	});
+
 	test("a long list and a long paragraph, far past a chunk, each stay one block", () => {
 		const list = Array.from({ length: 50 }, (_, index) => `- item ${index}`).join("\n");
 		const paragraph = Array.from({ length: 50 }, (_, index) => `line ${index}`).join("\n");

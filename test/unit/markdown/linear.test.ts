@@ -240,3 +240,47 @@ describe("the characters read grow linearly with the note (counted, not timed)",
 		expect(ratio).toBeLessThan(4.5);
 	});
 });
+
+describe("a thematic break of one long line", () => {
+	/**
+	 * The characters the parse of `text` reads one at a time (`charCodeAt`) or joins an array's slot at a
+	 * time (`Array.prototype.join`): the work done a character at a time in JavaScript, where a regular
+	 * expression or `indexOf` reads natively, tens of times faster.
+	 */
+	const charactersWorkedOneByOne = (text: string): number => {
+		let worked = 0;
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- put back below, and called with a string as `this`
+		const charCodeAt = String.prototype.charCodeAt;
+		const join = Array.prototype.join;
+		String.prototype.charCodeAt = function (this: string, index: number) {
+			worked++;
+			return charCodeAt.call(this, index);
+		};
+		Array.prototype.join = function (this: unknown[], separator?: string) {
+			worked += this.length;
+			return join.call(this, separator);
+		};
+		try {
+			parseMetadata(text);
+		} finally {
+			String.prototype.charCodeAt = charCodeAt;
+			Array.prototype.join = join;
+		}
+		return worked;
+	};
+
+	test.each([
+		["`*` alone", "*".repeat(100_000), "thematicBreak"],
+		["`- ` (spaced)", "- ".repeat(50_000), "thematicBreak"],
+		["`_` under a paragraph's line", `a\n${"_".repeat(100_000)}`, "thematicBreak"],
+		["`*` in a list item", `- ${"*".repeat(100_000)}`, "list"],
+		["`- ` in a quote", `> ${"- ".repeat(50_000)}`, "blockquote"],
+	])("of %s is worked through a character at a time no more than a paragraph's line as long", (_name, text, lastSection) => {
+		// markdown-it's hr rule read the line a character at a time when asked whether it takes it, again when
+		// it took it, and built its markup with `Array(count + 1).join`: 2.5-4 times a paragraph's line (whose
+		// inline scan reads it once), and a note of one 8 MB line of `*` was one piece of 400-600 ms.
+		expect(parseMetadata(text).sections?.at(-1)?.type).toBe(lastSection);
+		const paragraph = charactersWorkedOneByOne("a".repeat(text.length));
+		expect(charactersWorkedOneByOne(text)).toBeLessThanOrEqual(1.25 * paragraph);
+	});
+});
