@@ -249,32 +249,9 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 				if ("error" in revoked) throw new Error(revoked.error);
 				await plugin.updateSettings({ tokens: revoked.settings.tokens });
 			},
+			undefined,
 			REFUSED_AS_REVOKED,
 		],
-		["the tool is set to deny", () => plugin.setToolRight(TOKEN_NAME, "append_to_note", "deny"), NO_LONGER_ALLOWED],
-		[
-			"writing is switched off",
-			async () => {
-				await plugin.updateSettings({ writeEnabled: false });
-			},
-			NO_LONGER_ALLOWED,
-		],
-	])(
-		"when %s while the window is open, the window closes at once and nothing runs (it stayed open, and Approve in it ran nothing)",
-		async (_change, revoke, told) => {
-			const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
-			await until(() => approvalWindow() !== null, "the approval window");
-			await revoke();
-			// No decision is left to the person: the call can no longer be written.
-			await until(() => approvalWindow() === null, "the window to close");
-			const outcome = await call;
-			expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
-			expect(await noteText()).toBe(NOTE);
-			expect(journalled()).toEqual([]);
-		},
-	);
-
-	test.each([
 		[
 			"the token is revoked and a new one made under its name",
 			async () => {
@@ -296,17 +273,21 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 			"ask",
 			NO_LONGER_ALLOWED,
 		],
-	] as const)("when %s while the window is open, its Always allow is gone with it and saves no right", async (_change, revoke, rightAfter, told) => {
-		const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
-		await until(() => approvalWindow() !== null, "the approval window");
-		await revoke();
-		await until(() => approvalWindow() === null, "the window to close");
-		const outcome = await call;
-		expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
-		expect(await noteText()).toBe(NOTE);
-		expect(journalled()).toEqual([]);
-		expect(plugin.settings.tokens.find((record) => record.name === TOKEN_NAME)?.rights?.append_to_note).toBe(rightAfter);
-	});
+	] as const)(
+		"when %s while the window is open, the window closes at once, nothing runs and no right is saved (it stayed open; Approve in it ran nothing, Always allow saved nothing)",
+		async (_change, revoke, rightAfter, told) => {
+			const call = append("- milk").catch((error: Error) => ({ ok: false, error: error.message }));
+			await until(() => approvalWindow() !== null, "the approval window");
+			await revoke();
+			// No decision is left to the person: the call can no longer be written.
+			await until(() => approvalWindow() === null, "the window to close");
+			const outcome = await call;
+			expect(outcome).toEqual({ ok: false, error: expect.stringContaining(told) });
+			expect(await noteText()).toBe(NOTE);
+			expect(journalled()).toEqual([]);
+			expect(plugin.settings.tokens.find((record) => record.name === TOKEN_NAME)?.rights?.append_to_note).toBe(rightAfter);
+		},
+	);
 
 	test("no decision within the limit writes nothing and closes the window", async () => {
 		// The settings tab allows 10 s at least; one second here keeps the test short.

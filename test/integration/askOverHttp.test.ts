@@ -67,51 +67,46 @@ describe("calls waiting for approval over HTTP", () => {
 			await client.close();
 		}
 	});
-});
 
-describe("a question whose call can no longer be written", () => {
-	let vault: string;
-	let running: RunningService | null = null;
-	beforeEach(async () => {
-		vault = await makeVault({ "Home.md": "# Home\n" });
-	});
-	afterEach(async () => {
-		await running?.stop();
-		running = null;
-		await removeDir(vault);
-	});
-
-	test.each([
-		["its token revoked", (settings: VaultMcpSettings) => revokeToken(settings, "write")],
-		["the tool set to Deny", (settings: VaultMcpSettings) => ({ settings: withToolRight(settings, "write", "append_to_note", "deny", ALL_TOOLS) })],
-	])("is withdrawn at once, %s while it waits for the person (it stayed on screen, ahead of others' questions, until answered)", async (_what, change) => {
-		// Answers nothing of itself: only a withdrawal (its signal) ends the question.
-		const asked: AbortSignal[] = [];
-		const approver: Approver = {
-			decide: (_request, signal) => {
-				asked.push(signal);
-				return new Promise(() => undefined);
+	describe("a question whose call can no longer be written", () => {
+		test.each([
+			["its token revoked", (settings: VaultMcpSettings) => revokeToken(settings, "write")],
+			["the tool set to Deny", (settings: VaultMcpSettings) => ({ settings: withToolRight(settings, "write", "append_to_note", "deny", ALL_TOOLS) })],
+		])(
+			"is withdrawn at once, %s while it waits for the person (it stayed on screen, ahead of others' questions, until answered)",
+			async (_what, change) => {
+				// Answers nothing of itself: only a withdrawal (its signal) ends the question.
+				const asked: AbortSignal[] = [];
+				const approver: Approver = {
+					decide: (_request, signal) => {
+						asked.push(signal);
+						return new Promise(() => undefined);
+					},
+				};
+				running = await startService(vault, {
+					levels: ["write"],
+					approver,
+					rights: { write: { append_to_note: "ask" } },
+					settings: { writeEnabled: true, writeDisclosureAccepted: true },
+				});
+				const client = await connectClient(running.url, running.tokens.write!);
+				try {
+					const call = callTool(client, "append_to_note", { path: "Home", content: "Line" }).catch((error: unknown) => ({
+						ok: false,
+						error: String(error),
+					}));
+					await until(() => asked.length === 1, "the call to be put to the person");
+					const changed = change(running.settings);
+					if ("error" in changed) throw new Error(changed.error);
+					await running.service.apply(changed.settings);
+					await until(() => asked[0]?.aborted === true, "the question to be withdrawn");
+					expect((await call).ok).toBe(false);
+					expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+				} finally {
+					await client.close();
+				}
 			},
-		};
-		running = await startService(vault, {
-			levels: ["write"],
-			approver,
-			rights: { write: { append_to_note: "ask" } },
-			settings: { writeEnabled: true, writeDisclosureAccepted: true },
-		});
-		const client = await connectClient(running.url, running.tokens.write!);
-		try {
-			const call = callTool(client, "append_to_note", { path: "Home", content: "Line" }).catch((error: unknown) => ({ ok: false, error: String(error) }));
-			await until(() => asked.length === 1, "the call to be put to the person");
-			const changed = change(running.settings);
-			if ("error" in changed) throw new Error(changed.error);
-			await running.service.apply(changed.settings);
-			await until(() => asked[0]?.aborted === true, "the question to be withdrawn");
-			expect((await call).ok).toBe(false);
-			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
-		} finally {
-			await client.close();
-		}
+		);
 	});
 });
 
