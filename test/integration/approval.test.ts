@@ -440,15 +440,15 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		await call;
 	});
 
-	test("unloading the plugin declines every waiting call and closes the window", async () => {
+	test("unloading the plugin ends every waiting call and closes the window", async () => {
 		const calls = [append("- milk"), append("- eggs")];
 		await until(() => countText() === "1 of 2 waiting for your decision", "two waiting calls");
 		const unloaded = Date.now();
 		(plugin as unknown as { unload(): void }).unload();
 		expect(approvalWindow()).toBeNull();
 		const outcomes = await Promise.allSettled(calls);
-		// Each call ends at once, never after the 120 s wait: declined, or (as the server stops and
-		// closes its connections in the same moment) cut off before the answer goes out.
+		// Each call ends at once, never after the 120 s wait: told the server stopped, or (as it closes its
+		// connections in the same moment) cut off before the answer goes out.
 		expect(Date.now() - unloaded).toBeLessThan(5000);
 		for (const outcome of outcomes) expect(outcome.status === "rejected" || !outcome.value.ok).toBe(true);
 		expect(await noteText()).toBe(NOTE);
