@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SliceClock } from "../../src/markdown/steps";
+import { actBetweenPieces } from "../helpers/betweenPieces";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
@@ -104,28 +104,18 @@ describe("read_note with a heading or block in the link (Note#Heading, Note#^blo
 		if (!file) throw new Error("no Notes/Moving.md");
 		// Another program's save, not parsed yet (this server does not watch the disk): the cache's heading line is no longer the heading.
 		await fs.writeFile(nodePath.join(vault, "Notes/Moving.md"), "# Goal\n\nText.\n");
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the clock as `this`
-		const run = SliceClock.prototype.run;
-		let moved = false;
-		const checking = jest.spyOn(SliceClock.prototype, "run").mockImplementation(async function <T>(
-			this: SliceClock,
-			steps: Parameters<SliceClock["run"]>[0],
-		) {
-			const value = (await run.call(this, steps)) as T;
-			// The section's check against the heading (the run answering true or false; it pauses on a long heading): the person moves the note meanwhile.
-			if (typeof value === "boolean" && !moved) {
-				moved = true;
-				await running.host.vault.rename(file, "Private/Moving.md");
-			}
-			return value;
-		});
+		// The section's check against the heading (the run answering true or false; it pauses on a long heading): the person moves the note meanwhile.
+		const moving = actBetweenPieces(
+			() => running.host.vault.rename(file, "Private/Moving.md"),
+			(value) => typeof value === "boolean",
+		);
 		let error: string;
 		try {
 			error = await callError(client, "read_note", { path: "Notes/Moving#Goal" });
 		} finally {
-			checking.mockRestore();
+			moving.restore();
 		}
-		expect(moved).toBe(true);
+		expect(moving.acted()).toBe(true);
 		expect(error).not.toContain("Private");
 		// The answer a note not there gets.
 		expect(error).toBe(await callError(client, "read_note", { path: "Notes/Moving#Goal" }));

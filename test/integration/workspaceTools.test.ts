@@ -7,7 +7,7 @@ import { MAX_NOTE_CONTENT_BYTES } from "../../src/config/limits";
 import { NodeHost } from "../../src/headless/NodeHost";
 import VaultMcpPlugin from "../../src/main";
 import { ALL_TOOLS } from "../../src/mcp/tools";
-import { SliceClock } from "../../src/markdown/steps";
+import { actBetweenPieces } from "../helpers/betweenPieces";
 import { createApp, type App, type PluginManifest } from "../double/obsidian";
 import { connectClient } from "../helpers/http";
 import { callError, callOk, callTool } from "../helpers/tools";
@@ -151,21 +151,10 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 		await plugin.updateSettings({ tokens: made.settings.tokens });
 		const opener = await connectClient(url, made.token);
 		// The person takes the right away while the call looks through the note's headings (after their first run of steps).
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the clock as `this`
-		const run = SliceClock.prototype.run;
-		let takenAway = false;
-		const looking = jest.spyOn(SliceClock.prototype, "run").mockImplementation(async function <T>(
-			this: SliceClock,
-			steps: Parameters<SliceClock["run"]>[0],
-		) {
-			const value = (await run.call(this, steps)) as T;
-			if (!takenAway) {
-				takenAway = true;
-				const changed = takeAway(`opener ${what}`);
-				if ("error" in changed) throw new Error(changed.error);
-				await plugin.updateSettings({ tokens: changed.settings.tokens });
-			}
-			return value;
+		const takingAway = actBetweenPieces(async () => {
+			const changed = takeAway(`opener ${what}`);
+			if ("error" in changed) throw new Error(changed.error);
+			await plugin.updateSettings({ tokens: changed.settings.tokens });
 		});
 		const before = app.workspace.tabs.length;
 		try {
@@ -174,10 +163,10 @@ describe("tools of Obsidian's window, inside the plugin", () => {
 				ok: false as const,
 				error: String(error),
 			}));
-			expect(takenAway).toBe(true);
+			expect(takingAway.acted()).toBe(true);
 			expect(outcome.ok).toBe(false);
 		} finally {
-			looking.mockRestore();
+			takingAway.restore();
 			await opener.close();
 		}
 		expect(app.workspace.tabs.length).toBe(before);

@@ -85,6 +85,14 @@ describe("TerminalApprover", () => {
 	let typedAhead = "";
 	const ask = (req: ApprovalRequest, signal = new AbortController().signal): Promise<ApprovalAnswer> =>
 		approver.decide(req, signal, () => shownAt.push(req.id));
+	/** A second approver on the same terminal with its own turn and grace, nothing typed ahead. */
+	const approverTimed = (timing: ConstructorParameters<typeof TerminalApprover>[3]) =>
+		new TerminalApprover(
+			input,
+			(text) => (shown += text),
+			() => 0,
+			timing,
+		);
 	beforeEach(() => {
 		input = new PassThrough();
 		shown = "";
@@ -235,10 +243,7 @@ describe("TerminalApprover", () => {
 
 	test("a question nobody touches gives way to another token's after a turn, keeps the time it has left, and a key meant for it does not answer the new one", async () => {
 		const reports: string[] = [];
-		const timed = new TerminalApprover(
-			input,
-			(text) => (shown += text),
-			() => 0,
+		const timed = approverTimed(
 			// A turn and a grace long enough that a loaded machine's late timers (a 200 ms sleep took over 400 in CI) do not move them.
 			{ turnMs: 3_000, swapGraceMs: 1_000 },
 		);
@@ -273,10 +278,7 @@ describe("TerminalApprover", () => {
 	});
 
 	test("a question on screen withdrawn (its token revoked, its client gone) gives way to the next, and a key meant for it does not answer the new one (it approved the next call, unseen)", async () => {
-		const timed = new TerminalApprover(
-			input,
-			(text) => (shown += text),
-			() => 0,
+		const timed = approverTimed(
 			// The grace of a give-way swap, long beside a loaded machine's late timers; no turn runs out meanwhile.
 			{ turnMs: 60_000, swapGraceMs: 1_000 },
 		);
@@ -301,12 +303,7 @@ describe("TerminalApprover", () => {
 
 	test("a key pressed on the question keeps it on screen for another turn", async () => {
 		const reports: string[] = [];
-		const timed = new TerminalApprover(
-			input,
-			(text) => (shown += text),
-			() => 0,
-			{ turnMs: 150, swapGraceMs: 0 },
-		);
+		const timed = approverTimed({ turnMs: 150, swapGraceMs: 0 });
 		try {
 			const long = Array.from({ length: TERMINAL_DIFF_LINES * 3 }, (_, index) => `line ${index}`).join("\n");
 			const reading = timed.decide(

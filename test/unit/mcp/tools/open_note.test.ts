@@ -4,7 +4,7 @@ import { openVault, type OpenVault } from "../../../helpers/hostVault";
 import { contextWithWorkspace, type FakeWorkspace } from "../../../helpers/workspaceContext";
 import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { SUBPATH_HEADING_STEP } from "../../../../src/config/limits";
-import { SliceClock } from "../../../../src/markdown/steps";
+import { actBetweenPieces } from "../../../helpers/betweenPieces";
 import { onLowerCase } from "../../../helpers/replaceMethod";
 
 describe("open_note", () => {
@@ -79,26 +79,15 @@ describe("open_note", () => {
 		const manyCtx = contextWithWorkspace(many, fake, ["Private"]);
 		await many.host.metadataCache.settled();
 		// The person moves the note into the excluded folder while the call looks through its headings (after the first run of steps).
-		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the clock as `this`
-		const run = SliceClock.prototype.run;
-		let moved = false;
-		const paused = jest.spyOn(SliceClock.prototype, "run").mockImplementation(async function <T>(
-			this: SliceClock,
-			steps: Parameters<SliceClock["run"]>[0],
-		) {
-			const value = (await run.call(this, steps)) as T;
-			if (!moved) {
-				moved = true;
-				const file = many.host.vault.getFileByPath("Notes/Many.md");
-				if (file) await many.host.vault.rename(file, "Private/Many.md");
-			}
-			return value;
+		const moving = actBetweenPieces(async () => {
+			const file = many.host.vault.getFileByPath("Notes/Many.md");
+			if (file) await many.host.vault.rename(file, "Private/Many.md");
 		});
 		try {
 			for (const heading of ["Nope", "Step 150"]) {
-				moved = false;
+				moving.rearm();
 				const answer = await openNoteTool.handler(manyCtx, { path: "Notes/Many", heading });
-				expect(moved).toBe(true);
+				expect(moving.acted()).toBe(true);
 				expect(answer.ok).toBe(false);
 				expect(JSON.stringify(answer)).not.toMatch(/Private|Step \d/);
 				const back = many.host.vault.getFileByPath("Private/Many.md");
@@ -106,7 +95,7 @@ describe("open_note", () => {
 			}
 			expect(fake.opened).toEqual([]);
 		} finally {
-			paused.mockRestore();
+			moving.restore();
 			await many.close();
 		}
 	});
