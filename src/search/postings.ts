@@ -511,6 +511,18 @@ export class PostingsIndex {
 		return this.slotOfPath.has(path);
 	}
 
+	/**
+	 * Sets the modified time of the note at `path`, if indexed: a note rewritten with the same text (touched) keeps its
+	 * postings, and ranks among equal scores by its new time, as a scan ranks it.
+	 */
+	setModified(path: string, modified: number): void {
+		const slot = this.slotOfPath.get(path);
+		const doc = slot === undefined ? undefined : this.documents[slot];
+		if (slot === undefined || !doc) return;
+		doc.modified = modified;
+		this.modifiedTimes[slot] = modified;
+	}
+
 	/** Adds or replaces a document in one piece (`prepare` and `commit` without pauses). */
 	add(path: string, title: string, modified: number, text: string, headings: Iterable<string>, aliases: readonly string[] = []): void {
 		const steps = this.prepare(path, title, modified, text, headings, aliases);

@@ -382,6 +382,14 @@ export class IndexedNoteSearch implements NoteSearch {
 	private readonly behindInstall = new Map<string, number>();
 	/** Notes whose install failed again when tried once more (INDEX_INSTALL_RETRIES): out of the index until their next event, and named in answers' notices. */
 	private readonly failedInstalls = new Set<string>();
+	/**
+	 * The metadata the last event of each path (a `changed`) told, while the note's indexing of that text is under way
+	 * or done, and the modified time of the last `changed` telling it: any other event drops it (`touch`). The metadata
+	 * cache tells the same object again only for the same text (it keeps one a text, as Obsidian keeps one a hash), so
+	 * that `changed` is not tokenized again. A program that touched a 1 MB note, or wrote its same text, cost a whole
+	 * re-index each time, and one doing so faster than the index's slices restarted it before it ended, for good.
+	 */
+	private readonly toldIndexed = new Map<string, { engine: SearchEngine; cache: CachedMetadata; modified: number }>();
 	private readonly metadataRefs: EventRef[] = [];
 	private readonly vaultRefs: EventRef[] = [];
 	private building: Promise<void> = Promise.resolve();
@@ -429,7 +437,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	start(): void {
 		const { metadataCache, vault } = this.host;
 		this.metadataRefs.push(
-			metadataCache.on("changed", (file, data) => this.upsert(file, data)),
+			metadataCache.on("changed", (file, data, cache) => this.upsert(file, data, cache)),
 			metadataCache.on("resolve", (file) => void this.keepLinks(file)),
 			metadataCache.on("deleted", (file) => void this.drop(file.path)),
 		);
@@ -467,6 +475,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
 		this.failedInstalls.clear();
+		this.toldIndexed.clear();
 	}
 
 	/** Resolves when the current build has finished. */
@@ -933,13 +942,25 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.versions.set(path, (this.versions.get(path) ?? 0) + 1);
 		// Its next change (or its removal) indexes it again, or takes it out for good.
 		this.failedInstalls.delete(path);
+		this.toldIndexed.delete(path);
 	}
 
-	private upsert(file: HostFile, text: string): void {
-		this.touch(file.path);
+	private upsert(file: HostFile, text: string, told: CachedMetadata): void {
+		const path = file.path;
+		const inScope = isNoteInScope(path, this.scope);
+		// The same text as the indexing under way or done (`toldIndexed`): only its time is new. Not touched, so that indexing goes on.
+		const same = this.toldIndexed.get(path);
+		if (inScope && same?.cache === told && same.engine === this.engine && !this.failedInstalls.has(path)) {
+			same.modified = file.stat.mtime;
+			this.engine.index.setModified(path, same.modified);
+			return;
+		}
+		this.touch(path);
+		if (!inScope) return void this.drop(path);
+		// Only when the metadata indexed with (read by `addToIndex`) is the one told, so of the text told.
+		if (this.host.metadataCache.getFileCache(file) === told) this.toldIndexed.set(path, { engine: this.engine, cache: told, modified: file.stat.mtime });
 		// Its links are kept at their `resolve`, which follows: here they are still the ones from before the change.
-		if (isNoteInScope(file.path, this.scope)) void this.addToIndex(file, text, undefined, false);
-		else void this.drop(file.path);
+		void this.addToIndex(file, text, undefined, false);
 	}
 
 	/**
@@ -1094,6 +1115,9 @@ export class IndexedNoteSearch implements NoteSearch {
 			}
 			// Its tasks, tags and links below are for the note as read: a newer event does that work itself.
 			if (file.path !== path || !this.stillDue(engine, file, path, version)) return;
+			// Touched while it was indexed (a `changed` of the same text): the time of the last touch, not of the text read.
+			const told = this.toldIndexed.get(path);
+			if (told?.engine === engine) engine.index.setModified(path, told.modified);
 		} finally {
 			behind.done();
 		}

@@ -3,6 +3,8 @@ import * as nodePath from "node:path";
 import { TASKS_DEMO_QUERIES, SYNTHETIC_QUERIES, type BenchQuery } from "../../bench/querySet";
 import { writeSyntheticVault } from "../../bench/syntheticVault";
 import { NodeHost } from "../../src/headless/NodeHost";
+import type { CachedMetadata } from "obsidian";
+import { PostingsIndex } from "../../src/search/postings";
 import { parseQuery, stopWordSet } from "../../src/search/query";
 import { ENGLISH_STOP_WORDS } from "../../src/search/stopWords";
 import { IndexedNoteSearch } from "../../src/vault/search";
@@ -156,6 +158,45 @@ describe("the search index follows changes", () => {
 		await fs.rename(nodePath.join(root, "Private/Hidden.md"), nodePath.join(root, "Visible.md"));
 		await eventually(async () => expect(await found("secret")).toEqual(["Visible.md"]));
 		await expectIndexEqualsScan(host, index, scope, queries);
+	});
+
+	test("a note another program touches or writes again with the same text is not tokenized again; a new text is, and found at once", async () => {
+		// Written by another program after start, so its parse keeps its text's digest; 3,000 words, tokenized in one piece.
+		// Copy.md holds the same text, written after: the same score, ranked by the later time.
+		const text = `alpha ${Array.from({ length: 3000 }, (_, word) => `word${word % 500}`).join(" ")}\n`;
+		const note = nodePath.join(root, "Outside.md");
+		await fs.writeFile(note, text);
+		await fs.utimes(note, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+		await fs.writeFile(nodePath.join(root, "Copy.md"), text);
+		await host.metadataCache.caughtUpWithDisk();
+		expect(await found("word7")).toEqual(["Copy.md", "Outside.md"]);
+		const tokenized = jest.spyOn(PostingsIndex.prototype, "prepare");
+		const told: CachedMetadata[] = [];
+		const ref = host.metadataCache.on("changed", (file, _text, cache) => void (file.path === "Outside.md" && told.push(cache)));
+		try {
+			// Five touches and five writes of the same bytes over themselves (never another text on disk), each seen and parsed before the next.
+			for (let round = 0; round < 10; round++) {
+				if (round % 2 === 0) await fs.utimes(note, new Date(), new Date(Date.now() + round * 1000));
+				else {
+					const handle = await fs.open(note, "r+");
+					await handle.write(text, 0);
+					await handle.close();
+				}
+				await host.metadataCache.caughtUpWithDisk();
+			}
+			const preparesOf = () => tokenized.mock.calls.filter(([path]) => path === "Outside.md").length;
+			// On fedd8526 each `changed` tokenized the note again: 10.
+			expect({ told: told.length >= 10, prepares: preparesOf() }).toEqual({ told: true, prepares: 0 });
+			// Ranked by its time now, as a scan ranks it: kept from its first indexing, Copy.md came first.
+			expect(await found("word7")).toEqual(["Outside.md", "Copy.md"]);
+			await expectIndexEqualsScan(host, index, scope, [...queries, { label: "word7", query: "word7" }]);
+			await fs.appendFile(note, "gamma at the end\n");
+			await host.metadataCache.caughtUpWithDisk();
+			expect({ gamma: await found("gamma"), tokenized: preparesOf() > 0 }).toEqual({ gamma: ["Outside.md"], tokenized: true });
+		} finally {
+			host.metadataCache.offref(ref);
+			tokenized.mockRestore();
+		}
 	});
 
 	test("a new set of excluded folders rebuilds the index", async () => {
