@@ -79,6 +79,29 @@ describe("NodeHost's metadata cache follows changes made on disk by other progra
 		expect(events).toContain("changed Side.md");
 	});
 
+	test("a note parsed at start that another program touches, or writes over with its same text, keeps its metadata unparsed; a new text is parsed", async () => {
+		const target = nodePath.join(root, "Target.md");
+		const atStart = host.metadataCache.getCache("Target.md");
+		const told: CachedMetadata[] = [];
+		host.metadataCache.on("changed", (file, _text, cache) => void (file.path === "Target.md" && told.push(cache)));
+		await fs.utimes(target, new Date(), new Date(Date.now() + 60_000));
+		await host.metadataCache.caughtUpWithDisk();
+		// The same bytes over themselves: no other text is ever on disk.
+		const handle = await fs.open(target, "r+");
+		await handle.write("# Target\n\n#topic\n", 0);
+		await handle.close();
+		await host.metadataCache.caughtUpWithDisk();
+		// On fedd8526 its first change was parsed in full (no digest was kept at start): a new object, told and cached.
+		const kept = { told: told.length >= 2, kept: told.every((cache) => cache === atStart), cached: host.metadataCache.getCache("Target.md") === atStart };
+		expect(kept).toEqual({ told: true, kept: true, cached: true });
+		await fs.appendFile(target, "#more [[Side]]\n");
+		await onceCaughtUp(() => {
+			expect(host.metadataCache.getCache("Target.md")?.tags?.map((tag) => tag.tag)).toEqual(["#topic", "#more"]);
+			expect(host.metadataCache.resolvedLinks["Target.md"]).toEqual({ "Side.md": 1 });
+		});
+		expect(told.at(-1)).not.toBe(atStart);
+	});
+
 	test("a rename outside: backlinks follow the note's new path, and links to the old name become unresolved", async () => {
 		await fs.rename(nodePath.join(root, "Side.md"), nodePath.join(root, "Renamed.md"));
 		await onceCaughtUp(() => {
