@@ -6,6 +6,8 @@ import {
 	MAX_VAULT_PATH_CHARS,
 	METADATA_PARSE_SLICE_MS,
 	NOTE_READ_RETRY_PAUSES_MS,
+	NOTE_REPARSE_GAP_MAX_MS,
+	NOTE_REPARSE_GAP_PARSE_TIMES,
 	RESOLVE_CHECK_INTERVAL,
 	HUGE_NOTE_LINKS,
 } from "../config/limits";
@@ -121,6 +123,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * of its last text queued when it stopped: 5–12 s of CPU, the metadata settled 13–30 s later.
 	 */
 	private readonly parsesNotBegun = new Map<HostFile, QueuedChange>();
+	/** When each note's (or canvas's) last parse ended, and how long it took from its read: the gap before its next (`reparseWait`). */
+	private readonly lastParses = new WeakMap<HostFile, { endedAt: number; took: number }>();
+	/**
+	 * Parses of notes changed again within the gap after their last parse (`reparseWait`), not queued yet: counted in
+	 * `parsesDue` and `parsesNotBegun` already, queued when their timer fires, or at once by `queueNow` (a write's wait,
+	 * `settled`).
+	 */
+	private readonly parsesWaiting = new Map<QueuedChange, { timer?: ReturnType<typeof setTimeout>; readonly queueNow: () => void }>();
 	/**
 	 * Parsing and link resolution pause on this clock, so one huge note (or a big vault) never
 	 * holds the event loop for more than about a slice: the server keeps answering. The turns are
@@ -474,9 +484,10 @@ export class NodeMetadataCache implements HostMetadataCache {
 		return new NodeMetadataCache(vault);
 	}
 
-	/** Resolves once every change seen so far (and every note deferred at start) is in the cache. */
+	/** Resolves once every change seen so far (and every note deferred at start) is in the cache: parses waiting out their gap are queued now. */
 	async settled(): Promise<void> {
-		for (let previous = null as Promise<unknown> | null; previous !== this.updates;) {
+		for (let previous = null as Promise<unknown> | null; previous !== this.updates || this.parsesWaiting.size > 0;) {
+			for (const { queueNow } of [...this.parsesWaiting.values()]) queueNow();
 			previous = this.updates;
 			await previous;
 		}
@@ -499,6 +510,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 			if (file !== null) files.add(file);
 			else if (this.moveDueAt(path)) left.push(path);
 		}
+		// A written note is parsed without its gap (`reparseWait`): the write's answer reads it.
+		for (const [change, { queueNow }] of [...this.parsesWaiting]) if (files.has(change.file as HostFile)) queueNow();
 		// A path left by one of these notes' renames is followed with the note; one left by a delete, with the whole queue.
 		const byOthers = (path: string) =>
 			this.changesQueued.some(
@@ -599,6 +612,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 		for (const ref of this.vaultRefs.splice(0)) this.vault.offref(ref);
 		for (const retry of this.readRetries.values()) if (retry.timer) clearTimeout(retry.timer);
 		this.readRetries.clear();
+		for (const { timer } of this.parsesWaiting.values()) clearTimeout(timer);
+		this.parsesWaiting.clear();
 		for (const file of [...this.parsesAsked.keys()]) this.answerAsked(file);
 	}
 
@@ -668,20 +683,36 @@ export class NodeMetadataCache implements HostMetadataCache {
 		}
 	}
 
-	/** Enqueues a parse of a changed note (or canvas), unless one queued has not begun yet (`parsesNotBegun`): that one reads this change. */
+	/**
+	 * Enqueues a parse of a changed note (or canvas), unless one queued has not begun yet (`parsesNotBegun`): that one
+	 * reads this change. Changed again within the gap after its last parse (`reparseWait`), it is queued once the gap ends.
+	 */
 	private enqueueModify(file: HostAbstractFile): void {
 		if ("extension" in file && this.parsesNotBegun.has(file as HostFile)) return;
-		this.enqueueParse(file, () => this.onModify(file));
+		this.enqueueParse(file, () => this.onModify(file), "extension" in file ? this.reparseWait(file as HostFile) : 0);
 	}
 
-	/** Enqueues `work`, which parses `file`: counted in `parsesDue` from now until it ends (a folder is not counted). */
-	private enqueueParse(file: HostAbstractFile, work: () => Promise<void>): void {
+	/**
+	 * How long a note's next parse waits: until NOTE_REPARSE_GAP_PARSE_TIMES its last parse's time (at most
+	 * NOTE_REPARSE_GAP_MAX_MS) has passed since that parse ended; 0 or less when it may be queued now.
+	 */
+	private reparseWait(note: HostFile): number {
+		const last = this.lastParses.get(note);
+		if (last === undefined) return 0;
+		return last.endedAt + Math.min(NOTE_REPARSE_GAP_MAX_MS, NOTE_REPARSE_GAP_PARSE_TIMES * last.took) - performance.now();
+	}
+
+	/**
+	 * Enqueues `work`, which parses `file`, now or after `waitMs` (`parsesWaiting`): counted in `parsesDue` from now
+	 * until it ends (a folder is not counted).
+	 */
+	private enqueueParse(file: HostAbstractFile, work: () => Promise<void>, waitMs = 0): void {
 		const note = "extension" in file && isLinkSource(file as HostFile) ? (file as HostFile) : null;
 		const change: QueuedChange = { file, paths: [file.path], kind: "parse", runAhead: null };
 		if (note === null) return this.enqueue(change, work);
 		this.parsesDue.set(note, (this.parsesDue.get(note) ?? 0) + 1);
 		this.parsesNotBegun.set(note, change);
-		this.enqueue(change, async () => {
+		const parse = async () => {
 			if (this.parsesNotBegun.get(note) === change) this.parsesNotBegun.delete(note);
 			try {
 				await work();
@@ -693,7 +724,27 @@ export class NodeMetadataCache implements HostMetadataCache {
 					this.answerCaughtUp([note]);
 				}
 			}
-		});
+		};
+		if (waitMs <= 0) return this.enqueue(change, parse);
+		const queueNow = () => {
+			const waiting = this.parsesWaiting.get(change);
+			if (waiting === undefined) return;
+			clearTimeout(waiting.timer);
+			this.parsesWaiting.delete(change);
+			this.enqueue(change, parse);
+			// A writer waiting for this note while the queue is at a pause parses it ahead now.
+			this.parseAsked();
+		};
+		const waiting: { timer?: ReturnType<typeof setTimeout>; readonly queueNow: () => void } = { queueNow };
+		const due = performance.now() + waitMs;
+		// Set again for what is left when it fires early: a timer counts from the event loop's time, which a long turn leaves behind.
+		const wait = (ms: number) => {
+			waiting.timer = setTimeout(() => (performance.now() < due ? wait(due - performance.now()) : queueNow()), ms);
+			// A parse waiting never keeps a finished command's process alive.
+			waiting.timer.unref?.();
+		};
+		wait(waitMs);
+		this.parsesWaiting.set(change, waiting);
 	}
 
 	private async onCreate(abstractFile: HostAbstractFile): Promise<void> {
@@ -779,6 +830,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 
 	/** `parse`'s work. */
 	private async parseNow(file: HostFile, announce: boolean): Promise<void> {
+		const began = performance.now();
 		let text: string;
 		try {
 			text = await this.givingWay(this.vault.cachedRead(file));
@@ -804,11 +856,17 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const digest = await sha256HexInPieces(text, this.clock);
 		// Parsed from this very text by this very file (not another file now at its path): kept, and told again as Obsidian tells it.
 		const kept = file.extension === "canvas" ? this.canvasLinks.get(file.path) : this.caches.get(file.path);
+		const ended = () => {
+			const endedAt = performance.now();
+			this.lastParses.set(file, { endedAt, took: endedAt - began });
+		};
 		if (kept !== undefined && this.parsedFor.get(kept) === file && this.textDigests.get(kept) === digest) {
+			ended();
 			if (announce && !Array.isArray(kept)) this.events.trigger("changed", file, text, kept);
 			return;
 		}
 		const cache = await this.index(file, text, digest);
+		ended();
 		if (announce && cache) this.events.trigger("changed", file, text, cache);
 	}
 

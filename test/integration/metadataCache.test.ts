@@ -1324,3 +1324,65 @@ describe("NodeHost's metadata cache, writers waiting behind a mass delete", () =
 		}
 	});
 });
+
+describe("NodeHost's metadata cache, a note that keeps changing", () => {
+	let root: string;
+	let host: NodeHost;
+
+	beforeEach(async () => {
+		root = await makeVault({ "Hub.md": "# Hub\n", "Target.md": "# Target\n" });
+		host = await NodeHost.open(root);
+	});
+	afterEach(async () => {
+		await host.close();
+		await removeDir(root);
+	});
+
+	const addLine = (line: string) => host.vault.process(host.vault.getFileByPath("Hub.md")!, (text) => `${text}${line}\n`);
+
+	test("is parsed again only once its gap (a few times its last parse's time) has passed, its changes meanwhile read by one parse; a writer's wait and settled() parse it at once", async () => {
+		// Each parse of Hub.md takes at least 40 ms (a big note's, in time), from its read: its gap is 120 ms or more.
+		const reads: number[] = [];
+		const ends: number[] = [];
+		const cachedRead = host.vault.cachedRead.bind(host.vault);
+		host.vault.cachedRead = async (file) => {
+			if (file.path !== "Hub.md") return cachedRead(file);
+			reads.push(performance.now());
+			await new Promise((resolve) => setTimeout(resolve, 40));
+			return cachedRead(file);
+		};
+		// A change as each parse ends, as from a program that keeps writing, until five parses ended.
+		let lines = 0;
+		let streamed!: () => void;
+		const fiveParsed = new Promise<void>((resolve) => (streamed = resolve));
+		host.metadataCache.on("changed", (file) => {
+			if (file.path !== "Hub.md") return;
+			ends.push(performance.now());
+			if (ends.length < 5) void addLine(`Line ${++lines} of [[Target]].`);
+			else if (ends.length === 5) streamed();
+		});
+		await addLine(`Line ${++lines} of [[Target]].`);
+		await fiveParsed;
+		// Each parse began at least 1.5 times its previous one's time after that one ended (the gap is 3 times it): on
+		// fedd8526 each began as the change was written, 0.03-0.64 times it after (with reads held 30 ms).
+		const gaps = ends.slice(0, 4).map((end, at) => (reads[at + 1]! - end) / (end - reads[at]!));
+		expect({ parses: reads.length, shortGaps: gaps.filter((ratio) => ratio < 1.5) }).toEqual({ parses: 5, shortGaps: [] });
+
+		// Changed within its gap, it is named as being parsed; a writer's wait queues its parse at once (it began in the same turn).
+		await addLine(`Line ${++lines} of [[Target]].`);
+		expect(host.metadataCache.notesBeingParsed().map((file) => file.path)).toEqual(["Hub.md"]);
+		let asked = performance.now();
+		await host.metadataCache.caughtUpWithNotes(["Hub.md"]);
+		const tookLast = (at: number) => ends[at]! - reads[at]!;
+		expect({ parses: reads.length, waited: reads[5]! - asked < tookLast(4) }).toEqual({ parses: 6, waited: true });
+		// So does settled(), and the cache holds the last text.
+		await addLine(`Line ${++lines} of [[Target]].`);
+		asked = performance.now();
+		await host.metadataCache.settled();
+		expect({ parses: reads.length, waited: reads[6]! - asked < tookLast(5) }).toEqual({ parses: 7, waited: true });
+		expect({ links: host.metadataCache.resolvedLinks["Hub.md"], being: host.metadataCache.notesBeingParsed() }).toEqual({
+			links: { "Target.md": lines },
+			being: [],
+		});
+	});
+});
