@@ -404,10 +404,16 @@ function listMethod(list: Value[], name: string, args: Value[], context: Evaluat
 			return [...list].reverse();
 		case "slice":
 			return list.slice(numberArg(first ?? null, name), second === undefined ? undefined : numberArg(second, name));
-		case "sort":
-			// Each comparison may print the two items it compares (lists are compared as text).
-			context.budget.spend(list.length * Math.max(1, Math.ceil(Math.log2(list.length + 1))) * longestWalk(list));
-			return [...list].sort(compareForSort);
+		case "sort": {
+			// Each comparison may print the two items it compares (lists are compared as text). Counted as each
+			// is made, so the piece's clock is read during the sort: charged before it, the comparisons ran as
+			// one native call the clock never saw (100,000 tags sorted in one piece of 412 ms).
+			const walk = longestWalk(list);
+			return [...list].sort((a, b) => {
+				context.budget.spend(walk);
+				return compareForSort(a, b);
+			});
+		}
 		case "unique": {
 			// Counted as the comparisons walk, stopped when the budget is spent: the longest item for
 			// every pair refused a thousand small lists (5 M steps charged for far fewer values walked).

@@ -242,6 +242,45 @@ views:
 		}
 	});
 
+	test("sort() reads the clock as it compares: a list's sort cannot pass its piece's time unseen", async () => {
+		// Links compare by their text, after their types' names (`localeCompare`): each comparison costs 50 µs on this clock.
+		// The sort's comparisons were charged before it and made in one native call no clock reading interrupted: a
+		// note's 100,000 tags sorted in one piece of 412 ms of CPU.
+		let now = 0;
+		let comparisons = 0;
+		// Compared by code unit, as the types' names are the same either way: the built-in called on a boxed `this` made a collator a call.
+		const counting = replaceMethod(String.prototype, "localeCompare", function (this: string, other: string) {
+			comparisons++;
+			now += 0.05;
+			const text = String(this);
+			return text < other ? -1 : text > other ? 1 : 0;
+		});
+		const links = Array.from({ length: 3_000 }, (_, index) => ({ link: `n${(index * 7919) % 3_001}`, target: null }));
+		const files = [baseFile("Hub.md", null, { links: () => links })];
+		try {
+			const config = parseBaseFile(`formulas:\n  n: 'file.links.sort().length'\nviews:\n  - name: V\n    order: [formula.n]`);
+			if (!config.ok) throw new Error(config.error);
+			const result = await runBaseQuery(config.value, baseVault(files), files, SELF, {
+				limit: 100,
+				now: 0,
+				pause: () => Promise.resolve(),
+				due: () => true,
+				budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => {
+					const start = now;
+					return () => now - start;
+				}),
+			});
+			expect(result).toEqual({ ok: false, error: expect.stringMatching(/for one file took more than 100 ms/) });
+			// Stopped within a clock check of 100 ms (2,000 comparisons), not after the whole sort's (~33,000).
+			expect(comparisons).toBeLessThan(4_000);
+		} finally {
+			counting.restore();
+		}
+		// A short list sorts as before: numbers, then texts, then empty values.
+		const small = await query(`formulas:\n  n: '[3, "b", null, 1, "a"].sort()'\nviews:\n  - name: V\n    order: [formula.n]`, files);
+		expect(small.rows[0]?.values).toEqual({ "formula.n": [1, 3, "a", "b", null] });
+	});
+
 	test("a query over its budget is refused with what to do, not cut short silently", async () => {
 		expect(await refusal("filters: pages > 1", { budget: new EvaluationBudget(3) })).toMatch(/more than 3 evaluation steps.*Add a filter/);
 	});
