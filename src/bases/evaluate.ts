@@ -375,17 +375,17 @@ function methodCall(receiver: Value, name: string, args: Expression[], context: 
 function listMethod(list: Value[], name: string, args: Value[], context: EvaluationContext): Value {
 	const [first, second] = args;
 	spendOnWalking(context, list, ...args);
+	// Comparisons counted as they walk, so the piece's clock is read among them: charged before, the
+	// arguments' walks of a long list ran as uncounted native loops (20 arguments over 40,000 items: one piece of 375 ms).
+	const countWalk: CountWalk = (values, chars) => context.budget.spend(values + Math.ceil(chars / BASES_TEXT_CHARS_PER_STEP));
+	const holds = (wanted: Value) => list.some((item) => valuesEqual(item, wanted, countWalk));
 	switch (name) {
 		case "contains":
-			context.budget.spend(list.length);
-			return list.some((item) => valuesEqual(item, first ?? null));
+			return holds(first ?? null);
 		case "containsAll":
-			// Each argument may walk the whole list (walked once above).
-			context.budget.spend(args.length * (list.length + walkSteps(list)));
-			return args.every((arg) => list.some((item) => valuesEqual(item, arg)));
+			return args.every(holds);
 		case "containsAny":
-			context.budget.spend(args.length * (list.length + walkSteps(list)));
-			return args.some((arg) => list.some((item) => valuesEqual(item, arg)));
+			return args.some(holds);
 		case "isEmpty":
 			return list.length === 0;
 		case "flat":
@@ -404,14 +404,19 @@ function listMethod(list: Value[], name: string, args: Value[], context: Evaluat
 			return [...list].reverse();
 		case "slice":
 			return list.slice(numberArg(first ?? null, name), second === undefined ? undefined : numberArg(second, name));
-		case "sort":
-			// Each comparison may print the two items it compares (lists are compared as text).
-			context.budget.spend(list.length * Math.max(1, Math.ceil(Math.log2(list.length + 1))) * longestWalk(list));
-			return [...list].sort(compareForSort);
+		case "sort": {
+			// Each comparison may print the two items it compares (lists are compared as text). Counted as each
+			// is made, so the piece's clock is read during the sort: charged before it, the comparisons ran as
+			// one native call the clock never saw (100,000 tags sorted in one piece of 412 ms).
+			const walk = longestWalk(list);
+			return [...list].sort((a, b) => {
+				context.budget.spend(walk);
+				return compareForSort(a, b);
+			});
+		}
 		case "unique": {
-			// Counted as the comparisons walk, stopped when the budget is spent: the longest item for
+			// Counted as the comparisons walk (countWalk), stopped when the budget is spent: the longest item for
 			// every pair refused a thousand small lists (5 M steps charged for far fewer values walked).
-			const countWalk: CountWalk = (values, chars) => context.budget.spend(values + Math.ceil(chars / BASES_TEXT_CHARS_PER_STEP));
 			const kept: Value[] = [];
 			for (const item of list) if (!kept.some((other) => valuesEqual(other, item, countWalk))) kept.push(item);
 			return kept;

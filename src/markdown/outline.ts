@@ -7,6 +7,7 @@ import { fail, ok, type Result } from "../result";
 import { HEADINGS_LISTED, MATCHES_LISTED } from "../config/limits";
 import { frontmatterEndLine } from "./frontmatter";
 import { echoed } from "./echo";
+import { HEADING_LEVELS } from "./subpath";
 
 /** How a note is written, so added text matches it. */
 export interface NoteFormat {
@@ -331,7 +332,9 @@ const headingPart = (part: string) =>
  */
 function matchHeadings(headings: readonly HeadingLine[], parents: Int32Array, wanted: string): number[] {
 	const whole = headingPart(wanted);
-	const parts = wanted.split(">").map(headingPart);
+	// A path names at most HEADING_LEVELS headings (each one's parent is of a lower level), so one of more
+	// parts matches none and is not split: a heading of a million `>` was a million parts, 150-350 ms in one piece.
+	const parts = splitAtMost(wanted, ">", HEADING_LEVELS)?.map(headingPart) ?? [];
 	const matches: number[] = [];
 	headings.forEach((heading, index) => {
 		if (heading.text.toLowerCase() === whole) {
@@ -347,6 +350,20 @@ function matchHeadings(headings: readonly HeadingLine[], parents: Int32Array, wa
 		matches.push(index);
 	});
 	return matches;
+}
+
+/** `text` split at each `separator`, or null when that would make more than `max` parts (the rest is not looked at). Pure. */
+function splitAtMost(text: string, separator: string, max: number): string[] | null {
+	const parts: string[] = [];
+	let from = 0;
+	for (let at = text.indexOf(separator); at !== -1; at = text.indexOf(separator, from)) {
+		// This part, and at least the one after it.
+		if (parts.length + 2 > max) return null;
+		parts.push(text.slice(from, at));
+		from = at + separator.length;
+	}
+	parts.push(text.slice(from));
+	return parts;
 }
 
 /**

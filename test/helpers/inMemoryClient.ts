@@ -28,6 +28,8 @@ export interface InMemoryConnectOptions {
 	/** Default: a search index over the host, built before the client connects and stopped on close. */
 	search?: NoteSearch;
 	writes?: Partial<WriteServices>;
+	/** Slices, budget and progress interval of calls, when not the limits'. */
+	callBudget?: ToolContext["callBudget"];
 	promptsFolder?: string;
 	dailyNotesAreOutlines?: boolean;
 }
@@ -42,6 +44,7 @@ export const NO_SEARCH: NoteSearch = {
 	status: () => {
 		throw new Error("This test's connection has no search index.");
 	},
+	statusOnBudget: () => Promise.reject(new Error("This test's connection has no search index.")),
 	unsearched: () => {
 		throw new Error("This test's connection has no search index.");
 	},
@@ -84,6 +87,7 @@ export async function connectInMemory(host: Host, options: InMemoryConnectOption
 		dailyNotesAreOutlines: options.dailyNotesAreOutlines ?? false,
 		promptsFolder: options.promptsFolder,
 		writes,
+		...(options.callBudget ? { callBudget: options.callBudget } : {}),
 	};
 	const activity = new ActivityLog();
 	const logger = new RecordingLogger();

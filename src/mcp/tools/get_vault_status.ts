@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_SEARCHABLE_NOTE_BYTES, UNSEARCHED_NOTES_LISTED } from "../../config/limits";
-import { visibleNotes } from "../../vault/notes";
+import { visibleNotesOnBudget } from "../../vault/notes";
+import { withinCallBudget } from "../../vault/workBudget";
 import { isNoteInScope } from "../../vault/scope";
 import { defineTool } from "../tool";
 import { ok } from "../../result";
@@ -24,20 +25,26 @@ export const getVaultStatusTool = defineTool({
 		unsearched_note_count: z.number().int().optional(),
 	},
 	examples: [{}],
-	handler: (ctx) => {
-		const { vault } = ctx.host;
-		const noteCount = visibleNotes(ctx.host, ctx.scope).length;
-		const unsearched = ctx.search.unsearched().filter((path) => isNoteInScope(path, ctx.scope));
-		return Promise.resolve(
-			ok({
-				vault_name: vault.getName(),
-				server_version: ctx.serverVersion,
-				can_read: true,
-				can_write: ctx.grant.canWrite,
-				note_count: noteCount,
-				search_index: ctx.search.status(ctx.scope),
-				...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
-			}),
+	handler: async (ctx) => {
+		// Counted in slices, as every vault-wide call: the call clients are told to make first was one piece over the whole vault.
+		const counted = await withinCallBudget(
+			async (budget) => {
+				const notes = await visibleNotesOnBudget(ctx.host, ctx.scope, budget);
+				return { noteCount: notes.length, searchIndex: await ctx.search.statusOnBudget(ctx.scope, notes, budget) };
+			},
+			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
+			ctx.callBudget,
 		);
+		if (!counted.ok) return counted;
+		const unsearched = ctx.search.unsearched().filter((path) => isNoteInScope(path, ctx.scope));
+		return ok({
+			vault_name: ctx.host.vault.getName(),
+			server_version: ctx.serverVersion,
+			can_read: true,
+			can_write: ctx.grant.canWrite,
+			note_count: counted.value.noteCount,
+			search_index: counted.value.searchIndex,
+			...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
+		});
 	},
 });

@@ -242,6 +242,86 @@ views:
 		}
 	});
 
+	test("sort() reads the clock as it compares: a list's sort cannot pass its piece's time unseen", async () => {
+		// Links compare by their text, after their types' names (`localeCompare`): each comparison costs 50 µs on this clock.
+		// The sort's comparisons were charged before it and made in one native call no clock reading interrupted: a
+		// note's 100,000 tags sorted in one piece of 412 ms of CPU.
+		let now = 0;
+		let comparisons = 0;
+		// Compared by code unit, as the types' names are the same either way: the built-in called on a boxed `this` made a collator a call.
+		const counting = replaceMethod(String.prototype, "localeCompare", function (this: string, other: string) {
+			comparisons++;
+			now += 0.05;
+			const text = String(this);
+			return text < other ? -1 : text > other ? 1 : 0;
+		});
+		const links = Array.from({ length: 3_000 }, (_, index) => ({ link: `n${(index * 7919) % 3_001}`, target: null }));
+		const files = [baseFile("Hub.md", null, { links: () => links })];
+		try {
+			const config = parseBaseFile(`formulas:\n  n: 'file.links.sort().length'\nviews:\n  - name: V\n    order: [formula.n]`);
+			if (!config.ok) throw new Error(config.error);
+			const result = await runBaseQuery(config.value, baseVault(files), files, SELF, {
+				limit: 100,
+				now: 0,
+				pause: () => Promise.resolve(),
+				due: () => true,
+				budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => {
+					const start = now;
+					return () => now - start;
+				}),
+			});
+			expect(result).toEqual({ ok: false, error: expect.stringMatching(/for one file took more than 100 ms/) });
+			// Stopped within a clock check of 100 ms (2,000 comparisons), not after the whole sort's (~33,000).
+			expect(comparisons).toBeLessThan(4_000);
+		} finally {
+			counting.restore();
+		}
+		// A short list sorts as before: numbers, then texts, then empty values.
+		const small = await query(`formulas:\n  n: '[3, "b", null, 1, "a"].sort()'\nviews:\n  - name: V\n    order: [formula.n]`, files);
+		expect(small.rows[0]?.values).toEqual({ "formula.n": [1, 3, "a", "b", null] });
+	});
+
+	test("containsAny() reads the clock as it compares: its arguments' walks of a long list cannot pass the piece's time unseen", async () => {
+		// Regular expressions compare as text (`RegExp.prototype.toString`, twice a comparison): each costs 25 µs on this clock.
+		// Charged before, the arguments' walks ran as uncounted native loops (20 arguments over 40,000 items: one piece of 375 ms).
+		let now = 0;
+		let printed = 0;
+		const toString = Object.getOwnPropertyDescriptor(RegExp.prototype, "toString")?.value as (this: RegExp) => string;
+		const counting = replaceMethod(RegExp.prototype as { toString(this: RegExp): string }, "toString", function (this: RegExp) {
+			printed++;
+			now += 0.025;
+			return toString.call(this);
+		});
+		try {
+			const wanted = Array.from({ length: 10 }, (_, index) => `/${String.fromCharCode(98 + index)}/`).join(", ");
+			const config = parseBaseFile(
+				`formulas:\n  n: '"x".repeat(3000).split("").map(/a/).containsAny(${wanted})'\nviews:\n  - name: V\n    order: [formula.n]`,
+			);
+			if (!config.ok) throw new Error(config.error);
+			const result = await runBaseQuery(config.value, baseVault([SELF]), [SELF], SELF, {
+				limit: 100,
+				now: 0,
+				pause: () => Promise.resolve(),
+				due: () => true,
+				budget: new EvaluationBudget(BASES_MAX_EVAL_STEPS, () => {
+					const start = now;
+					return () => now - start;
+				}),
+			});
+			expect(result).toEqual({ ok: false, error: expect.stringMatching(/for one file took more than 100 ms/) });
+			// Stopped within a clock check of 100 ms (2,000 comparisons, 4,000 prints), not after all 30,000 comparisons.
+			expect(printed).toBeLessThan(8_000);
+		} finally {
+			counting.restore();
+		}
+		// Still true when one argument is there, and false when none is.
+		const found = await query(
+			`formulas:\n  n: '[1, "b", /c/].containsAny(2, /c/)'\n  m: '[1, "b"].containsAny(2, "c")'\nviews:\n  - name: V\n    order: [formula.n, formula.m]`,
+			[SELF],
+		);
+		expect(found.rows[0]?.values).toEqual({ "formula.n": true, "formula.m": false });
+	});
+
 	test("a query over its budget is refused with what to do, not cut short silently", async () => {
 		expect(await refusal("filters: pages > 1", { budget: new EvaluationBudget(3) })).toMatch(/more than 3 evaluation steps.*Add a filter/);
 	});

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, listLineStart, type EditMode } from "../../../src/markdown/outline";
-import { replaceMethod } from "../../helpers/replaceMethod";
+import { onLowerCase, replaceMethod } from "../../helpers/replaceMethod";
 
 type Case = [label: string, note: string, content: string, expected: string];
 
@@ -148,6 +148,30 @@ describe("appendUnderHeading", () => {
 			const text = "# In > Out\n\nx\n";
 			const result = appendUnderHeading(text, "In > Out", "y", "freeform", detectFormat(text));
 			expect(result.ok && result.value.text).toBe("# In > Out\n\nx\n\ny\n");
+		});
+	});
+
+	describe("a path of more parts than heading levels", () => {
+		const deep = "# A\n## B\n### C\n#### D\n##### E\n###### F\n\nx\n";
+		const append = (heading: string) => appendUnderHeading(deep, heading, "y", "freeform", detectFormat(deep));
+
+		test("six parts, one a level, still name the deepest heading; a seventh names none", () => {
+			expect(append("A > B > C > D > E > F")).toMatchObject({ ok: true, value: { text: `${deep}\ny\n` } });
+			expect(append("Z > A > B > C > D > E > F")).toMatchObject({ ok: false, error: expect.stringMatching(/^No heading "Z > A > B/) });
+		});
+
+		test("a heading argument of 50,001 parts is not split into them (a million `>` held the server 150-350 ms)", () => {
+			let lowered = 0;
+			const counting = onLowerCase(() => lowered++);
+			let result: ReturnType<typeof append>;
+			try {
+				result = append(`${"a>".repeat(50_000)}a`);
+			} finally {
+				counting.restore();
+			}
+			expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/^No heading "a>a>a>/) });
+			// The argument once and each of the six headings: every part lowered was 50,001 more.
+			expect(lowered).toBeLessThan(100);
 		});
 	});
 
