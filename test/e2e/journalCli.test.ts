@@ -146,13 +146,13 @@ describe("vault-mcp history and undo", () => {
 	});
 
 	test("help explains both commands", async () => {
-		const help = await runCli(["help"]);
+		// Three processes that read nothing: started together, they take one start's wait rather than three.
+		const [help, undoHelp, historyHelp] = await Promise.all([runCli(["help"]), runCli(["undo", "--help"]), runCli(["help", "history"])]);
 		expect(help.stdout).toMatch(/history <vault>\s+list the changes tools made/);
 		expect(help.stdout).toMatch(/undo <vault> <id>\s+undo one change/);
-		const undoHelp = await runCli(["undo", "--help"]);
 		expect(undoHelp.code).toBe(0);
 		expect(undoHelp.stdout).toContain("(before <tool> <YYYY-MM-DD HH-mm>).md");
-		expect((await runCli(["help", "history"])).stdout).toContain("--limit N");
+		expect(historyHelp.stdout).toContain("--limit N");
 	});
 });
 

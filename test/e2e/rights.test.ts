@@ -35,20 +35,23 @@ describe("rights per tool and approval on the command line", () => {
 	});
 
 	test("unknown tool names are a usage error (exit 2) that lists the valid ones; ask for a read tool is refused; nothing is saved", async () => {
-		const unknown = await runCli(["token", "new", vault, "--name", "x", "--deny", "delete_everything"]);
+		// Four refused commands, started together (one start's wait rather than four); then nothing may have been saved.
+		const [unknown, askRead, noToken, noTokenAsked] = await Promise.all([
+			runCli(["token", "new", vault, "--name", "x", "--deny", "delete_everything"]),
+			runCli(["token", "new", vault, "--name", "x", "--ask", "read_note"]),
+			runCli(["token", "rights", vault, "ghost", "--deny", "read_note"]),
+			runCli(["token", "rights", vault, "ghost"]),
+		]);
 		expect(unknown.code).toBe(2);
 		expect(unknown.stderr).toContain('Unknown tool "delete_everything". The tools are: ');
 		for (const tool of ALL_TOOLS) expect(unknown.stderr).toContain(tool.name);
-		const askRead = await runCli(["token", "new", vault, "--name", "x", "--ask", "read_note"]);
 		expect(askRead.code).toBe(2);
 		expect(askRead.stderr).toContain("never ask");
-		expect(JSON.parse((await runCli(["token", "list", vault, "--json"])).stdout)).toEqual([]);
-		const noToken = await runCli(["token", "rights", vault, "ghost", "--deny", "read_note"]);
 		expect(noToken.code).toBe(2);
 		expect(noToken.stderr).toContain('No token named "ghost"');
-		const noTokenAsked = await runCli(["token", "rights", vault, "ghost"]);
 		expect(noTokenAsked.code).toBe(2);
 		expect(noTokenAsked.stderr).toContain('No token named "ghost"');
+		expect(JSON.parse((await runCli(["token", "list", vault, "--json"])).stdout)).toEqual([]);
 	});
 
 	test("`token rights NAME` without a change only shows the rights: data.json is not written", async () => {

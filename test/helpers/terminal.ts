@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { CLI_PATH } from "./cli";
+import { CLI_PATH, CLI_PRELOADS } from "./cli";
 
 /** A `serve` running behind a pseudo-terminal. */
 export interface ServingInTerminal {
@@ -12,9 +12,12 @@ export interface ServingInTerminal {
 	stop(): Promise<void>;
 }
 
-/** `serve` behind a pseudo-terminal (util-linux `script`), as a person runs it: stdin is a TTY, and what we write is typed. */
+/**
+ * `serve` behind a pseudo-terminal (util-linux `script`), as a person runs it: stdin is a TTY, and what we write is typed.
+ * With the other starts' preloads (CLI_PRELOADS): the bundle from the code cache, not parsed again.
+ */
 export function startServeInTerminal(vault: string, extraArgs: string[] = []): Promise<ServingInTerminal> {
-	const command = [process.execPath, CLI_PATH, "serve", vault, "--port", "0", "--allow-write", ...extraArgs]
+	const command = [process.execPath, ...CLI_PRELOADS, CLI_PATH, "serve", vault, "--port", "0", "--allow-write", ...extraArgs]
 		.map((part) => `'${part.replace(/'/g, "'\\''")}'`)
 		.join(" ");
 	const child = spawn("script", ["-qfec", command, "/dev/null"]);
