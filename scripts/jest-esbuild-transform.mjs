@@ -15,6 +15,23 @@ const TSCONFIG = readFileSync(new URL("tsconfig.json", ROOT), "utf8");
 const { compilerOptions } = JSON.parse(TSCONFIG);
 const SELF = readFileSync(new URL(import.meta.url), "utf8");
 
+/**
+ * esbuild's CommonJS gives each export a getter, and `module.exports` a second getter over it
+ * (`__toCommonJS`), on an object of hundreds of accessors (limits.ts: ~390) that V8 keeps in
+ * dictionary mode: every `import_limits.X` read in a hot loop is two getter calls and two hash
+ * look-ups, where the built bundle reads a constant. Profiled, hostileNotes spent 11 of 132 s of
+ * CPU in limits.ts's getter alone (7 December 2026). So once a module's body has run, its exports
+ * are copied into a plain object of read-only values, as the bundle's hoisted bindings behave.
+ * Only where no binding can change after that: a module exporting a `let` or `var`, or
+ * re-exporting another module's values (which a circular import could leave unset at that point),
+ * keeps esbuild's getters. An importer that got the module while its body ran (a circular
+ * import) keeps the getters too, and reads the same values.
+ */
+const LIVE_BINDING_EXPORT = /^\s*export\s+(?:let|var)\b|^\s*export\s*\*|^\s*export\s*\{[^}]*\}\s*from\b/m;
+const SETTLED_EXPORTS =
+	"\n;module.exports = ((live) => { const settled = {}; for (const key of Object.getOwnPropertyNames(live)) " +
+	"Object.defineProperty(settled, key, { value: live[key], enumerable: Object.getOwnPropertyDescriptor(live, key).enumerable }); return settled; })(module.exports);\n";
+
 export default {
 	process(sourceText, sourcePath) {
 		const { code, map } = transformSync(sourceText, {
@@ -28,7 +45,9 @@ export default {
 			// (and the host double mapped for `obsidian`) sees it, and no VM module support is needed.
 			supported: { "dynamic-import": false },
 		});
-		return { code, map };
+		// Appended after the last mapped line: the source map is unchanged.
+		const settled = code.includes("module.exports = __toCommonJS(") && !LIVE_BINDING_EXPORT.test(sourceText);
+		return { code: settled ? code + SETTLED_EXPORTS : code, map };
 	},
 	getCacheKey(sourceText, sourcePath) {
 		return createHash("sha256").update(version).update(SELF).update(TSCONFIG).update(sourcePath).update(sourceText).digest("hex");
