@@ -22,12 +22,12 @@ const SELF = readFileSync(new URL(import.meta.url), "utf8");
  * look-ups, where the built bundle reads a constant. Profiled, hostileNotes spent 11 of 132 s of
  * CPU in limits.ts's getter alone (7 December 2026). So once a module's body has run, its exports
  * are copied into a plain object of read-only values, as the bundle's hoisted bindings behave.
- * Only where no binding can change after that: a module exporting a `let` or `var`, or
- * re-exporting another module's values (which a circular import could leave unset at that point),
- * keeps esbuild's getters. An importer that got the module while its body ran (a circular
+ * Only where no binding can change after that: a module exporting a `let` or `var`, or exporting a
+ * list (`export { x }`, which may name a `let` or an import a circular import could leave unset at
+ * that point) or another module's values, keeps esbuild's getters. An importer that got the module while its body ran (a circular
  * import) keeps the getters too, and reads the same values.
  */
-const LIVE_BINDING_EXPORT = /^\s*export\s+(?:let|var)\b|^\s*export\s*\*|^\s*export\s*\{[^}]*\}\s*from\b/m;
+const LIVE_BINDING_EXPORT = /^\s*export\s+(?:let|var)\b|^\s*export\s*[*{]/m;
 const SETTLED_EXPORTS =
 	"\n;module.exports = ((live) => { const settled = {}; for (const key of Object.getOwnPropertyNames(live)) " +
 	"Object.defineProperty(settled, key, { value: live[key], enumerable: Object.getOwnPropertyDescriptor(live, key).enumerable }); return settled; })(module.exports);\n";

@@ -204,7 +204,14 @@ function longestPiece(text: string, passStepChars: number, cap: number): number 
 	// eslint-disable-next-line @typescript-eslint/unbound-method -- put back below, and called with a string as `this`
 	const { indexOf, charCodeAt, startsWith } = proto;
 	const RealInt32Array = Int32Array;
-	const isIndex = (key: string | symbol): boolean => typeof key === "string" && /^-?\d+$/u.test(key);
+	// An element's key opens with a digit (or `-`), a method's or `length` with a letter: the first character tells them
+	// apart. Every read of the arrays, `length` too, comes through here: a regular expression and `Reflect.get` over each
+	// key were about 40% of the CPU of the tests below (13.5 → 7.8 s, the same counts).
+	const isIndex = (key: string | symbol): boolean => {
+		if (typeof key !== "string") return false;
+		const first = charCodeAt.call(key, 0);
+		return (first >= 48 && first <= 57) || first === 45;
+	};
 	try {
 		proto.indexOf = function (this: string, search: string, position?: number) {
 			const found = indexOf.call(this, search, position);
@@ -224,7 +231,7 @@ function longestPiece(text: string, passStepChars: number, cap: number): number 
 				new Proxy(Reflect.construct(target, args) as Int32Array, {
 					get: (array, key) => {
 						if (isIndex(key)) work++;
-						const value: unknown = Reflect.get(array, key, array);
+						const value = (array as unknown as Record<string | symbol, unknown>)[key];
 						return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(array) : value;
 					},
 					set: (array, key, value) => Reflect.set(array, key, value, array),
