@@ -24,8 +24,8 @@ const SELF = readFileSync(new URL(import.meta.url), "utf8");
  * are copied into a plain object of read-only values, as the bundle's hoisted bindings behave.
  * Only where no binding can change after that: a module exporting a `let` or `var`, or exporting a
  * list (`export { x }`, which may name a `let` or an import a circular import could leave unset at
- * that point) or another module's values, keeps esbuild's getters. An importer that got the module while its body ran (a circular
- * import) keeps the getters too, and reads the same values.
+ * that point) or another module's values, keeps esbuild's getters. An importer that got the module
+ * while its body ran (a circular import) keeps the getters too, and reads the same values.
  */
 const LIVE_BINDING_EXPORT = /^\s*export\s+(?:let|var)\b|^\s*export\s*[*{]/m;
 const SETTLED_EXPORTS =
