@@ -95,7 +95,7 @@ export class TerminalApprover implements Approver {
 	/** The person approved a call that was then not written (or only part of it): said under the answer they gave. */
 	notWritten(request: ApprovalRequest, why: string): void {
 		if (this.closed) return;
-		this.write(visibleInTerminal(`\n(${request.tool} from "${request.tokenName}", approved, was not written: ${why})`) + "\n");
+		this.write(`\n${visibleInTerminal(`(${request.tool} from "${request.tokenName}", approved, was not written: ${why})`)}\n`);
 	}
 
 	/** Stops reading the terminal (its input ended: Ctrl-D, or the server stops); calls still waiting, and later ones, are told nobody can answer. */
