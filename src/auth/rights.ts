@@ -54,6 +54,18 @@ export function effectiveRight(token: RightsHolder, tool: ToolRightSubject, canW
  */
 export const NOTE_TEXT_RIGHT: ToolRightSubject = { name: "read_note", access: "read" };
 
+/**
+ * The tool whose right governs every note or folder a call makes, whichever tool makes it: add_task's
+ * daily note, a move into a folder not there yet. A token denied create_note makes nothing new; one at
+ * Ask is asked first, even by a tool it may use without asking.
+ */
+export const NEW_FILES_RIGHT: ToolRightSubject = { name: "create_note", access: "write" };
+
+/** The stricter of two rights (deny over ask over allow): a call that needs both gets this one. */
+export function stricterRight(first: ToolRight, second: ToolRight): ToolRight {
+	return TOOL_RIGHTS.indexOf(first) >= TOOL_RIGHTS.indexOf(second) ? first : second;
+}
+
 /** Where a token was made: the settings tab can ask a person; the CLI has no window to ask in. */
 export type TokenOrigin = "settings-tab" | "cli";
 

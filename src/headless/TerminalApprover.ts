@@ -92,6 +92,12 @@ export class TerminalApprover implements Approver {
 		});
 	}
 
+	/** The person approved a call that was then not written (or only part of it): said under the answer they gave. */
+	notWritten(request: ApprovalRequest, why: string): void {
+		if (this.closed) return;
+		this.write(`\n${visibleInTerminal(`(${request.tool} from "${request.tokenName}", approved, was not written: ${why})`)}\n`);
+	}
+
 	/** Stops reading the terminal (its input ended: Ctrl-D, or the server stops); calls still waiting, and later ones, are told nobody can answer. */
 	close(): void {
 		if (this.closed) return;
@@ -287,6 +293,7 @@ export class TerminalApprover implements Approver {
  */
 export function* describeRequestSteps(request: ApprovalRequest): Steps<string[]> {
 	const lines = [visibleInTerminal(`"${request.tokenName}" asks to run ${request.tool} (${request.toolTitle}):`)];
+	for (const folder of request.newFolders ?? []) lines.push(visibleInTerminal(`New folder ${folder}`));
 	for (const change of request.changes) {
 		lines.push(
 			visibleInTerminal(

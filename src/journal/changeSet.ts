@@ -32,6 +32,12 @@ export interface NoteChange {
 	/** A created note holding a copy of the note at this path (a backup, a conflict copy): made as private as that note (ProcessOptions.sameAccessAs). */
 	copyOf?: string;
 	/**
+	 * The file whose text the change was planned on (the note at `movedFrom` for a move). A change the person approved
+	 * is written only to it (`ApplyOptions.shownFiles`): a note renamed away while they decided, and another made at its
+	 * path, is not the note they were shown.
+	 */
+	plannedOn?: HostFile;
+	/**
 	 * The same edit made again on newer text (a pure function of the text). Used only where nobody
 	 * saw the planned text: a call allowed without asking, or a rename's link rewriting, which
 	 * changes only the link paths the person approved and keeps everything else of the note.
@@ -111,6 +117,8 @@ export interface ApplyOptions {
 	 * dangling) but found changed, so the call is planned again and, if the change differs, asked again.
 	 */
 	shownRelinks?: boolean;
+	/** The person saw each change: an edit or a move is made only in the file it was planned on (`NoteChange.plannedOn`), not in another note at its path. */
+	shownFiles?: boolean;
 	/**
 	 * Inside Obsidian with "Automatically update internal links" on, a move is made by the host's own
 	 * `fileManager.renameFile`, which also rewrites the links; each planned link change is then
@@ -258,6 +266,7 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 					{ ...target, mayWrite },
 					change,
 					options.redoEdits || (change.relink === true && options.shownRelinks !== true) ? true : (options.acceptsRedo ?? false),
+					options.shownFiles === true ? change.plannedOn : undefined,
 				);
 				if (text !== null) written.set(change.path, text);
 			}
@@ -497,14 +506,15 @@ function record(path: string, before: string | null, after: string, movedFrom?: 
  * written. An edit is made only on the text it was planned on, or, when `redo` is allowed, made
  * again on the note's current text. Returns the note's text as written (null: nothing to write).
  */
-export async function applyChange(target: ApplyTarget, change: NoteChange, mayRedo: boolean | RedoCheck): Promise<string | null> {
-	if (change.movedFrom !== undefined) return moveNote(target, change, change.movedFrom, mayRedo === true);
+export async function applyChange(target: ApplyTarget, change: NoteChange, mayRedo: boolean | RedoCheck, onlyIn?: HostFile): Promise<string | null> {
+	if (change.movedFrom !== undefined) return moveNote(target, change, change.movedFrom, mayRedo === true, onlyIn);
 	if (change.before === null) {
 		await createNote(target, change.path, change.after, change.copyOf);
 		return change.after;
 	}
 	const file = target.host.vault.getFileByPath(change.path);
-	if (!file) throw new NoteChangedSinceError(change.path, []);
+	// Another note at the path (`onlyIn`, the one the person was shown, renamed away): not the note approved.
+	if (!file || (onlyIn !== undefined && file !== onlyIn)) throw new NoteChangedSinceError(change.path, []);
 	return editWithCompare(target, file, change, mayRedo);
 }
 
@@ -722,10 +732,10 @@ async function editWithCompare(
  * had when it moved. A note that changed just before it moved keeps that text (its own edit made
  * again on it when allowed), so nothing another writer added is lost.
  */
-async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: string, mayRedo: boolean): Promise<string | null> {
+async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: string, mayRedo: boolean, onlyIn?: HostFile): Promise<string | null> {
 	const { host, journal, call } = target;
 	const file = host.vault.getFileByPath(movedFrom);
-	if (!file || change.before === null) throw new NoteChangedSinceError(movedFrom, []);
+	if (!file || change.before === null || (onlyIn !== undefined && file !== onlyIn)) throw new NoteChangedSinceError(movedFrom, []);
 	const text = await host.vault.read(file);
 	if (text !== change.before && !(mayRedo && change.redo)) throw new NoteChangedSinceError(movedFrom, []);
 	const madeFolders: string[] = [];

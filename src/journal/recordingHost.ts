@@ -146,14 +146,17 @@ export function planningHost(
 		return text;
 	};
 	/** Adds an edit of `path`; on a note the call already changed, the edit follows the earlier one (and so does its redo). */
-	const plan = (path: string, before: string, after: string, redo: (text: string) => string, refuseOverBytes?: number) => {
+	const plan = (file: HostFile, before: string, after: string, redo: (text: string) => string, refuseOverBytes?: number) => {
+		const path = file.path;
 		const earlier = planned.get(path);
 		const earlierRedo = earlier?.redo;
 		const relink = isRelinkEdit(redo) && (earlier === undefined || earlier.relink === true);
 		const composed = earlier === undefined ? redo : earlierRedo ? (text: string) => redo(earlierRedo(text)) : undefined;
 		// The redo refuses a note over the first edit's bound (a later edit's bound applies to the earlier one's text).
 		const bound = earlier === undefined && refuseOverBytes !== undefined ? { redoRefusesOverBytes: refuseOverBytes } : {};
-		planned.set(path, { ...earlier, ...bound, path, before: earlier ? earlier.before : before, after, redo: composed, relink });
+		// A later edit of a note the call made or moved keeps the file the first change was planned on (none for a new note).
+		const plannedOn = earlier === undefined ? { plannedOn: file } : {};
+		planned.set(path, { ...earlier, ...bound, ...plannedOn, path, before: earlier ? earlier.before : before, after, redo: composed, relink });
 	};
 	const fileAt = (path: string, size: number): HostFile => {
 		const name = path.slice(path.lastIndexOf("/") + 1);
@@ -185,7 +188,7 @@ export function planningHost(
 			expected.check(file.path, before);
 			const after = fn(before);
 			expected.passed();
-			if (after !== before) plan(file.path, before, after, fn, options?.refuseOverBytes);
+			if (after !== before) plan(file, before, after, fn, options?.refuseOverBytes);
 			return after;
 		},
 		create: async (path, data, options) => {
@@ -217,6 +220,7 @@ export function planningHost(
 			planned.set(newPath, {
 				path: newPath,
 				movedFrom: earlier?.movedFrom ?? file.path,
+				plannedOn: earlier?.plannedOn ?? file,
 				before: earlier ? earlier.before : text,
 				after: text,
 				redo: earlier ? earlier.redo : (current) => current,

@@ -16,6 +16,8 @@ export interface ApprovalRequest {
 	toolTitle: string;
 	/** The notes it would change, computed on their text at the time of asking. */
 	changes: PlannedChange[];
+	/** Folders not there yet that it would make (for a new note, or a note moved into them); absent: none. */
+	newFolders?: string[];
 }
 
 /** "always" approves and sets the tool to allow for this token. */
@@ -36,6 +38,12 @@ export interface Approver {
 	 * window close.
 	 */
 	decide(request: ApprovalRequest, signal: AbortSignal, shown: OnScreen): Promise<ApprovalAnswer>;
+	/**
+	 * A call the person approved was not written after all, or only part of it (its right taken just after the approval,
+	 * a note changed past what they approved): `why` is what its client was told. The person, who approved it, is told
+	 * where they approved it. Absent: nobody is told but the client.
+	 */
+	notWritten?(request: ApprovalRequest, why: string): void;
 }
 
 /**

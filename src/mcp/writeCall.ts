@@ -5,7 +5,7 @@
  * note and writes a note only if it still holds the text the set was planned on.
  */
 import * as nodeTimers from "node:timers";
-import type { ToolRight } from "../auth/rights";
+import { NEW_FILES_RIGHT, stricterRight, type ToolRight } from "../auth/rights";
 import type { Host } from "../host/Host";
 import {
 	MAX_JOURNAL_CALL_BYTES,
@@ -18,7 +18,15 @@ import {
 	WRITE_RETRY_MAX_PAUSE_MS,
 	WRITTEN_NOTES_PARSED_WAIT_MS,
 } from "../config/limits";
-import { applyChangeSet, journalBytesSteps, NoteChangedSinceError, NoteTooLongError, WriteNoLongerAllowedError, type NoteChange } from "../journal/changeSet";
+import {
+	applyChangeSet,
+	journalBytesSteps,
+	missingFolders,
+	NoteChangedSinceError,
+	NoteTooLongError,
+	WriteNoLongerAllowedError,
+	type NoteChange,
+} from "../journal/changeSet";
 import { CallTooLargeError, planningHost } from "../journal/recordingHost";
 import { isSameNoteChange } from "../journal/sameChange";
 import { runStepsInSlices, type Steps } from "../markdown/steps";
@@ -26,6 +34,7 @@ import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { cacheCaughtUp, linkingSources, unparsedNotesNaming } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
+import type { ApprovalRequest } from "./approval";
 import { isFileNamingKey } from "./filePlaces";
 import type { EveryField, ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
@@ -97,14 +106,68 @@ function noLongerAllowed(tool: ToolDescriptor, done = NOTHING_WRITTEN): ToolOutc
  * about the token changed (a rename whose target folder became a link out of the vault was told its rights changed).
  * The link is not named: what it leads to is none of the client's business.
  */
-function refusedAsNoLongerAllowed(ctx: ToolContext, tool: ToolDescriptor, changes: readonly NoteChange[]): ToolOutcome<Record<string, unknown>> {
+function refusedAsNoLongerAllowed(
+	ctx: ToolContext,
+	tool: ToolDescriptor,
+	changes: readonly NoteChange[],
+	made: NewFiles,
+): ToolOutcome<Record<string, unknown>> {
 	const links = { configDir: ctx.host.vault.configDir, excludedFolders: ctx.host.hiddenLinks() };
 	const underLink = (path: string | undefined) => path !== undefined && links.excludedFolders.length > 0 && isExcludedPath(path, links);
+	if (ctx.writes.currentRight(tool) !== "deny" && mayNotMake(ctx, made)) return fail(`${wouldMake(tool, made)}, and this token ${MAY_NOT_MAKE}`);
 	if (ctx.writes.currentRight(tool) === "deny" || !changes.some((change) => underLink(change.path) || underLink(change.movedFrom)))
 		return noLongerAllowed(tool);
 	return fail(
 		`${tool.name} was not written: a folder it writes in was replaced by a link meanwhile, and this server never writes through a link (in or out of the vault). ${NOTHING_WRITTEN}`,
 	);
+}
+
+/** What a set makes that was not there: new notes (not a backup or copy, which keeps a note's text) and the folders made for a new or moved note. */
+interface NewFiles {
+	notes: string[];
+	folders: string[];
+}
+
+/** The notes and folders `changes` would make, on the vault as it is now: create_note's right governs them, whichever tool makes them. */
+function newFilesOf(host: Host, changes: readonly NoteChange[]): NewFiles {
+	const notes: string[] = [];
+	const folders = new Set<string>();
+	for (const change of changes) {
+		if (change.before !== null && change.movedFrom === undefined) continue;
+		if (change.before === null && change.copyOf === undefined) notes.push(change.path);
+		for (const folder of missingFolders(host, change.path)) folders.add(folder);
+	}
+	return { notes, folders: [...folders] };
+}
+
+function makesAny(made: NewFiles): boolean {
+	return made.notes.length > 0 || made.folders.length > 0;
+}
+
+/** Whether the token may no longer make what the set makes: its create_note right is Deny. */
+function mayNotMake(ctx: ToolContext, made: NewFiles): boolean {
+	return makesAny(made) && ctx.writes.currentRight(NEW_FILES_RIGHT) === "deny";
+}
+
+const MAY_NOT_MAKE = `may not create notes or folders (its ${NEW_FILES_RIGHT.name} right is Deny). ${NOTHING_WRITTEN} Write into a note or folder that exists, or ask the person to create it (or to change the right) in Obsidian.`;
+
+/** "add_task would create the note "Daily/2026-12-07.md"": what the call makes, named (every path is one the caller gave or may see). */
+function wouldMake(tool: ToolDescriptor, made: NewFiles): string {
+	const named = [...made.notes.map((path) => `the note "${path}"`), ...made.folders.map((path) => `the folder "${path}"`)];
+	return `${tool.name} would create ${named.join(" and ")}`;
+}
+
+/** The right the call needs now: the tool's, and create_note's too when the set makes a note or folder (the stricter of the two). */
+function callRightNow(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): ToolRight {
+	const own = ctx.writes.currentRight(tool);
+	return makesAny(made) ? stricterRight(own, ctx.writes.currentRight(NEW_FILES_RIGHT)) : own;
+}
+
+/** A call refused after the person decided, its right taken since: the tool's, or create_note's for what it makes. */
+function refusedAfterDecision(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): ToolOutcome<Record<string, unknown>> | null {
+	if (ctx.writes.currentRight(tool) === "deny") return noLongerAllowed(tool);
+	if (mayNotMake(ctx, made)) return fail(`${wouldMake(tool, made)}, and this token ${MAY_NOT_MAKE}`);
+	return null;
 }
 
 /**
@@ -201,12 +264,45 @@ export async function runWriteCall<Args>(
 	expectedHash: string | undefined,
 	clientGone?: AbortSignal,
 ): Promise<ToolOutcome<Record<string, unknown>>> {
+	const decided: LastDecision = { approved: null, written: false };
+	// The person who approved the call's last question is told where they approved it when it still was not written
+	// (its right taken just after, a note changed past what they approved): only the client was told.
+	const tellNotWritten = (why: string) => {
+		if (decided.approved !== null && !decided.written) ctx.writes.approver?.notWritten?.(decided.approved, why);
+	};
+	try {
+		const outcome = await planAskAndWrite(ctx, tool, args, right, expectedHash, clientGone, decided);
+		if (!outcome.ok) tellNotWritten(outcome.error);
+		return outcome;
+	} catch (error) {
+		tellNotWritten("It failed with an unexpected error; the server's log says more.");
+		throw error;
+	}
+}
+
+/** The question the person approved last in a call (null: none, or asked again since), and whether its set was written whole. */
+interface LastDecision {
+	approved: ApprovalRequest | null;
+	written: boolean;
+}
+
+/** `runWriteCall`'s work, noting in `decided` each approval and whether the set was written. */
+async function planAskAndWrite<Args>(
+	ctx: ToolContext,
+	tool: ToolDescriptor,
+	args: Args,
+	right: ToolRight,
+	expectedHash: string | undefined,
+	clientGone: AbortSignal | undefined,
+	decided: LastDecision,
+): Promise<ToolOutcome<Record<string, unknown>>> {
 	const writes = ctx.writes;
 	const id = newCallId();
 	let asks = right === "ask";
-	const nobodyToAsk = () =>
+	// `made`: asked only because the call makes a note or folder and create_note asks (the tool's own right may be Allow).
+	const nobodyToAsk = (made?: NewFiles) =>
 		fail(
-			`${tool.name} needs the person's approval for this token, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`,
+			`${made === undefined ? `${tool.name} needs` : `${wouldMake(tool, made)}, which needs`} the person's approval for this token${made === undefined ? "" : ` (its ${NEW_FILES_RIGHT.name} right is Ask)`}, and nobody can give it here: it can be approved in Obsidian (with Vault MCP serving this vault) or in "vault-mcp serve" run in a terminal, or the person can allow the tool with "vault-mcp token rights". ${NOTHING_WRITTEN}`,
 		);
 	if (asks && writes.approver === null) return nobodyToAsk();
 	let changedPath = "";
@@ -236,12 +332,17 @@ export async function runWriteCall<Args>(
 				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
 			);
 		}
-		// Planned again after the person approved: the approved change made at its places over other writers' text is what they approved.
+		// A note or folder made by a tool other than create_note (add_task's daily note, a move into a new folder) follows
+		// create_note's right too: a person who denied creating notes saw today's daily note made by add_task.
+		const made = newFilesOf(ctx.host, planned.changes);
+		if (writes.currentRight(tool) !== "deny" && mayNotMake(ctx, made)) return fail(`${wouldMake(tool, made)}, and this token ${MAY_NOT_MAKE}`);
+		// Planned again after the person approved: the approved change made at its places over other writers' text, in the notes
+		// they were shown, is what they approved.
 		const alreadyApproved = approved !== null && (await runStepsInSlices(isSameChange(approved, planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop));
-		// The tool set to Ask while this call, allowed when it came (or allowed always by the person, then planned again), was planned:
-		// the person now wants to see such a write first.
-		if (!asks && !alreadyApproved && writes.currentRight(tool) === "ask") {
-			if (writes.approver === null) return nobodyToAsk();
+		// The tool (or create_note, for what the call makes) set to Ask while this call, allowed when it came (or allowed always by the
+		// person, then planned again), was planned, or asking to make a note: the person wants to see such a write first.
+		if (!asks && !alreadyApproved && callRightNow(ctx, tool, made) === "ask") {
+			if (writes.approver === null) return nobodyToAsk(writes.currentRight(tool) === "ask" ? undefined : made);
 			asks = true;
 		}
 		// Whether the person saw this set: what the applier may write once the tool is at Ask.
@@ -252,21 +353,32 @@ export async function runWriteCall<Args>(
 			// Revoked, or its folders narrowed away from a note of the set, while it was planned (a rename's thousands of linking
 			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
 			// that can no longer be written, nor shown a note the token may no longer see.
-			if (writes.currentRight(tool) === "deny" || !isInScopeNow(planned.changes, ctx.scope)) return refusedAsNoLongerAllowed(ctx, tool, planned.changes);
+			if (callRightNow(ctx, tool, made) === "deny" || !isInScopeNow(planned.changes, ctx.scope))
+				return refusedAsNoLongerAllowed(ctx, tool, planned.changes, made);
 			writes.releasePlace?.();
 			// Withdrawn once the call can no longer be written (its token revoked, the tool set to Deny, a note of the set out of
 			// its folders): left open, the question stayed on screen, ahead of other tokens' in the line, until the person answered.
 			const noLongerWritable = new AbortController();
 			const changes = planned.changes;
 			const stopWatching = writes.onSettingsChange?.(() => {
-				if (writes.currentRight(tool) === "deny" || !isInScopeNow(changes, ctx.scope)) noLongerWritable.abort();
+				if (callRightNow(ctx, tool, made) === "deny" || !isInScopeNow(changes, ctx.scope)) noLongerWritable.abort();
 			});
+			const request: ApprovalRequest = {
+				id,
+				tokenName: ctx.grant.token.name,
+				tool: tool.name,
+				toolTitle: tool.title,
+				changes: changes.map(shownChange),
+				...(made.folders.length > 0 ? { newFolders: made.folders } : {}),
+			};
+			// Asked again: whatever the person approved before is not what this question shows.
+			decided.approved = null;
 			let decision: Awaited<ReturnType<typeof waitForDecision>>;
 			try {
 				decision = await waitForDecision(
 					writes.approver,
 					writes.approvalTimeoutMs,
-					{ id, tokenName: ctx.grant.token.name, tool: tool.name, toolTitle: tool.title, changes: changes.map(shownChange) },
+					request,
 					// A stop ends the question too: a batch with a call that wrote keeps its connection until its answer is sent,
 					// and a question left open would hold the stop (and a restart on another port) for its whole bound.
 					anyAborted(anyAborted(clientGone, writes.stopping), noLongerWritable.signal),
@@ -284,12 +396,14 @@ export async function runWriteCall<Args>(
 				return fail(`The server stopped before the person decided. ${NOTHING_WRITTEN}`);
 			// Nobody left to ask (Ctrl-D at serve's terminal, which serves on; the plugin unloading): the person declined nothing.
 			if (decision === "closed") return nobodyToAsk();
-			if (decision === "gone" && noLongerWritable.signal.aborted) return refusedAsNoLongerAllowed(ctx, tool, changes);
+			if (decision === "gone" && noLongerWritable.signal.aborted) return refusedAsNoLongerAllowed(ctx, tool, changes, made);
 			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
+			decided.approved = request;
 			// A revocation while the window was open wins, also over "always allow" clicked in that window, which then saves nothing either.
-			if (writes.currentRight(tool) === "deny") return noLongerAllowed(tool);
+			const refused = refusedAfterDecision(ctx, tool, made);
+			if (refused !== null) return refused;
 			if (decision === "always") {
 				await writes.allowAlways(tool.name);
 				asks = false;
@@ -325,7 +439,7 @@ export async function runWriteCall<Args>(
 			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
 				// Set to Ask since: a call the person has not seen (this set of it) stops before its next note.
 				mayWrite: () => {
-					const now = writes.currentRight(tool);
+					const now = callRightNow(ctx, tool, made);
 					return now !== "deny" && (now !== "ask" || shown) && inScopeNow(ctx.scope);
 				},
 				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
@@ -338,10 +452,13 @@ export async function runWriteCall<Args>(
 						: undefined,
 				// The person saw each linking note's new text: one changed since is planned and, if its change differs, shown again.
 				shownRelinks: shown,
+				// The person saw these notes: another note made at one's path meanwhile is not one of them (planned again, and asked).
+				shownFiles: shown,
 				hostUpdatesLinks,
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
+			decided.written = true;
 			await writtenNotesParsed(ctx.host, planned.changes, writes.stopping);
 			const answer = withNotesNotRead(withWrittenHash(planned, written), unreadAfterWindow);
 			// That wait (up to a second) lets the person exclude a written note's folder, narrow the token's folders or deny it the
@@ -353,7 +470,7 @@ export async function runWriteCall<Args>(
 			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
 			if (error instanceof NoteTooLongError) return fail(error.message);
 			if (!(error instanceof WriteNoLongerAllowedError || error instanceof NoteChangedSinceError) || error.written.length > 0) writes.wrote?.();
-			if (error instanceof WriteNoLongerAllowedError && error.written.length === 0) return refusedAsNoLongerAllowed(ctx, tool, planned.changes);
+			if (error instanceof WriteNoLongerAllowedError && error.written.length === 0) return refusedAsNoLongerAllowed(ctx, tool, planned.changes, made);
 			if (error instanceof WriteNoLongerAllowedError)
 				return noLongerAllowed(
 					tool,
@@ -455,6 +572,8 @@ function* isSameChange(approved: readonly NoteChange[], replanned: readonly Note
 		if (change.relink === true && change.movedFrom === undefined && again?.path !== change.path) continue;
 		index++;
 		if (!again || again.path !== change.path || again.movedFrom !== change.movedFrom || (again.before === null) !== (change.before === null)) return false;
+		// Another note at the path (the one shown renamed away, another made there): not the note the person approved a change to.
+		if (again.plannedOn !== change.plannedOn) return false;
 		if (change.before === null || again.before === null) {
 			if (again.after !== change.after) return false;
 			continue;

@@ -8,7 +8,7 @@ export interface ApprovalModalOptions {
 	/** The window took the place of one that gave way: its buttons wait this long, so a click meant for the old one cannot land on it. */
 	holdAnswersMs?: number;
 }
-import { countOf, listenUntilClosed, renderNoteChanges } from "./diffView";
+import { countOf, drawnAsWritten, listenUntilClosed, renderNoteChanges } from "./diffView";
 
 /**
  * The window for one tool call set to Ask: who asks (the token's name), with which tool, and what
@@ -57,6 +57,9 @@ export class ApprovalModal extends Modal {
 		this.countEl = this.contentEl.createEl("p", { cls: "vault-mcp-approval-count" });
 		this.showCount();
 
+		// Folders it makes are new in the file explorer too, and create_note's right governs them whichever tool makes them.
+		for (const folder of this.request.newFolders ?? [])
+			this.contentEl.createEl("p", { cls: "vault-mcp-approval-new-folder", text: `New folder ${drawnAsWritten(folder)}` });
 		const changes = this.contentEl.createDiv({ cls: "vault-mcp-approval-changes" });
 		if (this.request.changes.length === 0) changes.createEl("p", { cls: "vault-mcp-muted", text: "This call would change no note." });
 		// Drawn in slices (a change to a 1 MiB note was 0.1–0.3 s of the UI thread in one piece); the

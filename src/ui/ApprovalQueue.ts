@@ -2,6 +2,7 @@ import { Notice, type App } from "obsidian";
 import { APPROVAL_SWAP_GRACE_MS, APPROVAL_TURN_MS, MAX_WAITING_APPROVALS_PER_TOKEN } from "../config/limits";
 import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
 import { ApprovalModal } from "./ApprovalModal";
+import { drawnAsWritten } from "./diffView";
 
 interface Waiting {
 	request: ApprovalRequest;
@@ -56,6 +57,12 @@ export class ApprovalQueue implements Approver {
 				if (this.turnTimer === undefined) this.startTurn();
 			}
 		});
+	}
+
+	/** The person approved a call that was then not written (or only part of it): a notice says so, with what its client was told. */
+	notWritten(request: ApprovalRequest, why: string): void {
+		if (this.closed) return;
+		new Notice(drawnAsWritten(`Vault MCP: ${request.toolTitle} for "${request.tokenName}", which you approved, was not written. ${why}`));
 	}
 
 	/** The plugin unloads: every waiting call is told nobody can answer it, and the window closes. */

@@ -1,5 +1,5 @@
 import { Notice, Setting } from "obsidian";
-import { applyRightChanges, effectiveRight, TOOL_RIGHTS, type RightsHolder, type ToolRight } from "../auth/rights";
+import { applyRightChanges, effectiveRight, NEW_FILES_RIGHT, TOOL_RIGHTS, type RightsHolder, type ToolRight } from "../auth/rights";
 import { setTokenRights } from "../auth/tokenList";
 import type { ToolSummary, VaultMcpPort } from "./port";
 
@@ -20,6 +20,12 @@ function unavailableReason(token: RightsHolder, tool: ToolSummary, writeEnabled:
 	if (token.level !== "write") return "Unavailable: this token may only read.";
 	if (!writeEnabled) return "Unavailable while writing is switched off.";
 	return null;
+}
+
+/** A tool's line under its name: its title; create_note's also says it governs the notes and folders other tools make. */
+function describeTool(tool: ToolSummary): string {
+	if (tool.name !== NEW_FILES_RIGHT.name) return tool.title;
+	return `${tool.title}, and any note or folder another tool makes (add_task's daily note, a move into a new folder)`;
 }
 
 /** "15 allow · 3 ask": the collapsed section's summary of what the token may do now. */
@@ -50,7 +56,7 @@ export function renderRightsSection(parent: HTMLElement, plugin: VaultMcpPort, t
 		details.createDiv({ cls: "vault-mcp-rights-group", text: group.heading });
 		for (const tool of plugin.tools.filter((entry) => entry.access === group.access)) {
 			const reason = unavailableReason(token, tool, writeEnabled);
-			const row = new Setting(details).setName(tool.name).setDesc(reason ?? tool.title);
+			const row = new Setting(details).setName(tool.name).setDesc(reason ?? describeTool(tool));
 			row.settingEl.toggleClass("vault-mcp-unavailable", reason !== null);
 			row.addDropdown((dropdown) => {
 				for (const right of rightChoices(tool)) dropdown.addOption(right, RIGHT_LABELS[right]);

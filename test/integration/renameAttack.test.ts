@@ -91,7 +91,7 @@ async function bytes(root: string): Promise<Record<string, string>> {
  */
 async function withVault(files: Record<string, string>, run: (vault: OpenVault, connection: InMemoryConnection) => Promise<void>): Promise<void> {
 	const vault = await openVault(files);
-	const connection = await connectInMemory(vault.host, { canWrite: true, rights: { rename_note: "allow" }, search: NO_SEARCH });
+	const connection = await connectInMemory(vault.host, { canWrite: true, rights: { rename_note: "allow", create_note: "allow" }, search: NO_SEARCH });
 	try {
 		await vault.host.metadataCache.settled();
 		await run(vault, connection);

@@ -43,7 +43,8 @@ describe("rename_note in the plugin goes through Obsidian's fileManager.renameFi
 		await (plugin as unknown as { load(): Promise<void> }).load();
 		await new Promise((resolve) => setImmediate(resolve));
 		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, writeEnabled: true, port: 0 });
-		const made = addToken(plugin.settings, "laptop", "write", { rename_note: "allow" });
+		// create_note too: a move into a folder not there yet makes it, and create_note governs what any tool makes.
+		const made = addToken(plugin.settings, "laptop", "write", { rename_note: "allow", create_note: "allow" });
 		if ("error" in made) throw new Error(made.error);
 		await plugin.updateSettings({ tokens: made.settings.tokens });
 		const status = plugin.service.status;

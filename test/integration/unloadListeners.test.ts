@@ -43,7 +43,7 @@ describe("unloading the plugin takes every listener it added off Obsidian's vaul
 		const plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
 		await (plugin as unknown as { load(): Promise<void> }).load();
 		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, writeEnabled: true, port: 0 });
-		const made = addToken(plugin.settings, "laptop", "write", { rename_note: "allow", append_to_note: "allow" });
+		const made = addToken(plugin.settings, "laptop", "write", { rename_note: "allow", append_to_note: "allow", create_note: "allow" });
 		if ("error" in made) throw new Error(made.error);
 		await plugin.updateSettings({ tokens: made.settings.tokens });
 		const status = plugin.service.status;

@@ -1,4 +1,4 @@
-import { applyRightChanges, effectiveRight, initialRights, rightsTable, type RightsHolder } from "../../../src/auth/rights";
+import { applyRightChanges, effectiveRight, initialRights, rightsTable, stricterRight, TOOL_RIGHTS, type RightsHolder } from "../../../src/auth/rights";
 
 const TOOLS = [
 	{ name: "read_note", access: "read" as const },
@@ -55,5 +55,20 @@ describe("rights per tool", () => {
 			append_to_note: "deny",
 			create_note: "deny",
 		});
+	});
+
+	test("a call that needs two rights (its tool's and create_note's, for a note it makes) gets the stricter: deny over ask over allow", () => {
+		const pairs = TOOL_RIGHTS.flatMap((first) => TOOL_RIGHTS.map((second) => `${first}+${second}=${stricterRight(first, second)}`));
+		expect(pairs).toEqual([
+			"allow+allow=allow",
+			"allow+ask=ask",
+			"allow+deny=deny",
+			"ask+allow=ask",
+			"ask+ask=ask",
+			"ask+deny=deny",
+			"deny+allow=deny",
+			"deny+ask=deny",
+			"deny+deny=deny",
+		]);
 	});
 });

@@ -49,6 +49,18 @@ describe("the terminal's approval question", () => {
 		expect(question).toContain("  + \tindented");
 	});
 
+	test("a folder the call would make is shown above its notes (create_note's right governs it, whichever tool makes it)", () => {
+		const question = describeQuestion({
+			id: "d",
+			tokenName: "laptop",
+			tool: "add_task",
+			toolTitle: "Add a task",
+			changes: [{ path: "Daily/2026-12-07.md", before: null, after: "- [ ] Water the herbs\n" }],
+			newFolders: ["Daily"],
+		});
+		expect(question.slice(0, 3)).toEqual(['"laptop" asks to run add_task (Add a task):', "New folder Daily", "New note Daily/2026-12-07.md:"]);
+	});
+
 	test("an overwrite too different to match line by line still shows every line of the new text", () => {
 		const before = Array.from({ length: 1_100 }, (_, index) => `old ${index} ${"x".repeat(index % 7)}`).join("\n");
 		const after = Array.from({ length: 1_100 }, (_, index) => `new ${index} ${"y".repeat(index % 5)}`).join("\n");
@@ -125,6 +137,19 @@ describe("TerminalApprover", () => {
 		input.write("n\n");
 		await second;
 		expect(decisions).toEqual({ first: "approve", second: "decline" });
+	});
+
+	test("a call the person approved and then not written (its right taken just after) is told under the answer, with what its client was told", async () => {
+		const pending = ask(request("only"));
+		input.write("y\n");
+		expect(await pending).toBe("approve");
+		approver.notWritten(
+			request("only"),
+			"append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
+		);
+		expect(shown).toMatch(
+			/Approved\.\n\n\(append_to_note from "laptop", approved, was not written: append_to_note is no longer allowed for this token \(its rights, its folders, the token or the write switch changed\)\. Nothing was written\.\)\n$/u,
+		);
 	});
 
 	test("what was typed but not yet read when a question is printed is thrown away, and the person is told", async () => {

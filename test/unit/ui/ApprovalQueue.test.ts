@@ -8,6 +8,7 @@ import type { App } from "obsidian";
 import { APPROVAL_SWAP_GRACE_MS } from "../../../src/config/limits";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
 import { ApprovalQueue } from "../../../src/ui/ApprovalQueue";
+import { shownNotices } from "../../double/obsidian";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,5 +45,31 @@ describe("ApprovalQueue", () => {
 		approveButton()?.click();
 		await sleep(0);
 		expect(decided).toBe("approve");
+	});
+
+	test("a call the person approved and then not written (its right taken just after) is told in a notice, with what its client was told (only the client was)", async () => {
+		const asked = request("approved", "laptop");
+		const decided = queue.decide(asked, new AbortController().signal, () => undefined);
+		// Approve takes clicks once the change is drawn (a one-line change: a few ms).
+		for (let waited = 0; approveButton()?.disabled !== false && waited < 5_000; waited += 10) await sleep(10);
+		approveButton()?.click();
+		expect(await decided).toBe("approve");
+		const before = shownNotices.length;
+		queue.notWritten(
+			asked,
+			"append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
+		);
+		expect(shownNotices.slice(before)).toEqual([
+			'Vault MCP: Append to a note for "laptop", which you approved, was not written. append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.',
+		]);
+	});
+
+	test("a folder the call would make is shown in the window, above the notes (create_note's right governs it, whichever tool makes it)", () => {
+		void queue.decide(
+			{ ...request("Daily/2026-12-07", "laptop"), tool: "add_task", toolTitle: "Add a task", newFolders: ["Daily"] },
+			new AbortController().signal,
+			() => undefined,
+		);
+		expect(approvalWindow()?.querySelector(".vault-mcp-approval-new-folder")?.textContent).toBe("New folder Daily");
 	});
 });

@@ -1,0 +1,171 @@
+/**
+ * What a token may do is what the person set in its rights, whichever tool does it, and an approval covers exactly
+ * what the person saw. Over real HTTP (the SDK client against `McpService` on loopback, a real temp vault), with an
+ * approver double that answers as the test says:
+ * - a note or folder made by a tool other than create_note (add_task's daily note, a move into a new folder) follows
+ *   create_note's right: Deny refuses it, Ask asks the person (the question shows the new note and folder);
+ * - a call the person approved and then not written (its right taken just after) is told to the person, not only
+ *   to the client;
+ * - an approved change is written only to the note the person was shown: another note made at its path meanwhile is
+ *   asked about again.
+ */
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ToolRights } from "../../src/auth/rights";
+import { withToolRight } from "../../src/auth/tokenList";
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "../../src/mcp/approval";
+import { ALL_TOOLS } from "../../src/mcp/tools";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/** Answers each question with what `answer` gives (after it has run), and keeps every question and every "not written" told. */
+class AnsweringApprover implements Approver {
+	readonly asked: ApprovalRequest[] = [];
+	readonly notWrittenTold: Array<{ request: ApprovalRequest; why: string }> = [];
+	constructor(private readonly answer: (request: ApprovalRequest, index: number) => Promise<ApprovalAnswer> | ApprovalAnswer) {}
+	async decide(request: ApprovalRequest, _signal: AbortSignal, shown: () => void): Promise<ApprovalAnswer> {
+		shown();
+		this.asked.push(request);
+		return this.answer(request, this.asked.length - 1);
+	}
+	notWritten(request: ApprovalRequest, why: string): void {
+		this.notWrittenTold.push({ request, why });
+	}
+}
+
+const DAILY_NOTE = /^Daily\/\d{4}-\d{2}-\d{2}\.md$/u;
+const exists = (path: string) =>
+	fs.stat(path).then(
+		() => true,
+		() => false,
+	);
+
+describe("rights a call needs besides its tool's, and approvals bound to what the person saw", () => {
+	let vault: string;
+	let running: RunningService | null = null;
+	let client: Client | null = null;
+	beforeEach(async () => {
+		// Daily notes go in Daily/, which is not there yet: add_task without a path makes the folder and the note.
+		vault = await makeVault({ "Home.md": "# Home\n", ".obsidian/daily-notes.json": JSON.stringify({ folder: "Daily" }) });
+	});
+	afterEach(async () => {
+		await client?.close();
+		client = null;
+		await running?.stop();
+		running = null;
+		await removeDir(vault);
+	});
+
+	async function serve(rights: ToolRights, approver?: Approver): Promise<Client> {
+		running = await startService(vault, {
+			levels: ["write"],
+			approver,
+			rights: { write: rights },
+			settings: { writeEnabled: true, writeDisclosureAccepted: true },
+		});
+		client = await connectClient(running.url, running.tokens.write!);
+		return client;
+	}
+
+	describe("create_note set to Deny", () => {
+		test.each<[string, ToolRights, string, Record<string, unknown>, RegExp]>([
+			[
+				"add_task without a path (today's daily note and its folder)",
+				{ add_task: "allow", create_note: "deny" },
+				"add_task",
+				{ text: "Water the herbs" },
+				/^add_task would create the note "Daily\/\d{4}-\d{2}-\d{2}\.md" and the folder "Daily", and this token may not create notes or folders \(its create_note right is Deny\)\. Nothing was written\./u,
+			],
+			[
+				"rename_note into a folder not there yet",
+				{ rename_note: "allow", create_note: "deny" },
+				"rename_note",
+				{ path: "Home", new_path: "Archive/Home.md" },
+				/^rename_note would create the folder "Archive", and this token may not create notes or folders \(its create_note right is Deny\)\. Nothing was written\./u,
+			],
+		])("%s: refused, naming what it would make and the right; nothing made (it was made)", async (_door, rights, tool, args, message) => {
+			const mcp = await serve(rights);
+			const outcome = await callTool(mcp, tool, args);
+			expect(outcome).toMatchObject({ ok: false, error: expect.stringMatching(message) as unknown });
+			expect((await fs.readdir(vault)).sort()).toEqual([".obsidian", "Home.md"]);
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+		});
+	});
+
+	describe("create_note set to Ask, the tool itself allowed", () => {
+		test("add_task without a path asks the person, showing the new note and its folder; approved, both are made (nobody was asked)", async () => {
+			const approver = new AnsweringApprover(() => "approve");
+			const mcp = await serve({ add_task: "allow", create_note: "ask" }, approver);
+			const outcome = await callTool(mcp, "add_task", { text: "Water the herbs" });
+			expect(outcome).toMatchObject({ ok: true, value: { created_note: true } });
+			expect(approver.asked).toHaveLength(1);
+			const [question] = approver.asked;
+			expect(question?.newFolders).toEqual(["Daily"]);
+			expect(question?.changes).toEqual([
+				{ path: expect.stringMatching(DAILY_NOTE) as unknown, before: null, after: expect.stringContaining("- [ ] Water the herbs") as unknown },
+			]);
+			expect(await fs.readdir(nodePath.join(vault, "Daily"))).toHaveLength(1);
+		});
+
+		test("with nobody to ask (a serve without a terminal), add_task without a path is refused, naming the right; nothing made (it was made)", async () => {
+			const mcp = await serve({ add_task: "allow", create_note: "ask" });
+			const outcome = await callTool(mcp, "add_task", { text: "Water the herbs" });
+			expect(outcome).toMatchObject({
+				ok: false,
+				error: expect.stringMatching(
+					/^add_task would create the note "Daily\/[^"]+" and the folder "Daily", which needs the person's approval for this token \(its create_note right is Ask\), and nobody can give it here/u,
+				) as unknown,
+			});
+			expect(await exists(nodePath.join(vault, "Daily"))).toBe(false);
+		});
+	});
+
+	test("a call the person approved, its tool set to Deny at once after, is not written, and the person is told so (only the client was)", async () => {
+		const approver = new AnsweringApprover(() => {
+			// The click, then the settings change, before the call reaches its write.
+			void running!.service.apply(withToolRight(running!.settings, "write", "append_to_note", "deny", ALL_TOOLS));
+			return "approve";
+		});
+		const mcp = await serve({ append_to_note: "ask" }, approver);
+		const outcome = await callTool(mcp, "append_to_note", { path: "Home", content: "Line" });
+		expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("append_to_note is no longer allowed for this token") as unknown });
+		expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
+		expect(approver.notWrittenTold).toEqual([
+			{
+				request: approver.asked[0],
+				why: "append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
+			},
+		]);
+	});
+
+	describe("the note renamed away while the person decides, and another made at its path", () => {
+		test.each([
+			["with other text", "# Other\n"],
+			["with the same text", "# Home\n"],
+		])(
+			"%s: the approved append is not written into it; the person is asked again about the note now there (it took the append)",
+			async (_what, otherText) => {
+				const approver = new AnsweringApprover(async (_request, index) => {
+					if (index > 0) return "decline";
+					// The person renames the note they are looking at, and makes another at its path, then approves.
+					const host = running!.host;
+					await host.vault.rename(host.vault.getFileByPath("Home.md")!, "Home (old).md");
+					await host.vault.create("Home.md", otherText);
+					return "approve";
+				});
+				const mcp = await serve({ append_to_note: "ask" }, approver);
+				const outcome = await callTool(mcp, "append_to_note", { path: "Home", content: "Line" });
+				expect(approver.asked).toHaveLength(2);
+				expect(approver.asked[1]?.changes).toEqual([{ path: "Home.md", before: otherText, after: expect.stringContaining("Line") as unknown }]);
+				expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("The person declined") as unknown });
+				expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe(otherText);
+				expect(await fs.readFile(nodePath.join(vault, "Home (old).md"), "utf8")).toBe("# Home\n");
+				// Declined in the second question: nothing to tell the person, who saw it.
+				expect(approver.notWrittenTold).toEqual([]);
+			},
+		);
+	});
+});
