@@ -75,10 +75,15 @@ export interface NoteSearch {
 	/** How far the index is built; with a scope, counted among the notes that scope shows. */
 	status(scope?: Scope): SearchStatus;
 	/**
-	 * `status(scope)`, counted among `notes` (the notes the scope shows) in slices on `budget`: counted in
-	 * one piece, a vault of 100,000 notes held every other client 40-90 ms at each get_vault_status.
+	 * How many of `notes` (the notes the scope showed) the scope still shows, and `status(scope)` counted among them, in
+	 * slices on `budget`: counted in one piece, a vault of 100,000 notes held every other client 40-90 ms at each
+	 * get_vault_status. One deleted or moved out of view while the count paused is not counted: a ready index seemed to miss it.
 	 */
-	statusOnBudget(scope: Scope, notes: readonly HostFile[], budget: Pick<CallBudget, "due" | "checkpoint">): Promise<SearchStatus>;
+	statusOnBudget(
+		scope: Scope,
+		notes: readonly HostFile[],
+		budget: Pick<CallBudget, "due" | "checkpoint">,
+	): Promise<{ noteCount: number; status: SearchStatus }>;
 	/** Notes whose body is too large to search (their titles and headings still are), by path. */
 	unsearched(): string[];
 }
@@ -532,14 +537,27 @@ export class IndexedNoteSearch implements NoteSearch {
 		return { state: this.ready ? "ready" : "building", indexed_notes: indexed, total_notes: notes.length };
 	}
 
-	async statusOnBudget(scope: Scope, notes: readonly HostFile[], budget: Pick<CallBudget, "due" | "checkpoint">): Promise<SearchStatus> {
-		if (!this.ready && sameScope(scope, this.scope)) return this.status();
+	async statusOnBudget(
+		scope: Scope,
+		notes: readonly HostFile[],
+		budget: Pick<CallBudget, "due" | "checkpoint">,
+	): Promise<{ noteCount: number; status: SearchStatus }> {
+		const visible = noteVisibility(scope);
+		let shown = 0;
 		let indexed = 0;
 		for (const file of notes) {
 			if (budget.due()) await budget.checkpoint();
+			// Deleted, or moved out of view, while the call paused: counted, it was a note the ready index did not hold.
+			if (this.host.vault.getFileByPath(file.path) !== file || !visible(file.path)) continue;
+			shown++;
 			if (this.engine.index.has(file.path)) indexed++;
 		}
-		return { state: this.ready ? "ready" : "building", indexed_notes: indexed, total_notes: notes.length };
+		// While the index builds for this scope, its progress as the build counts it.
+		const status: SearchStatus =
+			!this.ready && sameScope(scope, this.scope)
+				? this.status()
+				: { state: this.ready ? "ready" : "building", indexed_notes: indexed, total_notes: shown };
+		return { noteCount: shown, status };
 	}
 
 	unsearched(): string[] {

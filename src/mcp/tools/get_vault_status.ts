@@ -30,7 +30,7 @@ export const getVaultStatusTool = defineTool({
 		const counted = await withinCallBudget(
 			async (budget) => {
 				const notes = await visibleNotesOnBudget(ctx.host, ctx.scope, budget);
-				return { noteCount: notes.length, searchIndex: await ctx.search.statusOnBudget(ctx.scope, notes, budget) };
+				return ctx.search.statusOnBudget(ctx.scope, notes, budget);
 			},
 			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
 			ctx.callBudget,
@@ -43,7 +43,7 @@ export const getVaultStatusTool = defineTool({
 			can_read: true,
 			can_write: ctx.grant.canWrite,
 			note_count: counted.value.noteCount,
-			search_index: counted.value.searchIndex,
+			search_index: counted.value.status,
 			...(unsearched.length > 0 ? { unsearched_notes: unsearched.slice(0, UNSEARCHED_NOTES_LISTED), unsearched_note_count: unsearched.length } : {}),
 		});
 	},

@@ -33,4 +33,19 @@ describe("get_vault_status", () => {
 		// Every slice is over at once here: at least a pause a note (none on main).
 		expect(pauses).toBeGreaterThanOrEqual(100);
 	});
+
+	test("a note deleted while the count pauses is not counted: a ready index does not seem to miss a note", async () => {
+		// Deleted between the count's listing and its look at the index, it was counted (100 notes) and said not indexed (99 of 100, ready).
+		let pauses = 0;
+		const pause = async () => {
+			if (++pauses !== 50) return;
+			const { vault, metadataCache } = tv.vault.host;
+			await vault.trash(vault.getFileByPath("N0.md")!);
+			await metadataCache.settled();
+		};
+		const notes = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`N${index}.md`, "n"]));
+		tv = await openToolVault(notes, { callBudget: { pause, sliceMs: 0, callWorkMs: 1_000_000 } });
+		expect(await tv.ok("get_vault_status")).toMatchObject({ note_count: 99, search_index: { state: "ready", indexed_notes: 99, total_notes: 99 } });
+		expect(pauses).toBeGreaterThanOrEqual(100);
+	});
 });
