@@ -338,9 +338,15 @@ export function missingFolders(host: Host, path: string): string[] {
 	return missing;
 }
 
-/** Whether a note at `path` needs a folder made that the plan did not make (`ApplyOptions.plannedFolders`; absent: none counts). */
+/**
+ * Whether a note at `path` needs a folder made that the plan did not make (`ApplyOptions.plannedFolders`; absent: none
+ * counts). A folder replaced by a link is not missing: the write refuses it as a link, and says so.
+ */
 function makesUnplannedFolder(host: Host, path: string, plannedFolders: readonly string[] | undefined): boolean {
-	return plannedFolders !== undefined && missingFolders(host, path).some((folder) => !plannedFolders.includes(folder));
+	if (plannedFolders === undefined) return false;
+	const links = host.hiddenLinks();
+	const underLink = (folder: string) => links.some((link) => folder === link || folder.startsWith(`${link}/`));
+	return missingFolders(host, path).some((folder) => !plannedFolders.includes(folder) && !underLink(folder));
 }
 
 /**
