@@ -120,6 +120,12 @@ export interface ApplyOptions {
 	/** The person saw each change: an edit or a move is made only in the file it was planned on (`NoteChange.plannedOn`), not in another note at its path. */
 	shownFiles?: boolean;
 	/**
+	 * The folders the plan found missing: all a move may make (create_note's right judged them, a question listed them).
+	 * A move into a folder removed since is a changed note, planned again, so that the right and the person judge the
+	 * folder too: made here, it was made with create_note at Deny. Absent (undo, the person's own): any folder is made.
+	 */
+	plannedFolders?: readonly string[];
+	/**
 	 * Inside Obsidian with "Automatically update internal links" on, a move is made by the host's own
 	 * `fileManager.renameFile`, which also rewrites the links; each planned link change is then
 	 * checked and completed where the host did not make it, and the journal keeps what the host wrote.
@@ -189,7 +195,7 @@ export async function isPathFree(host: Host, path: string): Promise<boolean> {
 export async function findChangedNote(
 	host: Host,
 	changes: readonly NoteChange[],
-	options?: Pick<ApplyOptions, "redoEdits" | "shownRelinks">,
+	options?: Pick<ApplyOptions, "redoEdits" | "shownRelinks" | "plannedFolders">,
 ): Promise<string | null> {
 	// A set's only edit that may be made again on newer text is compared inside its atomic edit instead:
 	// a note another program keeps appending to changes between any look and the write.
@@ -203,6 +209,7 @@ export async function findChangedNote(
 		if (change.movedFrom !== undefined) {
 			if ((await currentText(host, change.movedFrom)) !== change.before) return change.movedFrom;
 			if (change.path.toLowerCase() !== change.movedFrom.toLowerCase() && !(await isPathFree(host, change.path))) return change.path;
+			if (makesUnplannedFolder(host, change.path, options?.plannedFolders)) return change.path;
 		} else if (change.before === null) {
 			if (!(await isPathFree(host, change.path))) return change.path;
 		} else if (!moved.has(change.path) && !redoneAtWrite(change) && (await currentText(host, change.path)) !== change.before) {
@@ -267,6 +274,7 @@ async function applyInTurn(target: ApplyTarget, changes: readonly NoteChange[], 
 					change,
 					options.redoEdits || (change.relink === true && options.shownRelinks !== true) ? true : (options.acceptsRedo ?? false),
 					options.shownFiles === true ? change.plannedOn : undefined,
+					options.plannedFolders,
 				);
 				if (text !== null) written.set(change.path, text);
 			}
@@ -328,6 +336,17 @@ export function missingFolders(host: Host, path: string): string[] {
 		missing.unshift(folder);
 	}
 	return missing;
+}
+
+/**
+ * Whether a note at `path` needs a folder made that the plan did not make (`ApplyOptions.plannedFolders`; absent: none
+ * counts). A folder replaced by a link is not missing: the write refuses it as a link, and says so.
+ */
+function makesUnplannedFolder(host: Host, path: string, plannedFolders: readonly string[] | undefined): boolean {
+	if (plannedFolders === undefined) return false;
+	const links = host.hiddenLinks();
+	const underLink = (folder: string) => links.some((link) => folder === link || folder.startsWith(`${link}/`));
+	return missingFolders(host, path).some((folder) => !plannedFolders.includes(folder) && !underLink(folder));
 }
 
 /**
@@ -506,8 +525,14 @@ function record(path: string, before: string | null, after: string, movedFrom?: 
  * written. An edit is made only on the text it was planned on, or, when `redo` is allowed, made
  * again on the note's current text. Returns the note's text as written (null: nothing to write).
  */
-export async function applyChange(target: ApplyTarget, change: NoteChange, mayRedo: boolean | RedoCheck, onlyIn?: HostFile): Promise<string | null> {
-	if (change.movedFrom !== undefined) return moveNote(target, change, change.movedFrom, mayRedo === true, onlyIn);
+export async function applyChange(
+	target: ApplyTarget,
+	change: NoteChange,
+	mayRedo: boolean | RedoCheck,
+	onlyIn?: HostFile,
+	plannedFolders?: readonly string[],
+): Promise<string | null> {
+	if (change.movedFrom !== undefined) return moveNote(target, change, change.movedFrom, mayRedo === true, onlyIn, plannedFolders);
 	if (change.before === null) {
 		await createNote(target, change.path, change.after, change.copyOf);
 		return change.after;
@@ -732,12 +757,21 @@ async function editWithCompare(
  * had when it moved. A note that changed just before it moved keeps that text (its own edit made
  * again on it when allowed), so nothing another writer added is lost.
  */
-async function moveNote(target: ApplyTarget, change: NoteChange, movedFrom: string, mayRedo: boolean, onlyIn?: HostFile): Promise<string | null> {
+async function moveNote(
+	target: ApplyTarget,
+	change: NoteChange,
+	movedFrom: string,
+	mayRedo: boolean,
+	onlyIn?: HostFile,
+	plannedFolders?: readonly string[],
+): Promise<string | null> {
 	const { host, journal, call } = target;
 	const file = host.vault.getFileByPath(movedFrom);
 	if (!file || change.before === null || (onlyIn !== undefined && file !== onlyIn)) throw new NoteChangedSinceError(movedFrom, []);
 	const text = await host.vault.read(file);
 	if (text !== change.before && !(mayRedo && change.redo)) throw new NoteChangedSinceError(movedFrom, []);
+	// Looked at again after the read: the folder may have gone while the set's earlier notes were written.
+	if (makesUnplannedFolder(host, change.path, plannedFolders)) throw new NoteChangedSinceError(change.path, []);
 	const madeFolders: string[] = [];
 	try {
 		await makeMissingFolders(host, missingFolders(host, change.path), madeFolders);

@@ -307,6 +307,8 @@ async function planAskAndWrite<Args>(
 	if (asks && writes.approver === null) return nobodyToAsk();
 	let changedPath = "";
 	let approved: NoteChange[] | null = null;
+	// The folders the approved set was to make, listed in its question: a replan that makes another is asked about again.
+	let approvedFolders: readonly string[] = [];
 	// A set another writer keeps changing is planned again with growing pauses until the budget is spent
 	// (at least MAX_WRITE_ATTEMPTS times): an overwrite raced by a stream of appends lands once they pause.
 	const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
@@ -338,7 +340,10 @@ async function planAskAndWrite<Args>(
 		if (writes.currentRight(tool) !== "deny" && mayNotMake(ctx, made)) return fail(`${wouldMake(tool, made)}, and this token ${MAY_NOT_MAKE}`);
 		// Planned again after the person approved: the approved change made at its places over other writers' text, in the notes
 		// they were shown, is what they approved.
-		const alreadyApproved = approved !== null && (await runStepsInSlices(isSameChange(approved, planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop));
+		const alreadyApproved =
+			approved !== null &&
+			made.folders.every((folder) => approvedFolders.includes(folder)) &&
+			(await runStepsInSlices(isSameChange(approved, planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 		// The tool (or create_note, for what the call makes) set to Ask while this call, allowed when it came (or allowed always by the
 		// person, then planned again), was planned, or asking to make a note: the person wants to see such a write first.
 		if (!asks && !alreadyApproved && callRightNow(ctx, tool, made) === "ask") {
@@ -409,6 +414,7 @@ async function planAskAndWrite<Args>(
 				asks = false;
 			}
 			approved = planned.changes;
+			approvedFolders = made.folders;
 			shown = true;
 			// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
 			// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
@@ -454,6 +460,8 @@ async function planAskAndWrite<Args>(
 				shownRelinks: shown,
 				// The person saw these notes: another note made at one's path meanwhile is not one of them (planned again, and asked).
 				shownFiles: shown,
+				// A folder removed since the plan is not made unjudged: the move is planned again, create_note's right and the person judge it.
+				plannedFolders: made.folders,
 				hostUpdatesLinks,
 			});
 			// The answer says what was written: the request's answer must now reach the client whole.

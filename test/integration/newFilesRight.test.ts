@@ -141,6 +141,44 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		]);
 	});
 
+	describe("the folder a move goes into removed while the person decides (a folder the plan did not make)", () => {
+		beforeEach(() => fs.mkdir(nodePath.join(vault, "Archive")));
+		/** Approves the first question once the person (or another program) has removed the empty folder the move goes into. */
+		const removingArchive = () =>
+			new AnsweringApprover(async (_request, index) => {
+				if (index > 0) return "decline";
+				await fs.rmdir(nodePath.join(vault, "Archive"));
+				return "approve";
+			});
+
+		test("create_note at Deny: the approved move is refused, naming the folder and the right; nothing moved or made (Archive was made)", async () => {
+			const approver = removingArchive();
+			const mcp = await serve({ rename_note: "ask", create_note: "deny" }, approver);
+			const outcome = await callTool(mcp, "rename_note", { path: "Home", new_path: "Archive/Home.md" });
+			expect(approver.asked).toHaveLength(1);
+			expect(approver.asked[0]?.newFolders).toBeUndefined();
+			expect(outcome).toMatchObject({
+				ok: false,
+				error: expect.stringMatching(
+					/^rename_note would create the folder "Archive", and this token may not create notes or folders \(its create_note right is Deny\)\. Nothing was written\./u,
+				) as unknown,
+			});
+			expect((await fs.readdir(vault)).sort()).toEqual([".obsidian", "Home.md"]);
+			expect(approver.notWrittenTold).toHaveLength(1);
+		});
+
+		test("create_note at Ask: the person is asked again, the question listing the folder; declined, nothing moved or made (moved unasked)", async () => {
+			const approver = removingArchive();
+			const mcp = await serve({ rename_note: "ask", create_note: "ask" }, approver);
+			const outcome = await callTool(mcp, "rename_note", { path: "Home", new_path: "Archive/Home.md" });
+			expect(approver.asked).toHaveLength(2);
+			expect(approver.asked[1]?.newFolders).toEqual(["Archive"]);
+			expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("The person declined") as unknown });
+			expect((await fs.readdir(vault)).sort()).toEqual([".obsidian", "Home.md"]);
+			expect(approver.notWrittenTold).toEqual([]);
+		});
+	});
+
 	describe("the note renamed away while the person decides, and another made at its path", () => {
 		test.each([
 			["with other text", "# Other\n"],
