@@ -49,6 +49,8 @@ describe("a token's folders in the token window and the settings tab (host doubl
 	});
 
 	afterEach(async () => {
+		// Every save asked for written before the vault is removed: one still making its folder failed (ENOENT) after its test passed.
+		await (plugin as unknown as { settingsStore: { settled(): Promise<void> } }).settingsStore.settled();
 		(plugin as unknown as { unload(): void }).unload();
 		await plugin.service.stop();
 		document.body.empty();
