@@ -623,6 +623,14 @@ export const WORD_UNION_MEMO_WORDS = 16;
  * Each distinct word's other ids are a set: as tables by id, a phrase of 165 two-letter words held 50 MB.
  */
 export const PHRASE_CANDIDATES_MEMO_PHRASES = 4;
+/**
+ * Notes (summed over phrases) whose phrase values read from their bodies the index keeps past the
+ * phrases' candidates (PHRASE_CANDIDATES_MEMO_PHRASES), 9 bytes each: 9.4 MB at most. A search
+ * stopped at its work budget says the same call again gets further, and a query may hold dozens
+ * of phrases (500 characters of `"a b"`): with only the last four phrases' reads kept, a search of
+ * twenty-six phrases stopped the same way at every call.
+ */
+export const PHRASE_LEARNT_MEMO_NOTES = 1_048_576;
 
 /**
  * Fewest notes an earlier search of a phrase must have found its pair sketch rules out before a

@@ -21,7 +21,7 @@ export class PhraseLearnt {
 	pairlessNotes = 0;
 
 	/** Nothing learnt yet of `notes` notes. */
-	constructor(notes: number) {
+	constructor(readonly notes: number) {
 		this.known = new Uint8Array(notes);
 		this.pairBounds = new Uint32Array(notes);
 		this.values = new Uint32Array(notes);

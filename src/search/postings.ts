@@ -2,6 +2,7 @@ import {
 	ACCEPTED_FILTERS_KEPT,
 	ACCEPTED_PATCH_SLOTS,
 	PHRASE_CANDIDATES_MEMO_PHRASES,
+	PHRASE_LEARNT_MEMO_NOTES,
 	PREFIX_MAX_WORDS,
 	EXCLUDED_SEARCH_MAX_WORDS,
 	WORD_UNION_MEMO_WORDS,
@@ -118,6 +119,14 @@ interface WordUnion {
 	readonly strongNotes: number;
 	/** Whether the word, or a phrase's last word, as a prefix stood for only its share of shortest words. */
 	readonly prefixCut?: boolean;
+}
+
+/** What searches of a phrase learnt of its notes, valid while the index is as it was (as a WordUnion). */
+interface LearntMemo {
+	readonly generation: number;
+	readonly slotCount: number;
+	readonly stemmer: Stemmer | null;
+	readonly learnt: PhraseLearnt;
 }
 
 /** Accepted slots worked out for a filter's key, as of a place in the index's log of changed slots. */
@@ -480,6 +489,10 @@ export class PostingsIndex {
 	private readonly wordUnions = new Map<string, WordUnion>();
 	/** The candidates of the phrases last resolved, by phrase, newest last (PHRASE_CANDIDATES_MEMO_PHRASES): read-only once kept. */
 	private readonly phraseCandidates = new Map<string, WordUnion>();
+	/** What the searches of the phrases last resolved read of their notes, by phrase, newest last, kept longer than their candidates (PHRASE_LEARNT_MEMO_NOTES). */
+	private readonly phrasesLearnt = new Map<string, LearntMemo>();
+	/** The notes `phrasesLearnt` covers, summed over its phrases. */
+	private phrasesLearntNotes = 0;
 	/**
 	 * The slots installed or removed (or whose filter answers may have changed, see `recheck`) since
 	 * the log's start, `changedFrom` changes after the index was made: a kept accepted answer is
@@ -1212,6 +1225,7 @@ export class PostingsIndex {
 		// A phrase's candidates may hold views of lists in the buffers just let go: kept, they would keep those buffers too.
 		this.wordUnions.clear();
 		this.phraseCandidates.clear();
+		this.forgetPhrasesLearnt();
 		return true;
 	}
 
@@ -1260,6 +1274,7 @@ export class PostingsIndex {
 		this.acceptedMemos.clear();
 		this.wordUnions.clear();
 		this.phraseCandidates.clear();
+		this.forgetPhrasesLearnt();
 	}
 
 	/** How many notes hold term `id` now. */
@@ -1689,6 +1704,7 @@ export class PostingsIndex {
 		const said = { cut: false };
 		const resolved = yield* this.candidatesSteps(tokens, scratch, { ...prefix, said });
 		if (said.cut && prefix.said) prefix.said.cut = true;
+		if (resolved && key !== null) this.keepLearnt(key, resolved, generation, slotCount, stemmer);
 		if (resolved && key !== null)
 			this.keepUnion(this.phraseCandidates, PHRASE_CANDIDATES_MEMO_PHRASES, key, {
 				generation,
@@ -1699,6 +1715,35 @@ export class PostingsIndex {
 				prefixCut: said.cut,
 			});
 		return resolved;
+	}
+
+	/**
+	 * Gives a phrase resolved afresh what earlier searches of it read of its notes' bodies, when the
+	 * index is as it was then (the same notes in the same slots), and keeps it for the next search,
+	 * the oldest phrases let go past PHRASE_LEARNT_MEMO_NOTES: its candidates are kept for only a few
+	 * phrases (a phrase's tables are large), its reads for many (they are the costly part).
+	 */
+	private keepLearnt(key: string, resolved: ResolvedTerm, generation: number, slotCount: number, stemmer: Stemmer | null): void {
+		if (!resolved.phraseLearnt || generation !== this.generation) return;
+		const kept = this.phrasesLearnt.get(key);
+		if (kept) {
+			this.phrasesLearnt.delete(key);
+			this.phrasesLearntNotes -= kept.learnt.notes;
+			if (kept.generation === generation && kept.slotCount === slotCount && kept.stemmer === stemmer && kept.learnt.notes === resolved.length)
+				resolved.phraseLearnt = kept.learnt;
+		}
+		this.phrasesLearnt.set(key, { generation, slotCount, stemmer, learnt: resolved.phraseLearnt });
+		this.phrasesLearntNotes += resolved.phraseLearnt.notes;
+		for (const [oldKey, old] of this.phrasesLearnt) {
+			if (this.phrasesLearntNotes <= PHRASE_LEARNT_MEMO_NOTES || oldKey === key) break;
+			this.phrasesLearnt.delete(oldKey);
+			this.phrasesLearntNotes -= old.learnt.notes;
+		}
+	}
+
+	private forgetPhrasesLearnt(): void {
+		this.phrasesLearnt.clear();
+		this.phrasesLearntNotes = 0;
 	}
 
 	/** `resolveSteps`' work, done afresh. */

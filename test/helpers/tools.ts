@@ -19,6 +19,29 @@ export async function callOk<T = Record<string, unknown>>(client: Client, name: 
 	return outcome.value as T;
 }
 
+/** What a vault-wide call says when it stopped at its work budget (vault/workBudget.ts) and keeps what it worked out. */
+const STOPPED_OVER_BUDGET = "What it worked out is kept, so the same call again gets further.";
+
+/**
+ * Calls a vault-wide tool that must succeed, again as its answer invites while it is stopped at its
+ * work budget, at most `calls` times: how much CPU one call gets depends on how busy the machine is,
+ * but the same call again must get further. Fails the test on any other error, or when the last
+ * call is still stopped.
+ */
+export async function callOkResuming<T = Record<string, unknown>>(
+	client: Client,
+	name: string,
+	args: Record<string, unknown>,
+	calls: number,
+): Promise<{ value: T; calls: number }> {
+	for (let call = 1; ; call++) {
+		const outcome = await callTool(client, name, args);
+		if (outcome.ok) return { value: outcome.value as T, calls: call };
+		if (call >= calls || !outcome.error.includes(STOPPED_OVER_BUDGET))
+			throw new Error(`${name} failed (call ${call} of at most ${calls}): ${outcome.error}`);
+	}
+}
+
 /** Calls a tool that must answer with an error the model can act on; returns the message. */
 export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
 	const outcome = await callTool(client, name, args);

@@ -1527,6 +1527,36 @@ describe("a phrase searched again", () => {
 		},
 	);
 
+	// Dozens of phrases, more than the index keeps the candidates of (PHRASE_CANDIDATES_MEMO_PHRASES): a search of them
+	// stopped at its work budget says the same call again gets further, and read every body again at each call.
+	const WORDS = Array.from({ length: 27 }, (_, at) => `w${at}`);
+	const PAIRS = WORDS.slice(1).map((word, at) => `"${WORDS[at] as string} ${word}"`);
+	const REVERSED_PAIRS = WORDS.slice(1).map((word, at) => `-"${word} ${WORDS[at] as string}"`);
+	test.each([
+		["26 phrases", PAIRS.join(" ")],
+		["a word less 26 phrases", `w0 ${REVERSED_PAIRS.join(" ")}`],
+	])("%s: searched again, reads no body read by its first search", async (_name, query) => {
+		const engine = new SearchEngine();
+		const texts = new Map<string, string>();
+		for (let note = 0; note < 40; note++) {
+			// Half say the words in order (every phrase), half in reverse (no phrase, every excluded one).
+			const text = `${(note % 2 === 0 ? WORDS : [...WORDS].reverse()).join(" ")} ${note}`;
+			texts.set(`${note}.md`, text);
+			engine.index.add(`${note}.md`, `note ${note}`, 1, text, []);
+		}
+		engine.index.compact();
+		const read = async (path: string) => texts.get(path) ?? "";
+		const bodyReads = jest.spyOn(engine.index, "matchValue");
+		const phraseReads = () => bodyReads.mock.calls.filter(([term]) => term.phrase !== null).length;
+		const first = await engine.search(parseQuery(query), null, 40, read);
+		const firstReads = phraseReads();
+		const again = await engine.search(parseQuery(query), null, 40, read);
+		expect(first.total).toBe(20);
+		expect(again).toEqual(first);
+		expect(firstReads).toBeGreaterThanOrEqual(20 * 26);
+		expect(phraseReads()).toBe(firstReads);
+	});
+
 	test("after a note changes, reads it again: a note that now says the phrase is found", async () => {
 		const engine = new SearchEngine(undefined, 10);
 		const texts = gardenNotes(engine);
