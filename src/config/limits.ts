@@ -628,7 +628,9 @@ export const PHRASE_CANDIDATES_MEMO_PHRASES = 4;
  * phrases' candidates (PHRASE_CANDIDATES_MEMO_PHRASES), 9 bytes each: 9.4 MB at most. A search
  * stopped at its work budget says the same call again gets further, and a query may hold dozens
  * of phrases (500 characters of `"a b"`): with only the last four phrases' reads kept, a search of
- * twenty-six phrases stopped the same way at every call.
+ * twenty-six phrases stopped the same way at every call. Past it, earlier searches' phrases are let
+ * go first, never the search's own (PostingsIndex.keepLearnt): a search of more phrases than fit
+ * keeps its first ones' reads for its next call.
  */
 export const PHRASE_LEARNT_MEMO_NOTES = 1_048_576;
 

@@ -1,4 +1,5 @@
 import {
+	PHRASE_LEARNT_MEMO_NOTES,
 	PHRASE_READ_ALL_MAX_NOTES,
 	PROXIMITY_CANDIDATES,
 	PROXIMITY_MAX_TOKENS,
@@ -291,13 +292,15 @@ export class SearchEngine {
 	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
 	 * `phraseReadAllMax`: notes holding its phrases' words up to which a search reads them all (PHRASE_READ_ALL_MAX_NOTES).
 	 * `scoreEvery`: score every candidate, even one whose bound says it cannot enter the page (the same page, slower).
+	 * `phraseLearntMemoNotes`: notes' worth of phrases whose reads the index keeps (PHRASE_LEARNT_MEMO_NOTES).
 	 */
 	constructor(
 		stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE),
 		private readonly phraseReadAllMax: number = PHRASE_READ_ALL_MAX_NOTES,
 		private readonly scoreEvery = false,
+		phraseLearntMemoNotes: number = PHRASE_LEARNT_MEMO_NOTES,
 	) {
-		this.index = new PostingsIndex(stem);
+		this.index = new PostingsIndex(stem, phraseLearntMemoNotes);
 		this.candidates = new CandidateFinder(this.index);
 	}
 
@@ -380,6 +383,7 @@ export class SearchEngine {
 		partialAnswer = false,
 	): Promise<{ total: number; checks?: PhraseChecks; hits: Array<Omit<SearchHit, "snippets">>; stem: Stemmer | null; cut?: PrefixCut } | null> {
 		const generation = this.index.generation;
+		this.index.beginSearch();
 		// While a replaced version's postings are taken out of lists (`retiredSlotHeld`), only the current notes are counted.
 		const filter = include ?? (this.index.retiredSlotHeld ? EVERY_CURRENT_NOTE : null);
 		const accepted = filter ? await this.stepped(this.index.acceptedSlots(filter), pause, generation) : null;

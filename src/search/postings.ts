@@ -127,6 +127,8 @@ interface LearntMemo {
 	readonly slotCount: number;
 	readonly stemmer: Stemmer | null;
 	readonly learnt: PhraseLearnt;
+	/** The search (`beginSearch`) that last resolved the phrase. */
+	search: number;
 }
 
 /** Accepted slots worked out for a filter's key, as of a place in the index's log of changed slots. */
@@ -493,6 +495,8 @@ export class PostingsIndex {
 	private readonly phrasesLearnt = new Map<string, LearntMemo>();
 	/** The notes `phrasesLearnt` covers, summed over its phrases. */
 	private phrasesLearntNotes = 0;
+	/** Searches begun (`beginSearch`): the one under way, for `phrasesLearnt`. */
+	private searches = 0;
 	/**
 	 * The slots installed or removed (or whose filter answers may have changed, see `recheck`) since
 	 * the log's start, `changedFrom` changes after the index was made: a kept accepted answer is
@@ -506,8 +510,14 @@ export class PostingsIndex {
 	private readonly mergeScratch: UnionScratch = unionScratch();
 	private readonly unpackedNames: { ids: Uint32Array; count: number } = { ids: new Uint32Array(64), count: 0 };
 
-	/** `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only. */
-	constructor(stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE)) {
+	/**
+	 * `stem` finds word forms (stemmers.ts); null matches words as typed and prefixes only.
+	 * `phraseLearntMemoNotes`: notes' worth of phrases whose reads are kept (PHRASE_LEARNT_MEMO_NOTES).
+	 */
+	constructor(
+		stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE),
+		private readonly phraseLearntMemoNotes: number = PHRASE_LEARNT_MEMO_NOTES,
+	) {
 		this.dictionary = new TermDictionary(stem);
 	}
 
@@ -1699,6 +1709,8 @@ export class PostingsIndex {
 		const kept = key === null ? undefined : this.keptUnion(this.phraseCandidates, key, slotCount);
 		if (kept) {
 			if (kept.prefixCut && prefix.said) prefix.said.cut = true;
+			// Its reads are this search's too (kept with its candidates, the same object).
+			if (key !== null) this.touchLearnt(key);
 			return kept.any;
 		}
 		const said = { cut: false };
@@ -1718,10 +1730,22 @@ export class PostingsIndex {
 	}
 
 	/**
+	 * Tells the index a search begins: the phrases it resolves from here on are its own, whose reads
+	 * `keepLearnt` keeps before any earlier search's.
+	 */
+	beginSearch(): void {
+		this.searches++;
+	}
+
+	/**
 	 * Gives a phrase resolved afresh what earlier searches of it read of its notes' bodies, when the
-	 * index is as it was then (the same notes in the same slots), and keeps it for the next search,
-	 * the oldest phrases let go past PHRASE_LEARNT_MEMO_NOTES: its candidates are kept for only a few
-	 * phrases (a phrase's tables are large), its reads for many (they are the costly part).
+	 * index is as it was then (the same notes in the same slots), and keeps it for the next search:
+	 * its candidates are kept for only a few phrases (a phrase's tables are large), its reads for many
+	 * (they are the costly part). Past `phraseLearntMemoNotes` the phrases of earlier searches are let
+	 * go, oldest first, never the search's own: it keeps the reads of the first of its phrases that
+	 * fit, not the last. Letting go its own oldest, a search of more phrases than fit, called again
+	 * as its answer invites when stopped at its work budget, found none of its phrases' reads (each
+	 * had let go the one it would resolve next) and read every body again, at every call.
 	 */
 	private keepLearnt(key: string, resolved: ResolvedTerm, generation: number, slotCount: number, stemmer: Stemmer | null): void {
 		if (!resolved.phraseLearnt || generation !== this.generation) return;
@@ -1732,13 +1756,26 @@ export class PostingsIndex {
 			if (kept.generation === generation && kept.slotCount === slotCount && kept.stemmer === stemmer && kept.learnt.notes === resolved.length)
 				resolved.phraseLearnt = kept.learnt;
 		}
-		this.phrasesLearnt.set(key, { generation, slotCount, stemmer, learnt: resolved.phraseLearnt });
-		this.phrasesLearntNotes += resolved.phraseLearnt.notes;
+		const learnt = resolved.phraseLearnt;
+		// Oldest first, and each search's phrases after the last's: the first of this search's own ends the loop.
 		for (const [oldKey, old] of this.phrasesLearnt) {
-			if (this.phrasesLearntNotes <= PHRASE_LEARNT_MEMO_NOTES || oldKey === key) break;
+			if (this.phrasesLearntNotes + learnt.notes <= this.phraseLearntMemoNotes || old.search === this.searches) break;
 			this.phrasesLearnt.delete(oldKey);
 			this.phrasesLearntNotes -= old.learnt.notes;
 		}
+		// A phrase larger than the bound alone is still kept (alone): its notes are the vault's.
+		if (this.phrasesLearntNotes + learnt.notes > this.phraseLearntMemoNotes && this.phrasesLearnt.size > 0) return;
+		this.phrasesLearnt.set(key, { generation, slotCount, stemmer, learnt, search: this.searches });
+		this.phrasesLearntNotes += learnt.notes;
+	}
+
+	/** Marks a phrase's kept reads as the search's under way (newest), when its candidates were kept too. */
+	private touchLearnt(key: string): void {
+		const kept = this.phrasesLearnt.get(key);
+		if (!kept) return;
+		this.phrasesLearnt.delete(key);
+		kept.search = this.searches;
+		this.phrasesLearnt.set(key, kept);
 	}
 
 	private forgetPhrasesLearnt(): void {
