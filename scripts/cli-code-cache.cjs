@@ -21,6 +21,13 @@ const { Script } = require("node:vm");
 const CLI_BUNDLE = nodePath.resolve(__dirname, "../dist/cli.js");
 /** Hex digits of the bundle's SHA-256 in the cache's name: enough that two builds never share one. */
 const CACHE_NAME_HASH_CHARS = 16;
+/**
+ * The CLI loads a command's modules only when that command runs (src/headless/cli/run.ts), and a cache
+ * holds the functions its start compiled: a cache made by `help` would leave `serve` to compile the
+ * server's modules anew at every start. So each command has a cache of its own; `help`, `--version`
+ * and refused command lines share one.
+ */
+const COMMANDS_CACHED_APART = new Set(["serve", "token", "inspect", "history", "undo"]);
 
 const compile = Module.prototype._compile;
 
@@ -28,7 +35,8 @@ Module.prototype._compile = function compileFromCodeCache(content, filename) {
 	if (filename !== CLI_BUNDLE) return compile.call(this, content, filename);
 	// Node's flags too: V8 rejects a cache made under other flags, and starts with two sets of flags would each write over the other's.
 	const hash = createHash("sha256").update(content).update(process.execArgv.join("\0")).digest("hex").slice(0, CACHE_NAME_HASH_CHARS);
-	const cacheFile = nodePath.join(tmpdir(), `vault-mcp-cli-code-cache-${hash}-${process.version}.bin`);
+	const command = COMMANDS_CACHED_APART.has(process.argv[2]) ? process.argv[2] : "other";
+	const cacheFile = nodePath.join(tmpdir(), `vault-mcp-cli-code-cache-${hash}-${command}-${process.version}.bin`);
 	let cachedData;
 	try {
 		cachedData = readFileSync(cacheFile);

@@ -18,7 +18,8 @@ import { createMcpEndpoint, type LentServer, type McpEndpoint } from "./http/end
 import { currentGrant } from "./http/guard";
 import type { SubscriptionFeed } from "./http/listenStream";
 import type { AskedRequest } from "./http/endpointState";
-import { endpointUrl, LoopbackHttpServer, PortInUseError } from "./http/server";
+import { endpointUrl } from "./http/endpointAddress";
+import { LoopbackHttpServer, PortInUseError } from "./http/server";
 import type { EveryField, ToolContext } from "./mcp/context";
 import { McpServerPool } from "./mcp/server";
 import { VaultChangeNotifier } from "./mcp/subscriptions";

@@ -4,7 +4,7 @@
  * filled in only while a new token is on screen; otherwise the placeholder stays.
  */
 import { MAX_SERVER_NAME_LENGTH } from "../config/limits";
-import { endpointUrl } from "./server";
+import { endpointUrl } from "./endpointAddress";
 
 export const TOKEN_PLACEHOLDER = "<token>";
 

@@ -1,6 +1,7 @@
 import { PROTOCOL_VERSION_META_KEY, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { Grant } from "../auth/grant";
 import { findTokenRecord, type TokenRecord } from "../auth/tokens";
+import { MCP_PATH } from "./endpointAddress";
 
 /**
  * The revision the SDK's 2026-07-28 handler serves, beside the 2025 (and 2024) revisions it lists
@@ -12,9 +13,6 @@ const UNSUPPORTED_PROTOCOL_VERSION: number = ProtocolErrorCode.UnsupportedProtoc
 
 /** Every MCP-Protocol-Version this server answers, newest first. */
 const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
-
-/** The path the MCP endpoint answers on. */
-export const MCP_PATH = "/mcp";
 
 /** What a request presents, as the guard needs it: header names lower-case, every value kept. */
 export interface GuardInput {

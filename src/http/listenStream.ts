@@ -9,7 +9,7 @@ import {
 	MAX_SUBSCRIPTION_STREAMS_PER_TOKEN,
 	SUBSCRIPTION_KEEPALIVE_MS,
 } from "../config/limits";
-import { MCP_PATH } from "./guard";
+import { MCP_PATH } from "./endpointAddress";
 
 /** Where a stream's notifications come from: the vault's changes, filtered for one caller. */
 export interface SubscriptionFeed {

@@ -3,16 +3,8 @@ import type { Socket } from "node:net";
 import { KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, CONNECTIONS_CHECK_INTERVAL_MS } from "../config/limits";
 import type { ConnectionPool } from "./connections";
 import type { WrittenAnswers } from "./writtenAnswers";
-import { MCP_PATH } from "./guard";
+import { LOOPBACK_ADDRESS } from "./endpointAddress";
 import { JSON_RPC_SERVER_ERROR, jsonRpcError, sendJson } from "./replies";
-
-/** Only this address is ever bound: nothing off this computer can connect. */
-const LOOPBACK_ADDRESS = "127.0.0.1";
-
-/** The MCP endpoint's URL on a port: what every client (and every snippet, the CLI's included) connects to. */
-export function endpointUrl(port: number): string {
-	return `http://${LOOPBACK_ADDRESS}:${port}${MCP_PATH}`;
-}
 
 /** A listen that failed because another program has the port. */
 export class PortInUseError extends Error {

@@ -9,7 +9,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { generateToken } from "../../src/auth/tokens";
-import { settingsStoreOf } from "../../src/headless/cli/io";
+import { settingsStoreOf } from "../../src/headless/cli/vaultSettings";
 import { foldersFromFlags } from "../../src/headless/tokenFoldersCommand";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";

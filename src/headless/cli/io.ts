@@ -1,14 +1,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Logger } from "../../activity";
-import { initialRights, type ToolRights } from "../../auth/rights";
-import type { TokenLevel } from "../../auth/tokens";
-import { FileSettingsStore } from "../../config/FileSettingsStore";
 import { MAX_CLI_INTEGER } from "../../config/limits";
-import type { VaultMcpSettings } from "../../config/settings";
-import { connectionSnippets, SNIPPET_CLIENTS, type ConnectionSnippet } from "../../http/clientSnippets";
-import { ALL_TOOLS } from "../../mcp/tools";
-import { DEFAULT_CONFIG_DIR } from "../NodeVault";
 import { visibleInTerminal } from "../terminalText";
 
 /**
@@ -70,18 +63,6 @@ export async function vaultRootFrom(positionals: string[], index: number): Promi
 	return root;
 }
 
-/** The vault's data.json, where the plugin keeps its settings. */
-export function settingsStoreOf(root: string): FileSettingsStore {
-	return new FileSettingsStore(root, DEFAULT_CONFIG_DIR);
-}
-
-/** The saved settings, each warning about the file on stderr. */
-export async function loadSettings(store: FileSettingsStore, logger: Logger): Promise<VaultMcpSettings> {
-	const { settings, warnings } = await store.read();
-	for (const warning of warnings) logger.warn(warning);
-	return settings;
-}
-
 /** A flag's value as a whole number from `min` to `max`, or a usage error naming the flag and both ends. */
 export function positiveInteger(value: string | undefined, flag: string, min: number, max: number = MAX_CLI_INTEGER): number | undefined {
 	if (value === undefined) return undefined;
@@ -93,31 +74,4 @@ export function positiveInteger(value: string | undefined, flag: string, min: nu
 /** The path as a shell argument that works in sh and PowerShell alike. */
 export function quoted(path: string): string {
 	return /^[\w./:\\-]+$/.test(path) ? path : `"${path}"`;
-}
-
-/** One client's snippet for this vault on `port`, the token filled in when there is one to show. */
-export function snippetFor(root: string, port: number, client: ConnectionSnippet["id"], token?: string): ConnectionSnippet {
-	const snippet = connectionSnippets({ port, vaultName: nodePath.basename(root) }, token).find((entry) => entry.id === client);
-	if (!snippet) throw new Error(`No snippet for ${client}.`);
-	return snippet;
-}
-
-/** The other clients' snippets are one command away; the port is named when it is not the one data.json keeps. */
-function printConfigHint(root: string, port: number, storedPort: number): string {
-	const portFlag = port === storedPort ? "" : ` --port ${port}`;
-	return `Claude Desktop, Cursor or curl: vault-mcp serve ${quoted(root)}${portFlag} --print-config ${SNIPPET_CLIENTS.filter((client) => client !== "claude-code").join("|")}`;
-}
-
-/** How to connect Claude Code, and where the other clients' snippets are, as the CLI prints it. */
-export function connectHint(root: string, port: number, storedPort: number, token?: string): string {
-	return `Connect Claude Code with:\n  ${snippetFor(root, port, "claude-code", token).text}\n${printConfigHint(root, port, storedPort)}\n`;
-}
-
-/**
- * Write tokens made in the CLI start with every read tool allowed and every write tool set to ask,
- * as tokens made in the settings tab do: a token pasted into a client writes nothing unseen until
- * its owner says so (`--allow TOOL,…`, or `--allow-all-writes` for all of them).
- */
-export function newTokenRights(level: TokenLevel, allowAllWrites: boolean): ToolRights {
-	return initialRights(ALL_TOOLS, level, allowAllWrites ? "cli" : "settings-tab");
 }

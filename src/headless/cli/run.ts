@@ -1,15 +1,23 @@
 import { VERSION } from "../../version";
-import { helpFor, usageHint } from "../cliHelp";
+import { commandNamed, helpFor, usageHint } from "../cliHelp";
 import { visibleInTerminal } from "../terminalText";
-import { history } from "./history";
-import { inspect } from "./inspect";
 import { loggerFor, UsageError, type CliIo } from "./io";
-import { serve } from "./serve";
-import { token, TOKEN_ACTIONS } from "./token";
-import { undo } from "./undo";
 
-/** The commands, each a module of this folder: the arguments after the command's name. */
-const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = { serve, token, inspect, history, undo };
+/** One command: the arguments after the command's name. */
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+/**
+ * The commands, each a module of this folder, loaded when its command runs: `help`, `--version` and
+ * a command line refused before a command runs load none of them. They import the tools, the server
+ * and the settings store, whose module bodies were about a third of a `help` start's CPU.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+	serve: async () => (await import("./serve")).serve,
+	token: async () => (await import("./token")).token,
+	inspect: async () => (await import("./inspect")).inspect,
+	history: async () => (await import("./history")).history,
+	undo: async () => (await import("./undo")).undo,
+};
 
 /**
  * Runs one `vault-mcp` command line (without `vault-mcp` itself) and gives its exit code: 0 done,
@@ -38,10 +46,12 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
 		io.stdout(`${VERSION}\n`);
 		return 0;
 	}
-	const runCommand = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+	const loadCommand = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
 	try {
-		if (!runCommand) throw new UsageError(command === undefined ? "A command is required." : `Unknown command: ${command}`);
-		return await runCommand(rest, io);
+		if (!loadCommand) throw new UsageError(command === undefined ? "A command is required." : `Unknown command: ${command}`);
+		return await (
+			await loadCommand()
+		)(rest, io);
 	} catch (error) {
 		if (error instanceof UsageError) error.helpTopic ??= topic;
 		throw error;
@@ -53,7 +63,7 @@ function helpTopicOf(argv: string[]): string | undefined {
 	const [command, action] = argv;
 	if (command === undefined || !Object.hasOwn(COMMANDS, command)) return undefined;
 	if (command !== "token") return command;
-	return action !== undefined && Object.hasOwn(TOKEN_ACTIONS, action) ? `token ${action}` : "token";
+	return action !== undefined && commandNamed(`token ${action}`) !== undefined ? `token ${action}` : "token";
 }
 
 function printHelp(topic: string, io: CliIo): number {

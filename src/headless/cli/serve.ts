@@ -20,20 +20,8 @@ import { NodeHost } from "../NodeHost";
 import { DEFAULT_CONFIG_DIR } from "../NodeVault";
 import { readTypedAhead, TerminalApprover } from "../TerminalApprover";
 import { visibleInTerminal } from "../terminalText";
-import {
-	asUsage,
-	connectHint,
-	loadSettings,
-	loggerFor,
-	newTokenRights,
-	positiveInteger,
-	quoted,
-	settingsStoreOf,
-	snippetFor,
-	UsageError,
-	vaultRootFrom,
-	type CliIo,
-} from "./io";
+import { asUsage, loggerFor, positiveInteger, quoted, UsageError, vaultRootFrom, type CliIo } from "./io";
+import { connectHint, loadSettings, newTokenRights, settingsStoreOf, snippetFor } from "./vaultSettings";
 import { servedJournal } from "./journal";
 import { followMoves } from "../../journal/followMoves";
 

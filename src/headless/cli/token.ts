@@ -1,11 +1,12 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { applyRightChanges, rightsTable, type RightChanges, type ToolRight } from "../../auth/rights";
 import { addToken, revokeToken, setTokenRights, tokenFoldersText, unknownTokenMessage } from "../../auth/tokenList";
-import { ALL_TOOLS } from "../../mcp/tools";
+import { TOOL_RIGHT_SUBJECTS } from "../../mcp/toolRightSubjects";
 import { TOKEN_FOLDERS_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND } from "../cliHelp";
 import { foldersFromFlags, missingFolderWarnings, runTokenFolders } from "../tokenFoldersCommand";
 import { jsonForTerminal, visibleInTerminal } from "../terminalText";
-import { asUsage, connectHint, loadSettings, loggerFor, newTokenRights, quoted, settingsStoreOf, UsageError, vaultRootFrom, type CliIo } from "./io";
+import { asUsage, loggerFor, quoted, UsageError, vaultRootFrom, type CliIo } from "./io";
+import { connectHint, loadSettings, newTokenRights, settingsStoreOf } from "./vaultSettings";
 
 /** One `vault-mcp token ACTION` handler: the arguments after the action. */
 type TokenAction = (args: string[], io: CliIo) => Promise<number>;
@@ -14,7 +15,7 @@ type TokenAction = (args: string[], io: CliIo) => Promise<number>;
  * `vault-mcp token ACTION …`: each action parses its own flags (its spec in cliHelp.ts) in its own
  * function. A new action is one function and one entry here (and its spec and help in cliHelp.ts).
  */
-export const TOKEN_ACTIONS: Record<string, TokenAction> = {
+const TOKEN_ACTIONS: Record<string, TokenAction> = {
 	new: tokenNew,
 	list: tokenList,
 	rights: tokenRights,
@@ -63,7 +64,11 @@ async function tokenNew(args: string[], io: CliIo): Promise<number> {
 	const level = values.level;
 	if (level !== "read" && level !== "write") throw new UsageError("--level must be read or write.");
 	if (values["allow-all-writes"] === true && level !== "write") throw new UsageError("--allow-all-writes is for write tokens: add --level write.");
-	const rights = applyRightChanges({ level, rights: newTokenRights(level, values["allow-all-writes"] === true) }, rightChangesFrom(values), ALL_TOOLS);
+	const rights = applyRightChanges(
+		{ level, rights: newTokenRights(level, values["allow-all-writes"] === true) },
+		rightChangesFrom(values),
+		TOOL_RIGHT_SUBJECTS,
+	);
 	if ("error" in rights) throw new UsageError(rights.error, undefined, false);
 	const folders = foldersFromFlags(values.folders ?? [], root);
 	if ("error" in folders) throw new UsageError(folders.error, undefined, false);
@@ -75,7 +80,7 @@ async function tokenNew(args: string[], io: CliIo): Promise<number> {
 		made.token = added.token;
 		return added.settings;
 	});
-	const shown = rightsTable({ level, rights: rights.rights }, ALL_TOOLS);
+	const shown = rightsTable({ level, rights: rights.rights }, TOOL_RIGHT_SUBJECTS);
 	if (values.json === true) {
 		io.stdout(
 			`${jsonForTerminal({ name: name.trim(), level, token: made.token, rights: shown, ...(folders.folders.length > 0 ? { folders: folders.folders } : {}) })}\n`,
@@ -104,7 +109,7 @@ async function tokenList(args: string[], io: CliIo): Promise<number> {
 			level: record.level,
 			created: record.created,
 			lastUsed: record.lastUsed,
-			rights: rightsTable(record, ALL_TOOLS),
+			rights: rightsTable(record, TOOL_RIGHT_SUBJECTS),
 			...(record.folders?.length ? { folders: record.folders } : {}),
 		}));
 		io.stdout(`${jsonForTerminal(listed)}\n`);
@@ -165,7 +170,7 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 		: await store.update((current) => {
 				const found = current.tokens.find((candidate) => candidate.name === name);
 				if (!found) throw new UsageError(unknownTokenMessage(current, name), undefined, false);
-				const next = applyRightChanges(found, changes, ALL_TOOLS);
+				const next = applyRightChanges(found, changes, TOOL_RIGHT_SUBJECTS);
 				if ("error" in next) throw new UsageError(next.error, undefined, false);
 				const saved = setTokenRights(current, name, next.rights);
 				if ("error" in saved) throw new UsageError(saved.error, undefined, false);
@@ -173,7 +178,7 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 			});
 	const record = settings.tokens.find((candidate) => candidate.name === name);
 	if (!record) throw new UsageError(unknownTokenMessage(settings, name), undefined, false);
-	const shown = rightsTable(record, ALL_TOOLS);
+	const shown = rightsTable(record, TOOL_RIGHT_SUBJECTS);
 	if (values.json === true) io.stdout(`${jsonForTerminal({ name, level: record.level, rights: shown })}\n`);
 	else io.stdout(`Rights of "${visibleInTerminal(name)}" (${record.level}):\n${rightsText(shown)}\n`);
 	return 0;

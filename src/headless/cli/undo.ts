@@ -4,7 +4,8 @@ import { describeUndo, undoCall, unknownCallReason } from "../../journal/undo";
 import { UNDO_COMMAND } from "../cliHelp";
 import { NodeHost } from "../NodeHost";
 import { visibleInTerminal } from "../terminalText";
-import { asUsage, loadSettings, loggerFor, quoted, settingsStoreOf, UsageError, vaultRootFrom, type CliIo } from "./io";
+import { asUsage, loggerFor, quoted, UsageError, vaultRootFrom, type CliIo } from "./io";
+import { loadSettings, settingsStoreOf } from "./vaultSettings";
 import { journalToUndo } from "./journal";
 
 /** `vault-mcp undo`: undoes one journalled call; exit 0 with what was done, or 1 with why not. */

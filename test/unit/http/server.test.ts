@@ -1,7 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { ConnectionPool } from "../../../src/http/connections";
-import { endpointUrl, LoopbackHttpServer } from "../../../src/http/server";
+import { endpointUrl } from "../../../src/http/endpointAddress";
+import { LoopbackHttpServer } from "../../../src/http/server";
 import { WrittenAnswerSet } from "../../../src/http/writtenAnswers";
 import { getBodyOrError } from "../../helpers/http";
 

@@ -1,7 +1,7 @@
 import { promises as fs, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { JOURNAL_READ_PIECE_BYTES } from "../../../../src/config/limits";
-import { settingsStoreOf } from "../../../../src/headless/cli/io";
+import { settingsStoreOf } from "../../../../src/headless/cli/vaultSettings";
 import { undo } from "../../../../src/headless/cli/undo";
 import { NodeVault } from "../../../../src/headless/NodeVault";
 import { defaultSettings } from "../../../../src/config/settings";
