@@ -33,13 +33,14 @@ async function completeNotePathFor(ctx: ToolContext, typed: string): Promise<Pat
 					.filter(visible),
 				budget,
 			),
-		"",
+		// Not shown: a call stopped here answers with its own error.
+		{ again: "redoes", narrowing: "" },
 		ctx.callBudget,
 	);
 	if (!sorted.ok)
 		throw new ProtocolError(
 			ProtocolErrorCode.InternalError,
-			"Listing the vault's notes to complete a path needed more work than one call may do; try again.",
+			"Listing the vault's notes to complete a path needed more work than one call may do, and the same call again would need as much; type the whole path.",
 		);
 	// A list sorted in slices while another program deleted or renamed a note still names it (the list is
 	// used, not kept): only a note that is there now, under that name, is offered.

@@ -115,10 +115,15 @@ async function promptNotes(ctx: ToolContext): Promise<Map<string, HostFile>> {
 				PROMPTS_LISTED,
 				budget,
 			),
-		"",
+		// Not shown: a call stopped here answers with its own error.
+		{ again: "redoes", narrowing: "" },
 		ctx.callBudget,
 	);
-	if (!notes.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, "Listing the prompt notes needed more work than one call may do; try again.");
+	if (!notes.ok)
+		throw new ProtocolError(
+			ProtocolErrorCode.InternalError,
+			"Listing the prompt notes needed more work than one call may do, and the same call again would need as much; ask the vault's owner to exclude folders it need not share.",
+		);
 	// Named after the walk's last pause: a note the person moved out of the folder meanwhile (into an excluded one) is left out.
 	const visibleNow = noteVisibility(ctx.scope);
 	for (const file of notes.value)

@@ -52,11 +52,15 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 							RESOURCE_LIST_SIZE,
 							budget,
 						),
-					"",
+					// Not shown: a call stopped here answers with its own error.
+					{ again: "redoes", narrowing: "" },
 					ctx.callBudget,
 				);
 				if (!recent.ok)
-					throw new ProtocolError(ProtocolErrorCode.InternalError, "Listing the newest notes needed more work than one call may do; try again.");
+					throw new ProtocolError(
+						ProtocolErrorCode.InternalError,
+						"Listing the newest notes needed more work than one call may do, and the same call again would need as much; read a note by its path.",
+					);
 				// After the walk's last pause: a note the person moved into an excluded folder meanwhile is not named there.
 				const visibleNow = noteVisibility(ctx.scope);
 				return {

@@ -162,17 +162,37 @@ export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T)
 }
 
 /**
- * Runs a vault-wide computation under a fresh budget; a call over budget becomes an error the
- * model can act on (`narrowing` says how), any other failure is passed on.
+ * What the same call does when made again after it was stopped at its budget: `resumes` from what
+ * the stopped one worked out (kept by the server: the search index and the notes' bodies it read,
+ * a tag count where it stopped, the graph counts note by note, each note's tasks), or `redoes` all
+ * of it (nothing is kept: a note's own links, the counts of get_vault_status). The answer says
+ * which: an agent told the same call gets further calls it again, forever when it never does.
  */
-export async function withinCallBudget<T>(work: (budget: CallBudget) => Promise<T>, narrowing: string, settings?: CallBudgetSettings): Promise<Result<T>> {
+type StoppedCallAgain = "resumes" | "redoes";
+
+/** What a vault-wide call stopped at its budget tells the model: whether calling again helps, and how to narrow the call. */
+export interface WhenStopped {
+	again: StoppedCallAgain;
+	narrowing: string;
+}
+
+/**
+ * Runs a vault-wide computation under a fresh budget; a call over budget becomes an error the
+ * model can act on (`stopped` says whether the same call again gets further, and how to narrow
+ * it), any other failure is passed on.
+ */
+export async function withinCallBudget<T>(work: (budget: CallBudget) => Promise<T>, stopped: WhenStopped, settings?: CallBudgetSettings): Promise<Result<T>> {
 	const budget = settings ? new CallBudget(settings.pause, settings.sliceMs, settings.callWorkMs) : new CallBudget();
 	try {
 		return ok(await work(budget));
 	} catch (error) {
 		if (!(error instanceof CallOverBudget)) throw error;
+		const again =
+			stopped.again === "resumes"
+				? "What it worked out is kept, so the same call again gets further."
+				: "The same call again would need as much: nothing it worked out is kept.";
 		return fail(
-			`This call needed more than ${error.workMs / 1000} s of work over the vault and was stopped, so other clients are not held up. What it worked out is kept, so the same call again gets further. ${narrowing}`,
+			`This call needed more than ${error.workMs / 1000} s of work over the vault and was stopped, so other clients are not held up. ${again} ${stopped.narrowing}`,
 		);
 	}
 }

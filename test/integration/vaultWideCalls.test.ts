@@ -252,6 +252,36 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 		}
 	});
 
+	// A call stopped at its budget told the model the same call again gets further: true where the server keeps what it worked
+	// out (the tasks of each note, the graph counts note by note), false for a note's own links or the counts of
+	// get_vault_status, redone in full at each call.
+	test("a vault-wide call stopped at its work budget says whether the same call again gets further: only where what it worked out is kept", async () => {
+		const running = await start(root, { callBudget: { sliceMs: 0, callWorkMs: 0 } });
+		const clients: Client[] = [];
+		try {
+			await running.service.search?.whenReady();
+			const client = await connectClient(running.url, running.tokens[0]);
+			clients.push(client);
+			const resumes = "What it worked out is kept, so the same call again gets further.";
+			const redoes = "The same call again would need as much";
+			for (const [name, args] of [
+				["list_tasks", { status: "any" }],
+				["get_graph_stats", {}],
+			] as const)
+				expect(await callError(client, name, args)).toContain(resumes);
+			for (const [name, args] of [
+				["get_note_links", { path: "Note 2" }],
+				["get_vault_status", {}],
+			] as const) {
+				const error = await callError(client, name, args);
+				expect(error).toContain(redoes);
+				expect(error).not.toContain("gets further");
+			}
+		} finally {
+			await stopAll(running, clients);
+		}
+	});
+
 	test("a search while the index is building answers at once from what is indexed and says so; once ready, the answer is whole", async () => {
 		const reads = new Gate({ open: false });
 		// The index build reads each note through the host: held here, the build cannot get past its first note.

@@ -44,7 +44,7 @@ export const findNotesByTagTool = defineTool({
 				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead),
 				notes: await (ctx.tagNotes ? ctx.tagNotes.notesWith(ctx.scope, tag, budget) : notesWithTag(ctx.host, ctx.scope, tag, budget)),
 			}),
-			"Try a more specific tag, or search_notes with the tag as a filter.",
+			{ again: "resumes", narrowing: "Try a more specific tag, or search_notes with the tag as a filter." },
 			ctx.callBudget,
 		);
 		if (!found.ok) return found;

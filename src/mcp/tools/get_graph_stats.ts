@@ -39,7 +39,7 @@ export const getGraphStatsTool = defineTool({
 						? await ctx.tagNotes.tagCounts(ctx.scope, budget, (counts) => counts.distinct)
 						: { value: (await TagCountWalk.finished(ctx.host, ctx.scope, budget)).distinct },
 				})),
-			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
+			{ again: "resumes", narrowing: "The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share." },
 			ctx.callBudget,
 		);
 		if (!stats.ok) return stats;

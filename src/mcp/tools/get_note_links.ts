@@ -49,7 +49,7 @@ export const getNoteLinksTool = defineTool({
 				own: await noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget),
 				incoming: await backlinks(ctx.host, ctx.scope, file.path, budget),
 			}),
-			"The note holds too many links to resolve in one call; read_note shows its text.",
+			{ again: "redoes", narrowing: "The note holds too many links to resolve in one call; read_note shows its text." },
 			ctx.callBudget,
 		);
 		if (!links.ok) return links;

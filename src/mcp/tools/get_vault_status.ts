@@ -32,7 +32,7 @@ export const getVaultStatusTool = defineTool({
 				const notes = await visibleNotesOnBudget(ctx.host, ctx.scope, budget);
 				return ctx.search.statusOnBudget(ctx.scope, notes, budget);
 			},
-			"The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share.",
+			{ again: "redoes", narrowing: "The vault is too large to count in one call; ask the vault's owner to exclude folders it need not share." },
 			ctx.callBudget,
 		);
 		if (!counted.ok) return counted;

@@ -51,7 +51,11 @@ async function pageOfBases(
 	after: CursorKey | undefined,
 	renamed: ReadonlySet<HostAbstractFile>,
 ): Promise<Result<{ bases: Array<{ path: string; views: string[]; error?: string }>; total: number; next_cursor?: string }>> {
-	const listed = await withinCallBudget((budget) => visibleBases(ctx.host, ctx.scope, budget), "query_base reads a base named by its path.", ctx.callBudget);
+	const listed = await withinCallBudget(
+		(budget) => visibleBases(ctx.host, ctx.scope, budget),
+		{ again: "redoes", narrowing: "query_base reads a base named by its path." },
+		ctx.callBudget,
+	);
 	if (!listed.ok) return listed;
 	// Each with the path it was listed at: the cursor names that, even if the base is renamed while the page is read.
 	const all = listed.value;

@@ -67,7 +67,7 @@ export const listNotesTool = defineTool({
 		// size, and counted at the path it had left: the page is made again then.
 		const answered = await withinCallBudget(
 			(budget) => untilNoneMovedOutOfSight(ctx.host, ctx.scope, RUNS_WHILE_RENAMED, () => pageOfNotes(budget)),
-			"Pass a folder to list part of the vault.",
+			{ again: "resumes", narrowing: "Pass a folder to list part of the vault." },
 			ctx.callBudget,
 		);
 		if (!answered.ok) return answered;

@@ -48,7 +48,10 @@ export const listTagsTool = defineTool({
 					: { value: await top(await TagCountWalk.finished(ctx.host, ctx.scope, budget)) };
 				return counted && { ...counted.value, unread };
 			},
-			"The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.",
+			{
+				again: "resumes",
+				narrowing: "The vault is too large to count its tags in one call; ask the vault's owner to exclude folders it need not share.",
+			},
 			ctx.callBudget,
 		);
 		if (!counted.ok) return counted;

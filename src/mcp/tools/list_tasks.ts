@@ -85,7 +85,7 @@ export const listTasksTool = defineTool({
 					},
 					after,
 				),
-			"Pass a folder or a path to list the tasks of part of the vault.",
+			{ again: "resumes", narrowing: "Pass a folder or a path to list the tasks of part of the vault." },
 			ctx.callBudget,
 		);
 		if (!tasks.ok) return tasks;

@@ -58,7 +58,7 @@ export const listTemplatesTool = defineTool({
 					const visible = noteVisibility(ctx.scope);
 					return { templates, visible, total: await countStillVisible(templates, visible, budget) };
 				}),
-			"Set a smaller template folder in Obsidian (Settings → Templates).",
+			{ again: "resumes", narrowing: "Set a smaller template folder in Obsidian (Settings → Templates)." },
 			ctx.callBudget,
 		);
 		if (!listed.ok) return listed;

@@ -49,7 +49,7 @@ export const searchNotesTool = defineTool({
 				untilNoneMovedOutOfSight(ctx.host, ctx.scope, RUNS_WHILE_RENAMED, () =>
 					ctx.search.search(ctx.scope, query, { folder, tag }, args.limit, budget),
 				),
-			"Add words, a folder or a tag to narrow the search, or ask for fewer results.",
+			{ again: "resumes", narrowing: "Add words, a folder or a tag to narrow the search, or ask for fewer results." },
 			searchBudget,
 		).catch((error: unknown) => {
 			if (error instanceof TooManyWordsExcluded) return fail(error.message);

@@ -1,4 +1,5 @@
-import { RESOURCE_LIST_SIZE } from "../../../src/config/limits";
+import { FIRST_IN_ORDER_CHECK_MASK, RESOURCE_LIST_SIZE } from "../../../src/config/limits";
+import type { HostFile } from "../../../src/host/Host";
 import { NOTE_URI_TEMPLATE, noteUri } from "../../../src/mcp/resources";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { connectInMemory, NO_SEARCH, type InMemoryConnection } from "../../helpers/inMemoryClient";
@@ -99,5 +100,38 @@ describe("notes as MCP resources", () => {
 			await connection.close();
 			await vault.close();
 		}
+	});
+});
+
+// The lists a client asks for (the newest notes, the prompt notes, a completion's note paths) keep nothing when stopped at
+// their work budget, and said "try again": an agent that believes it asks again forever.
+describe("a list of notes stopped at its work budget", () => {
+	let vault: OpenVault;
+	let connection: InMemoryConnection;
+	beforeAll(async () => {
+		vault = await openVault({ "Prompts/Summarize.md": "Summarize {{note}}\n" });
+		const [file] = vault.host.vault.getMarkdownFiles();
+		// As many notes as the walks look at the clock after (FIRST_IN_ORDER_CHECK_MASK + 1), without making them.
+		const many = Array.from({ length: FIRST_IN_ORDER_CHECK_MASK + 1 }, () => file as HostFile);
+		vault.host.vault.getMarkdownFiles = () => many;
+		connection = await connectInMemory(vault.host, {
+			search: NO_SEARCH,
+			promptsFolder: "Prompts",
+			callBudget: { pause: () => Promise.resolve(), sliceMs: 0, callWorkMs: 0 },
+		});
+	});
+	afterAll(async () => {
+		await connection.close();
+		await vault.close();
+	});
+
+	test("says the same call again would need as much, not to try again", async () => {
+		const { client } = connection;
+		const redoes = /needed more work than one call may do, and the same call again would need as much/;
+		await expect(client.listResources()).rejects.toThrow(redoes);
+		await expect(client.listPrompts()).rejects.toThrow(redoes);
+		await expect(client.complete({ ref: { type: "ref/resource", uri: NOTE_URI_TEMPLATE }, argument: { name: "path", value: "Pro" } })).rejects.toThrow(
+			redoes,
+		);
 	});
 });

@@ -212,6 +212,38 @@ describe("a canvas's backlinks beside a hidden note, whatever the canvas's shape
 	});
 });
 
+describe("backlinks of a note in a vault whose notes and canvases link into an excluded folder", () => {
+	let vault: OpenVault;
+	const LINKING = 40;
+	beforeAll(async () => {
+		const files: Record<string, string> = {
+			"Hub.md": "# Hub\n",
+			"Secret/Hidden.md": "# Hidden\n",
+			"Board.canvas": JSON.stringify({ nodes: [{ id: "t", type: "text", text: "[[Hidden]] [[Hub]]", x: 0, y: 0, width: 10, height: 10 }], edges: [] }),
+		};
+		for (let note = 0; note < LINKING; note++) files[`Notes/${note}.md`] = "[[Hub]] and [[Hidden]]\n";
+		vault = await openVault(files);
+		await vault.host.metadataCache.settled();
+	});
+	afterAll(() => vault.close());
+
+	// Each linking file's links are resolved again among the visible files (one of its targets is hidden), and each
+	// gathered every visible file by name for it: over 4,000 notes a get_note_links call was 1.8-2.0 s of CPU, its whole
+	// work budget, and the same call again did all of it again.
+	test("one call gathers the vault's visible files once, not once per linking file", async () => {
+		const gathered = jest.spyOn(vault.host.vault, "getFiles");
+		try {
+			const found = await backlinks(vault.host, vault.scope("Secret"), "Hub.md", new CallBudget());
+			expect(found).toHaveLength(LINKING + 1);
+			expect(found).toContainEqual({ path: "Board.canvas", count: 1 });
+			expect(found).toContainEqual({ path: "Notes/0.md", count: 1 });
+			expect(gathered).toHaveBeenCalledTimes(1);
+		} finally {
+			gathered.mockRestore();
+		}
+	});
+});
+
 describe("a canvas of 60,000 links to one note in a card, and a card past the text read for links, beside a hidden note", () => {
 	let vault: OpenVault;
 	const LINKS = 60_000;

@@ -94,12 +94,18 @@ describe("a vault-wide call's CPU budget", () => {
 		expect(budget.workDone).toBeLessThan(10_000);
 	});
 
-	test("withinCallBudget answers the value, or, over budget, an error saying how to narrow the call", async () => {
-		expect(await withinCallBudget(() => Promise.resolve(42), "Narrow it.")).toEqual({ ok: true, value: 42 });
-		const over = await withinCallBudget(() => Promise.reject(new CallOverBudget(2_000)), "Pass a folder.");
-		expect(over.ok).toBe(false);
-		if (!over.ok) expect(over.error).toMatch(/more than 2 s of work.*stopped.*Pass a folder\./);
-		await expect(withinCallBudget(() => Promise.reject(new Error("a bug")), "Narrow it.")).rejects.toThrow("a bug");
+	test("withinCallBudget answers the value, or, over budget, an error saying whether the same call again gets further and how to narrow the call", async () => {
+		const narrow = { again: "resumes", narrowing: "Narrow it." } as const;
+		expect(await withinCallBudget(() => Promise.resolve(42), narrow)).toEqual({ ok: true, value: 42 });
+		const over = await withinCallBudget(() => Promise.reject(new CallOverBudget(2_000)), { again: "resumes", narrowing: "Pass a folder." });
+		expect(over).toEqual({
+			ok: false,
+			error: expect.stringMatching(/more than 2 s of work.*stopped.*the same call again gets further\. Pass a folder\.$/),
+		});
+		const redone = await withinCallBudget(() => Promise.reject(new CallOverBudget(2_000)), { again: "redoes", narrowing: "Pass a folder." });
+		expect(redone).toEqual({ ok: false, error: expect.stringMatching(/stopped.*The same call again would need as much.*Pass a folder\.$/) });
+		if (!redone.ok) expect(redone.error).not.toContain("gets further");
+		await expect(withinCallBudget(() => Promise.reject(new Error("a bug")), narrow)).rejects.toThrow("a bug");
 	});
 
 	test("a sort in slices gives the order Array.prototype.sort gives, and pauses on a long list", async () => {
