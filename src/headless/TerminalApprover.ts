@@ -192,7 +192,9 @@ export class TerminalApprover implements Approver {
 		const request = this.current?.waiting.request;
 		if (!request) return "";
 		const more = this.unprinted() > 0 ? ", [m]ore" : "";
-		return `Approve? [y]es, [n]o, [a]lways allow ${visibleInTerminal(request.tool)} for "${visibleInTerminal(request.tokenName)}"${more}: `;
+		// Each right "a" saves, by name: a call of an allowed tool asked for the note it makes saves create_note's.
+		const rights = (request.alwaysAllows ?? [request.tool]).map((name) => visibleInTerminal(name)).join(" and ");
+		return `Approve? [y]es, [n]o, [a]lways allow ${rights} for "${visibleInTerminal(request.tokenName)}"${more}: `;
 	}
 
 	/** Lines of the question on screen not printed yet. */

@@ -18,9 +18,15 @@ export interface ApprovalRequest {
 	changes: PlannedChange[];
 	/** Folders not there yet that it would make (for a new note, or a note moved into them); absent: none. */
 	newFolders?: string[];
+	/**
+	 * The tools whose right "always" sets to Allow: what the person is asked for, the tool's own right at Ask and
+	 * create_note's when the call makes a note or folder and that right is Ask (a tool allowed is asked only for that).
+	 * Absent: the tool.
+	 */
+	alwaysAllows?: string[];
 }
 
-/** "always" approves and sets the tool to allow for this token. */
+/** "always" approves and sets the rights the question was asked for (`ApprovalRequest.alwaysAllows`) to allow for this token. */
 export type ApprovalDecision = "approve" | "always" | "decline";
 
 /**
@@ -149,7 +155,7 @@ export interface WriteServices {
 	approvalTimeoutMs: number;
 	/** This caller's right for the tool now, from the current settings (they may change while a call waits). */
 	currentRight(tool: ToolRightSubject): ToolRight;
-	/** "Always allow this tool for this token". */
+	/** "Always allow": saves Allow for one tool and this token. */
 	allowAlways(tool: string): Promise<void>;
 	/**
 	 * Gives the request's place in flight back (the HTTP layer's bound on work at once): a call

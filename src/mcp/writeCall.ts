@@ -163,6 +163,16 @@ function callRightNow(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): T
 	return makesAny(made) ? stricterRight(own, ctx.writes.currentRight(NEW_FILES_RIGHT)) : own;
 }
 
+/**
+ * The rights a question is asked for, the ones "always allow" saves: the tool's own at Ask, and create_note's at Ask when
+ * the set makes a note or folder. Neither (both set to Allow while the call was planned): the tool, as it was asked for.
+ */
+function rightsAskedFor(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): string[] {
+	const asked = ctx.writes.currentRight(tool) === "ask" ? [tool.name] : [];
+	if (makesAny(made) && tool.name !== NEW_FILES_RIGHT.name && ctx.writes.currentRight(NEW_FILES_RIGHT) === "ask") asked.push(NEW_FILES_RIGHT.name);
+	return asked.length > 0 ? asked : [tool.name];
+}
+
 /** A call refused after the person decided, its right taken since: the tool's, or create_note's for what it makes. */
 function refusedAfterDecision(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): ToolOutcome<Record<string, unknown>> | null {
 	if (ctx.writes.currentRight(tool) === "deny") return noLongerAllowed(tool);
@@ -375,6 +385,7 @@ async function planAskAndWrite<Args>(
 				toolTitle: tool.title,
 				changes: changes.map(shownChange),
 				...(made.folders.length > 0 ? { newFolders: made.folders } : {}),
+				alwaysAllows: rightsAskedFor(ctx, tool, made),
 			};
 			// Asked again: whatever the person approved before is not what this question shows.
 			decided.approved = null;
@@ -409,8 +420,10 @@ async function planAskAndWrite<Args>(
 			// A revocation while the window was open wins, also over "always allow" clicked in that window, which then saves nothing either.
 			const refused = refusedAfterDecision(ctx, tool, made);
 			if (refused !== null) return refused;
+			// What the person was asked for: a call of an allowed tool asked only for the note it makes saved Allow for the tool,
+			// left create_note at Ask, and the next such call asked again.
 			if (decision === "always") {
-				await writes.allowAlways(tool.name);
+				for (const name of request.alwaysAllows ?? [tool.name]) await writes.allowAlways(name);
 				asks = false;
 			}
 			approved = planned.changes;

@@ -13,6 +13,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ToolRights } from "../../src/auth/rights";
+import type { VaultMcpSettings } from "../../src/config/settings";
 import { withToolRight } from "../../src/auth/tokenList";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { ALL_TOOLS } from "../../src/mcp/tools";
@@ -59,13 +60,20 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		await removeDir(vault);
 	});
 
+	/** The settings in force, "always allow" clicks included (saved as the plugin saves them: into the settings, applied). */
+	let settingsNow: VaultMcpSettings;
 	async function serve(rights: ToolRights, approver?: Approver): Promise<Client> {
 		running = await startService(vault, {
 			levels: ["write"],
 			approver,
 			rights: { write: rights },
 			settings: { writeEnabled: true, writeDisclosureAccepted: true },
+			setToolRight: async (tokenName, tool, right, tokenHash) => {
+				settingsNow = withToolRight(settingsNow, tokenName, tool, right, ALL_TOOLS, tokenHash);
+				await running!.service.apply(settingsNow);
+			},
 		});
+		settingsNow = running.settings;
 		client = await connectClient(running.url, running.tokens.write!);
 		return client;
 	}
@@ -109,6 +117,23 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 			]);
 			expect(await fs.readdir(nodePath.join(vault, "Daily"))).toHaveLength(1);
 		});
+
+		test.each<[string, ToolRights, string[], ToolRights]>([
+			["add_task allowed: create_note's right", { add_task: "allow", create_note: "ask" }, ["create_note"], { add_task: "allow", create_note: "allow" }],
+			["add_task at Ask too: both", { add_task: "ask", create_note: "ask" }, ["add_task", "create_note"], { add_task: "allow", create_note: "allow" }],
+		])(
+			"Always allow on a question asked for the note add_task makes saves what was asked for (%s): the next note made is not asked about (it was: add_task's right saved)",
+			async (_what, rights, alwaysAllows, saved) => {
+				const approver = new AnsweringApprover(() => "always");
+				const mcp = await serve(rights, approver);
+				expect(await callTool(mcp, "add_task", { text: "Water the herbs" })).toMatchObject({ ok: true, value: { created_note: true } });
+				expect(await callTool(mcp, "create_note", { path: "Ideas.md", content: "- Plant basil\n" })).toMatchObject({ ok: true });
+				expect(approver.asked).toHaveLength(1);
+				expect(approver.asked[0]?.alwaysAllows).toEqual(alwaysAllows);
+				expect(settingsNow.tokens[0]?.rights).toMatchObject(saved);
+				expect(await fs.readFile(nodePath.join(vault, "Ideas.md"), "utf8")).toBe("- Plant basil\n");
+			},
+		);
 
 		test("with nobody to ask (a serve without a terminal), add_task without a path is refused, naming the right; nothing made (it was made)", async () => {
 			const mcp = await serve({ add_task: "allow", create_note: "ask" });

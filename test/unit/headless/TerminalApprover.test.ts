@@ -164,6 +164,20 @@ describe("TerminalApprover", () => {
 		);
 	});
 
+	test.each([
+		[["create_note"], "create_note"],
+		[["add_task", "create_note"], "add_task and create_note"],
+	])(
+		"a question asked for the note a call makes (rights to save: %j) says [a] saves %s (it named add_task, the tool, whatever a saved)",
+		async (alwaysAllows, named) => {
+			const pending = ask({ ...request("daily"), tool: "add_task", toolTitle: "Add a task", alwaysAllows });
+			await read();
+			expect(shown).toContain(`[a]lways allow ${named} for "laptop": `);
+			input.write("n\n");
+			expect(await pending).toBe("decline");
+		},
+	);
+
 	test("what was typed but not yet read when a question is printed is thrown away, and the person is told", async () => {
 		typedAhead = "y\n";
 		const pending = ask(request("only"));
