@@ -231,4 +231,24 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 			},
 		);
 	});
+
+	test("a rename's linking note replaced by another file with the same text while the person decides: not relinked; asked again (it was relinked unasked)", async () => {
+		await fs.writeFile(nodePath.join(vault, "Links.md"), "See [[Home]].\n");
+		const approver = new AnsweringApprover(async (_request, index) => {
+			if (index > 0) return "decline";
+			// The person (or a sync) deletes the note whose link the question shows rewritten, and another note takes its path.
+			const host = running!.host;
+			await host.vault.trash(host.vault.getFileByPath("Links.md")!);
+			await host.vault.create("Links.md", "See [[Home]].\n");
+			return "approve";
+		});
+		const mcp = await serve({ rename_note: "ask" }, approver);
+		const outcome = await callTool(mcp, "rename_note", { path: "Home", new_path: "Start.md" });
+		expect(approver.asked[0]?.changes.map((change) => change.path)).toEqual(["Start.md", "Links.md"]);
+		expect(approver.asked).toHaveLength(2);
+		expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("The person declined") as unknown });
+		expect(await fs.readFile(nodePath.join(vault, "Links.md"), "utf8")).toBe("See [[Home]].\n");
+		expect(await exists(nodePath.join(vault, "Home.md"))).toBe(true);
+		expect(approver.notWrittenTold).toEqual([]);
+	});
 });
