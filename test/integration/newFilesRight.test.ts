@@ -148,22 +148,59 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		});
 	});
 
-	test("a call the person approved, its tool set to Deny at once after, is not written, and the person is told so (only the client was)", async () => {
-		const approver = new AnsweringApprover(() => {
-			// The click, then the settings change, before the call reaches its write.
-			void running!.service.apply(withToolRight(running!.settings, "write", "append_to_note", "deny", ALL_TOOLS));
-			return "approve";
+	describe("a call the person approved, then stopped before its write: the person is told which note and why, in their words (they were told the client's message)", () => {
+		test.each<[string, () => VaultMcpSettings, string]>([
+			[
+				"its tool set to Deny",
+				() => withToolRight(settingsNow, "write", "append_to_note", "deny", ALL_TOOLS),
+				'"Notes/Home.md" was not changed: append_to_note was set to Deny for this token. Nothing was written.',
+			],
+			["the token revoked", () => ({ ...settingsNow, tokens: [] }), '"Notes/Home.md" was not changed: the token was revoked. Nothing was written.'],
+			[
+				"writing switched off",
+				() => ({ ...settingsNow, writeEnabled: false }),
+				'"Notes/Home.md" was not changed: writing was switched off in the settings. Nothing was written.',
+			],
+			[
+				"the note's folder excluded",
+				() => ({ ...settingsNow, excludedFolders: ["Notes"] }),
+				'"Notes/Home.md" was not changed: "Notes/Home.md" is now in a folder you excluded. Nothing was written.',
+			],
+		])("%s at once after the click", async (_what, changed, told) => {
+			await fs.mkdir(nodePath.join(vault, "Notes"));
+			await fs.rename(nodePath.join(vault, "Home.md"), nodePath.join(vault, "Notes/Home.md"));
+			const approver = new AnsweringApprover(() => {
+				// The click, then the settings change, before the call reaches its write.
+				void running!.service.apply(changed());
+				return "approve";
+			});
+			const mcp = await serve({ append_to_note: "ask" }, approver);
+			// A token revoked meanwhile is refused by the HTTP layer too (its answer is an HTTP error, not a tool result).
+			const outcome = await callTool(mcp, "append_to_note", { path: "Notes/Home", content: "Line" }).catch((error: Error) => ({
+				ok: false,
+				error: error.message,
+			}));
+			expect(outcome).toMatchObject({ ok: false });
+			expect(await fs.readFile(nodePath.join(vault, "Notes/Home.md"), "utf8")).toBe("# Home\n");
+			expect(approver.notWrittenTold).toEqual([{ request: approver.asked[0], why: told }]);
 		});
-		const mcp = await serve({ append_to_note: "ask" }, approver);
-		const outcome = await callTool(mcp, "append_to_note", { path: "Home", content: "Line" });
-		expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("append_to_note is no longer allowed for this token") as unknown });
-		expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
-		expect(approver.notWrittenTold).toEqual([
-			{
-				request: approver.asked[0],
-				why: "append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
-			},
-		]);
+
+		test("the heading it appends under renamed: the note named, not its headings (the client's error lists them)", async () => {
+			await fs.writeFile(nodePath.join(vault, "Home.md"), "# Home\n## Plans\n");
+			const approver = new AnsweringApprover(async (): Promise<ApprovalAnswer> => {
+				await running!.host.vault.process(running!.host.vault.getFileByPath("Home.md")!, () => "# Home\n## Secret project\n");
+				return "approve";
+			});
+			const mcp = await serve({ append_to_note: "ask" }, approver);
+			const outcome = await callTool(mcp, "append_to_note", { path: "Home", heading: "Plans", content: "Line" });
+			expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("Secret project") as unknown });
+			expect(approver.notWrittenTold).toEqual([
+				{
+					request: approver.asked[0],
+					why: '"Home.md" was not changed: "Home.md" changed after you approved it, and the call no longer fits it. Nothing was written.',
+				},
+			]);
+		});
 	});
 
 	describe("the folder a move goes into removed while the person decides (a folder the plan did not make)", () => {
@@ -189,7 +226,9 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 				) as unknown,
 			});
 			expect((await fs.readdir(vault)).sort()).toEqual([".obsidian", "Home.md"]);
-			expect(approver.notWrittenTold).toHaveLength(1);
+			expect(approver.notWrittenTold.map((told) => told.why)).toEqual([
+				'"Home.md" was not moved to "Archive/Home.md": it would create the folder "Archive", and this token may not create notes or folders (its create_note right is Deny). Nothing was written.',
+			]);
 		});
 
 		test("create_note at Ask: the person is asked again, the question listing the folder; declined, nothing moved or made (moved unasked)", async () => {

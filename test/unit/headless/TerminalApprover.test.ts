@@ -151,16 +151,13 @@ describe("TerminalApprover", () => {
 		expect(decisions).toEqual({ first: "approve", second: "decline" });
 	});
 
-	test("a call the person approved and then not written (its right taken just after) is told under the answer, with what its client was told", async () => {
+	test("a call the person approved and then not written (its right taken just after) is told under the answer: which note and why", async () => {
 		const pending = ask(request("only"));
 		input.write("y\n");
 		expect(await pending).toBe("approve");
-		approver.notWritten(
-			request("only"),
-			"append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
-		);
+		approver.notWritten(request("only"), '"only.md" was not changed: the token was revoked. Nothing was written.');
 		expect(shown).toMatch(
-			/Approved\.\n\n\(append_to_note from "laptop", approved, was not written: append_to_note is no longer allowed for this token \(its rights, its folders, the token or the write switch changed\)\. Nothing was written\.\)\n$/u,
+			/Approved\.\n\n\(Stopped: append_to_note from "laptop", which you approved\. "only\.md" was not changed: the token was revoked\. Nothing was written\.\)\n$/u,
 		);
 	});
 
