@@ -73,7 +73,6 @@ describe("ApprovalQueue", () => {
 	test.each([
 		[["create_note"], "Always allow creating notes and folders for this token"],
 		[["add_task", "create_note"], "Always allow this tool and creating notes and folders for this token"],
-		[["add_task"], "Always allow this tool for this token"],
 	])("the always button of a question asked for %j names what it saves: %s (it always said this tool)", (alwaysAllows, text) => {
 		void queue.decide(
 			{ ...request("Daily/2026-12-07", "laptop"), tool: "add_task", toolTitle: "Add a task", newFolders: ["Daily"], alwaysAllows },
