@@ -302,8 +302,10 @@ export async function runWriteCall<Args>(
 	// (its right taken just after, a note changed past what they approved): only the client was told. In their words,
 	// which note and why: the client's message named the tool and told the client what to do next.
 	const tellNotWritten = (stopped: StoppedCall | null) => {
-		if (decided.approved !== null && !decided.written && stopped !== null)
-			ctx.writes.approver?.notWritten?.(decided.approved, notWrittenText(decided.approved, stopped));
+		if (decided.approved === null || decided.written) return;
+		// Every end after an approval sets its cause; one that did not is still told.
+		const why = stopped ?? { cause: "it could not be written as approved", written: [], callId: decided.approved.id };
+		ctx.writes.approver?.notWritten?.(decided.approved, notWrittenText(decided.approved, why));
 	};
 	try {
 		const outcome = await planAskAndWrite(ctx, tool, args, right, expectedHash, clientGone, decided);
