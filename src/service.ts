@@ -39,6 +39,7 @@ import { eventLoopTurns, TurnLane } from "./turns";
 import { effectiveRight, NOTE_TEXT_RIGHT, type ToolRight, type ToolRightSubject } from "./auth/rights";
 import type { WriteJournal } from "./journal/entry";
 import type { Approver, WriteServices } from "./mcp/approval";
+import type { DeniedBecause } from "./mcp/notWrittenText";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
 export type ServiceStatus = { state: "stopped" } | { state: "listening"; port: number; url: string } | { state: "error"; port: number; message: string };
@@ -352,6 +353,7 @@ export class McpService {
 			approvalTimeoutMs: settings.approvalTimeoutSeconds * 1000,
 			currentRight: rights.currentRight,
 			allowAlways: rights.allowAlways,
+			deniedBecause: rights.deniedBecause,
 			answerMayName: rights.answerMayName,
 			stopping: this.stopping?.signal,
 			onSettingsChange: this.onSettingsChange,
@@ -372,6 +374,15 @@ export class McpService {
 			},
 			allowAlways: async (tool: string) => {
 				await this.deps.setToolRight?.(grant.token.name, tool, "allow", grant.token.hash);
+			},
+			deniedBecause: (tool: ToolRightSubject): DeniedBecause | null => {
+				const now = this.settings;
+				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
+				if (!now?.serverEnabled) return "server switched off";
+				if (!token) return "token revoked";
+				if (tool.access === "write" && !now.writeEnabled) return "writing switched off";
+				if (tool.access === "write" && token.level !== "write") return "token reads only";
+				return effectiveRight(token, tool, true) === "deny" ? "right set to deny" : null;
 			},
 			answerMayName: (tool: ToolRightSubject, paths: readonly string[]): boolean => {
 				const now = this.settings;
@@ -558,7 +569,7 @@ interface GrantParts {
 }
 
 /** What `McpService.liveRightsOf` gives: the write services that read the settings in force when used. */
-type LiveRights = Required<Pick<WriteServices, "currentRight" | "allowAlways" | "answerMayName">>;
+type LiveRights = Required<Pick<WriteServices, "currentRight" | "allowAlways" | "deniedBecause" | "answerMayName">>;
 
 /** Whether two lists of names are the same, in the same order (the same list object, mostly). */
 function sameNames(a: readonly string[], b: readonly string[]): boolean {

@@ -92,10 +92,10 @@ export class TerminalApprover implements Approver {
 		});
 	}
 
-	/** The person approved a call that was then not written (or only part of it): said under the answer they gave. */
+	/** The person approved a call that was then not written (or only part of it): said under the answer they gave, which note and why. */
 	notWritten(request: ApprovalRequest, why: string): void {
 		if (this.closed) return;
-		this.write(`\n${visibleInTerminal(`(${request.tool} from "${request.tokenName}", approved, was not written: ${why})`)}\n`);
+		this.write(`\n${visibleInTerminal(`(Stopped: ${request.tool} from "${request.tokenName}", which you approved. ${why})`)}\n`);
 	}
 
 	/** Stops reading the terminal (its input ended: Ctrl-D, or the server stops); calls still waiting, and later ones, are told nobody can answer. */
@@ -192,7 +192,9 @@ export class TerminalApprover implements Approver {
 		const request = this.current?.waiting.request;
 		if (!request) return "";
 		const more = this.unprinted() > 0 ? ", [m]ore" : "";
-		return `Approve? [y]es, [n]o, [a]lways allow ${visibleInTerminal(request.tool)} for "${visibleInTerminal(request.tokenName)}"${more}: `;
+		// Each right "a" saves, by name: a call of an allowed tool asked for the note it makes saves create_note's.
+		const rights = (request.alwaysAllows ?? [request.tool]).map((name) => visibleInTerminal(name)).join(" and ");
+		return `Approve? [y]es, [n]o, [a]lways allow ${rights} for "${visibleInTerminal(request.tokenName)}"${more}: `;
 	}
 
 	/** Lines of the question on screen not printed yet. */

@@ -117,7 +117,10 @@ export interface ApplyOptions {
 	 * dangling) but found changed, so the call is planned again and, if the change differs, asked again.
 	 */
 	shownRelinks?: boolean;
-	/** The person saw each change: an edit or a move is made only in the file it was planned on (`NoteChange.plannedOn`), not in another note at its path. */
+	/**
+	 * The person saw each change: an edit, a move or a rename's link change is made only in the file it was planned on
+	 * (`NoteChange.plannedOn`), not in another note at its path.
+	 */
 	shownFiles?: boolean;
 	/**
 	 * The folders the plan found missing: all a move may make (create_note's right judged them, a question listed them).
@@ -195,23 +198,29 @@ export async function isPathFree(host: Host, path: string): Promise<boolean> {
 export async function findChangedNote(
 	host: Host,
 	changes: readonly NoteChange[],
-	options?: Pick<ApplyOptions, "redoEdits" | "shownRelinks" | "plannedFolders">,
+	options?: Pick<ApplyOptions, "redoEdits" | "shownRelinks" | "plannedFolders" | "shownFiles">,
 ): Promise<string | null> {
 	// A set's only edit that may be made again on newer text is compared inside its atomic edit instead:
 	// a note another program keeps appending to changes between any look and the write.
 	const redoneAtWrite = (change: NoteChange) =>
 		(change.relink === true && options?.shownRelinks !== true) || (options?.redoEdits === true && changes.length === 1 && change.redo !== undefined);
 	const moved = new Set(changes.flatMap((change) => (change.movedFrom === undefined ? [] : [change.path])));
+	// Shown to the person: another file at a note's path (the one shown deleted or renamed away, another made there) is
+	// not the note they saw, whatever it holds; a rename's linking note so replaced was relinked on its equal text.
+	const notTheFileShown = (change: NoteChange, path: string) =>
+		options?.shownFiles === true && change.plannedOn !== undefined && host.vault.getFileByPath(path) !== change.plannedOn;
 	// Paused between notes: a shown rename's 3,000 linking notes, each looked at, took 56–77 ms of CPU in one piece.
 	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	for (const change of changes) {
 		await clock.checkpoint();
 		if (change.movedFrom !== undefined) {
-			if ((await currentText(host, change.movedFrom)) !== change.before) return change.movedFrom;
+			if (notTheFileShown(change, change.movedFrom) || (await currentText(host, change.movedFrom)) !== change.before) return change.movedFrom;
 			if (change.path.toLowerCase() !== change.movedFrom.toLowerCase() && !(await isPathFree(host, change.path))) return change.path;
 			if (makesUnplannedFolder(host, change.path, options?.plannedFolders)) return change.path;
 		} else if (change.before === null) {
 			if (!(await isPathFree(host, change.path))) return change.path;
+		} else if (!moved.has(change.path) && notTheFileShown(change, change.path)) {
+			return change.path;
 		} else if (!moved.has(change.path) && !redoneAtWrite(change) && (await currentText(host, change.path)) !== change.before) {
 			return change.path;
 		}
@@ -436,9 +445,11 @@ async function writeRecordedRelink({ host, journal, call }: ApplyTarget, change:
 		recorded = null;
 	};
 	const file = host.vault.getFileByPath(change.path);
-	if (!file || !options.mayWrite()) {
+	// Another file at the path than the linking note the person was shown (replaced since `findChangedNote` looked): not relinked.
+	const replaced = file !== null && options.shownFiles === true && change.plannedOn !== undefined && file !== change.plannedOn;
+	if (!file || replaced || !options.mayWrite()) {
 		forget();
-		if (!file) throw new NoteChangedSinceError(change.path, []);
+		if (!file || replaced) throw new NoteChangedSinceError(change.path, []);
 		throw new WriteNoLongerAllowedError([]);
 	}
 	let text: string | null = null;

@@ -6,6 +6,7 @@
 import type { ToolRight, ToolRightSubject } from "../auth/rights";
 import type { WriteJournal } from "../journal/entry";
 import type { PlannedChange } from "../journal/recordingHost";
+import type { DeniedBecause } from "./notWrittenText";
 
 /** A tool call waiting for the person: who asks, with which tool, and exactly what it would change. */
 export interface ApprovalRequest {
@@ -18,9 +19,15 @@ export interface ApprovalRequest {
 	changes: PlannedChange[];
 	/** Folders not there yet that it would make (for a new note, or a note moved into them); absent: none. */
 	newFolders?: string[];
+	/**
+	 * The tools whose right "always" sets to Allow: what the person is asked for, the tool's own right at Ask and
+	 * create_note's when the call makes a note or folder and that right is Ask (a tool allowed is asked only for that).
+	 * Absent: the tool.
+	 */
+	alwaysAllows?: string[];
 }
 
-/** "always" approves and sets the tool to allow for this token. */
+/** "always" approves and sets the rights the question was asked for (`ApprovalRequest.alwaysAllows`) to allow for this token. */
 export type ApprovalDecision = "approve" | "always" | "decline";
 
 /**
@@ -40,8 +47,8 @@ export interface Approver {
 	decide(request: ApprovalRequest, signal: AbortSignal, shown: OnScreen): Promise<ApprovalAnswer>;
 	/**
 	 * A call the person approved was not written after all, or only part of it (its right taken just after the approval,
-	 * a note changed past what they approved): `why` is what its client was told. The person, who approved it, is told
-	 * where they approved it. Absent: nobody is told but the client.
+	 * a note changed past what they approved): `why` says which note and why, for the person (`notWrittenText`: sentences,
+	 * no note text). They are told where they approved it. Absent: nobody is told but the client.
 	 */
 	notWritten?(request: ApprovalRequest, why: string): void;
 }
@@ -149,8 +156,10 @@ export interface WriteServices {
 	approvalTimeoutMs: number;
 	/** This caller's right for the tool now, from the current settings (they may change while a call waits). */
 	currentRight(tool: ToolRightSubject): ToolRight;
-	/** "Always allow this tool for this token". */
+	/** "Always allow": saves Allow for one tool and this token. */
 	allowAlways(tool: string): Promise<void>;
+	/** Why this caller may not use `tool` now (null: it may), for the person who approved a call then refused. Absent: not said. */
+	deniedBecause?(tool: ToolRightSubject): DeniedBecause | null;
 	/**
 	 * Gives the request's place in flight back (the HTTP layer's bound on work at once): a call
 	 * waiting for the person does no work, and holding the place would lock the token out of its

@@ -35,6 +35,7 @@ import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { cacheCaughtUp, linkingSources, unparsedNotesNaming } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
 import type { ApprovalRequest } from "./approval";
+import { deniedCause, notWrittenText, type StoppedCall } from "./notWrittenText";
 import { isFileNamingKey } from "./filePlaces";
 import type { EveryField, ToolContext } from "./context";
 import type { ToolDescriptor, ToolOutcome } from "./tool";
@@ -153,14 +154,46 @@ const MAY_NOT_MAKE = `may not create notes or folders (its ${NEW_FILES_RIGHT.nam
 
 /** "add_task would create the note "Daily/2026-12-07.md"": what the call makes, named (every path is one the caller gave or may see). */
 function wouldMake(tool: ToolDescriptor, made: NewFiles): string {
-	const named = [...made.notes.map((path) => `the note "${path}"`), ...made.folders.map((path) => `the folder "${path}"`)];
-	return `${tool.name} would create ${named.join(" and ")}`;
+	return `${tool.name} would create ${namedNewFiles(made)}`;
+}
+
+/** "the note "Daily/2026-12-07.md" and the folder "Daily"". */
+function namedNewFiles(made: NewFiles): string {
+	return [...made.notes.map((path) => `the note "${path}"`), ...made.folders.map((path) => `the folder "${path}"`)].join(" and ");
+}
+
+/**
+ * Why a call is refused now, for the person who approved it (`refusedAsNoLongerAllowed`'s cases, each named): create_note's
+ * right for what it makes, the token revoked or its right taken, a folder replaced by a link, a note out of sight.
+ */
+function refusedNowCause(ctx: ToolContext, tool: ToolDescriptor, changes: readonly NoteChange[], made: NewFiles): string {
+	if (ctx.writes.currentRight(tool) !== "deny" && mayNotMake(ctx, made))
+		return `it would create ${namedNewFiles(made)}, and this token may not create notes or folders (its ${NEW_FILES_RIGHT.name} right is Deny)`;
+	if (ctx.writes.currentRight(tool) === "deny") return deniedCause(tool.name, ctx.writes.deniedBecause?.(tool) ?? null);
+	const paths = changes.flatMap((change) => (change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]));
+	const links = { configDir: ctx.host.vault.configDir, excludedFolders: ctx.host.hiddenLinks() };
+	if (links.excludedFolders.length > 0 && paths.some((path) => isExcludedPath(path, links)))
+		return "a folder it writes in was replaced by a link, and Vault MCP never writes through a link";
+	const hidden = paths.find((path) => !isPathVisible(path, ctx.scope));
+	if (hidden === undefined) return `this token may no longer use ${tool.name}`;
+	const excluded = isExcludedPath(hidden, { configDir: ctx.scope.configDir, excludedFolders: ctx.scope.excludedFolders });
+	return excluded ? `"${hidden}" is now in a folder you excluded` : `"${hidden}" is no longer in this token's folders`;
 }
 
 /** The right the call needs now: the tool's, and create_note's too when the set makes a note or folder (the stricter of the two). */
 function callRightNow(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): ToolRight {
 	const own = ctx.writes.currentRight(tool);
 	return makesAny(made) ? stricterRight(own, ctx.writes.currentRight(NEW_FILES_RIGHT)) : own;
+}
+
+/**
+ * The rights a question is asked for, the ones "always allow" saves: the tool's own at Ask, and create_note's at Ask when
+ * the set makes a note or folder. Neither (both set to Allow while the call was planned): the tool, as it was asked for.
+ */
+function rightsAskedFor(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): string[] {
+	const asked = ctx.writes.currentRight(tool) === "ask" ? [tool.name] : [];
+	if (makesAny(made) && tool.name !== NEW_FILES_RIGHT.name && ctx.writes.currentRight(NEW_FILES_RIGHT) === "ask") asked.push(NEW_FILES_RIGHT.name);
+	return asked.length > 0 ? asked : [tool.name];
 }
 
 /** A call refused after the person decided, its right taken since: the tool's, or create_note's for what it makes. */
@@ -264,26 +297,34 @@ export async function runWriteCall<Args>(
 	expectedHash: string | undefined,
 	clientGone?: AbortSignal,
 ): Promise<ToolOutcome<Record<string, unknown>>> {
-	const decided: LastDecision = { approved: null, written: false };
+	const decided: LastDecision = { approved: null, written: false, stopped: null };
 	// The person who approved the call's last question is told where they approved it when it still was not written
-	// (its right taken just after, a note changed past what they approved): only the client was told.
-	const tellNotWritten = (why: string) => {
-		if (decided.approved !== null && !decided.written) ctx.writes.approver?.notWritten?.(decided.approved, why);
+	// (its right taken just after, a note changed past what they approved): only the client was told. In their words,
+	// which note and why: the client's message named the tool and told the client what to do next.
+	const tellNotWritten = (stopped: StoppedCall | null) => {
+		if (decided.approved === null || decided.written) return;
+		// Every end after an approval sets its cause; one that did not is still told.
+		const why = stopped ?? { cause: "it could not be written as approved", written: [], callId: decided.approved.id };
+		ctx.writes.approver?.notWritten?.(decided.approved, notWrittenText(decided.approved, why));
 	};
 	try {
 		const outcome = await planAskAndWrite(ctx, tool, args, right, expectedHash, clientGone, decided);
-		if (!outcome.ok) tellNotWritten(outcome.error);
+		if (!outcome.ok) tellNotWritten(decided.stopped);
 		return outcome;
 	} catch (error) {
-		tellNotWritten("It failed with an unexpected error; the server's log says more.");
+		tellNotWritten({ cause: "", written: [], callId: decided.approved?.id ?? "", unexpected: true });
 		throw error;
 	}
 }
 
-/** The question the person approved last in a call (null: none, or asked again since), and whether its set was written whole. */
+/**
+ * The question the person approved last in a call (null: none, or asked again since), whether its set was written whole,
+ * and why the call last stopped unwritten (set where a call ends after an approval may have been given).
+ */
 interface LastDecision {
 	approved: ApprovalRequest | null;
 	written: boolean;
+	stopped: StoppedCall | null;
 }
 
 /** `runWriteCall`'s work, noting in `decided` each approval and whether the set was written. */
@@ -298,6 +339,12 @@ async function planAskAndWrite<Args>(
 ): Promise<ToolOutcome<Record<string, unknown>>> {
 	const writes = ctx.writes;
 	const id = newCallId();
+	/** Ends the call with `outcome`, noting for the person why (`cause`) and what it had written before. */
+	const stop = (outcome: ToolOutcome<Record<string, unknown>>, cause: string, written: readonly string[] = []) => {
+		decided.stopped = { cause, written, callId: id };
+		return outcome;
+	};
+	const noneMade: NewFiles = { notes: [], folders: [] };
 	let asks = right === "ask";
 	// `made`: asked only because the call makes a note or folder and create_note asks (the tool's own right may be Allow).
 	const nobodyToAsk = (made?: NewFiles) =>
@@ -320,8 +367,10 @@ async function planAskAndWrite<Args>(
 		// A plan's error can quote the note (its headings, the bullets a name matches): a token denied
 		// the tool, or whose folders changed, while the plan read it is told only that (nothing is
 		// written before a plan succeeds, in any attempt).
-		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart)) return noLongerAllowed(tool);
-		if (!planned.outcome.ok) return planned.outcome;
+		if (!planned.outcome.ok && (writes.currentRight(tool) === "deny" || scopeKey(ctx.scope) !== scopeAtStart))
+			return stop(noLongerAllowed(tool), refusedNowCause(ctx, tool, approved ?? [], noneMade));
+		// Planned again after a note changed (past what the person approved): the plan's error may quote the note, the person is told which changed.
+		if (!planned.outcome.ok) return stop(planned.outcome, `"${changedPath}" changed after you approved it, and the call no longer fits it`);
 		// Planning (parsing a note, editing it) and writing (the journal, the disk, the note parsed
 		// again) are each one piece of work: other clients get a turn between the two, not after both.
 		// Twice: planning that began in a network callback would resume from the first in that same
@@ -330,14 +379,19 @@ async function planAskAndWrite<Args>(
 		await yieldToEventLoop();
 		const journalBytes = await runStepsInSlices(journalBytesSteps(planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
-			return fail(
-				`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
+			const cause = `"${changedPath}" changed after you approved it, and the call would now change more text than one call may keep for undo`;
+			return stop(
+				fail(
+					`This ${tool.name} call would change ${planned.changes.length} notes holding about ${Math.ceil(journalBytes / (1024 * 1024))} MiB of text, over the ${MAX_JOURNAL_CALL_BYTES / (1024 * 1024)} MiB one call may keep in the undo journal. ${NOTHING_WRITTEN} Make the change in smaller steps, or in Obsidian itself.`,
+				),
+				cause,
 			);
 		}
 		// A note or folder made by a tool other than create_note (add_task's daily note, a move into a new folder) follows
 		// create_note's right too: a person who denied creating notes saw today's daily note made by add_task.
 		const made = newFilesOf(ctx.host, planned.changes);
-		if (writes.currentRight(tool) !== "deny" && mayNotMake(ctx, made)) return fail(`${wouldMake(tool, made)}, and this token ${MAY_NOT_MAKE}`);
+		if (writes.currentRight(tool) !== "deny" && mayNotMake(ctx, made))
+			return stop(fail(`${wouldMake(tool, made)}, and this token ${MAY_NOT_MAKE}`), refusedNowCause(ctx, tool, planned.changes, made));
 		// Planned again after the person approved: the approved change made at its places over other writers' text, in the notes
 		// they were shown, is what they approved.
 		const alreadyApproved =
@@ -359,7 +413,7 @@ async function planAskAndWrite<Args>(
 			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
 			// that can no longer be written, nor shown a note the token may no longer see.
 			if (callRightNow(ctx, tool, made) === "deny" || !isInScopeNow(planned.changes, ctx.scope))
-				return refusedAsNoLongerAllowed(ctx, tool, planned.changes, made);
+				return stop(refusedAsNoLongerAllowed(ctx, tool, planned.changes, made), refusedNowCause(ctx, tool, planned.changes, made));
 			writes.releasePlace?.();
 			// Withdrawn once the call can no longer be written (its token revoked, the tool set to Deny, a note of the set out of
 			// its folders): left open, the question stayed on screen, ahead of other tokens' in the line, until the person answered.
@@ -375,6 +429,7 @@ async function planAskAndWrite<Args>(
 				toolTitle: tool.title,
 				changes: changes.map(shownChange),
 				...(made.folders.length > 0 ? { newFolders: made.folders } : {}),
+				alwaysAllows: rightsAskedFor(ctx, tool, made),
 			};
 			// Asked again: whatever the person approved before is not what this question shows.
 			decided.approved = null;
@@ -408,9 +463,11 @@ async function planAskAndWrite<Args>(
 			decided.approved = request;
 			// A revocation while the window was open wins, also over "always allow" clicked in that window, which then saves nothing either.
 			const refused = refusedAfterDecision(ctx, tool, made);
-			if (refused !== null) return refused;
+			if (refused !== null) return stop(refused, refusedNowCause(ctx, tool, planned.changes, made));
+			// What the person was asked for: a call of an allowed tool asked only for the note it makes saved Allow for the tool,
+			// left create_note at Ask, and the next such call asked again.
 			if (decision === "always") {
-				await writes.allowAlways(tool.name);
+				for (const name of request.alwaysAllows ?? [tool.name]) await writes.allowAlways(name);
 				asks = false;
 			}
 			approved = planned.changes;
@@ -476,27 +533,37 @@ async function planAskAndWrite<Args>(
 		} catch (error) {
 			// Part of the set may have been written (an unexpected error: it cannot be told).
 			// A note grown past the tool's bound was refused before being read: the tool's reason, nothing written (a redo is of the call's only note).
-			if (error instanceof NoteTooLongError) return fail(error.message);
+			if (error instanceof NoteTooLongError) return stop(fail(error.message), `"${error.path}" grew past the longest note ${tool.name} changes`);
 			if (!(error instanceof WriteNoLongerAllowedError || error instanceof NoteChangedSinceError) || error.written.length > 0) writes.wrote?.();
-			if (error instanceof WriteNoLongerAllowedError && error.written.length === 0) return refusedAsNoLongerAllowed(ctx, tool, planned.changes, made);
+			if (error instanceof WriteNoLongerAllowedError && error.written.length === 0)
+				return stop(refusedAsNoLongerAllowed(ctx, tool, planned.changes, made), refusedNowCause(ctx, tool, planned.changes, made));
 			if (error instanceof WriteNoLongerAllowedError)
-				return noLongerAllowed(
-					tool,
-					`Only ${writtenSoFar(error.written, ctx.scope)} had been written before that (${undoReverses(id, error.written, planned.changes, ctx.scope, "it")}); nothing after.`,
+				return stop(
+					noLongerAllowed(
+						tool,
+						`Only ${writtenSoFar(error.written, ctx.scope)} had been written before that (${undoReverses(id, error.written, planned.changes, ctx.scope, "it")}); nothing after.`,
+					),
+					refusedNowCause(ctx, tool, planned.changes, made),
+					error.written,
 				);
 			if (!(error instanceof NoteChangedSinceError)) throw error;
 			if (error.written.length > 0) {
 				const changed = isPathVisible(error.path, ctx.scope) ? `"${error.path}"` : "A note in a folder this token may no longer see";
-				return fail(
-					`${changed} changed while this call was being written, so it was not written; ${writtenSoFar(error.written, ctx.scope)} had been (${undoReverses(id, error.written, planned.changes, ctx.scope, "them")}). Read the note again and retry what is missing.`,
+				return stop(
+					fail(
+						`${changed} changed while this call was being written, so it was not written; ${writtenSoFar(error.written, ctx.scope)} had been (${undoReverses(id, error.written, planned.changes, ctx.scope, "them")}). Read the note again and retry what is missing.`,
+					),
+					`"${error.path}" changed`,
+					error.written,
 				);
 			}
 			changedPath = error.path;
 			if (error.takenOnDisk) takenOnDisk.add(error.path);
 		}
 	}
-	return fail(
-		`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`,
+	return stop(
+		fail(`"${changedPath}" kept changing while this ${tool.name} call waited, so it was not written. ${NOTHING_WRITTEN} Read the note again, then retry.`),
+		`"${changedPath}" kept changing after you approved it`,
 	);
 }
 

@@ -1,4 +1,5 @@
 import { Modal, Setting, type App, type ButtonComponent } from "obsidian";
+import { NEW_FILES_RIGHT } from "../auth/rights";
 import type { ApprovalDecision, ApprovalRequest } from "../mcp/approval";
 
 /** What the line needs from a window besides the answer. */
@@ -78,7 +79,7 @@ export class ApprovalModal extends Modal {
 		const answers = new Setting(this.contentEl)
 			.setDesc("Nothing is written unless you approve. Closing this window declines.")
 			.addButton((button) => this.decisionButton(button, "Decline", "decline"))
-			.addButton((button) => this.decisionButton(button, "Always allow this tool for this token", "always"))
+			.addButton((button) => this.decisionButton(button, alwaysAllowText(this.request), "always"))
 			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
 		this.notShownEl = answers.descEl.createDiv({ cls: "vault-mcp-approval-not-shown vault-mcp-hidden" });
 		this.notShownTextEl = this.notShownEl.createDiv();
@@ -194,4 +195,15 @@ export class ApprovalModal extends Modal {
 		this.countEl?.setText(this.waiting > 1 ? `1 of ${this.waiting} waiting for your decision` : "");
 		this.countEl?.toggleClass("vault-mcp-hidden", this.waiting <= 1);
 	}
+}
+
+/**
+ * The "always" button, naming what it saves: the tool, and creating notes and folders when the call was asked about for
+ * the note or folder it makes (create_note's right at Ask). A call of an allowed tool is asked only for that.
+ */
+function alwaysAllowText(request: ApprovalRequest): string {
+	const rights = request.alwaysAllows ?? [request.tool];
+	const creating = rights.includes(NEW_FILES_RIGHT.name) && request.tool !== NEW_FILES_RIGHT.name;
+	const named = [...(rights.includes(request.tool) ? ["this tool"] : []), ...(creating ? ["creating notes and folders"] : [])];
+	return `Always allow ${named.join(" and ")} for this token`;
 }

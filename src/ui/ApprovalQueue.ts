@@ -59,10 +59,10 @@ export class ApprovalQueue implements Approver {
 		});
 	}
 
-	/** The person approved a call that was then not written (or only part of it): a notice says so, with what its client was told. */
+	/** The person approved a call that was then not written (or only part of it): a notice says so, which note and why. */
 	notWritten(request: ApprovalRequest, why: string): void {
 		if (this.closed) return;
-		new Notice(drawnAsWritten(`Vault MCP: ${request.toolTitle} for "${request.tokenName}", which you approved, was not written. ${why}`));
+		new Notice(drawnAsWritten(`Vault MCP: ${request.toolTitle} for "${request.tokenName}", which you approved, was stopped. ${why}`));
 	}
 
 	/** The plugin unloads: every waiting call is told nobody can answer it, and the window closes. */

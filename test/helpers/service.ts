@@ -51,6 +51,8 @@ export async function startService(
 		rights?: Partial<Record<TokenLevel, ToolRights>>;
 		/** Slices, budget and progress interval of calls, when not the limits'. */
 		callBudget?: McpServiceDeps["callBudget"];
+		/** Saves a right "always allow" sets; absent: the click saves nothing. */
+		setToolRight?: McpServiceDeps["setToolRight"];
 	} = {},
 ): Promise<RunningService> {
 	const host = await NodeHost.open(vaultRoot, options.host);
@@ -72,6 +74,7 @@ export async function startService(
 		journal,
 		approver: options.approver,
 		callBudget: options.callBudget,
+		setToolRight: options.setToolRight,
 	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error(`service did not start: ${JSON.stringify(status)}`);

@@ -13,6 +13,7 @@ import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ToolRights } from "../../src/auth/rights";
+import type { VaultMcpSettings } from "../../src/config/settings";
 import { withToolRight } from "../../src/auth/tokenList";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { ALL_TOOLS } from "../../src/mcp/tools";
@@ -59,13 +60,20 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		await removeDir(vault);
 	});
 
+	/** The settings in force, "always allow" clicks included (saved as the plugin saves them: into the settings, applied). */
+	let settingsNow: VaultMcpSettings;
 	async function serve(rights: ToolRights, approver?: Approver): Promise<Client> {
 		running = await startService(vault, {
 			levels: ["write"],
 			approver,
 			rights: { write: rights },
 			settings: { writeEnabled: true, writeDisclosureAccepted: true },
+			setToolRight: async (tokenName, tool, right, tokenHash) => {
+				settingsNow = withToolRight(settingsNow, tokenName, tool, right, ALL_TOOLS, tokenHash);
+				await running!.service.apply(settingsNow);
+			},
 		});
+		settingsNow = running.settings;
 		client = await connectClient(running.url, running.tokens.write!);
 		return client;
 	}
@@ -110,6 +118,23 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 			expect(await fs.readdir(nodePath.join(vault, "Daily"))).toHaveLength(1);
 		});
 
+		test.each<[string, ToolRights, string[], ToolRights]>([
+			["add_task allowed: create_note's right", { add_task: "allow", create_note: "ask" }, ["create_note"], { add_task: "allow", create_note: "allow" }],
+			["add_task at Ask too: both", { add_task: "ask", create_note: "ask" }, ["add_task", "create_note"], { add_task: "allow", create_note: "allow" }],
+		])(
+			"Always allow on a question asked for the note add_task makes saves what was asked for (%s): the next note made is not asked about (it was: add_task's right saved)",
+			async (_what, rights, alwaysAllows, saved) => {
+				const approver = new AnsweringApprover(() => "always");
+				const mcp = await serve(rights, approver);
+				expect(await callTool(mcp, "add_task", { text: "Water the herbs" })).toMatchObject({ ok: true, value: { created_note: true } });
+				expect(await callTool(mcp, "create_note", { path: "Ideas.md", content: "- Plant basil\n" })).toMatchObject({ ok: true });
+				expect(approver.asked).toHaveLength(1);
+				expect(approver.asked[0]?.alwaysAllows).toEqual(alwaysAllows);
+				expect(settingsNow.tokens[0]?.rights).toMatchObject(saved);
+				expect(await fs.readFile(nodePath.join(vault, "Ideas.md"), "utf8")).toBe("- Plant basil\n");
+			},
+		);
+
 		test("with nobody to ask (a serve without a terminal), add_task without a path is refused, naming the right; nothing made (it was made)", async () => {
 			const mcp = await serve({ add_task: "allow", create_note: "ask" });
 			const outcome = await callTool(mcp, "add_task", { text: "Water the herbs" });
@@ -123,22 +148,59 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		});
 	});
 
-	test("a call the person approved, its tool set to Deny at once after, is not written, and the person is told so (only the client was)", async () => {
-		const approver = new AnsweringApprover(() => {
-			// The click, then the settings change, before the call reaches its write.
-			void running!.service.apply(withToolRight(running!.settings, "write", "append_to_note", "deny", ALL_TOOLS));
-			return "approve";
+	describe("a call the person approved, then stopped before its write: the person is told which note and why, in their words (they were told the client's message)", () => {
+		test.each<[string, () => VaultMcpSettings, string]>([
+			[
+				"its tool set to Deny",
+				() => withToolRight(settingsNow, "write", "append_to_note", "deny", ALL_TOOLS),
+				'"Notes/Home.md" was not changed: append_to_note was set to Deny for this token. Nothing was written.',
+			],
+			["the token revoked", () => ({ ...settingsNow, tokens: [] }), '"Notes/Home.md" was not changed: the token was revoked. Nothing was written.'],
+			[
+				"writing switched off",
+				() => ({ ...settingsNow, writeEnabled: false }),
+				'"Notes/Home.md" was not changed: writing was switched off in the settings. Nothing was written.',
+			],
+			[
+				"the note's folder excluded",
+				() => ({ ...settingsNow, excludedFolders: ["Notes"] }),
+				'"Notes/Home.md" was not changed: "Notes/Home.md" is now in a folder you excluded. Nothing was written.',
+			],
+		])("%s at once after the click", async (_what, changed, told) => {
+			await fs.mkdir(nodePath.join(vault, "Notes"));
+			await fs.rename(nodePath.join(vault, "Home.md"), nodePath.join(vault, "Notes/Home.md"));
+			const approver = new AnsweringApprover(() => {
+				// The click, then the settings change, before the call reaches its write.
+				void running!.service.apply(changed());
+				return "approve";
+			});
+			const mcp = await serve({ append_to_note: "ask" }, approver);
+			// A token revoked meanwhile is refused by the HTTP layer too (its answer is an HTTP error, not a tool result).
+			const outcome = await callTool(mcp, "append_to_note", { path: "Notes/Home", content: "Line" }).catch((error: Error) => ({
+				ok: false,
+				error: error.message,
+			}));
+			expect(outcome).toMatchObject({ ok: false });
+			expect(await fs.readFile(nodePath.join(vault, "Notes/Home.md"), "utf8")).toBe("# Home\n");
+			expect(approver.notWrittenTold).toEqual([{ request: approver.asked[0], why: told }]);
 		});
-		const mcp = await serve({ append_to_note: "ask" }, approver);
-		const outcome = await callTool(mcp, "append_to_note", { path: "Home", content: "Line" });
-		expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("append_to_note is no longer allowed for this token") as unknown });
-		expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
-		expect(approver.notWrittenTold).toEqual([
-			{
-				request: approver.asked[0],
-				why: "append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
-			},
-		]);
+
+		test("the heading it appends under renamed: the note named, not its headings (the client's error lists them)", async () => {
+			await fs.writeFile(nodePath.join(vault, "Home.md"), "# Home\n## Plans\n");
+			const approver = new AnsweringApprover(async (): Promise<ApprovalAnswer> => {
+				await running!.host.vault.process(running!.host.vault.getFileByPath("Home.md")!, () => "# Home\n## Secret project\n");
+				return "approve";
+			});
+			const mcp = await serve({ append_to_note: "ask" }, approver);
+			const outcome = await callTool(mcp, "append_to_note", { path: "Home", heading: "Plans", content: "Line" });
+			expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("Secret project") as unknown });
+			expect(approver.notWrittenTold).toEqual([
+				{
+					request: approver.asked[0],
+					why: '"Home.md" was not changed: "Home.md" changed after you approved it, and the call no longer fits it. Nothing was written.',
+				},
+			]);
+		});
 	});
 
 	describe("the folder a move goes into removed while the person decides (a folder the plan did not make)", () => {
@@ -164,7 +226,9 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 				) as unknown,
 			});
 			expect((await fs.readdir(vault)).sort()).toEqual([".obsidian", "Home.md"]);
-			expect(approver.notWrittenTold).toHaveLength(1);
+			expect(approver.notWrittenTold.map((told) => told.why)).toEqual([
+				'"Home.md" was not moved to "Archive/Home.md": it would create the folder "Archive", and this token may not create notes or folders (its create_note right is Deny). Nothing was written.',
+			]);
 		});
 
 		test("create_note at Ask: the person is asked again, the question listing the folder; declined, nothing moved or made (moved unasked)", async () => {
@@ -205,5 +269,25 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 				expect(approver.notWrittenTold).toEqual([]);
 			},
 		);
+	});
+
+	test("a rename's linking note replaced by another file with the same text while the person decides: not relinked; asked again (it was relinked unasked)", async () => {
+		await fs.writeFile(nodePath.join(vault, "Links.md"), "See [[Home]].\n");
+		const approver = new AnsweringApprover(async (_request, index) => {
+			if (index > 0) return "decline";
+			// The person (or a sync) deletes the note whose link the question shows rewritten, and another note takes its path.
+			const host = running!.host;
+			await host.vault.trash(host.vault.getFileByPath("Links.md")!);
+			await host.vault.create("Links.md", "See [[Home]].\n");
+			return "approve";
+		});
+		const mcp = await serve({ rename_note: "ask" }, approver);
+		const outcome = await callTool(mcp, "rename_note", { path: "Home", new_path: "Start.md" });
+		expect(approver.asked[0]?.changes.map((change) => change.path)).toEqual(["Start.md", "Links.md"]);
+		expect(approver.asked).toHaveLength(2);
+		expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining("The person declined") as unknown });
+		expect(await fs.readFile(nodePath.join(vault, "Links.md"), "utf8")).toBe("See [[Home]].\n");
+		expect(await exists(nodePath.join(vault, "Home.md"))).toBe(true);
+		expect(approver.notWrittenTold).toEqual([]);
 	});
 });

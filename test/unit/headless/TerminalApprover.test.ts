@@ -151,18 +151,29 @@ describe("TerminalApprover", () => {
 		expect(decisions).toEqual({ first: "approve", second: "decline" });
 	});
 
-	test("a call the person approved and then not written (its right taken just after) is told under the answer, with what its client was told", async () => {
+	test("a call the person approved and then not written (its right taken just after) is told under the answer: which note and why", async () => {
 		const pending = ask(request("only"));
 		input.write("y\n");
 		expect(await pending).toBe("approve");
-		approver.notWritten(
-			request("only"),
-			"append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
-		);
+		approver.notWritten(request("only"), '"only.md" was not changed: the token was revoked. Nothing was written.');
 		expect(shown).toMatch(
-			/Approved\.\n\n\(append_to_note from "laptop", approved, was not written: append_to_note is no longer allowed for this token \(its rights, its folders, the token or the write switch changed\)\. Nothing was written\.\)\n$/u,
+			/Approved\.\n\n\(Stopped: append_to_note from "laptop", which you approved\. "only\.md" was not changed: the token was revoked\. Nothing was written\.\)\n$/u,
 		);
 	});
+
+	test.each([
+		[["create_note"], "create_note"],
+		[["add_task", "create_note"], "add_task and create_note"],
+	])(
+		"a question asked for the note a call makes (rights to save: %j) says [a] saves %s (it named add_task, the tool, whatever a saved)",
+		async (alwaysAllows, named) => {
+			const pending = ask({ ...request("daily"), tool: "add_task", toolTitle: "Add a task", alwaysAllows });
+			await read();
+			expect(shown).toContain(`[a]lways allow ${named} for "laptop": `);
+			input.write("n\n");
+			expect(await pending).toBe("decline");
+		},
+	);
 
 	test("what was typed but not yet read when a question is printed is thrown away, and the person is told", async () => {
 		typedAhead = "y\n";

@@ -47,7 +47,7 @@ describe("ApprovalQueue", () => {
 		expect(decided).toBe("approve");
 	});
 
-	test("a call the person approved and then not written (its right taken just after) is told in a notice, with what its client was told (only the client was)", async () => {
+	test("a call the person approved and then not written (its right taken just after) is told in a notice: which note and why (only the client was)", async () => {
 		const asked = request("approved", "laptop");
 		const decided = queue.decide(asked, new AbortController().signal, () => undefined);
 		// Approve takes clicks once the change is drawn (a one-line change: a few ms).
@@ -55,12 +55,9 @@ describe("ApprovalQueue", () => {
 		approveButton()?.click();
 		expect(await decided).toBe("approve");
 		const before = shownNotices.length;
-		queue.notWritten(
-			asked,
-			"append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.",
-		);
+		queue.notWritten(asked, '"approved.md" was not changed: the token was revoked. Nothing was written.');
 		expect(shownNotices.slice(before)).toEqual([
-			'Vault MCP: Append to a note for "laptop", which you approved, was not written. append_to_note is no longer allowed for this token (its rights, its folders, the token or the write switch changed). Nothing was written.',
+			'Vault MCP: Append to a note for "laptop", which you approved, was stopped. "approved.md" was not changed: the token was revoked. Nothing was written.',
 		]);
 	});
 
@@ -71,5 +68,18 @@ describe("ApprovalQueue", () => {
 			() => undefined,
 		);
 		expect(approvalWindow()?.querySelector(".vault-mcp-approval-new-folder")?.textContent).toBe("New folder Daily");
+	});
+
+	test.each([
+		[["create_note"], "Always allow creating notes and folders for this token"],
+		[["add_task", "create_note"], "Always allow this tool and creating notes and folders for this token"],
+	])("the always button of a question asked for %j names what it saves: %s (it always said this tool)", (alwaysAllows, text) => {
+		void queue.decide(
+			{ ...request("Daily/2026-12-07", "laptop"), tool: "add_task", toolTitle: "Add a task", newFolders: ["Daily"], alwaysAllows },
+			new AbortController().signal,
+			() => undefined,
+		);
+		const buttons = [...(approvalWindow()?.querySelectorAll("button") ?? [])].map((each) => each.textContent);
+		expect(buttons).toEqual(["Decline", text, "Approve"]);
 	});
 });
