@@ -247,8 +247,8 @@ function cellValue(id: string, context: EvaluationContext): { value: Value; erro
 	try {
 		if (id.startsWith("file.")) return { value: field(new FileValue(context.row), id.slice(5), context) };
 		if (id.startsWith("formula.")) return { value: formulaValue(id.slice(8), context) };
-		if (id.startsWith("note.")) return { value: notePropertyValue(context.row, id.slice(5), context.vault) };
-		return { value: notePropertyValue(context.row, id, context.vault) };
+		if (id.startsWith("note.")) return { value: notePropertyValue(context.row, id.slice(5), context.vault, context.budget) };
+		return { value: notePropertyValue(context.row, id, context.vault, context.budget) };
 	} catch (error) {
 		if (error instanceof EvaluationError) return { value: null, error: error.message };
 		throw error;

@@ -309,6 +309,48 @@ views:
 		expect(found.rows[0]?.values).toEqual({ "formula.n": true, "formula.m": false });
 	});
 
+	test("a list property is counted as its values are made: a long one cannot pass the piece's time unseen", async () => {
+		// Each item is a map whose one field is read through a getter that costs 50 µs on this clock, as a date's
+		// parse costs on the real one. Uncounted, the values of a property were made in one piece at each of its
+		// references: 500 references to 1,990 dates were one piece of 260 ms, one `note.isEmpty()` over Obsidian's
+		// unbounded lists of 100,000 items 550 ms.
+		let now = 0;
+		let read = 0;
+		const items = Array.from({ length: 20_000 }, () =>
+			Object.defineProperty({}, "at", {
+				enumerable: true,
+				get: () => {
+					read++;
+					now += 0.05;
+					return "2026-12-02";
+				},
+			}),
+		);
+		const files = [baseFile("Hub.md", { list: items })];
+		const error = await refusal(
+			`formulas:\n  n: 'note.list.length'\nviews:\n  - name: V\n    order: [formula.n]`,
+			{ budget: budgetOnTestClock(() => now) },
+			files,
+		);
+		expect(error).toMatch(/for one file took more than 100 ms/);
+		// Stopped within a clock check of 100 ms (2,000 items), not after all 20,000.
+		expect(read).toBeLessThan(4_000);
+	});
+
+	test.each(["links", "tags", "embeds"])(
+		"file.%s costs a step an item at each reference: a formula naming a long list many times is refused by its budget",
+		async (field) => {
+			// Made anew at each reference and uncounted: 200 references to a note's 100,000 links were one piece of 480 ms.
+			const many = Array.from({ length: 3_000 }, (_, index) => `n${index}`);
+			const links = many.map((link) => ({ link, target: null }));
+			const files = [baseFile("Hub.md", null, { links: () => links, embeds: () => links, tags: () => many })];
+			const base = `formulas:\n  n: 'file.${field}.length'\nviews:\n  - name: V\n    order: [formula.n]`;
+			expect((await query(base, files)).rows[0]?.values).toEqual({ "formula.n": 3_000 });
+			// 3,000 steps for the list, a few for the formula's nodes, the row and its cell: over 1,000.
+			expect(await refusal(base, { budget: new EvaluationBudget(1_000) }, files)).toMatch(/more than 1000 evaluation steps/);
+		},
+	);
+
 	test("a query over its budget is refused with what to do, not cut short silently", async () => {
 		expect(await refusal("filters: pages > 1", { budget: new EvaluationBudget(3) })).toMatch(/more than 3 evaluation steps.*Add a filter/);
 	});
