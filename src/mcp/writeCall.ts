@@ -311,8 +311,7 @@ async function planAskAndWrite<Args>(
 	let approvedFolders: readonly string[] = [];
 	// A set another writer keeps changing is planned again with growing pauses until the budget is spent
 	// (at least MAX_WRITE_ATTEMPTS times): an overwrite raced by a stream of appends lands once they pause.
-	// Counted again from the person's approval: the time they took to decide is not the writers' race.
-	let deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
+	const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
 	const takenOnDisk = new Set<string>();
 	const scopeAtStart = scopeKey(ctx.scope);
 	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS || Date.now() < deadline; attempt++) {
@@ -417,7 +416,6 @@ async function planAskAndWrite<Args>(
 			approved = planned.changes;
 			approvedFolders = made.folders;
 			shown = true;
-			deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
 			// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
 			// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
 			// so the write finds it and plans again, and the new plan, without it, is the approved change (`isSameChange`).
