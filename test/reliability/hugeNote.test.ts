@@ -12,15 +12,35 @@ import { McpService } from "../../src/service";
 import { defaultSettings } from "../../src/config/settings";
 import { connectClient } from "../helpers/http";
 import { RecordingLogger, startService } from "../helpers/service";
+import { mainThreadPieces } from "../helpers/threadCpu";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
- * One huge note used to hold the server for its whole parse (a 720 KB note: 40 s of
- * silence). Now parsing is linear and runs in 40 ms slices, so the server answers while it goes
- * on. A bounded-time assertion, with a wide margin: answers take tens of milliseconds; the bound
- * is a second, where the unsliced parse of the same note holds every request for seconds.
+ * One huge note used to hold the server for its whole parse (a 720 KB note: 40 s of silence). Now
+ * parsing is linear and runs in slices, so the server answers while it goes on: a call waits behind
+ * one piece of work at most. Bounded in the main thread's CPU (the server runs in the test's
+ * process), not in wall time, which a busy machine stretches: the longest piece was 31-58 ms at a
+ * load of 13, where the poller's slowest answer took 254-740 ms of wall time against the 1 s bound
+ * this was; the unsliced parse held one piece of 1.9 s (4 MB) and 3.2 s (7 MB).
  */
-const ANSWER_WITHIN_MS = 1000;
+const LONGEST_PIECE_MS = 250;
+
+/** Stops the poller and the count of pieces: the longest piece is checked first (a poller whose call failed behind a long hold fails the test after it). */
+async function stopWatching(
+	poller: { stop(): Promise<Array<[number, number]>> },
+	pieces: ReturnType<typeof mainThreadPieces>,
+): Promise<Array<[number, number]>> {
+	const held = pieces?.stop();
+	const polled = await poller.stop().then(
+		(calls) => ({ calls }),
+		(error: unknown) => ({ error }),
+	);
+	// Linux's per-thread clock (CI's): the longest piece in the main thread's CPU, not stretched by the machine's load.
+	expect(held).not.toBeNull();
+	expect(held?.longestMs).toBeLessThan(LONGEST_PIECE_MS);
+	if ("error" in polled) throw polled.error;
+	return polled.calls;
+}
 
 /** `- [[Target N]] text N #tagN` lines, the shape of the report, until the note reaches `bytes`; the last line is a plain word. */
 function noteOfLinks(bytes: number): { text: string; lines: number } {
@@ -147,19 +167,19 @@ describe("a huge note written into a served vault", () => {
 		await removeDir(root);
 	});
 
-	test("a 7 MB note of links: get_vault_status answers within a second all through its parse, and the metadata is complete", async () => {
+	test("a 7 MB note of links: get_vault_status answers all through its parse, which holds the server no longer than a piece, and the metadata is complete", async () => {
 		const { text, lines } = noteOfLinks(7 * 1024 * 1024);
 		const { host } = running;
 		const poller = await startPoller(running.url, running.token);
+		const pieces = mainThreadPieces();
 		await writeWhole(root, "Big.md", text);
 		const parsed = await until(() => host.metadataCache.getCache("Big.md")?.listItems?.length === lines, "the parse");
 		await host.metadataCache.settled();
 		const settled = Date.now();
-		const calls = await poller.stop();
+		const calls = await stopWatching(poller, pieces);
 
 		const { duringWork, slowest } = summarize(calls, reported.get("Big.md") ?? 0, settled);
 		process.stderr.write(`SLOWEST ${slowest} during ${duringWork} calls ${calls.length}\n`);
-		expect(slowest).toBeLessThan(ANSWER_WITHIN_MS);
 		// The parse took seconds and answers kept coming: the bound above measured something.
 		expect(parsed - (reported.get("Big.md") ?? parsed)).toBeGreaterThan(500);
 		expect(duringWork).toBeGreaterThanOrEqual(10);
@@ -212,21 +232,21 @@ describe("a huge note written into a served vault", () => {
 		expect(JSON.stringify(links.structuredContent)).not.toContain("Huge note.md");
 	}, 240_000);
 
-	test("a 4 MB note: get_vault_status answers within a second while it is parsed and tokenized, then its body is searchable", async () => {
+	test("a 4 MB note: get_vault_status answers while it is parsed and tokenized, each a piece at a time, then its body is searchable", async () => {
 		const { text } = noteOfLinks(4 * 1024 * 1024);
 		expect(Buffer.byteLength(text)).toBeLessThan(MAX_SEARCHABLE_NOTE_BYTES);
 		const search = running.service.search;
 		if (!search) throw new Error("no search index");
 		const poller = await startPoller(running.url, running.token);
+		const pieces = mainThreadPieces();
 		await writeWhole(root, "Large.md", text);
 		// Counted, not searched: a search hit would tokenize the 4 MB text for snippets in this process, and delay the poller.
 		const indexed = await until(() => search.status().indexed_notes === 3, "the index");
-		const calls = await poller.stop();
+		const calls = await stopWatching(poller, pieces);
 		expect((await search.search({ configDir: ".obsidian", excludedFolders: [] }, parseQuery("zanzibarquokka"), {}, 1)).total).toBe(1);
 
 		const { duringWork, slowest } = summarize(calls, reported.get("Large.md") ?? 0, indexed);
 		process.stderr.write(`SLOWEST ${slowest} during ${duringWork} calls ${calls.length}\n`);
-		expect(slowest).toBeLessThan(ANSWER_WITHIN_MS);
 		expect(duringWork).toBeGreaterThanOrEqual(10);
 		const status = (await client.callTool({ name: "get_vault_status", arguments: {} })).structuredContent;
 		expect(status).not.toHaveProperty("unsearched_notes");
