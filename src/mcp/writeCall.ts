@@ -358,7 +358,11 @@ async function planAskAndWrite<Args>(
 	let approvedFolders: readonly string[] = [];
 	// A set another writer keeps changing is planned again with growing pauses until the budget is spent
 	// (at least MAX_WRITE_ATTEMPTS times): an overwrite raced by a stream of appends lands once they pause.
-	const deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
+	// The person's time to answer is not the budget's: ten approved appends to one note, approved after
+	// 3 s, each had only its five quick attempts left, and half failed as "kept changing".
+	let deadline = Date.now() + WRITE_RETRY_BUDGET_MS;
+	// The person is asked at most MAX_WRITE_ATTEMPTS times (a rename whose linking notes change in every window).
+	let questions = 0;
 	const takenOnDisk = new Set<string>();
 	const scopeAtStart = scopeKey(ctx.scope);
 	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS || Date.now() < deadline; attempt++) {
@@ -409,6 +413,8 @@ async function planAskAndWrite<Args>(
 		// Notes the look after the window did not read (past its bound, or refused by the system): named in the answer as the plan's are.
 		const unreadAfterWindow: string[] = [];
 		if (asks && writes.approver !== null && !alreadyApproved) {
+			if (questions >= MAX_WRITE_ATTEMPTS) break;
+			questions++;
 			// Revoked, or its folders narrowed away from a note of the set, while it was planned (a rename's thousands of linking
 			// notes take seconds, again after a first window when a note began linking): the person is not asked about a call
 			// that can no longer be written, nor shown a note the token may no longer see.
@@ -434,6 +440,7 @@ async function planAskAndWrite<Args>(
 			// Asked again: whatever the person approved before is not what this question shows.
 			decided.approved = null;
 			let decision: Awaited<ReturnType<typeof waitForDecision>>;
+			const askedAt = Date.now();
 			try {
 				decision = await waitForDecision(
 					writes.approver,
@@ -445,6 +452,7 @@ async function planAskAndWrite<Args>(
 				);
 			} finally {
 				stopWatching?.();
+				deadline += Date.now() - askedAt;
 			}
 			if (decision === "full")
 				return fail(

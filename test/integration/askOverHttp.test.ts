@@ -6,7 +6,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { addToken, revokeToken, setTokenRights, withToolRight } from "../../src/auth/tokenList";
-import { MAX_IN_FLIGHT_REQUESTS } from "../../src/config/limits";
+import { MAX_IN_FLIGHT_REQUESTS, WRITE_RETRY_BUDGET_MS } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import type { HostFile, HostVault } from "../../src/host/Host";
@@ -67,6 +67,30 @@ describe("calls waiting for approval over HTTP", () => {
 			await client.close();
 		}
 	});
+
+	test("ten appends to one note approved after the write's retry budget all land: the person's time to answer is not the budget's", async () => {
+		const approver = new HoldingApprover();
+		running = await startService(vault, {
+			levels: ["write"],
+			approver,
+			rights: { write: { append_to_note: "ask" } },
+			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		});
+		const client = await connectClient(running.url, running.tokens.write!);
+		try {
+			const count = 10;
+			const calls = Array.from({ length: count }, (_, index) => callTool(client, "append_to_note", { path: "Home", content: `Line ${index}` }));
+			await until(() => approver.held.length === count, `${count} calls to wait for approval`);
+			await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_BUDGET_MS + 100));
+			for (const { answer } of approver.held) answer("approve");
+			// On the base: 4–5 of the ten failed with "kept changing while this append_to_note call waited" (five quick attempts each).
+			expect((await Promise.all(calls)).filter((outcome) => !outcome.ok)).toEqual([]);
+			const text = await fs.readFile(nodePath.join(vault, "Home.md"), "utf8");
+			for (let index = 0; index < count; index++) expect(text).toContain(`Line ${index}`);
+		} finally {
+			await client.close();
+		}
+	}, 30_000);
 
 	describe("a question whose call can no longer be written", () => {
 		test.each([
