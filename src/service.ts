@@ -372,7 +372,12 @@ export class McpService {
 				if (!now?.serverEnabled || !token) return "deny";
 				return effectiveRight(token, tool, now.writeEnabled && token.level === "write");
 			},
+			// Raises a right at Ask only: one set to Deny while the question was open, or while the right before it was being
+			// saved (a question asked for add_task and create_note saves two, one after the other), stays Deny.
 			allowAlways: async (tool: string) => {
+				const token = this.settings?.tokens.find((record) => record.hash === grant.token.hash);
+				const subject = ALL_TOOLS.find((known) => known.name === tool);
+				if (!token || !subject || effectiveRight(token, subject, true) === "deny") return;
 				await this.deps.setToolRight?.(grant.token.name, tool, "allow", grant.token.hash);
 			},
 			deniedBecause: (tool: ToolRightSubject): DeniedBecause | null => {

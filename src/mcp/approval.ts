@@ -156,7 +156,7 @@ export interface WriteServices {
 	approvalTimeoutMs: number;
 	/** This caller's right for the tool now, from the current settings (they may change while a call waits). */
 	currentRight(tool: ToolRightSubject): ToolRight;
-	/** "Always allow": saves Allow for one tool and this token. */
+	/** "Always allow": saves Allow for one tool and this token, over Ask only (a right set to Deny meanwhile stays Deny). */
 	allowAlways(tool: string): Promise<void>;
 	/** Why this caller may not use `tool` now (null: it may), for the person who approved a call then refused. Absent: not said. */
 	deniedBecause?(tool: ToolRightSubject): DeniedBecause | null;

@@ -62,13 +62,18 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 
 	/** The settings in force, "always allow" clicks included (saved as the plugin saves them: into the settings, applied). */
 	let settingsNow: VaultMcpSettings;
-	async function serve(rights: ToolRights, approver?: Approver): Promise<Client> {
+	/** `whileSaving`: what the person does in the settings while a click's right is being saved (before it lands). */
+	async function serve(rights: ToolRights, approver?: Approver, whileSaving?: (tool: string) => VaultMcpSettings): Promise<Client> {
 		running = await startService(vault, {
 			levels: ["write"],
 			approver,
 			rights: { write: rights },
 			settings: { writeEnabled: true, writeDisclosureAccepted: true },
 			setToolRight: async (tokenName, tool, right, tokenHash) => {
+				if (whileSaving) {
+					settingsNow = whileSaving(tool);
+					await running!.service.apply(settingsNow);
+				}
 				settingsNow = withToolRight(settingsNow, tokenName, tool, right, ALL_TOOLS, tokenHash);
 				await running!.service.apply(settingsNow);
 			},
@@ -134,6 +139,21 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 				expect(await fs.readFile(nodePath.join(vault, "Ideas.md"), "utf8")).toBe("- Plant basil\n");
 			},
 		);
+
+		test("Always allow saves Allow over Ask only: create_note set to Deny while add_task's Allow was being saved stays Deny, and nothing is made (it was saved Allow and the note made)", async () => {
+			const approver = new AnsweringApprover(() => "always");
+			// The person sets create_note to Deny in the settings while the click's first right (add_task) is saved.
+			const denyCreating = (tool: string) => (tool === "add_task" ? withToolRight(settingsNow, "write", "create_note", "deny", ALL_TOOLS) : settingsNow);
+			const mcp = await serve({ add_task: "ask", create_note: "ask" }, approver, denyCreating);
+			const outcome = await callTool(mcp, "add_task", { text: "Water the herbs" });
+			expect(outcome).toMatchObject({ ok: false });
+			expect(approver.asked.map((question) => question.alwaysAllows)).toEqual([["add_task", "create_note"]]);
+			expect(settingsNow.tokens[0]?.rights).toMatchObject({ add_task: "allow", create_note: "deny" });
+			expect(await exists(nodePath.join(vault, "Daily"))).toBe(false);
+			expect(approver.notWrittenTold.map((told) => told.why)).toEqual([
+				expect.stringMatching(/^"Daily\/[^"]+" was not created: .*its create_note right is Deny\)\. Nothing was written\.$/u),
+			]);
+		});
 
 		test("with nobody to ask (a serve without a terminal), add_task without a path is refused, naming the right; nothing made (it was made)", async () => {
 			const mcp = await serve({ add_task: "allow", create_note: "ask" });
