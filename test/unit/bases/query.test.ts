@@ -351,6 +351,22 @@ views:
 		},
 	);
 
+	test("a long text property costs a step to make, not one per 64 characters: its matches as a link and a date do not walk it", async () => {
+		// 100 notes, each a summary of 64,000 characters made five times (isTruthy does not walk it): made by length,
+		// 5,000 steps a note, 500,000 in all, on top of the walk of any method that reads the text. 10,000 notes of
+		// 8 KB summaries under `summary.contains(…)` were refused at 2,000,000 steps that had answered at 1,520,000.
+		const summary = "word ".repeat(12_800);
+		const files = Array.from({ length: 100 }, (_, index) => baseFile(`n${String(index).padStart(3, "0")}.md`, { summary: `${summary}${index}` }));
+		const base = `filters: 'summary.isTruthy() && note.summary.isTruthy() && file.properties.summary.isTruthy()'\nformulas:\n  e: 'summary.isTruthy() && note.summary.isTruthy()'\nviews:\n  - name: V\n    order: [file.name, formula.e]`;
+		// Under 4,000 steps in all (the filter's and formula's nodes, the row, its cells), against 500,000 when made by length.
+		const result = await query(base, files, { budget: new EvaluationBudget(20_000) });
+		expect(result.rows).toHaveLength(100);
+		expect(result.rows[0]?.values).toEqual({ "file.name": "n000.md", "formula.e": true });
+		// A text that does begin a wikilink is walked by its match, and is counted by its length.
+		const linkLike = Array.from({ length: 100 }, (_, index) => baseFile(`n${index}.md`, { summary: `[[${summary}` }));
+		expect(await refusal(base, { budget: new EvaluationBudget(20_000) }, linkLike)).toMatch(/more than 20000 evaluation steps/);
+	});
+
 	test("a query over its budget is refused with what to do, not cut short silently", async () => {
 		expect(await refusal("filters: pages > 1", { budget: new EvaluationBudget(3) })).toMatch(/more than 3 evaluation steps.*Add a filter/);
 	});
