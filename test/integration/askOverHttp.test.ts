@@ -45,15 +45,20 @@ describe("calls waiting for approval over HTTP", () => {
 		await removeDir(vault);
 	});
 
-	test("more calls than the server has places for can wait at once, and the token's reads still run meanwhile", async () => {
-		const approver = new HoldingApprover();
+	/** Serves the vault with append_to_note at Ask, questions put to `approver`; a client of the write token. */
+	async function startAsking(approver: Approver) {
 		running = await startService(vault, {
 			levels: ["write"],
 			approver,
 			rights: { write: { append_to_note: "ask" } },
 			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
 		});
-		const client = await connectClient(running.url, running.tokens.write!);
+		return connectClient(running.url, running.tokens.write!);
+	}
+
+	test("more calls than the server has places for can wait at once, and the token's reads still run meanwhile", async () => {
+		const approver = new HoldingApprover();
+		const client = await startAsking(approver);
 		try {
 			const count = MAX_IN_FLIGHT_REQUESTS + 2;
 			const calls = Array.from({ length: count }, (_, index) => callTool(client, "append_to_note", { path: "Home", content: `Line ${index}` }));
@@ -70,13 +75,7 @@ describe("calls waiting for approval over HTTP", () => {
 
 	test("ten appends to one note approved after the write's retry budget all land: the person's time to answer is not the budget's", async () => {
 		const approver = new HoldingApprover();
-		running = await startService(vault, {
-			levels: ["write"],
-			approver,
-			rights: { write: { append_to_note: "ask" } },
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		const client = await connectClient(running.url, running.tokens.write!);
+		const client = await startAsking(approver);
 		try {
 			const count = 10;
 			const calls = Array.from({ length: count }, (_, index) => callTool(client, "append_to_note", { path: "Home", content: `Line ${index}` }));

@@ -237,31 +237,32 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 		}
 	});
 
-	test("a vault-wide call over its work budget ends with an error saying what to do, and the server goes on answering", async () => {
+	/** Runs `body` with a client of a server whose vault-wide calls are stopped at their first slice (a work budget of 0). */
+	async function withNoWorkBudget(body: (client: Client) => Promise<void>): Promise<void> {
 		const running = await start(root, { callBudget: { sliceMs: 0, callWorkMs: 0 } });
 		const clients: Client[] = [];
 		try {
 			await running.service.search?.whenReady();
 			const client = await connectClient(running.url, running.tokens[0]);
 			clients.push(client);
-			expect(await callError(client, "list_tasks", { status: "any" })).toMatch(/work over the vault and was stopped.*Pass a folder or a path/);
-			expect(await callError(client, "get_graph_stats", {})).toMatch(/was stopped, so other clients are not held up/);
-			expect(await callOk<{ content: string }>(client, "read_note", { path: "Note 2" })).toMatchObject({ content: expect.stringContaining("task 2") });
+			await body(client);
 		} finally {
 			await stopAll(running, clients);
 		}
-	});
+	}
+
+	test("a vault-wide call over its work budget ends with an error saying what to do, and the server goes on answering", () =>
+		withNoWorkBudget(async (client) => {
+			expect(await callError(client, "list_tasks", { status: "any" })).toMatch(/work over the vault and was stopped.*Pass a folder or a path/);
+			expect(await callError(client, "get_graph_stats", {})).toMatch(/was stopped, so other clients are not held up/);
+			expect(await callOk<{ content: string }>(client, "read_note", { path: "Note 2" })).toMatchObject({ content: expect.stringContaining("task 2") });
+		}));
 
 	// A call stopped at its budget told the model the same call again gets further: true where the server keeps what it worked
 	// out (the tasks of each note, the graph counts note by note), false for a note's own links or the counts of
 	// get_vault_status, redone in full at each call.
-	test("a vault-wide call stopped at its work budget says whether the same call again gets further: only where what it worked out is kept", async () => {
-		const running = await start(root, { callBudget: { sliceMs: 0, callWorkMs: 0 } });
-		const clients: Client[] = [];
-		try {
-			await running.service.search?.whenReady();
-			const client = await connectClient(running.url, running.tokens[0]);
-			clients.push(client);
+	test("a vault-wide call stopped at its work budget says whether the same call again gets further: only where what it worked out is kept", () =>
+		withNoWorkBudget(async (client) => {
 			const resumes = "What it worked out is kept, so the same call again gets further.";
 			const redoes = "The same call again would need as much";
 			for (const [name, args] of [
@@ -277,10 +278,7 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 				expect(error).toContain(redoes);
 				expect(error).not.toContain("gets further");
 			}
-		} finally {
-			await stopAll(running, clients);
-		}
-	});
+		}));
 
 	test("a search while the index is building answers at once from what is indexed and says so; once ready, the answer is whole", async () => {
 		const reads = new Gate({ open: false });
