@@ -1,16 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { ConnectionPool } from "../../../src/http/connections";
-import { endpointUrl } from "../../../src/http/endpointAddress";
 import { LoopbackHttpServer } from "../../../src/http/server";
 import { WrittenAnswerSet } from "../../../src/http/writtenAnswers";
 import { getBodyOrError } from "../../helpers/http";
-
-describe("endpointUrl", () => {
-	test("is the loopback MCP endpoint on the port", () => {
-		expect(endpointUrl(27150)).toBe("http://127.0.0.1:27150/mcp");
-	});
-});
 
 /** A real loopback server whose every response is held unanswered, by its request's path; `arrived` settles at the next request. */
 async function heldServer(): Promise<{
