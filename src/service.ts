@@ -38,8 +38,7 @@ import { IndexedNoteSearch, type NoteSearch } from "./vault/search";
 import { eventLoopTurns, TurnLane } from "./turns";
 import { effectiveRight, NOTE_TEXT_RIGHT, type ToolRight, type ToolRightSubject } from "./auth/rights";
 import type { WriteJournal } from "./journal/entry";
-import type { Approver, WriteServices } from "./mcp/approval";
-import type { DeniedBecause } from "./mcp/notWrittenText";
+import type { Approver, DeniedBecause, WriteServices } from "./mcp/approval";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
 export type ServiceStatus = { state: "stopped" } | { state: "listening"; port: number; url: string } | { state: "error"; port: number; message: string };

@@ -6,7 +6,6 @@
 import type { ToolRight, ToolRightSubject } from "../auth/rights";
 import type { WriteJournal } from "../journal/entry";
 import type { PlannedChange } from "../journal/recordingHost";
-import type { DeniedBecause } from "./notWrittenText";
 
 /** A tool call waiting for the person: who asks, with which tool, and exactly what it would change. */
 export interface ApprovalRequest {
@@ -147,6 +146,9 @@ export class FairApprovalLine<Item extends { request: ApprovalRequest }> {
 		return all;
 	}
 }
+
+/** Why a token may no longer use a tool (`WriteServices.deniedBecause`; worded for the person by notWrittenText.ts). */
+export type DeniedBecause = "server switched off" | "token revoked" | "writing switched off" | "token reads only" | "right set to deny";
 
 /** What the write path needs besides the vault: the journal, who answers Ask, and the live rights. */
 export interface WriteServices {

@@ -3,7 +3,7 @@
  * their words rather than the client's. Pure. Paths and names only, never note text: a plan's error can quote a note
  * (its headings), so the client's message is not passed on.
  */
-import type { ApprovalRequest } from "./approval";
+import type { ApprovalRequest, DeniedBecause } from "./approval";
 
 /** Why an approved call stopped: `cause` ends "… was not changed: <cause>."; `written`, the notes it had written before (a set stopped part-way). */
 export interface StoppedCall {
@@ -14,9 +14,6 @@ export interface StoppedCall {
 	/** Stopped by an unexpected error: what it had written is not known here. */
 	unexpected?: boolean;
 }
-
-/** Why a token may no longer use a tool (`WriteServices.deniedBecause`). */
-export type DeniedBecause = "server switched off" | "token revoked" | "writing switched off" | "token reads only" | "right set to deny";
 
 /** The cause for a call refused because its token may no longer use `tool`, as the person is told it. */
 export function deniedCause(tool: string, because: DeniedBecause | null): string {
