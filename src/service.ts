@@ -364,30 +364,30 @@ export class McpService {
 	 * admitted under `admitted`.
 	 */
 	private liveRightsOf(grant: Grant, admitted: VaultMcpSettings): LiveRights {
+		const tokenNow = () => this.settings?.tokens.find((record) => record.hash === grant.token.hash);
+		// Why the token may not use the tool now, or null when it may: what every other answer here is worked out from.
+		const deniedBecause = (tool: ToolRightSubject): DeniedBecause | null => {
+			const now = this.settings;
+			const token = tokenNow();
+			if (!now?.serverEnabled) return "server switched off";
+			if (!token) return "token revoked";
+			if (tool.access === "write" && !now.writeEnabled) return "writing switched off";
+			if (tool.access === "write" && token.level !== "write") return "token reads only";
+			return effectiveRight(token, tool, true) === "deny" ? "right set to deny" : null;
+		};
 		return {
 			currentRight: (tool: ToolRightSubject): ToolRight => {
-				const now = this.settings;
-				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
-				if (!now?.serverEnabled || !token) return "deny";
-				return effectiveRight(token, tool, now.writeEnabled && token.level === "write");
+				const token = tokenNow();
+				return token && deniedBecause(tool) === null ? effectiveRight(token, tool, true) : "deny";
 			},
 			// Raises a right at Ask only: one set to Deny while the question was open, or while the right before it was being
 			// saved (a question asked for add_task and create_note saves two, one after the other), stays Deny.
 			allowAlways: async (tool: string) => {
-				const token = this.settings?.tokens.find((record) => record.hash === grant.token.hash);
 				const subject = ALL_TOOLS.find((known) => known.name === tool);
-				if (!token || !subject || effectiveRight(token, subject, true) === "deny") return;
+				if (!subject || deniedBecause(subject) !== null) return;
 				await this.deps.setToolRight?.(grant.token.name, tool, "allow", grant.token.hash);
 			},
-			deniedBecause: (tool: ToolRightSubject): DeniedBecause | null => {
-				const now = this.settings;
-				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
-				if (!now?.serverEnabled) return "server switched off";
-				if (!token) return "token revoked";
-				if (tool.access === "write" && !now.writeEnabled) return "writing switched off";
-				if (tool.access === "write" && token.level !== "write") return "token reads only";
-				return effectiveRight(token, tool, true) === "deny" ? "right set to deny" : null;
-			},
+			deniedBecause,
 			answerMayName: (tool: ToolRightSubject, paths: readonly string[]): boolean => {
 				const now = this.settings;
 				const token = now?.tokens.find((record) => record.hash === grant.token.hash);
