@@ -34,6 +34,7 @@ import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { cacheCaughtUp, linkingSources, unparsedNotesNaming } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
+import { argumentNotText } from "./argumentText";
 import type { ApprovalRequest } from "./approval";
 import { deniedCause, notWrittenText, type StoppedCall } from "./notWrittenText";
 import { isFileNamingKey } from "./filePlaces";
@@ -297,6 +298,12 @@ export async function runWriteCall<Args>(
 	expectedHash: string | undefined,
 	clientGone?: AbortSignal,
 ): Promise<ToolOutcome<Record<string, unknown>>> {
+	// Refused before anything is planned or shown: the text written would not be the text sent (see argumentNotText).
+	const notText = argumentNotText(args);
+	if (notText !== null)
+		return fail(
+			`${notText} holds half of a UTF-16 surrogate pair (a lone \\uD800-\\uDFFF), which no note or file name can hold: it would be written as U+FFFD, not as sent. ${NOTHING_WRITTEN} Send the text as valid Unicode.`,
+		);
 	const decided: LastDecision = { approved: null, written: false, stopped: null };
 	// The person who approved the call's last question is told where they approved it when it still was not written
 	// (its right taken just after, a note changed past what they approved): only the client was told. In their words,

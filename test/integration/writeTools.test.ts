@@ -241,6 +241,24 @@ describe("write tools over HTTP", () => {
 		expect(await callError(client, "add_task", { text: "two\nlines", path: "Prose" })).toContain("one non-empty line");
 	});
 
+	test("a write whose text holds half a surrogate pair is refused, writing nothing: on disk it would be U+FFFD, not what was sent or shown", async () => {
+		const lone = "\uD800";
+		const before = { prose: read("Prose.md"), outline: read("Outline.md"), files: await fs.readdir(vault) };
+		for (const [name, args, argument] of [
+			["create_note", { path: `Lone${lone}.md`, content: "x" }, "path"],
+			["create_note", { path: "Lone.md", content: `a ${lone} b` }, "content"],
+			["append_to_note", { path: "Prose.md", content: `tail ${lone}` }, "content"],
+			["add_task", { path: "Prose.md", text: `task ${lone}` }, "text"],
+			["insert_under_bullet", { path: "Outline.md", bullet: "Work", content: `x${lone}` }, "content"],
+			["set_property", { path: "Prose.md", name: "list", value: ["fine 😀", `half ${lone}`] }, "value[1]"],
+			["rename_note", { path: "Prose.md", new_path: `Prose ${lone}.md` }, "new_path"],
+		] as const)
+			expect(await callError(client, name, args)).toMatch(
+				new RegExp(`^${argument.replace(/[[\]]/g, "\\$&")} holds half of a UTF-16 surrogate pair.*Nothing was written`),
+			);
+		expect({ prose: read("Prose.md"), outline: read("Outline.md"), files: await fs.readdir(vault) }).toEqual(before);
+	});
+
 	test("every write is in the activity record, without its text", () => {
 		const activity = running.service.activity.list();
 		expect(activity.some((entry) => entry.tool === "append_to_note" && entry.outcome === "ok")).toBe(true);
