@@ -1,6 +1,22 @@
 import { argumentNotText } from "../../../src/mcp/argumentText";
 
-describe("argumentNotText", () => {
+/** The runtime's `isWellFormed`, or the pattern used where there is none (Electron before 23). */
+const CHECKS = [
+	["with String.prototype.isWellFormed", false],
+	["without it", true],
+] as const;
+
+describe.each(CHECKS)("argumentNotText %s", (_label, withoutNative) => {
+	const native = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
+	beforeAll(() => {
+		// Where the runtime lacks it, the pattern must be used: the test would otherwise check nothing.
+		if (!withoutNative) expect(native).toBeDefined();
+		else delete (String.prototype as { isWellFormed?: unknown }).isWellFormed;
+	});
+	afterAll(() => {
+		if (withoutNative && native) Object.defineProperty(String.prototype, "isWellFormed", native);
+	});
+
 	test("well-formed texts, surrogate pairs included, pass", () => {
 		expect(argumentNotText({ path: "Notes/😀.md", content: "𝄞 and \uD83D\uDE00", value: ["a", 1, true, null], overwrite: false })).toBeNull();
 		expect(argumentNotText({})).toBeNull();
