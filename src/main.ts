@@ -21,7 +21,7 @@ import { connectionSnippets } from "./http/clientSnippets";
 import { indicatorState, StatusIndicator } from "./ui/StatusIndicator";
 import { ApprovalQueue } from "./ui/ApprovalQueue";
 import type { ToolRight } from "./auth/rights";
-import { withToolRight } from "./auth/tokenList";
+import { withAskRaised, withToolRight } from "./auth/tokenList";
 import { ALL_TOOLS } from "./mcp/tools";
 
 /** Log lines go to the developer console, prefixed; never note text or tokens. */
@@ -75,7 +75,7 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 			yieldToHost: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
 			journal: this.journal,
 			approver: this.approvals,
-			setToolRight: (tokenName, tool, right, tokenHash) => this.setToolRight(tokenName, tool, right, tokenHash),
+			setToolRight: (tokenName, tool, right, tokenHash) => this.raiseToolRightFromAsk(tokenName, tool, right, tokenHash),
 		});
 		this.settingTab = new VaultMcpSettingTab(this.app, this);
 		this.addSettingTab(this.settingTab);
@@ -137,6 +137,17 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 	async setToolRight(tokenName: string, tool: string, right: ToolRight, tokenHash?: string): Promise<void> {
 		const changed = withToolRight(this.settings, tokenName, tool, right, ALL_TOOLS, tokenHash);
 		if (changed !== this.settings) await this.updateSettings({ tokens: changed.tokens });
+	}
+
+	/**
+	 * "Always allow" saved into data.json as it is now, under the settings lock: the right is raised
+	 * only where it is Ask there, so a Deny the CLI saved a moment ago stays (withAskRaised).
+	 */
+	private async raiseToolRightFromAsk(tokenName: string, tool: string, right: ToolRight, tokenHash?: string): Promise<void> {
+		if (this.unreadableSettings !== null) return;
+		await this.settingsStore.update((current) => withAskRaised(current, tokenName, tool, right, ALL_TOOLS, tokenHash));
+		await this.service.apply(this.settings);
+		this.refreshIndicators();
 	}
 
 	/** Symbolic links in the vault folder that the jail hides, to name them in the settings tab. */

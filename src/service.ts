@@ -60,7 +60,10 @@ export interface McpServiceDeps {
 	journal: WriteJournal;
 	/** Who answers a tool call set to Ask; absent: nobody can, so such calls are refused at once. */
 	approver?: Approver;
-	/** Saves a token's right for a tool ("Always allow" in the approval window or terminal). */
+	/**
+	 * Saves "Always allow" (the approval window or terminal): the token's right for the tool raised to
+	 * `right`, only where it is Ask in the settings as saved now (withAskRaised), not in this service's copy.
+	 */
 	setToolRight?(tokenName: string, tool: string, right: ToolRight, tokenHash?: string): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { MAX_TOKEN_NAME_LENGTH } from "../config/limits";
 import type { VaultMcpSettings } from "../config/settings";
-import { applyRightChanges, type ToolRight, type ToolRightSubject, type ToolRights } from "./rights";
+import { applyRightChanges, effectiveRight, type ToolRight, type ToolRightSubject, type ToolRights } from "./rights";
 import { generateToken, type TokenLevel, type TokenRecord } from "./tokens";
 
 /**
@@ -51,6 +51,27 @@ export function withToolRight(
 	if (!changed || "error" in changed) return settings;
 	const saved = setTokenRights(settings, tokenName, changed.rights);
 	return "error" in saved ? settings : saved.settings;
+}
+
+/**
+ * "Always allow" as it is saved: `withToolRight` only where the token's right for the tool is Ask in
+ * `settings`, else the same object. Given the settings file as it is now (read under its lock), a
+ * Deny saved since the question was asked stays: the running server reads the file again within
+ * about a second, and a `token rights --deny` saved in that second was raised back to Allow by an
+ * answer checked against the server's older copy.
+ */
+export function withAskRaised(
+	settings: VaultMcpSettings,
+	tokenName: string,
+	tool: string,
+	right: ToolRight,
+	tools: readonly ToolRightSubject[],
+	tokenHash?: string,
+): VaultMcpSettings {
+	const token = settings.tokens.find((record) => record.name === tokenName && (tokenHash === undefined || record.hash === tokenHash));
+	const subject = tools.find((known) => known.name === tool);
+	if (!token || !subject || effectiveRight(token, subject, true) !== "ask") return settings;
+	return withToolRight(settings, tokenName, tool, right, tools, tokenHash);
 }
 
 /** Replaces the rights of the token with this name; an error if there is none. */

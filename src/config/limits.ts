@@ -435,6 +435,13 @@ export const NOT_FOUND_SUGGESTIONS = 5;
 /** Headings named in an error about a heading that is not in a note (a note may have thousands). */
 export const HEADINGS_LISTED = 100;
 /**
+ * The most characters of a heading read_note echoes as `section` (its text is also the start of
+ * content). An 800 KB heading echoed whole left its section no room in the answer: content "".
+ */
+export const MAX_ANSWERED_SECTION_CHARS = 1024;
+/** Headings after the cut that read_note's `read_further` names, to read the rest of a cut section or note. */
+export const READ_FURTHER_HEADINGS = 5;
+/**
  * Notes whose headings read_note keeps read and keyed after looking into one by heading: enough for
  * a model going back and forth between a few notes; each keeps a text, a key and three numbers a
  * heading (a note of 150,000 headings, about 8 MB).

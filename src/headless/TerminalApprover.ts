@@ -194,7 +194,14 @@ export class TerminalApprover implements Approver {
 		const more = this.unprinted() > 0 ? ", [m]ore" : "";
 		// Each right "a" saves, by name: a call of an allowed tool asked for the note it makes saves create_note's.
 		const rights = (request.alwaysAllows ?? [request.tool]).map((name) => visibleInTerminal(name)).join(" and ");
+		// Asked again after its rights were allowed: nothing is left to allow always.
+		if (rights === "") return `Approve? [y]es, [n]o (${visibleInTerminal(request.tool)} is allowed already; this change is new)${more}: `;
 		return `Approve? [y]es, [n]o, [a]lways allow ${rights} for "${visibleInTerminal(request.tokenName)}"${more}: `;
+	}
+
+	/** Whether the question on screen offers "always": not one asked again after its rights were allowed (`alwaysAllows` empty). */
+	private offersAlways(): boolean {
+		return this.current?.waiting.request.alwaysAllows?.length !== 0;
 	}
 
 	/** Lines of the question on screen not printed yet. */
@@ -239,11 +246,11 @@ export class TerminalApprover implements Approver {
 				? "approve"
 				: answer === "n" || answer === "no"
 					? "decline"
-					: answer === "a" || answer === "always"
+					: (answer === "a" || answer === "always") && this.offersAlways()
 						? "always"
 						: null;
 		if (decision === null) {
-			this.write(`Answer y, n or a${this.unprinted() > 0 ? " (m for more of the change)" : ""}: `);
+			this.write(`Answer y, n${this.offersAlways() ? " or a" : ""}${this.unprinted() > 0 ? " (m for more of the change)" : ""}: `);
 			return;
 		}
 		const unseen = this.unprinted();

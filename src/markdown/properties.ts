@@ -3,7 +3,7 @@
  * `fileManager.processFrontMatter` makes, but through the `yaml` package's Document so the other
  * properties keep their order, their values and their comments. Pure.
  */
-import { Document, isMap } from "yaml";
+import { Document, isMap, isScalar, Scalar } from "yaml";
 import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_ENTRIES, MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_EXPANDED_VALUES } from "../config/limits";
 import { frontmatterBoundProblem, frontmatterBoundProblemSteps, frontmatterValue, hasDuplicateKey, parseDocumentSteps, splitFrontmatter } from "./frontmatter";
 import { runSteps, type Steps } from "./steps";
@@ -73,7 +73,8 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 	const eol = /^---[ \t]*\r\n/.test(note) || (!split && note.includes("\r\n")) ? "\r\n" : "\n";
 	if (!split) {
 		if (written === null) return ok({ text: note, value: written, changed: false });
-		const document = new Document({ [name]: written }, { schema: "core" });
+		const document = new Document({}, { schema: "core" });
+		if (isMap(document.contents)) document.contents.items.push(document.createPair(propertyKey(name), written));
 		const added = toYaml(document, eol, true);
 		const problem = frontmatterBoundProblem(added);
 		if (problem !== null) return overBoundAfterEdit(problem);
@@ -96,6 +97,9 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 		map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value) === name) ??
 		map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value).toLowerCase() === name.toLowerCase());
 	const key = existing ? (existing.key as { value?: unknown }).value : name;
+	// A key this edit keeps, written plain where a YAML 1.1 reader would not read it back (`<<`, `yes`): quoted now.
+	if (written !== null && isScalar(existing?.key) && existing.key.type === Scalar.PLAIN && YAML_1_1_SPECIAL_KEY.test(String(existing.key.value)))
+		existing.key.type = Scalar.QUOTE_DOUBLE;
 	let before: string;
 	try {
 		before = JSON.stringify(frontmatterValue(document));
@@ -115,7 +119,7 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 		if (old?.commentBefore) node.commentBefore = old.commentBefore;
 		existing.value = node;
 	} else {
-		document.set(key, document.createNode(written));
+		map.items.push(document.createPair(propertyKey(name), written));
 	}
 	let after: string;
 	try {
@@ -137,6 +141,27 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 	const problem = frontmatterBoundProblem(edited);
 	if (problem !== null) return overBoundAfterEdit(problem);
 	return ok({ text: `${opening}${edited}${closing}${body}`, value: written, changed: true });
+}
+
+/**
+ * Plain keys that YAML 1.2 (this project's parser) reads as the same text but YAML 1.1 readers,
+ * js-yaml's default schema among them, do not: `<<` is a merge key there (a text value makes the
+ * whole frontmatter an error), `yes`/`on`/`y` and their kin are booleans, and a key starting with a
+ * digit may be a date (`2024-01-01`, read as a Date and renamed to its long form), a sexagesimal
+ * number (`1:20` is 80) or a number with underscores (`1_000`). Whether Obsidian's parser is one
+ * of them was not checked; a double-quoted key reads as its text in every version.
+ */
+const YAML_1_1_SPECIAL_KEY = /^(?:<<|[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|[-+]?\.?[0-9].*)$/su;
+
+/**
+ * A property name as a key node: double-quoted where a YAML 1.1 reader would read it plain as
+ * something else (YAML_1_1_SPECIAL_KEY); otherwise in the style the yaml package picks (plain, or
+ * quoted where YAML 1.2 needs it: `a: b`, `#c`, `- d`, `true`, `123`).
+ */
+function propertyKey(name: string): Scalar<string> {
+	const key = new Scalar(name);
+	if (YAML_1_1_SPECIAL_KEY.test(name)) key.type = Scalar.QUOTE_DOUBLE;
+	return key;
 }
 
 /**

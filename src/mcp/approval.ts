@@ -21,6 +21,7 @@ export interface ApprovalRequest {
 	/**
 	 * The tools whose right "always" sets to Allow: what the person is asked for, the tool's own right at Ask and
 	 * create_note's when the call makes a note or folder and that right is Ask (a tool allowed is asked only for that).
+	 * Empty: nothing is at Ask any more (a call asked again after its rights were allowed), and "always" is not offered.
 	 * Absent: the tool.
 	 */
 	alwaysAllows?: string[];

@@ -189,12 +189,14 @@ function callRightNow(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): T
 
 /**
  * The rights a question is asked for, the ones "always allow" saves: the tool's own at Ask, and create_note's at Ask when
- * the set makes a note or folder. Neither (both set to Allow while the call was planned): the tool, as it was asked for.
+ * the set makes a note or folder. None when neither is at Ask any more: a call asked again (its note changed after the
+ * person approved) after its rights were set to Allow (another question's "always", or the settings) offered "Always allow
+ * this tool", which saved an Allow already there.
  */
 function rightsAskedFor(ctx: ToolContext, tool: ToolDescriptor, made: NewFiles): string[] {
 	const asked = ctx.writes.currentRight(tool) === "ask" ? [tool.name] : [];
 	if (makesAny(made) && tool.name !== NEW_FILES_RIGHT.name && ctx.writes.currentRight(NEW_FILES_RIGHT) === "ask") asked.push(NEW_FILES_RIGHT.name);
-	return asked.length > 0 ? asked : [tool.name];
+	return asked;
 }
 
 /** A call refused after the person decided, its right taken since: the tool's, or create_note's for what it makes. */

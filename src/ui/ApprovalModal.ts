@@ -78,9 +78,10 @@ export class ApprovalModal extends Modal {
 
 		const answers = new Setting(this.contentEl)
 			.setDesc("Nothing is written unless you approve. Closing this window declines.")
-			.addButton((button) => this.decisionButton(button, "Decline", "decline"))
-			.addButton((button) => this.decisionButton(button, alwaysAllowText(this.request), "always"))
-			.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
+			.addButton((button) => this.decisionButton(button, "Decline", "decline"));
+		// Asked again after its rights were allowed: nothing is left to allow always.
+		if (this.request.alwaysAllows?.length !== 0) answers.addButton((button) => this.decisionButton(button, alwaysAllowText(this.request), "always"));
+		answers.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
 		this.notShownEl = answers.descEl.createDiv({ cls: "vault-mcp-approval-not-shown vault-mcp-hidden" });
 		this.notShownTextEl = this.notShownEl.createDiv();
 		const unseen = this.notShownEl.createEl("label", { cls: "vault-mcp-approval-unseen" });

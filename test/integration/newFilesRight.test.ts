@@ -291,6 +291,24 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		);
 	});
 
+	test("a call asked again after its tool was allowed (its section moved after the person approved) does not offer Always allow: nothing is at Ask (it offered append_to_note)", async () => {
+		await fs.writeFile(nodePath.join(vault, "Home.md"), "# Home\n\n## Shopping\n- apples\n\n## Later\n- bread\n");
+		const approver = new AnsweringApprover(async (_request, index): Promise<ApprovalAnswer> => {
+			if (index > 0) return "approve";
+			// While the question is open: another program moves the section, and the tool is set to Allow (another
+			// question's "always", or the settings tab).
+			const host = running!.host;
+			await host.vault.process(host.vault.getFileByPath("Home.md")!, () => "# Home\n\n## Later\n- bread\n\n## Shopping\n- apples\n");
+			settingsNow = withToolRight(settingsNow, "write", "append_to_note", "allow", ALL_TOOLS);
+			await running!.service.apply(settingsNow);
+			return "approve";
+		});
+		const mcp = await serve({ append_to_note: "ask" }, approver);
+		expect(await callTool(mcp, "append_to_note", { path: "Home", heading: "Shopping", content: "- milk" })).toMatchObject({ ok: true });
+		expect(approver.asked.map((question) => question.alwaysAllows)).toEqual([["append_to_note"], []]);
+		expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n\n## Later\n- bread\n\n## Shopping\n- apples\n- milk\n");
+	});
+
 	test("a rename's linking note replaced by another file with the same text while the person decides: not relinked; asked again (it was relinked unasked)", async () => {
 		await fs.writeFile(nodePath.join(vault, "Links.md"), "See [[Home]].\n");
 		const approver = new AnsweringApprover(async (_request, index) => {

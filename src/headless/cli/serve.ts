@@ -3,9 +3,10 @@ import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import type { Logger } from "../../activity";
 import { effectiveRight } from "../../auth/rights";
-import { addToken, withToolRight } from "../../auth/tokenList";
+import { addToken, withAskRaised } from "../../auth/tokenList";
 import type { TokenLevel, TokenRecord } from "../../auth/tokens";
 import type { FileSettingsStore } from "../../config/FileSettingsStore";
+import type { SettingsStore } from "../../config/store";
 import { HIDDEN_LINKS_NAMED, MAX_PORT, MIN_PORT, SETTINGS_POLL_INTERVAL_MS, STARTUP_PARSE_SLICES_PER_NOTE } from "../../config/limits";
 import type { VaultMcpSettings } from "../../config/settings";
 import { vaultRootSpellings } from "../../config/vaultRootSpellings";
@@ -13,7 +14,7 @@ import { SNIPPET_CLIENTS, type ConnectionSnippet } from "../../http/clientSnippe
 import { ALL_TOOLS } from "../../mcp/tools";
 import { normalizeExcludedFolder } from "../../paths/spelling";
 import { SEARCH_LANGUAGES, type SearchLanguage } from "../../search/languages";
-import { McpService } from "../../service";
+import { McpService, type McpServiceDeps } from "../../service";
 import { VERSION } from "../../version";
 import { SERVE_COMMAND } from "../cliHelp";
 import { NodeHost } from "../NodeHost";
@@ -24,6 +25,17 @@ import { asUsage, loggerFor, positiveInteger, quoted, UsageError, vaultRootFrom,
 import { connectHint, loadSettings, newTokenRights, settingsStoreOf, snippetFor } from "./vaultSettings";
 import { servedJournal } from "./journal";
 import { followMoves } from "../../journal/followMoves";
+
+/**
+ * How serve saves "Always allow": into data.json as it is now, under its lock, raising the right only
+ * where it is Ask there (withAskRaised), so a `token rights --deny` saved in the second before the
+ * server read the file again stays Deny.
+ */
+export function alwaysAllowSaver(store: SettingsStore): NonNullable<McpServiceDeps["setToolRight"]> {
+	return async (tokenName, tool, right, tokenHash) => {
+		await store.update((current) => withAskRaised(current, tokenName, tool, right, ALL_TOOLS, tokenHash));
+	};
+}
 
 /** `vault-mcp serve VAULT`: serves the vault until stopped; exit 1 when the server cannot listen. */
 export async function serve(args: string[], io: CliIo): Promise<number> {
@@ -94,9 +106,7 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 		settingsStore: store,
 		journal,
 		approver,
-		setToolRight: async (tokenName, tool, right, tokenHash) => {
-			await store.update((current) => withToolRight(current, tokenName, tool, right, ALL_TOOLS, tokenHash));
-		},
+		setToolRight: alwaysAllowSaver(store),
 	});
 	const status = await service.apply(runSettings);
 	if (status.state !== "listening") {

@@ -175,6 +175,18 @@ describe("TerminalApprover", () => {
 		},
 	);
 
+	test("a call asked again after its rights were allowed (alwaysAllows empty) offers no [a]lways, and an 'a' is not taken for it (it offered append_to_note)", async () => {
+		const pending = ask({ ...request("again"), alwaysAllows: [] });
+		await read();
+		expect(shown).toContain("Approve? [y]es, [n]o (append_to_note is allowed already; this change is new): ");
+		expect(shown).not.toContain("[a]lways");
+		input.write("a\n");
+		await read();
+		input.write("y\n");
+		expect(await pending).toBe("approve");
+		expect(shown).toContain("Answer y, n: ");
+	});
+
 	test("what was typed but not yet read when a question is printed is thrown away, and the person is told", async () => {
 		typedAhead = "y\n";
 		const pending = ask(request("only"));

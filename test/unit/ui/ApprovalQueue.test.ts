@@ -82,4 +82,10 @@ describe("ApprovalQueue", () => {
 		const buttons = [...(approvalWindow()?.querySelectorAll("button") ?? [])].map((each) => each.textContent);
 		expect(buttons).toEqual(["Decline", text, "Approve"]);
 	});
+
+	test("a call asked again after its rights were allowed (alwaysAllows empty) has no always button (it offered Always allow this tool)", () => {
+		void queue.decide({ ...request("again", "laptop"), alwaysAllows: [] }, new AbortController().signal, () => undefined);
+		const buttons = [...(approvalWindow()?.querySelectorAll("button") ?? [])].map((each) => each.textContent);
+		expect(buttons).toEqual(["Decline", "Approve"]);
+	});
 });
