@@ -178,8 +178,10 @@ describe("vault-wide calls beside other clients, over HTTP", () => {
 			const pausedBefore = pauses;
 			turns.open();
 			const answers = await Promise.all(flood);
-			// Each call stopped at the pause it was waiting in, not after its remaining slices (one per note here).
-			expect(pauses - pausedBefore).toBeLessThan(4);
+			// Each call stopped at the pause it was waiting in, not after its remaining slices (one per note here): 3 pauses
+			// after the change here; 162 with the pause's check taken out (`StoppedWhenWithdrawn`). A bound far from both (it was
+			// < 4, and other work on the lane could add one).
+			expect(pauses - pausedBefore).toBeLessThan(20);
 			// A call of a token with others in flight waits for its token's turn before it begins (see
 			// TurnLane): one not begun when the tool was denied is answered as any call after it, the tool not found.
 			for (const answer of answers) {

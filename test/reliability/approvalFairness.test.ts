@@ -1,14 +1,15 @@
 /**
  * Approvals under a flood, over real HTTP, headless: `serve`'s terminal approver (its input a
  * stream the test types into, as a person would) answers Ask calls from two tokens. One token
- * floods; the other's single question must reach the person within seconds, and the flood past
- * the per-token bound is refused at once with nothing written.
+ * floods; the other's single question must reach the person after at most one of the flooder's (or
+ * one turn, when nobody answers), and the flood past the per-token bound is refused at once with
+ * nothing written.
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { PassThrough } from "node:stream";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { APPROVAL_SWAP_GRACE_MS, MAX_WAITING_APPROVALS_PER_TOKEN } from "../../src/config/limits";
+import { APPROVAL_SWAP_GRACE_MS, APPROVAL_TURN_MS, MAX_WAITING_APPROVALS_PER_TOKEN } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { addToken } from "../../src/auth/tokenList";
 import { NodeHost } from "../../src/headless/NodeHost";
@@ -21,9 +22,16 @@ import { callTool, type CallOutcome } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const NOTE = "# Inbox\n";
-/** How long the person takes to read a question before answering: slow enough that a line in arrival order would keep the other token waiting well past 10 s. */
+/** How long the person takes to read a question before answering: in arrival order the other token's would come after the flooder's 20 (12 s). */
 const READING_MS = 600;
-const FLOOD = 100;
+/** Twice the calls one token may have waiting: the second half is refused. */
+const FLOOD = 2 * MAX_WAITING_APPROVALS_PER_TOKEN;
+/**
+ * How long the test waits for a question that should come after a turn (APPROVAL_TURN_MS, 5 s): 5-8 s here and at
+ * loads of 12-20, which is under a fifth of this; without turns it comes when the flooder's question runs out of time
+ * (DEFAULT_APPROVAL_TIMEOUT_SECONDS, 120 s), three times this.
+ */
+const TURN_DEADLINE_MS = 40_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
@@ -80,7 +88,7 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 	/** The questions printed so far, by the first line of each (who asks). */
 	const questionsShown = () => screen.split("\n").filter((line) => line.includes(" asks to run "));
 
-	test(`another token's question is shown within 10 s while one token floods ${FLOOD} Ask calls; the flood past the bound is refused and writes nothing`, async () => {
+	test(`another token's question is shown after at most one of the flooder's while one token floods ${FLOOD} Ask calls; the flood past the bound is refused and writes nothing`, async () => {
 		const [flooder, desktop] = clients as [Client, Client];
 		const outcomes: CallOutcome[] = [];
 		// A call may also be turned away by the HTTP layer (the token's places in flight are busy while the others plan): that too writes nothing.
@@ -99,14 +107,14 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 
 		// The person reads each question for READING_MS, declines the flooder's and approves the desktop's.
 		let answered = 0;
-		let desktopShownAt = 0;
+		let desktopShown = false;
 		let stop = false;
 		const person = (async () => {
 			while (!stop) {
 				const shown = questionsShown();
 				if (shown.length > answered) {
 					const asking = shown[answered] ?? "";
-					if (asking.startsWith('"desktop"') && desktopShownAt === 0) desktopShownAt = Date.now();
+					if (asking.startsWith('"desktop"')) desktopShown = true;
 					await sleep(READING_MS);
 					typed.write(asking.startsWith('"desktop"') ? "y\n" : "n\n");
 					answered++;
@@ -115,11 +123,9 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 			}
 		})();
 
-		const sent = Date.now();
 		const desktopCall = callTool(desktop, "append_to_note", { path: "Inbox", content: "from the desktop" });
-		await until(() => desktopShownAt !== 0, "the desktop's question", 30_000);
-		const waitedMs = desktopShownAt - sent;
-		expect(waitedMs).toBeLessThan(10_000);
+		// Counted, not timed: in arrival order the flooder's 20 questions would all go first.
+		await until(() => desktopShown, "the desktop's question", 30_000);
 		// At most the flooder's question already on screen went before it.
 		const beforeDesktop = questionsShown().findIndex((line) => line.startsWith('"desktop"'));
 		expect(beforeDesktop).toBeLessThanOrEqual(2);
@@ -134,7 +140,7 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 		expect(text).not.toContain("flood");
 	}, 60_000);
 
-	test("nobody answers the flood: the other token's question is still shown within 10 s (the untouched question gives way), and is answered there", async () => {
+	test("nobody answers the flood: the other token's question is still shown, after a turn, long before the flooder's runs out of time (the untouched question gives way), and is answered there", async () => {
 		const [flooder, desktop] = clients as [Client, Client];
 		const flood = Array.from({ length: FLOOD }, (_, index) =>
 			callTool(flooder, "append_to_note", { path: "Inbox", content: `flood ${index}` }).catch((error: unknown): CallOutcome => ({
@@ -145,8 +151,10 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 		await until(() => screen.includes(`(${MAX_WAITING_APPROVALS_PER_TOKEN - 1} more waiting`), "the flooder's line to be full");
 		const sent = Date.now();
 		const desktopCall = callTool(desktop, "append_to_note", { path: "Inbox", content: "from the desktop" });
-		await until(() => questionsShown().some((line) => line.startsWith('"desktop"')), "the desktop's question", 30_000);
-		expect(Date.now() - sent).toBeLessThan(10_000);
+		// Without turns it is shown when the flooder's question times out: past this deadline (see TURN_DEADLINE_MS).
+		await until(() => questionsShown().some((line) => line.startsWith('"desktop"')), "the desktop's question", TURN_DEADLINE_MS);
+		// A lower bound, safe on a busy machine: the flooder's question had its whole turn first.
+		expect(Date.now() - sent).toBeGreaterThanOrEqual(APPROVAL_TURN_MS);
 		expect(screen).toContain('(no answer yet to append_to_note from "flooder": it goes back in line');
 		// The person reads it, then answers.
 		await sleep(APPROVAL_SWAP_GRACE_MS + 200);
@@ -157,5 +165,5 @@ describe("approvals in the terminal under a flood from one token (real HTTP, hea
 		const text = await noteText();
 		expect(text).toContain("from the desktop");
 		expect(text).not.toContain("flood");
-	}, 60_000);
+	}, 90_000);
 });
