@@ -298,9 +298,10 @@ describe("a note whose reads fail for a passing reason (too many open files)", (
 			// The second retry comes after the second pause (5 s): its timer is asked for with that pause, and run after
 			// 50 ms rather than waited out (5 s of an idle core in the unit tier).
 			const realSetTimeout = globalThis.setTimeout;
+			const secondPause = NOTE_READ_RETRY_PAUSES_MS[1];
 			const secondPauses: number[] = [];
 			const timers = jest.spyOn(globalThis, "setTimeout").mockImplementation(((run: () => void, ms?: number, ...rest: unknown[]) => {
-				if (ms !== NOTE_READ_RETRY_PAUSES_MS[1]) return realSetTimeout(run, ms, ...rest);
+				if (ms === undefined || ms !== secondPause) return realSetTimeout(run, ms, ...rest);
 				secondPauses.push(ms);
 				return realSetTimeout(run, 50, ...rest);
 			}) as typeof setTimeout);
@@ -313,7 +314,7 @@ describe("a note whose reads fail for a passing reason (too many open files)", (
 				await metadata.settled();
 				expect(metadata.getCache("Busy.md")?.headings?.[0]?.heading).toBe("Busy");
 				expect(metadata.resolvedLinks["Busy.md"]).toEqual({ "Target.md": 1 });
-				expect(secondPauses).toEqual([NOTE_READ_RETRY_PAUSES_MS[1]]);
+				expect(secondPauses).toEqual([secondPause]);
 			} finally {
 				timers.mockRestore();
 				failing.restore();
