@@ -295,16 +295,28 @@ describe("a note whose reads fail for a passing reason (too many open files)", (
 			const vault = await NodeVault.open(root);
 			// Start's read, the read after start and the first retry fail (the last two try the synchronous read, then the other).
 			const failing = failReads(vault, "Busy.md", 5);
+			// The second retry comes after the second pause (5 s): its timer is asked for with that pause, and run after
+			// 50 ms rather than waited out (5 s of an idle core in the unit tier).
+			const realSetTimeout = globalThis.setTimeout;
+			const secondPause = NOTE_READ_RETRY_PAUSES_MS[1];
+			const secondPauses: number[] = [];
+			const timers = jest.spyOn(globalThis, "setTimeout").mockImplementation(((run: () => void, ms?: number, ...rest: unknown[]) => {
+				if (ms === undefined || ms !== secondPause) return realSetTimeout(run, ms, ...rest);
+				secondPauses.push(ms);
+				return realSetTimeout(run, 50, ...rest);
+			}) as typeof setTimeout);
 			const metadata = await NodeMetadataCache.build(vault);
 			try {
 				for (const deadline = Date.now() + 30_000; metadata.getCache("Busy.md") === null;) {
 					if (Date.now() > deadline) throw new Error(`never read again (${failing.reads()} reads)`);
-					await new Promise((resolve) => setTimeout(resolve, 50));
+					await new Promise((resolve) => realSetTimeout(resolve, 50));
 				}
 				await metadata.settled();
 				expect(metadata.getCache("Busy.md")?.headings?.[0]?.heading).toBe("Busy");
 				expect(metadata.resolvedLinks["Busy.md"]).toEqual({ "Target.md": 1 });
+				expect(secondPauses).toEqual([secondPause]);
 			} finally {
+				timers.mockRestore();
 				failing.restore();
 				metadata.close();
 				await vault.close();
