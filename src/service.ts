@@ -28,6 +28,7 @@ import { NotesNotYetRead } from "./vault/notesStillBeingRead";
 import { TagNotes } from "./vault/tagNotes";
 import { NotesWithTasks } from "./vault/notesWithTasks";
 import { KeptGraphStats } from "./vault/keptGraphStats";
+import { KeptNoteLinks } from "./vault/keptNoteLinks";
 import { NotePathIndex } from "./vault/notePaths";
 import { logUnusedSettings } from "./vault/obsidianSettings";
 import { ALL_TOOLS } from "./mcp/tools";
@@ -122,6 +123,7 @@ export class McpService {
 	private tagNotes: TagNotes | null = null;
 	private notesWithTasks: NotesWithTasks | null = null;
 	private graphStats: KeptGraphStats | null = null;
+	private noteLinks: KeptNoteLinks | null = null;
 	private changeNotifier: VaultChangeNotifier | null = null;
 
 	constructor(private readonly deps: McpServiceDeps) {
@@ -285,6 +287,7 @@ export class McpService {
 			this.notesNotYetRead ?? undefined,
 			this.notesWithTasks ?? undefined,
 			this.graphStats ?? undefined,
+			this.noteLinks ?? undefined,
 		);
 	}
 
@@ -422,6 +425,7 @@ export class McpService {
 		const tagNotes = new TagNotes(this.deps.host);
 		const notesWithTasks = new NotesWithTasks(this.deps.host, this.turns.take);
 		const graphStats = new KeptGraphStats(this.deps.host);
+		const noteLinks = new KeptNoteLinks(this.deps.host);
 		const changeNotifier = new VaultChangeNotifier(this.deps.host);
 		const connections = new ConnectionPool({ maxUnauthenticated: deadlines.maxUnauthenticatedConnections, firstRequestMs: deadlines.firstRequestMs });
 		const endpoint: McpEndpoint = createMcpEndpoint({
@@ -466,6 +470,8 @@ export class McpService {
 			notesWithTasks.start();
 			this.graphStats = graphStats;
 			graphStats.start();
+			this.noteLinks = noteLinks;
+			noteLinks.start();
 			this.changeNotifier = changeNotifier;
 			changeNotifier.start();
 			this.requestedPort = port;
@@ -508,6 +514,8 @@ export class McpService {
 		this.notesWithTasks = null;
 		this.graphStats?.stop();
 		this.graphStats = null;
+		this.noteLinks?.stop();
+		this.noteLinks = null;
 		// A call that wrote keeps its connection until its answer is sent: it says what was written.
 		await server?.close(endpoint?.writtenAnswers(), outOfTime);
 		// Connections are closed; calls already running finish their work, so stop means settled.
@@ -559,6 +567,7 @@ class RequestContext implements EveryField<ToolContext> {
 		readonly notesNotYetRead: ToolContext["notesNotYetRead"],
 		readonly notesWithTasks: ToolContext["notesWithTasks"],
 		readonly graphStats: ToolContext["graphStats"],
+		readonly noteLinks: ToolContext["noteLinks"],
 	) {}
 
 	get scope(): Scope {

@@ -5,6 +5,7 @@ import type { NotesNotYetRead } from "../vault/notesStillBeingRead";
 import type { TagNotes } from "../vault/tagNotes";
 import type { NotesWithTasks } from "../vault/notesWithTasks";
 import type { KeptGraphStats } from "../vault/keptGraphStats";
+import type { KeptNoteLinks } from "../vault/keptNoteLinks";
 import type { NotePathIndex } from "../vault/notePaths";
 import type { Scope } from "../vault/scope";
 import type { NoteSearch } from "../vault/search";
@@ -36,6 +37,8 @@ export interface ToolContext {
 	notesWithTasks?: NotesWithTasks;
 	/** The running server's graph counts per scope until a note changes, for `get_graph_stats`; absent: each call counts. */
 	graphStats?: KeptGraphStats;
+	/** The running server's walks over notes' links, kept until a file comes, goes or moves, for `get_note_links`; absent: each call walks the note's links. */
+	noteLinks?: KeptNoteLinks;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;
 }

@@ -505,6 +505,7 @@ class StoppedWhenWithdrawn implements EveryField<ToolContext> {
 	readonly notesNotYetRead: ToolContext["notesNotYetRead"];
 	readonly notesWithTasks: ToolContext["notesWithTasks"];
 	readonly graphStats: ToolContext["graphStats"];
+	readonly noteLinks: ToolContext["noteLinks"];
 	readonly writes: ToolContext["writes"];
 	/** Made at the first use: most small reads never pause. */
 	private stoppingBudget: NonNullable<ToolContext["callBudget"]> | null = null;
@@ -527,6 +528,7 @@ class StoppedWhenWithdrawn implements EveryField<ToolContext> {
 		this.notesNotYetRead = ctx.notesNotYetRead;
 		this.notesWithTasks = ctx.notesWithTasks;
 		this.graphStats = ctx.graphStats;
+		this.noteLinks = ctx.noteLinks;
 		this.writes = ctx.writes;
 	}
 

@@ -92,6 +92,7 @@ function onHost(ctx: ToolContext, host: ToolContext["host"]): ToolContext {
 		notesNotYetRead: ctx.notesNotYetRead,
 		notesWithTasks: ctx.notesWithTasks,
 		graphStats: ctx.graphStats,
+		noteLinks: ctx.noteLinks,
 		writes: ctx.writes,
 	};
 	return planned;

@@ -1,5 +1,5 @@
 import { LINKS_PER_CLOCK_CHECK, MAX_VAULT_PATH_CHARS } from "../config/limits";
-import type { CachedMetadata, ReferenceCache } from "obsidian";
+import type { CachedMetadata, FrontmatterLinkCache, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
 import { canvasLinksSteps } from "../canvas/canvasLinks";
@@ -45,54 +45,99 @@ export interface NoteLinks {
  */
 export async function noteLinks(host: Host, scope: Scope, file: HostFile, listed: number, budget?: CallBudget): Promise<NoteLinks> {
 	const cache = host.metadataCache.getFileCache(file);
-	if (!cache) return { outgoing: [], outgoingTotal: 0, unresolved: [], unresolvedTotal: 0, linkpathTargets: new Map(), reachedFiles: new Map() };
+	return cache ? new NoteLinksWalk(cache, file.path, listed).walk(host, scope, budget) : emptyNoteLinks();
+}
+
+/** What get_note_links answers for a note whose metadata is not read. */
+export function emptyNoteLinks(): NoteLinks {
+	return { outgoing: [], outgoingTotal: 0, unresolved: [], unresolvedTotal: 0, linkpathTargets: new Map(), reachedFiles: new Map() };
+}
+
+/**
+ * The walk over one version of a note's links (`cache`, at `sourcePath`) that `noteLinks` makes: a
+ * walk stopped at its call's budget is where it stopped, every link before it resolved and listed,
+ * so the server keeps it (KeptNoteLinks) and the same call again goes on from there. A planted note
+ * of 400,000 link paths was resolved from its first on every call: 0.8 s of CPU here, more than the
+ * whole budget on a slower or busier machine, where it could never be answered. Valid while no file
+ * comes, goes or moves, and for one scope: where a link path leads depends on both.
+ */
+export class NoteLinksWalk {
 	// Split: a planted note's 650,000 link paths in one map grew it in pieces of 40–70 ms.
-	const targets = new OrderedSplitStringMap<string | null>();
-	const unresolvedListed: string[] = [];
-	let unresolvedTotal = 0;
-	const reachedFiles = new Map<string, HostFile>();
-	const resolve = visibleLinkResolver(host, scope);
-	let total = 0;
-	// A link path met for the first time is compared with every file of the name it asks for: with a
-	// name 3,000 folders hold, 512 such paths between two looks at the clock held the server 230 ms.
-	let resolvedSinceLook = false;
-	const targetOf = (linkpath: string): string | null => {
-		let target = targets.get(linkpath);
-		if (target === undefined) {
-			const reached = resolve(linkpath, file.path);
-			target = reached?.path ?? null;
-			targets.add(linkpath, target);
-			if (reached) reachedFiles.set(reached.path, reached);
-			// Each link path is resolved once, the first time it is met: the unresolved ones listed in the order they first appear.
-			else if (unresolvedTotal++ < listed) unresolvedListed.push(linkpath);
-			resolvedSinceLook = true;
+	private readonly targets = new OrderedSplitStringMap<string | null>();
+	private readonly outgoing: OutgoingLink[] = [];
+	private readonly unresolvedListed: string[] = [];
+	private unresolvedTotal = 0;
+	private readonly reachedFiles = new Map<string, HostFile>();
+	private body: BodyLinks | null = null;
+	/** Links taken so far: the frontmatter's first, then the body's in the text's order. */
+	private taken = 0;
+
+	constructor(
+		readonly cache: CachedMetadata,
+		readonly sourcePath: string,
+		readonly listed: number,
+	) {}
+
+	/** The different link paths resolved so far: what the walk holds. */
+	get linkPaths(): number {
+		return this.targets.size;
+	}
+
+	/**
+	 * Goes on from the last link taken to the end, pausing on `budget`; the walk stays consistent at
+	 * every pause (a link is counted once taken whole), so a call stopped there leaves it to the next.
+	 */
+	async walk(host: Host, scope: Scope, budget?: CallBudget): Promise<NoteLinks> {
+		const resolve = visibleLinkResolver(host, scope);
+		// A link path met for the first time is compared with every file of the name it asks for: with a
+		// name 3,000 folders hold, 512 such paths between two looks at the clock held the server 230 ms.
+		let resolvedSinceLook = false;
+		const take = (link: string, line: number | null): void => {
+			const linkpath = linkpathOf(link);
+			let target = this.targets.get(linkpath);
+			if (target === undefined) {
+				const reached = resolve(linkpath, this.sourcePath);
+				target = reached?.path ?? null;
+				this.targets.add(linkpath, target);
+				if (reached) this.reachedFiles.set(reached.path, reached);
+				// Each link path is resolved once, the first time it is met: the unresolved ones listed in the order they first appear.
+				else if (this.unresolvedTotal++ < this.listed) this.unresolvedListed.push(linkpath);
+				resolvedSinceLook = true;
+			}
+			if (this.outgoing.length < this.listed) this.outgoing.push({ link, target, line });
+			this.taken++;
+		};
+		/** Whether to look at the clock before the next link: every LINKS_PER_CLOCK_CHECK links, and after each new link path resolved. */
+		const lookNow = (): boolean => {
+			const look = (this.taken + 1) % LINKS_PER_CLOCK_CHECK === 0 || resolvedSinceLook;
+			resolvedSinceLook = false;
+			return look;
+		};
+		// Frontmatter links first, then the body's by their place in the text.
+		const frontmatter = this.cache.frontmatterLinks ?? [];
+		while (this.taken < frontmatter.length) {
+			if (lookNow() && budget?.due()) await budget.checkpoint();
+			const entry = frontmatter[this.taken] as FrontmatterLinkCache;
+			take(entry.link, null);
 		}
-		return target;
-	};
-	/** Whether to look at the clock before the next link: every LINKS_PER_CLOCK_CHECK links, and after each new link path resolved. */
-	const lookNow = (): boolean => {
-		const look = ++total % LINKS_PER_CLOCK_CHECK === 0 || resolvedSinceLook;
-		resolvedSinceLook = false;
-		return look;
-	};
-	const outgoing: OutgoingLink[] = [];
-	const take = (link: string, line: number | null): void => {
-		const target = targetOf(linkpathOf(link));
-		if (outgoing.length < listed) outgoing.push({ link, target, line });
-	};
-	// Frontmatter links first, then the body's by their place in the text.
-	for (const entry of cache.frontmatterLinks ?? []) {
-		if (lookNow() && budget?.due()) await budget.checkpoint();
-		take(entry.link, null);
+		this.body ??= await bodyLinksInOrder(this.cache, budget);
+		const body = this.body;
+		for (let index = this.taken - frontmatter.length; index < body.order.length; index = this.taken - frontmatter.length) {
+			if (lookNow() && budget?.due()) await budget.checkpoint();
+			const at = body.order[index] as number;
+			const [list, entry] = at < body.links.count ? [body.links, at] : [body.embeds, at - body.links.count];
+			take(list.text(entry), list.line(entry));
+		}
+		// Copies of the lists (a thousand entries at most): the walk's own stay as the next call finds them.
+		return {
+			outgoing: [...this.outgoing],
+			outgoingTotal: this.taken,
+			unresolved: [...this.unresolvedListed],
+			unresolvedTotal: this.unresolvedTotal,
+			linkpathTargets: this.targets,
+			reachedFiles: this.reachedFiles,
+		};
 	}
-	const body = await bodyLinksInOrder(cache, budget);
-	for (let index = 0; index < body.order.length; index++) {
-		if (lookNow() && budget?.due()) await budget.checkpoint();
-		const at = body.order[index] as number;
-		const [list, entry] = at < body.links.count ? [body.links, at] : [body.embeds, at - body.links.count];
-		take(list.text(entry), list.line(entry));
-	}
-	return { outgoing, outgoingTotal: total, unresolved: unresolvedListed, unresolvedTotal, linkpathTargets: targets, reachedFiles };
 }
 
 /**
@@ -177,6 +222,13 @@ function placesList(places: ReferencePlaces): ReferenceList {
 	};
 }
 
+/** A note's body links and embeds, and their order in the text (`bodyLinksInOrder`). */
+interface BodyLinks {
+	links: ReferenceList;
+	embeds: ReferenceList;
+	order: ArrayLike<number>;
+}
+
 /**
  * The body's links and embeds by their place in the text: `order` lists links as their index and
  * embeds as the links' count plus theirs. A note kept packed (headless) is read without building
@@ -185,10 +237,7 @@ function placesList(places: ReferencePlaces): ReferenceList {
  * `budget` (a planted note holds 700,000 links: copying them into objects and sorting them held
  * the server 0.4 s); sorted when one is not.
  */
-async function bodyLinksInOrder(
-	cache: CachedMetadata,
-	budget?: CallBudget,
-): Promise<{ links: ReferenceList; embeds: ReferenceList; order: ArrayLike<number> }> {
+async function bodyLinksInOrder(cache: CachedMetadata, budget?: CallBudget): Promise<BodyLinks> {
 	const packed = await runStepsOnBudget(packedReferencePlaces(cache), budget);
 	const links = packed ? placesList(packed.links) : plainList(cache.links ?? []);
 	const embeds = packed ? placesList(packed.embeds) : plainList(cache.embeds ?? []);

@@ -164,8 +164,8 @@ export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T)
 /**
  * What the same call does when made again after it was stopped at its budget: `resumes` from what
  * the stopped one worked out (kept by the server: the search index and the notes' bodies it read,
- * a tag count where it stopped, the graph counts note by note, each note's tasks), or `redoes` all
- * of it (nothing is kept: a note's own links, the counts of get_vault_status). The answer says
+ * a tag count where it stopped, the graph counts note by note, each note's tasks, a note's own links
+ * resolved so far), or `redoes` all of it (nothing is kept: the counts of get_vault_status). The answer says
  * which: an agent told the same call gets further calls it again, forever when it never does.
  */
 type StoppedCallAgain = "resumes" | "redoes";

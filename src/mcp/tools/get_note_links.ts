@@ -46,10 +46,12 @@ export const getNoteLinksTool = defineTool({
 			async (budget) => ({
 				// Any of them may link here: looked at before the backlinks, so a note read meanwhile is named, never left out unnamed.
 				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead),
-				own: await noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget),
+				own: await (ctx.noteLinks?.links(ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget) ??
+					noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget)),
 				incoming: await backlinks(ctx.host, ctx.scope, file.path, budget),
 			}),
-			{ again: "redoes", narrowing: "The note holds too many links to resolve in one call; read_note shows its text." },
+			// The server keeps the walk over the note's own links where it stopped (KeptNoteLinks); the backlinks, a walk of the vault's links, are redone.
+			{ again: ctx.noteLinks ? "resumes" : "redoes", narrowing: "read_note shows the note's text." },
 			ctx.callBudget,
 		);
 		if (!links.ok) return links;

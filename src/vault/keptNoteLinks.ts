@@ -1,0 +1,83 @@
+import type { EventRef } from "obsidian";
+import { KEPT_NOTE_LINK_PATHS, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
+import type { Host, HostFile } from "../host/Host";
+import { emptyNoteLinks, NoteLinksWalk, type NoteLinks } from "./links";
+import { scopeKey, type Scope } from "./scope";
+import type { CallBudget } from "./workBudget";
+
+/** One note's kept walk, and the call walking it now (calls on one walk take turns: a link is taken whole by one). */
+interface KeptWalk {
+	readonly walk: NoteLinksWalk;
+	turn: Promise<unknown>;
+}
+
+/**
+ * get_note_links' walks over notes' links, kept between calls so that a call stopped at its budget
+ * is gone on with by the next, and a finished walk answers again for a lookup (a page of backlinks
+ * after another). A walk is for one version of the note (its metadata object: both hosts replace it
+ * when the note is read again), at one path, for one scope; every walk is dropped when any file
+ * comes, goes or moves, since where a link path leads depends on every file's name. A walk of fewer
+ * than LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
+ * KEPT_NOTE_LINK_WALKS walks and KEPT_NOTE_LINK_PATHS link paths among them, the one asked longest
+ * ago dropped first.
+ */
+export class KeptNoteLinks {
+	/** By note path and scope, the one asked longest ago first. */
+	private readonly walks = new Map<string, KeptWalk>();
+	private refs: EventRef[] = [];
+
+	constructor(private readonly host: Host) {}
+
+	start(): void {
+		const { vault } = this.host;
+		const dropAll = () => this.walks.clear();
+		this.refs = [vault.on("create", dropAll), vault.on("delete", dropAll), vault.on("rename", dropAll)];
+	}
+
+	stop(): void {
+		for (const ref of this.refs) this.host.vault.offref(ref);
+		this.refs = [];
+		this.walks.clear();
+	}
+
+	/** `file`'s links as `noteLinks` gives them, going on from the kept walk of its version in this scope when there is one. */
+	async links(scope: Scope, file: HostFile, listed: number, budget?: CallBudget): Promise<NoteLinks> {
+		const cache = this.host.metadataCache.getFileCache(file);
+		if (!cache) return emptyNoteLinks();
+		if (this.refs.length === 0) return new NoteLinksWalk(cache, file.path, listed).walk(this.host, scope, budget);
+		const key = JSON.stringify([file.path, scopeKey(scope)]);
+		const known = this.walks.get(key);
+		const kept =
+			known && known.walk.cache === cache && known.walk.listed === listed
+				? known
+				: { walk: new NoteLinksWalk(cache, file.path, listed), turn: Promise.resolve() };
+		// Last asked last: the first is the one to drop.
+		this.walks.delete(key);
+		this.walks.set(key, kept);
+		const answer = kept.turn.then(() => {
+			// The wait behind another call on the walk was that call's work, not this one's.
+			budget?.beginSlice();
+			return kept.walk.walk(this.host, scope, budget);
+		});
+		kept.turn = answer.catch(() => undefined);
+		try {
+			const links = await answer;
+			if (links.outgoingTotal < LINKS_PER_CLOCK_CHECK && this.walks.get(key) === kept) this.walks.delete(key);
+			return links;
+		} finally {
+			this.dropOldestPast(key);
+		}
+	}
+
+	/** Drops the walks asked longest ago, never `asked`'s, until the kept ones are within both bounds. */
+	private dropOldestPast(asked: string): void {
+		let linkPaths = 0;
+		for (const { walk } of this.walks.values()) linkPaths += walk.linkPaths;
+		for (const [key, { walk }] of this.walks) {
+			if (this.walks.size <= KEPT_NOTE_LINK_WALKS && linkPaths <= KEPT_NOTE_LINK_PATHS) return;
+			if (key === asked) continue;
+			this.walks.delete(key);
+			linkPaths -= walk.linkPaths;
+		}
+	}
+}

@@ -1,0 +1,79 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../helpers/http";
+import { replaceMethod } from "../helpers/replaceMethod";
+import { startService, type RunningService } from "../helpers/service";
+import { callOk, callOkResuming } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/**
+ * A planted note of 400,000 link paths took 0.8–1.0 s of CPU a get_note_links call here, every
+ * call, from its first link: on a slower or busier machine more than the whole work budget, and then
+ * it could never be answered, whatever the client did. Here 10,000 link paths stand for 400,000 and a
+ * budget of 5 ms for 2 s: resolving them needs ten budgets or more, so a call that starts over each
+ * time never ends (before the walk was kept, every call was stopped), and one that goes on from where the last
+ * stopped ended in 11–14 calls here (at most 40 allowed). Bounded by counts: the calls made, and
+ * each link path resolved once in all of them. About 0.9 s of CPU, 0.4–0.5 of it the server's start.
+ */
+const LINK_PATHS = 10_000;
+
+describe("get_note_links of a note of more link paths than one call may resolve", () => {
+	let vault = "";
+	let running: RunningService;
+	let client: Client;
+	/** Link paths of Planted.md resolved since the test began (each `getFirstLinkpathDest` asked from it). */
+	let resolved = 0;
+	let counting: { restore(): void } | undefined;
+	beforeAll(async () => {
+		const links = Array.from({ length: LINK_PATHS }, (_, index) => `[[n${index}]]`).join(" ");
+		vault = await makeVault({ "Hub.md": "# Hub\n", "Planted.md": `[[Hub]] ${links}\n` });
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { rateLimitPerMinute: 1_000_000, writeEnabled: true },
+			callBudget: { sliceMs: 1, callWorkMs: 5 },
+		});
+		await running.host.metadataCache.settled();
+		await running.service.search?.whenReady();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+		const cache = running.host.metadataCache;
+		const first = cache.getFirstLinkpathDest.bind(cache);
+		counting = replaceMethod(cache, "getFirstLinkpathDest", (linkpath: string, source: string) => {
+			if (source === "Planted.md") resolved++;
+			return first(linkpath, source);
+		});
+	}, 60_000);
+	afterAll(async () => {
+		counting?.restore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("called again as its answer invites, it goes on where the last call stopped and ends; once done, it answers without resolving again", async () => {
+		// Before the walk was kept, every call was stopped, each saying the same call again would need as much.
+		const { value, calls } = await callOkResuming<{ outgoing: Array<{ target: string | null }>; outgoing_total: number; unresolved_total: number }>(
+			client,
+			"get_note_links",
+			{ path: "Planted" },
+			40,
+		);
+		expect(calls).toBeGreaterThan(1);
+		expect([value.outgoing_total, value.unresolved_total, value.outgoing[0]?.target]).toEqual([LINK_PATHS + 1, LINK_PATHS, "Hub.md"]);
+		// Each link path resolved once over all the calls, none again after a stop.
+		expect(resolved).toBe(LINK_PATHS + 1);
+		// A page of backlinks after another asks the same note again: answered from the finished walk, within the budget.
+		expect(await callOk(client, "get_note_links", { path: "Planted" })).toEqual(value);
+		expect(resolved).toBe(LINK_PATHS + 1);
+	});
+
+	test("a note made with a name the note links to is reached from then on: what was kept is dropped when a file comes", async () => {
+		await callOk(client, "create_note", { path: "n7.md", content: "Seven.\n" });
+		const { value } = await callOkResuming<{ outgoing: Array<{ link: string; target: string | null }>; unresolved_total: number }>(
+			client,
+			"get_note_links",
+			{ path: "Planted" },
+			40,
+		);
+		expect(value.unresolved_total).toBe(LINK_PATHS - 1);
+		expect(value.outgoing.find((link) => link.link === "n7")?.target).toBe("n7.md");
+	});
+});
