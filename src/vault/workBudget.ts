@@ -168,11 +168,15 @@ export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T)
  * resolved so far), or `redoes` all of it (nothing is kept: the counts of get_vault_status). The answer says
  * which: an agent told the same call gets further calls it again, forever when it never does.
  */
-type StoppedCallAgain = "resumes" | "redoes";
+export type StoppedCallAgain = "resumes" | "redoes";
 
-/** What a vault-wide call stopped at its budget tells the model: whether calling again helps, and how to narrow the call. */
+/**
+ * What a vault-wide call stopped at its budget tells the model: whether calling again helps (for a
+ * call that keeps only some of its work, asked at the stop: where it stopped decides), and how to
+ * narrow the call.
+ */
 export interface WhenStopped {
-	again: StoppedCallAgain;
+	again: StoppedCallAgain | (() => StoppedCallAgain);
 	narrowing: string;
 }
 
@@ -188,7 +192,7 @@ export async function withinCallBudget<T>(work: (budget: CallBudget) => Promise<
 	} catch (error) {
 		if (!(error instanceof CallOverBudget)) throw error;
 		const again =
-			stopped.again === "resumes"
+			(typeof stopped.again === "function" ? stopped.again() : stopped.again) === "resumes"
 				? "What it worked out is kept, so the same call again gets further."
 				: "The same call again would need as much: nothing it worked out is kept.";
 		return fail(

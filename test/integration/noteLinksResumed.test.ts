@@ -77,3 +77,35 @@ describe("get_note_links of a note of more link paths than one call may resolve"
 		expect(value.outgoing.find((link) => link.link === "n7")?.target).toBe("n7.md");
 	});
 });
+
+describe("get_note_links stopped in its backlinks, which are not kept", () => {
+	let vault = "";
+	let running: RunningService;
+	let client: Client;
+	beforeAll(async () => {
+		// Planted links into the excluded folder, so each backlinks call resolves its 10,000 link paths again, past a 5 ms budget.
+		const links = Array.from({ length: LINK_PATHS }, (_, index) => `[[n${index}]]`).join(" ");
+		vault = await makeVault({ "Hub.md": "# Hub\n", "Private/Secret.md": "Hidden.\n", "Planted.md": `[[Hub]] [[Private/Secret]] ${links}\n` });
+		running = await startService(vault, {
+			levels: ["read"],
+			settings: { rateLimitPerMinute: 1_000_000, excludedFolders: ["Private"] },
+			callBudget: { sliceMs: 1, callWorkMs: 5 },
+		});
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.read ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("says the same call again would need as much, never that it gets further", async () => {
+		// With the own links' walk kept, every stop said "gets further": a client believing it called again forever.
+		const answer = await client.callTool({ name: "get_note_links", arguments: { path: "Hub" } });
+		expect(answer.isError).toBe(true);
+		const text = JSON.stringify(answer.content);
+		expect(text).toContain("The same call again would need as much");
+		expect(text).not.toContain("gets further");
+	});
+});

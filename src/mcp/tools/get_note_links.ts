@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
 import { backlinks, backlinksAsNow, noteLinks, noteLinksAsNow } from "../../vault/links";
-import { withinCallBudget } from "../../vault/workBudget";
+import { withinCallBudget, type StoppedCallAgain } from "../../vault/workBudget";
 import { findNote, noteAsAnswered } from "../../vault/notes";
 import { decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { defineTool } from "../tool";
@@ -42,16 +42,19 @@ export const getNoteLinksTool = defineTool({
 		const after = decodeCursor(args.cursor, KEYED.tool, KEYED.parts);
 		if (!after.ok) return fail(after.error);
 		const file = found.value;
+		// The server keeps the walk over the note's own links where it stopped (KeptNoteLinks); the backlinks, a walk of
+		// the vault's links, are redone in full: a call stopped there would be stopped there again, and must not say otherwise.
+		let again: StoppedCallAgain = ctx.noteLinks ? "resumes" : "redoes";
 		const links = await withinCallBudget(
-			async (budget) => ({
+			async (budget) => {
 				// Any of them may link here: looked at before the backlinks, so a note read meanwhile is named, never left out unnamed.
-				unread: await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead),
-				own: await (ctx.noteLinks?.links(ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget) ??
-					noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget)),
-				incoming: await backlinks(ctx.host, ctx.scope, file.path, budget),
-			}),
-			// The server keeps the walk over the note's own links where it stopped (KeptNoteLinks); the backlinks, a walk of the vault's links, are redone.
-			{ again: ctx.noteLinks ? "resumes" : "redoes", narrowing: "read_note shows the note's text." },
+				const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead);
+				const own = await (ctx.noteLinks?.links(ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget) ??
+					noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget));
+				again = "redoes";
+				return { unread, own, incoming: await backlinks(ctx.host, ctx.scope, file.path, budget) };
+			},
+			{ again: () => again, narrowing: "read_note shows the note's text." },
 			ctx.callBudget,
 		);
 		if (!links.ok) return links;
