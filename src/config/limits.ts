@@ -1309,6 +1309,12 @@ export const REFERENCE_DATA_HOST_READ_CHARS = 16 * 1024;
  * link of a 4 MB destination (`[t](/xxx…)`) was one piece of ~460 ms.
  */
 export const INLINE_PASS_STEP_CHARS = 64 * 1024;
+/**
+ * Ints in each array the inline scanner's bracket and parenthesis matches are kept in, made when first
+ * written (256 KiB): arrays as long as a note's openers, made and filled whole, were one piece of
+ * 180-200 ms for 8 million parentheses.
+ */
+export const ZEROED_INTS_CHUNK = 64 * 1024;
 /** Characters of a wikilink read into its display text (`a#b#c` → `a > b > c`) between two pause points. */
 export const DISPLAY_TEXT_STEP_CHARS = 16 * 1024;
 /** Block tokens visited between two pause points. */

@@ -1,4 +1,4 @@
-import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS, DECODE_CUT_SEARCH_CHARS } from "../config/limits";
+import { DISPLAY_TEXT_STEP_CHARS, INLINE_PASS_STEP_CHARS, INLINE_SCAN_PAUSE_STEPS, DECODE_CUT_SEARCH_CHARS, ZEROED_INTS_CHUNK } from "../config/limits";
 import { runSteps, type Steps } from "./steps";
 import { tagBodyLength } from "./tags";
 
@@ -223,22 +223,51 @@ function nextOffset(offsets: ArrayLike<number>, from: number): number {
 	return offsets[firstAtOrAfter(offsets, from)] ?? -1;
 }
 
+/** Ints that read 0 until set, kept in arrays of ZEROED_INTS_CHUNK made when first written: none made whole in one piece. */
+class ZeroedInts {
+	private readonly chunks: Array<Int32Array | undefined> = [];
+
+	get(index: number): number {
+		return this.chunks[Math.floor(index / ZEROED_INTS_CHUNK)]?.[index % ZEROED_INTS_CHUNK] ?? 0;
+	}
+
+	set(index: number, value: number): void {
+		const chunk = (this.chunks[Math.floor(index / ZEROED_INTS_CHUNK)] ??= new Int32Array(ZEROED_INTS_CHUNK));
+		chunk[index % ZEROED_INTS_CHUNK] = value;
+	}
+}
+
 /**
  * Openers of one kind (`[` or `(`) in order, each with where it closes: what a forward scan
  * started after it would find. Typed arrays, so a note of a million brackets costs megabytes,
- * not a Map of a million entries.
+ * not a Map of a million entries. An offset is kept plus one, so zeros read as "none", in
+ * ZeroedInts made a chunk at a time as the pass writes them: arrays of every opener filled with -1
+ * first were written whole in one piece, and a note of 8 million parentheses was one piece of
+ * 180-200 ms (most of it the system's first touch of each page).
  */
 class Openers {
 	constructor(
 		private readonly positions: Int32Array,
-		readonly closes: Int32Array,
-		readonly spaces: Int32Array | null,
+		/** Each opener's close, plus one (0: none). */
+		private readonly closesPlusOne: ZeroedInts,
+		/** Each opener's first space, plus one (0: none); null for brackets. */
+		private readonly spacesPlusOne: ZeroedInts | null,
 	) {}
 
 	/** The opener's index, or -1 if `position` holds no opener of this kind. */
 	indexOf(position: number): number {
 		const index = firstAtOrAfter(this.positions, position);
 		return this.positions[index] === position ? index : -1;
+	}
+
+	/** Where the opener at `index` closes, or -1. */
+	close(index: number): number {
+		return this.closesPlusOne.get(index) - 1;
+	}
+
+	/** The opener at `index`'s first space, or -1. */
+	space(index: number): number {
+		return (this.spacesPlusOne?.get(index) ?? 0) - 1;
 	}
 }
 
@@ -298,7 +327,7 @@ class ScanMemo {
 	*bracketMatch(open: number): Steps<number> {
 		const brackets = (this.brackets ??= yield* matchBrackets(this.text, this.stepChars));
 		const index = brackets.indexOf(open);
-		return index === -1 ? -1 : (brackets.closes[index] ?? -1);
+		return index === -1 ? -1 : brackets.close(index);
 	}
 
 	/**
@@ -309,7 +338,7 @@ class ScanMemo {
 		const parentheses = (this.parentheses ??= yield* matchParentheses(this.text, this.stepChars));
 		const index = parentheses.indexOf(open);
 		if (index === -1) return null;
-		return { match: parentheses.closes[index] ?? -1, space: parentheses.spaces?.[index] ?? -1 };
+		return { match: parentheses.close(index), space: parentheses.space(index) };
 	}
 
 	/** `text.indexOf(char, from)`, answered from the offsets of every `char`, listed once: asked in any order. */
@@ -397,9 +426,10 @@ function* positionsOf(text: string, char: string, stepChars: number): Steps<Int3
 /** Each `[` → its matching `]`, in one pass with a stack; a backslash hides the next character, as in readMarkdownLink. */
 function* matchBrackets(text: string, stepChars: number): Steps<Openers> {
 	const positions = yield* positionsOf(text, "[", stepChars);
-	const closes = new Int32Array(positions.length).fill(-1);
-	// The open brackets' ordinals, innermost last: a typed array, as the lists above.
-	const open = new Int32Array(positions.length);
+	// Offsets plus one (see Openers): written as the pass finds them, never all at once.
+	const closes = new ZeroedInts();
+	// The open brackets' ordinals, innermost last.
+	const open = new ZeroedInts();
 	let depth = 0;
 	let ordinal = 0;
 	for (let index = 0, pause = stepChars; index < text.length; index++) {
@@ -412,9 +442,9 @@ function* matchBrackets(text: string, stepChars: number): Steps<Openers> {
 			index++;
 		} else if (code === 0x5b) {
 			while (positions[ordinal] !== index) ordinal++;
-			open[depth++] = ordinal;
+			open.set(depth++, ordinal);
 		} else if (code === 0x5d && depth > 0) {
-			closes[open[--depth] ?? 0] = index;
+			closes.set(open.get(--depth), index + 1);
 		}
 	}
 	return new Openers(positions, closes, null);
@@ -428,9 +458,10 @@ function* matchBrackets(text: string, stepChars: number): Steps<Openers> {
  */
 function* matchParentheses(text: string, stepChars: number): Steps<Openers> {
 	const positions = yield* positionsOf(text, "(", stepChars);
-	const closes = new Int32Array(positions.length).fill(-1);
-	const spaces = new Int32Array(positions.length).fill(-1);
-	const open = new Int32Array(positions.length);
+	// Offsets plus one (see Openers): written as the pass finds them, never all at once.
+	const closes = new ZeroedInts();
+	const spaces = new ZeroedInts();
+	const open = new ZeroedInts();
 	let depth = 0;
 	// Whether the innermost open parenthesis has seen anything but spaces yet.
 	let innermostHasContent = false;
@@ -441,9 +472,9 @@ function* matchParentheses(text: string, stepChars: number): Steps<Openers> {
 			yield;
 		}
 		const code = text.charCodeAt(index);
-		const innermost = depth > 0 ? (open[depth - 1] ?? -1) : -1;
+		const innermost = depth > 0 ? open.get(depth - 1) : -1;
 		if (code === SPACE) {
-			if (innermost !== -1 && innermostHasContent && spaces[innermost] === -1) spaces[innermost] = index;
+			if (innermost !== -1 && innermostHasContent && spaces.get(innermost) === 0) spaces.set(innermost, index + 1);
 			continue;
 		}
 		innermostHasContent = true;
@@ -453,11 +484,11 @@ function* matchParentheses(text: string, stepChars: number): Steps<Openers> {
 			depth = 0;
 		} else if (code === 0x28) {
 			while (positions[ordinal] !== index) ordinal++;
-			open[depth++] = ordinal;
+			open.set(depth++, ordinal);
 			innermostHasContent = false;
 		} else if (code === 0x29) {
 			if (depth > 0) depth--;
-			if (innermost !== -1) closes[innermost] = index;
+			if (innermost !== -1) closes.set(innermost, index + 1);
 		}
 	}
 	return new Openers(positions, closes, spaces);

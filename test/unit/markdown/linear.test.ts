@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { metadataSteps, parseMetadata } from "../../../src/markdown/metadata";
 import { scanInline } from "../../../src/markdown/inline";
 import { runSteps } from "../../../src/markdown/steps";
+import { INLINE_PASS_STEP_CHARS, ZEROED_INTS_CHUNK } from "../../../src/config/limits";
 
 /**
  * Parsing is linear in a note's length. Timings are for the bench (`npm run bench --
@@ -282,5 +283,49 @@ describe("a thematic break of one long line", () => {
 		expect(parseMetadata(text).sections?.at(-1)?.type).toBe(lastSection);
 		const paragraph = charactersWorkedOneByOne("a".repeat(text.length));
 		expect(charactersWorkedOneByOne(text)).toBeLessThanOrEqual(1.25 * paragraph);
+	});
+});
+
+describe("a line of half a million parentheses", () => {
+	test("no piece of its parse makes or fills typed arrays of all its openers more than once: the matches are kept in chunks made as they are written", () => {
+		// Each `(` was given a close and a space in arrays as long as the openers, made and filled with -1 in
+		// one piece with the stack's: five arrays' slots in one step, and 8 million parentheses one piece of
+		// 180–200 ms (most of it the system's first touch of each page). The offsets' own list is one array.
+		const openers = 500_000;
+		const text = `[a](${"(".repeat(openers)}) [b](c)`;
+		const Made = Int32Array;
+		// Every typed array's `fill` is %TypedArray%.prototype's, which Int32Array.prototype inherits.
+		const typedArrayPrototype = Object.getPrototypeOf(Int32Array.prototype) as { fill: (this: Int32Array, ...args: unknown[]) => Int32Array };
+		const fill = typedArrayPrototype.fill;
+		let slots = 0;
+		globalThis.Int32Array = class extends Made {
+			constructor(...args: ConstructorParameters<typeof Int32Array>) {
+				super(...args);
+				slots += this.length;
+			}
+		};
+		typedArrayPrototype.fill = function (this: Int32Array, ...args: unknown[]) {
+			slots += this.length;
+			return fill.apply(this, args);
+		};
+		let most = 0;
+		let links: string[] = [];
+		try {
+			const steps = metadataSteps(text);
+			for (let before = slots, next = steps.next(); ; before = slots, next = steps.next()) {
+				most = Math.max(most, slots - before);
+				if (next.done) {
+					links = (next.value.links ?? []).map((link) => link.link);
+					break;
+				}
+			}
+		} finally {
+			globalThis.Int32Array = Made;
+			typedArrayPrototype.fill = fill;
+		}
+		expect(links).toEqual(["c"]);
+		// The offsets' list (one slot an opener), and the chunks of the matches a step may write: a step passes
+		// INLINE_PASS_STEP_CHARS characters, so each of the three match arrays at most two chunks. 2,500,010 before.
+		expect(most).toBeLessThanOrEqual(openers + 6 * Math.max(ZEROED_INTS_CHUNK, INLINE_PASS_STEP_CHARS));
 	});
 });
