@@ -24,6 +24,8 @@ test.each([
 	// A regular expression's `.` takes neither: the new occurrence was no task to list_tasks or the Tasks plugin.
 	["a line separator (U+2028)", "\u2028"],
 	["a paragraph separator (U+2029)", "\u2029"],
+	// `\ud800` in data.json's text: `.` with the u flag takes a lone half, and UTF-8 wrote it as U+FFFD, no status of the file's.
+	["half a surrogate pair", "\uD800"],
 ])("a Tasks data.json whose next status is %s: the new occurrence is one open task line, as with Tasks' defaults", async (_kind, next) => {
 	const vault = await makeVault({ "Garden.md": `- [ ] ${TASK}\n`, [TASKS_SETTINGS]: tasksSettingsWithNext(next) });
 	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
