@@ -61,14 +61,11 @@ interface ToolCase {
 	args: (shape: NoteShape) => Record<string, unknown>;
 	/** The generated lines as this tool needs them (insert_under_bullet writes only into outlines). */
 	lines?: (line: string) => string;
-	/** The markdown readers do not see past a byte-order mark on the first line (outside this issue), so an outline cannot have one. */
-	withoutBom?: true;
 }
 
 const CASES: Record<string, ToolCase> = {
 	append_to_note: { anchor: () => [], args: () => ({ path: "Target", content: "Appended ünïcode ✓" }) },
 	insert_under_bullet: {
-		withoutBom: true,
 		lines: (line) => `- ${line}`,
 		anchor: () => ["- Parent bullet"],
 		args: () => ({ path: "Target", bullet: "Parent bullet", content: "Child ✓" }),
@@ -201,8 +198,7 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 			const spec = CASES[toolName]!;
 			const disk = () => fs.readFile(nodePath.join(root, NOTE));
 			await fc.assert(
-				fc.asyncProperty(shape, fc.boolean(), async (generated, editedSince) => {
-					const note = spec.withoutBom ? { ...generated, bom: false } : generated;
+				fc.asyncProperty(shape, fc.boolean(), async (note, editedSince) => {
 					const original = await setNote(noteText(note, spec.anchor(note), spec.lines));
 					const outcome = await callTool(client, toolName, spec.args(note));
 					if (!outcome.ok) throw new Error(`${toolName} failed on ${JSON.stringify(note)}: ${outcome.error}`);
@@ -261,8 +257,7 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 	test.each(Object.keys(CASES))("%s: a stale expected_hash writes nothing on a generated note and gives the current hash", async (toolName) => {
 		const spec = CASES[toolName]!;
 		await fc.assert(
-			fc.asyncProperty(shape, async (generated) => {
-				const note = spec.withoutBom ? { ...generated, bom: false } : generated;
+			fc.asyncProperty(shape, async (note) => {
 				const text = noteText(note, spec.anchor(note), spec.lines);
 				const original = await setNote(text);
 				const entries = journal.list().length;
