@@ -125,7 +125,7 @@ export function detectFormat(text: string, defaults: FormatDefaults = {}): NoteF
  */
 export function isOutline(text: string, frontmatterMode: unknown): boolean {
 	if (typeof frontmatterMode === "string") return frontmatterMode.trim().toLowerCase() === "outliner";
-	const lines = splitLines(text);
+	const lines = splitLines(withoutByteOrderMark(text));
 	let inList = false;
 	let any = false;
 	for (let index = bodyStartLine(lines); index < lines.length; index++) {
@@ -202,6 +202,22 @@ function listNumberingAt(lines: readonly string[], after: number, indent: number
 	return null;
 }
 
+/**
+ * A byte-order mark that opens a note stands before its line 0, as Obsidian reads it (LineIndex and the frontmatter
+ * rule do so too): each edit reads the text past it and puts it back in front. Read as part of line 0, a first-line
+ * `# H` that read_note and Obsidian find was no heading to add_task or append_to_note, and `- a` no bullet.
+ */
+const BYTE_ORDER_MARK = "\uFEFF";
+
+function withoutByteOrderMark(text: string): string {
+	return text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
+}
+
+/** An edit of the text past the mark, the mark put back first (its lines are numbered alike: the mark is no line). */
+function markKept(edited: EditResult): EditResult {
+	return edited.ok ? ok({ ...edited.value, text: BYTE_ORDER_MARK + edited.value.text }) : edited;
+}
+
 /** The note's lines, without the empty string a final newline leaves at the end. */
 function noteLines(text: string, format: NoteFormat): readonly string[] {
 	const lines = splitLines(text);
@@ -259,6 +275,7 @@ function insertedText(
 
 /** Appends content to the end of the note, as bullets or as paragraphs. */
 export function appendToEnd(text: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
+	if (text.startsWith(BYTE_ORDER_MARK)) return markKept(appendToEnd(text.slice(1), content, mode, format));
 	const lines = noteLines(text, format);
 	const last = lastContentLine(lines, 0, lines.length);
 	const added = mode === "outliner" ? formatAsOutline(content, format, 0, "", listNumberingAt(lines, last, 0)) : contentLines(content);
@@ -382,6 +399,7 @@ function listedWithMore(items: readonly string[], max: number, separator: string
  * the note's end instead.
  */
 export function appendUnderHeading(text: string, heading: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
+	if (text.startsWith(BYTE_ORDER_MARK)) return markKept(appendUnderHeading(text.slice(1), heading, content, mode, format));
 	const lines = noteLines(text, format);
 	const headings = headingLines(lines);
 	const parents = headingParents(headings);
@@ -441,6 +459,7 @@ function bulletLines(lines: readonly string[]): BulletLine[] {
  * (case-insensitive), after its existing subtree. None or several matches → an error, nothing written.
  */
 export function insertUnderBullet(text: string, bullet: string, content: string, format: NoteFormat): EditResult {
+	if (text.startsWith(BYTE_ORDER_MARK)) return markKept(insertUnderBullet(text.slice(1), bullet, content, format));
 	const lines = noteLines(text, format);
 	const wanted = bullet.trim().toLowerCase();
 	if (wanted === "") return fail("bullet is empty: pass some of the bullet's text.");

@@ -88,16 +88,20 @@ export function taskStatusCharOf(line: string): string | undefined {
  * True when `symbol` can stand in a task's checkbox: one character that the task parsers' `(.)`
  * takes (not a line break: the line would end inside the brackets; nor U+2028 or U+2029, which a
  * regular expression's `.` does not take either, so the line was no task to list_tasks or the
- * Tasks plugin), and not `]` (it would close them early). complete_task's status and the statuses
- * read from the Tasks plugin's data.json are held to it alike: a next status of "\n- [ ] …" planted
- * there was written into the note as a line of its own.
+ * Tasks plugin), not half of a surrogate pair (no file can hold one: UTF-8 writes it as U+FFFD, and
+ * data.json's `"\ud800"` is one), and not `]` (it would close them early). complete_task's status
+ * and the statuses read from the Tasks plugin's data.json are held to it alike: a next status of
+ * "\n- [ ] …" planted there was written into the note as a line of its own.
  */
 export function isTaskStatusSymbol(symbol: string): boolean {
 	return ONE_CHECKBOX_CHARACTER.test(symbol) && symbol !== "]";
 }
 
-/** One character as the task parsers' `\[(.)\]` reads a checkbox's. */
-const ONE_CHECKBOX_CHARACTER = /^.$/u;
+/**
+ * One character as the task parsers' `\[(.)\]` reads a checkbox's, a lone surrogate left out: with the
+ * `u` flag `.` takes one, and `[\uD800-\uDFFF]` matches only a lone one (a whole pair is one code point).
+ */
+const ONE_CHECKBOX_CHARACTER = /^(?![\uD800-\uDFFF]).$/u;
 
 /** How a checkbox character reads: space open, x done, - cancelled, anything else "other". */
 export function taskStatus(statusChar: string): "open" | "done" | "cancelled" | "other" {

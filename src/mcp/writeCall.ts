@@ -34,7 +34,7 @@ import { newCallId } from "../journal/undo";
 import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { cacheCaughtUp, linkingSources, unparsedNotesNaming } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
-import { argumentNotText } from "./argumentText";
+import { argumentNotText, isWellFormed } from "./argumentText";
 import type { ApprovalRequest } from "./approval";
 import { deniedCause, notWrittenText, type StoppedCall } from "./notWrittenText";
 import { isFileNamingKey } from "./filePlaces";
@@ -46,6 +46,23 @@ import { yieldToEventLoop } from "../vault/workBudget";
 import { isExcludedPath, isPathVisible, scopeKey, type Scope } from "../vault/scope";
 
 const NOTHING_WRITTEN = "Nothing was written.";
+
+/**
+ * Why a set whose note name or text holds half a surrogate pair is not written. Not from the arguments (refused before
+ * planning, see argumentNotText): from a setting the call read, a date format of the Daily Notes or Templates settings
+ * (`"[Day\ud800] YYYY"` in daily-notes.json is such a name). On disk it was U+FFFD, not the name or hash answered.
+ */
+const NOT_WRITABLE_TEXT = (tool: ToolDescriptor) =>
+	`${tool.name} would write a note whose name or text holds half of a UTF-16 surrogate pair (a lone \\uD800-\\uDFFF), which no file can hold: it would be written as U+FFFD. It comes from none of the arguments, so from an Obsidian setting the call uses (a date format of the Daily Notes or Templates settings). ${NOTHING_WRITTEN} Ask the person to correct the setting in Obsidian.`;
+
+/** Whether a change's path or new text holds half a surrogate pair: one change a step (a note's text is checked whole, natively about 1 ms a megabyte). */
+function* holdsLoneSurrogateSteps(changes: readonly NoteChange[]): Steps<boolean> {
+	for (const change of changes) {
+		if (!isWellFormed(change.path) || !isWellFormed(change.after)) return true;
+		yield;
+	}
+	return false;
+}
 
 /** A planned call: the answer the tool gives once the set is written, and the set. */
 interface PlannedCall {
@@ -401,6 +418,9 @@ async function planAskAndWrite<Args>(
 				cause,
 			);
 		}
+		// Text that came from a setting, not the arguments (those were checked before planning): the name or hash answered would not be the disk's.
+		if (await runStepsInSlices(holdsLoneSurrogateSteps(planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop))
+			return stop(fail(NOT_WRITABLE_TEXT(tool)), "it would now write half of a surrogate pair, from a setting");
 		// A note or folder made by a tool other than create_note (add_task's daily note, a move into a new folder) follows
 		// create_note's right too: a person who denied creating notes saw today's daily note made by add_task.
 		const made = newFilesOf(ctx.host, planned.changes);

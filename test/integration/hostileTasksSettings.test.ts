@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { connectClient } from "../helpers/http";
 import { startService } from "../helpers/service";
@@ -24,6 +24,8 @@ test.each([
 	// A regular expression's `.` takes neither: the new occurrence was no task to list_tasks or the Tasks plugin.
 	["a line separator (U+2028)", "\u2028"],
 	["a paragraph separator (U+2029)", "\u2029"],
+	// `\ud800` in data.json's text: `.` with the u flag takes a lone half, and UTF-8 wrote it as U+FFFD, no status of the file's.
+	["half a surrogate pair", "\uD800"],
 ])("a Tasks data.json whose next status is %s: the new occurrence is one open task line, as with Tasks' defaults", async (_kind, next) => {
 	const vault = await makeVault({ "Garden.md": `- [ ] ${TASK}\n`, [TASKS_SETTINGS]: tasksSettingsWithNext(next) });
 	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
@@ -87,6 +89,32 @@ test("complete_task with a status of U+2028 or U+2029 is refused, the note uncha
 		}
 		const listed = await callOk<{ tasks: Array<{ text: string }> }>(client, "list_tasks", { path: "Garden.md", status: "any" });
 		expect(listed.tasks.map((task) => task.text)).toEqual(["Water the herbs", "Weed"]);
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});
+
+test("a date format of the Daily Notes or Templates settings holding half a surrogate pair is refused, nothing written: on disk the name or text was U+FFFD", async () => {
+	// `"\ud800"` in a settings file's JSON text: the file is ASCII, the format holds a lone half.
+	const vault = await makeVault({
+		"Templates/Day.md": "# {{date}}\n",
+		".obsidian/daily-notes.json": JSON.stringify({ format: "[Day\uD800] YYYY-MM-DD" }),
+		".obsidian/templates.json": JSON.stringify({ folder: "Templates", dateFormat: "[On\uD800] YYYY" }),
+	});
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		// On lead16: answered ok with the path "Day\ud800 2026-12-07.md" (on disk "Day\uFFFD …"), and with the hash of "# On\ud800 2026" (on disk "# On\uFFFD 2026").
+		for (const [tool, args] of [
+			["add_task", { text: "call back" }],
+			["create_note", { path: "Plan", content: "z", template: "Day" }],
+		] as const)
+			expect(await callError(client, tool, args)).toMatch(
+				/^\w+ would write a note whose name or text holds half of a UTF-16 surrogate pair.*Nothing was written/,
+			);
+		expect(readdirSync(vault).sort()).toEqual([".obsidian", "Templates"]);
 	} finally {
 		await client.close();
 		await running.stop();

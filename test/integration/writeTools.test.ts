@@ -77,6 +77,9 @@ describe("write tools over HTTP", () => {
 		await fs.writeFile(nodePath.join(vault, "Lines.md"), nearlyLines);
 		await fs.writeFile(nodePath.join(vault, "MoreLines.md"), overLines);
 		await fs.writeFile(nodePath.join(vault, "Twice.md"), "# Home\n\n## Tasks\n\n- [ ] h\n\n# Work\n\n## Tasks\n\n- [ ] w\n");
+		// Saved "UTF-8 with BOM" (Notepad, PowerShell 5): the mark stands before line 0.
+		await fs.writeFile(nodePath.join(vault, "Bom Prose.md"), "\uFEFF# Plan\n\nText.\n\n# Later\n");
+		await fs.writeFile(nodePath.join(vault, "Bom Outline.md"), "\uFEFF- Work\n- Home\n");
 		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, excludedFolders: ["Private"], rateLimitPerMinute: 100_000 } });
 		client = await connectClient(running.url, running.tokens.write ?? "");
 	});
@@ -257,6 +260,15 @@ describe("write tools over HTTP", () => {
 				new RegExp(`^${argument.replace(/[[\]]/g, "\\$&")} holds half of a UTF-16 surrogate pair.*Nothing was written`),
 			);
 		expect({ prose: read("Prose.md"), outline: read("Outline.md"), files: await fs.readdir(vault) }).toEqual(before);
+	});
+
+	test("a note opening with a byte-order mark: its first-line heading and bullet are found, as read_note and Obsidian find them, and the mark stays first", async () => {
+		// On lead16: 'No heading "Plan" in this note. Its headings: # Later (line 4)', and '"Bom Outline.md" is not an outline'.
+		expect((await callOk<{ section: string }>(client, "read_note", { path: "Bom Prose#Plan" })).section).toBe("Plan");
+		expect(await callOk(client, "add_task", { path: "Bom Prose", text: "Draft", heading: "Plan" })).toMatchObject({ line: 4 });
+		expect(read("Bom Prose.md")).toBe("\uFEFF# Plan\n\nText.\n\n- [ ] Draft\n\n# Later\n");
+		expect(await callOk(client, "insert_under_bullet", { path: "Bom Outline", bullet: "Work", content: "Email" })).toMatchObject({ parent_line: 0 });
+		expect(read("Bom Outline.md")).toBe("\uFEFF- Work\n    - Email\n- Home\n");
 	});
 
 	test("every write is in the activity record, without its text", () => {
