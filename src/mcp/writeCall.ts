@@ -64,6 +64,12 @@ function* holdsLoneSurrogateSteps(changes: readonly NoteChange[]): Steps<boolean
 	return false;
 }
 
+/** What a planned set's text is looked at for before it is written: the bytes the journal would keep, and text no file can hold. */
+function* setTextSteps(changes: readonly NoteChange[]): Steps<{ journalBytes: number; notWritable: boolean }> {
+	const journalBytes = yield* journalBytesSteps(changes);
+	return { journalBytes, notWritable: yield* holdsLoneSurrogateSteps(changes) };
+}
+
 /** A planned call: the answer the tool gives once the set is written, and the set. */
 interface PlannedCall {
 	outcome: ToolOutcome<Record<string, unknown>>;
@@ -408,7 +414,9 @@ async function planAskAndWrite<Args>(
 		// turn of the event loop, before it looks at the network again.
 		await yieldToEventLoop();
 		await yieldToEventLoop();
-		const journalBytes = await runStepsInSlices(journalBytesSteps(planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop);
+		// One clock for both looks at the set's text, so their slices take turns as one piece of work (two clocks ran a
+		// slice each in one turn of the event loop, the second's first slice right after the first's last).
+		const { journalBytes, notWritable } = await runStepsInSlices(setTextSteps(planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 		if (journalBytes > MAX_JOURNAL_CALL_BYTES) {
 			const cause = `"${changedPath}" changed after you approved it, and the call would now change more text than one call may keep for undo`;
 			return stop(
@@ -419,8 +427,7 @@ async function planAskAndWrite<Args>(
 			);
 		}
 		// Text that came from a setting, not the arguments (those were checked before planning): the name or hash answered would not be the disk's.
-		if (await runStepsInSlices(holdsLoneSurrogateSteps(planned.changes), NOTE_TEXT_SLICE_MS, yieldToEventLoop))
-			return stop(fail(NOT_WRITABLE_TEXT(tool)), "it would now write half of a surrogate pair, from a setting");
+		if (notWritable) return stop(fail(NOT_WRITABLE_TEXT(tool)), "it would now write half of a surrogate pair, from a setting");
 		// A note or folder made by a tool other than create_note (add_task's daily note, a move into a new folder) follows
 		// create_note's right too: a person who denied creating notes saw today's daily note made by add_task.
 		const made = newFilesOf(ctx.host, planned.changes);
