@@ -141,4 +141,31 @@ describe("KeptNoteLinks: a walk over a note's links stopped at its budget is gon
 		expect(links.unresolvedTotal).toBe(LINK_PATHS);
 		expect(links.outgoing.find((link) => link.link === "n7")?.target).toBe("n7.md");
 	});
+
+	// Last as well: it adds a note.
+	test("a walk made after a note came but before the host resolved links to it is dropped when the host does: the link is reached", async () => {
+		// The headless host adds a new file to its link resolver in its queue of changes, after the vault's `create`
+		// (which dropped every walk): held here as a parse of a big note ahead of it holds it.
+		const metadata = vault.host.metadataCache as unknown as { onCreate(file: HostFile): Promise<void> };
+		const onCreate = metadata.onCreate.bind(metadata);
+		let release = (): void => undefined;
+		const ahead = new Promise<void>((resolve) => (release = resolve));
+		const holding = replaceMethod(metadata, "onCreate", async (made: HostFile) => {
+			await ahead;
+			return onCreate(made);
+		});
+		try {
+			await vault.host.vault.create("n9.md", "Nine.\n");
+			const meanwhile = await untilAnswered("Planted.md");
+			expect(meanwhile.links.outgoing.find((link) => link.link === "n9")?.target).toBeNull();
+		} finally {
+			release();
+			holding.restore();
+		}
+		await vault.host.metadataCache.settled();
+		// Kept as made meanwhile, n9 pointed nowhere until the next file came, went or moved.
+		const { links } = await untilAnswered("Planted.md");
+		expect(links.outgoing.find((link) => link.link === "n9")?.target).toBe("n9.md");
+		expect(links.unresolvedTotal).toBe(LINK_PATHS - 1);
+	});
 });
