@@ -80,15 +80,21 @@ export class KeptNoteLinks {
 		}
 	}
 
-	/** Drops the walks asked longest ago, never `asked`'s, until the kept ones are within both bounds. */
+	/**
+	 * Drops the walks asked longest ago, never `asked`'s, until the kept ones are within both bounds: the finished
+	 * ones first. A walk stopped part way was promised to its caller (the same call again gets further); dropped
+	 * for the finished walks of another token's calls meanwhile (eight notes of 512 links or more asked between
+	 * two of its calls), it started over at every call and never ended.
+	 */
 	private dropOldestPast(asked: string): void {
 		let linkPaths = 0;
 		for (const { walk } of this.walks.values()) linkPaths += walk.linkPaths;
-		for (const [key, { walk }] of this.walks) {
-			if (this.walks.size <= KEPT_NOTE_LINK_WALKS && linkPaths <= KEPT_NOTE_LINK_PATHS) return;
-			if (key === asked) continue;
-			this.walks.delete(key);
-			linkPaths -= walk.linkPaths;
-		}
+		for (const finished of [true, false])
+			for (const [key, { walk }] of this.walks) {
+				if (this.walks.size <= KEPT_NOTE_LINK_WALKS && linkPaths <= KEPT_NOTE_LINK_PATHS) return;
+				if (key === asked || walk.finished !== finished) continue;
+				this.walks.delete(key);
+				linkPaths -= walk.linkPaths;
+			}
 	}
 }

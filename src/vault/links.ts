@@ -78,6 +78,11 @@ export class NoteLinksWalk {
 		readonly listed: number,
 	) {}
 
+	/** Whether every link was taken: the walk answers again without resolving any. */
+	get finished(): boolean {
+		return this.body !== null && this.taken === (this.cache.frontmatterLinks?.length ?? 0) + this.body.order.length;
+	}
+
 	/** The different link paths resolved so far: what the walk holds. */
 	get linkPaths(): number {
 		return this.targets.size;

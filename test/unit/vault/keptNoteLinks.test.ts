@@ -123,6 +123,16 @@ describe("KeptNoteLinks: a walk over a note's links stopped at its budget is gon
 		expect(resolved.get("Big 0.md")).toBe(LINKS_PER_CLOCK_CHECK + 2);
 	});
 
+	test("a walk stopped part way is not dropped for walks another call finished: it still goes on where it stopped", async () => {
+		const scope = vault.scope("Private");
+		await expect(kept.links(scope, file("Planted.md"), LISTED, budgetOf(500))).rejects.toBeInstanceOf(CallOverBudget);
+		// Another token's calls meanwhile, each answered whole: dropping the walk asked longest ago dropped Planted's, whose
+		// stopped call had said the same call again gets further, and a client between such calls started over each time.
+		for (let note = 0; note < KEPT_NOTE_LINK_WALKS; note++) await kept.links(vault.scope(), file(`Big ${note}.md`), LISTED);
+		await untilAnswered("Planted.md");
+		expect(resolved.get("Planted.md")).toBe(LINK_PATHS + 2);
+	});
+
 	test("a changed note is walked afresh: its new links are answered", async () => {
 		await expect(kept.links(vault.scope("Private"), file("Changed.md"), LISTED, budgetOf(500))).rejects.toBeInstanceOf(CallOverBudget);
 		await vault.host.vault.process(file("Changed.md"), () => linksTo("m", 10));
