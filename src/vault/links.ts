@@ -83,6 +83,11 @@ export class NoteLinksWalk {
 		return this.body !== null && this.taken === (this.cache.frontmatterLinks?.length ?? 0) + this.body.order.length;
 	}
 
+	/** Links taken so far: how far on the walk is. */
+	get linksTaken(): number {
+		return this.taken;
+	}
+
 	/** The different link paths resolved so far: what the walk holds. */
 	get linkPaths(): number {
 		return this.targets.size;

@@ -133,6 +133,24 @@ describe("KeptNoteLinks: a walk over a note's links stopped at its budget is gon
 		expect(resolved.get("Planted.md")).toBe(LINK_PATHS + 2);
 	});
 
+	test(`${KEPT_NOTE_LINK_WALKS + 1} walks stopped part way, called in turn, all end: the one furthest behind is dropped, not the one asked longest ago`, async () => {
+		const scope = vault.scope("Private");
+		const ended = new Set<number>();
+		// Each call resolves about 100 of a note's 514 link paths. Dropping the one asked longest ago, each walk was dropped
+		// just before its caller came back, and none ever ended.
+		for (let round = 0; round < 30 && ended.size <= KEPT_NOTE_LINK_WALKS; round++)
+			for (let note = 0; note <= KEPT_NOTE_LINK_WALKS; note++) {
+				if (ended.has(note)) continue;
+				await kept.links(scope, file(`Big ${note}.md`), LISTED, budgetOf(100)).then(
+					() => ended.add(note),
+					(error: unknown) => {
+						if (!(error instanceof CallOverBudget)) throw error;
+					},
+				);
+			}
+		expect(ended.size).toBe(KEPT_NOTE_LINK_WALKS + 1);
+	});
+
 	test("a changed note is walked afresh: its new links are answered", async () => {
 		await expect(kept.links(vault.scope("Private"), file("Changed.md"), LISTED, budgetOf(500))).rejects.toBeInstanceOf(CallOverBudget);
 		await vault.host.vault.process(file("Changed.md"), () => linksTo("m", 10));
