@@ -199,14 +199,14 @@ export const LIST_TASKS_MAX_LIMIT = 1000;
 /** get_note_links: outgoing links, and unresolved link paths, returned at most (each list says its total). */
 export const NOTE_LINKS_MAX_ENTRIES = 1000;
 /**
- * get_note_links: notes whose walk over their links is kept between calls (the one asked longest ago
- * dropped first), so a call stopped at its budget is gone on with by the next and a finished one is
+ * get_note_links: notes whose walk over their links is kept between calls (finished ones dropped first,
+ * then the one stopped furthest behind), so a call stopped at its budget is gone on with by the next and a finished one is
  * not redone: a planted note of 400,000 link paths took 0.8–1.0 s of CPU a call, every call.
  */
 export const KEPT_NOTE_LINK_WALKS = 8;
 /**
  * get_note_links: link paths held by the kept walks in all, about 50 bytes each (a walk of 400,000
- * held 20 MB); past it the walks asked longest ago are dropped, the one asked now never.
+ * held 20 MB); past it walks are dropped as past KEPT_NOTE_LINK_WALKS, the one asked now never.
  */
 export const KEPT_NOTE_LINK_PATHS = 1_048_576;
 /** list_templates page size: default and maximum (as list_notes', whose listing of a folder it is). */

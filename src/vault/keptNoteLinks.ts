@@ -16,26 +16,37 @@ interface KeptWalk {
  * is gone on with by the next, and a finished walk answers again for a lookup (a page of backlinks
  * after another). A walk is for one version of the note (its metadata object: both hosts replace it
  * when the note is read again), at one path, for one scope; every walk is dropped when any file
- * comes, goes or moves, since where a link path leads depends on every file's name. A walk of fewer
+ * comes, goes or moves, since where a link path leads depends on every file's name, and a note's
+ * walks when the host resolves its links again: the headless host takes a file made into its link
+ * resolver in its queue of changes, after the vault's `create`, and a walk made between the two was
+ * kept with the new file reached by none of its links until another file came, went or moved. A walk of fewer
  * than LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
- * KEPT_NOTE_LINK_WALKS walks and KEPT_NOTE_LINK_PATHS link paths among them, the one asked longest
- * ago dropped first.
+ * KEPT_NOTE_LINK_WALKS walks and KEPT_NOTE_LINK_PATHS link paths among them (`dropPastBounds`: finished
+ * walks first, then the one stopped furthest behind).
  */
 export class KeptNoteLinks {
 	/** By note path and scope, the one asked longest ago first. */
 	private readonly walks = new Map<string, KeptWalk>();
-	private refs: EventRef[] = [];
+	private refs: Array<{ from: "vault" | "metadata"; ref: EventRef }> = [];
 
 	constructor(private readonly host: Host) {}
 
 	start(): void {
-		const { vault } = this.host;
+		const { vault, metadataCache } = this.host;
 		const dropAll = () => this.walks.clear();
-		this.refs = [vault.on("create", dropAll), vault.on("delete", dropAll), vault.on("rename", dropAll)];
+		const dropWalksOf = (file: HostFile) => {
+			for (const [key, { walk }] of this.walks) if (walk.sourcePath === file.path) this.walks.delete(key);
+		};
+		this.refs = [
+			{ from: "vault", ref: vault.on("create", dropAll) },
+			{ from: "vault", ref: vault.on("delete", dropAll) },
+			{ from: "vault", ref: vault.on("rename", dropAll) },
+			{ from: "metadata", ref: metadataCache.on("resolve", dropWalksOf) },
+		];
 	}
 
 	stop(): void {
-		for (const ref of this.refs) this.host.vault.offref(ref);
+		for (const { from, ref } of this.refs) (from === "vault" ? this.host.vault : this.host.metadataCache).offref(ref);
 		this.refs = [];
 		this.walks.clear();
 	}
@@ -65,19 +76,36 @@ export class KeptNoteLinks {
 			if (links.outgoingTotal < LINKS_PER_CLOCK_CHECK && this.walks.get(key) === kept) this.walks.delete(key);
 			return links;
 		} finally {
-			this.dropOldestPast(key);
+			this.dropPastBounds(key);
 		}
 	}
 
-	/** Drops the walks asked longest ago, never `asked`'s, until the kept ones are within both bounds. */
-	private dropOldestPast(asked: string): void {
+	/**
+	 * Drops walks, never `asked`'s, until the kept ones are within both bounds: the finished ones first, the one asked
+	 * longest ago first; then the one stopped furthest behind, of two as far the one asked last. A walk stopped part way
+	 * was promised to its caller (the same call again gets further). Dropped by age, one stopped for the finished walks of
+	 * another token's calls meanwhile (eight notes of 512+ links asked between two of its calls) started over at every
+	 * call, and so did each of nine stopped walks called in turn: none ended. Dropped by progress, the one furthest on is
+	 * kept (bar the bound of link paths, when only it and the one asked are left) and ends, then the next.
+	 */
+	private dropPastBounds(asked: string): void {
 		let linkPaths = 0;
 		for (const { walk } of this.walks.values()) linkPaths += walk.linkPaths;
-		for (const [key, { walk }] of this.walks) {
-			if (this.walks.size <= KEPT_NOTE_LINK_WALKS && linkPaths <= KEPT_NOTE_LINK_PATHS) return;
-			if (key === asked) continue;
+		const over = () => this.walks.size > KEPT_NOTE_LINK_WALKS || linkPaths > KEPT_NOTE_LINK_PATHS;
+		const drop = (key: string, walk: NoteLinksWalk) => {
 			this.walks.delete(key);
 			linkPaths -= walk.linkPaths;
+		};
+		for (const [key, { walk }] of this.walks) {
+			if (!over()) return;
+			if (key !== asked && walk.finished) drop(key, walk);
+		}
+		while (over()) {
+			let behind: { key: string; walk: NoteLinksWalk } | null = null;
+			for (const [key, { walk }] of this.walks)
+				if (key !== asked && (behind === null || walk.linksTaken <= behind.walk.linksTaken)) behind = { key, walk };
+			if (behind === null) return;
+			drop(behind.key, behind.walk);
 		}
 	}
 }

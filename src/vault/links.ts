@@ -78,6 +78,16 @@ export class NoteLinksWalk {
 		readonly listed: number,
 	) {}
 
+	/** Whether every link was taken: the walk answers again without resolving any. */
+	get finished(): boolean {
+		return this.body !== null && this.taken === (this.cache.frontmatterLinks?.length ?? 0) + this.body.order.length;
+	}
+
+	/** Links taken so far: how far on the walk is. */
+	get linksTaken(): number {
+		return this.taken;
+	}
+
 	/** The different link paths resolved so far: what the walk holds. */
 	get linkPaths(): number {
 		return this.targets.size;

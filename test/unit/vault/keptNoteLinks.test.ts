@@ -123,6 +123,34 @@ describe("KeptNoteLinks: a walk over a note's links stopped at its budget is gon
 		expect(resolved.get("Big 0.md")).toBe(LINKS_PER_CLOCK_CHECK + 2);
 	});
 
+	test("a walk stopped part way is not dropped for walks another call finished: it still goes on where it stopped", async () => {
+		const scope = vault.scope("Private");
+		await expect(kept.links(scope, file("Planted.md"), LISTED, budgetOf(500))).rejects.toBeInstanceOf(CallOverBudget);
+		// Another token's calls meanwhile, each answered whole: dropping the walk asked longest ago dropped Planted's, whose
+		// stopped call had said the same call again gets further, and a client between such calls started over each time.
+		for (let note = 0; note < KEPT_NOTE_LINK_WALKS; note++) await kept.links(vault.scope(), file(`Big ${note}.md`), LISTED);
+		await untilAnswered("Planted.md");
+		expect(resolved.get("Planted.md")).toBe(LINK_PATHS + 2);
+	});
+
+	test(`${KEPT_NOTE_LINK_WALKS + 1} walks stopped part way, called in turn, all end: the one furthest behind is dropped, not the one asked longest ago`, async () => {
+		const scope = vault.scope("Private");
+		const ended = new Set<number>();
+		// Each call resolves about 100 of a note's 514 link paths. Dropping the one asked longest ago, each walk was dropped
+		// just before its caller came back, and none ever ended.
+		for (let round = 0; round < 30 && ended.size <= KEPT_NOTE_LINK_WALKS; round++)
+			for (let note = 0; note <= KEPT_NOTE_LINK_WALKS; note++) {
+				if (ended.has(note)) continue;
+				await kept.links(scope, file(`Big ${note}.md`), LISTED, budgetOf(100)).then(
+					() => ended.add(note),
+					(error: unknown) => {
+						if (!(error instanceof CallOverBudget)) throw error;
+					},
+				);
+			}
+		expect(ended.size).toBe(KEPT_NOTE_LINK_WALKS + 1);
+	});
+
 	test("a changed note is walked afresh: its new links are answered", async () => {
 		await expect(kept.links(vault.scope("Private"), file("Changed.md"), LISTED, budgetOf(500))).rejects.toBeInstanceOf(CallOverBudget);
 		await vault.host.vault.process(file("Changed.md"), () => linksTo("m", 10));
@@ -140,5 +168,32 @@ describe("KeptNoteLinks: a walk over a note's links stopped at its budget is gon
 		expect(calls).toBeGreaterThanOrEqual(4);
 		expect(links.unresolvedTotal).toBe(LINK_PATHS);
 		expect(links.outgoing.find((link) => link.link === "n7")?.target).toBe("n7.md");
+	});
+
+	// Last as well: it adds a note.
+	test("a walk made after a note came but before the host resolved links to it is dropped when the host does: the link is reached", async () => {
+		// The headless host adds a new file to its link resolver in its queue of changes, after the vault's `create`
+		// (which dropped every walk): held here as a parse of a big note ahead of it holds it.
+		const metadata = vault.host.metadataCache as unknown as { onCreate(file: HostFile): Promise<void> };
+		const onCreate = metadata.onCreate.bind(metadata);
+		let release = (): void => undefined;
+		const ahead = new Promise<void>((resolve) => (release = resolve));
+		const holding = replaceMethod(metadata, "onCreate", async (made: HostFile) => {
+			await ahead;
+			return onCreate(made);
+		});
+		try {
+			await vault.host.vault.create("n9.md", "Nine.\n");
+			const meanwhile = await untilAnswered("Planted.md");
+			expect(meanwhile.links.outgoing.find((link) => link.link === "n9")?.target).toBeNull();
+		} finally {
+			release();
+			holding.restore();
+		}
+		await vault.host.metadataCache.settled();
+		// Kept as made meanwhile, n9 pointed nowhere until the next file came, went or moved.
+		const { links } = await untilAnswered("Planted.md");
+		expect(links.outgoing.find((link) => link.link === "n9")?.target).toBe("n9.md");
+		expect(links.unresolvedTotal).toBe(LINK_PATHS - 1);
 	});
 });
