@@ -43,15 +43,18 @@ export const getNoteLinksTool = defineTool({
 		if (!after.ok) return fail(after.error);
 		const file = found.value;
 		// The server keeps the walk over the note's own links where it stopped (KeptNoteLinks); the backlinks, a walk of
-		// the vault's links, are redone in full: a call stopped there would be stopped there again, and must not say otherwise.
+		// the vault's links, are redone in full. A call stopped in them gets further when called again only if this call
+		// took some of the own links' walk (one slice of it or more, then kept): otherwise it would be stopped there again,
+		// and must not say otherwise.
 		let again: StoppedCallAgain = ctx.noteLinks ? "resumes" : "redoes";
 		const links = await withinCallBudget(
 			async (budget) => {
 				// Any of them may link here: looked at before the backlinks, so a note read meanwhile is named, never left out unnamed.
 				const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead);
+				const workBeforeOwn = budget.workDone;
 				const own = await (ctx.noteLinks?.links(ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget) ??
 					noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget));
-				again = "redoes";
+				if (budget.workDone === workBeforeOwn) again = "redoes";
 				return { unread, own, incoming: await backlinks(ctx.host, ctx.scope, file.path, budget) };
 			},
 			{ again: () => again, narrowing: "read_note shows the note's text." },
