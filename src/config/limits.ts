@@ -1311,7 +1311,7 @@ export const REFERENCE_DATA_HOST_READ_CHARS = 16 * 1024;
 export const INLINE_PASS_STEP_CHARS = 64 * 1024;
 /**
  * Ints in each array the inline scanner's bracket and parenthesis matches are kept in, made when first
- * written (256 KiB): arrays as long as a note's openers, made and filled whole, were one piece of
+ * written (256 KiB; the last only as long as the rest): arrays as long as a note's openers, made and filled whole, were one piece of
  * 180-200 ms for 8 million parentheses.
  */
 export const ZEROED_INTS_CHUNK = 64 * 1024;

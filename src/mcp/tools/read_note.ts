@@ -12,6 +12,7 @@ import {
 	MAX_ANSWERED_SECTION_CHARS,
 	MAX_RESPONSE_BYTES,
 	READ_FURTHER_HEADINGS,
+	SUBPATH_HEADING_STEP,
 	NOTE_HASH_MEMO_CHARS,
 	READ_NOTE_ANSWER_MARGIN_BYTES,
 	NOTE_TEXT_SLICE_MS,
@@ -20,7 +21,15 @@ import {
 import { frontmatterBoundProblem, splitFrontmatter } from "../../markdown/frontmatter";
 import { echoed } from "../../markdown/echo";
 import { findHiddenContent } from "../../markdown/hiddenContent";
-import { describeHeadingPlaces, lastHeadingPart, resolveSubpathInSteps, sameHeadingKeySteps, type HeadingPlaces, type NotePart } from "../../markdown/subpath";
+import {
+	describeHeadingPlaces,
+	HEADING_LEVELS,
+	lastHeadingPart,
+	resolveSubpathInSteps,
+	sameHeadingKeySteps,
+	type HeadingPlaces,
+	type NotePart,
+} from "../../markdown/subpath";
 import { blockPartInSteps, headingPlacesInSteps } from "../../headless/compactMetadata";
 import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../vault/notes";
 import { hasNoTags, listedNoteTags } from "../../vault/tags";
@@ -159,15 +168,18 @@ export const readNoteTool = defineTool({
 			size,
 		};
 		const content = truncateAsJson(whole, contentBytesBeside(rest));
+		const furtherClock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 		const readFurther =
 			content.length < whole.length
-				? readFurtherText(path, await headingPlacesOnClock(cache, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop)), {
-						cutAt: (part?.start ?? 0) + content.length,
-						end: part?.end ?? text.length,
-						shown: content.length,
-						of: whole.length,
-						what: part ? "section" : "note",
-					})
+				? await furtherClock.run(
+						readFurtherSteps(cache, path, await headingPlacesOnClock(cache, furtherClock), text.length, {
+							cutAt: (part?.start ?? 0) + content.length,
+							end: part?.end ?? text.length,
+							shown: content.length,
+							of: whole.length,
+							what: part ? "section" : "note",
+						}),
+					)
 				: undefined;
 		return ok({
 			path,
@@ -189,14 +201,16 @@ export const readNoteTool = defineTool({
 
 /**
  * How to read the rest of a cut note or section: the headings that start after the cut (at `cutAt`,
- * before `end`), each read by its own path, or that there is none. Pure; a binary search and at
- * most READ_FURTHER_HEADINGS headings, whatever the note holds.
+ * before `end`), each by a path that reads it, or that there is none. Pure; a binary search and at
+ * most READ_FURTHER_HEADINGS headings, whatever the note holds, each looked up at most HEADING_LEVELS times.
  */
-function readFurtherText(
+function* readFurtherSteps(
+	cache: CachedMetadata | null,
 	path: string,
 	headings: HeadingPlaces,
+	textLength: number,
 	cut: { cutAt: number; end: number; shown: number; of: number; what: "note" | "section" },
-): string {
+): Steps<string> {
 	const shown = `content holds the first ${cut.shown} of the ${cut.what}'s ${cut.of} characters.`;
 	let low = 0;
 	let high = headings.offsets.length;
@@ -208,10 +222,36 @@ function readFurtherText(
 	const after: string[] = [];
 	for (let index = low; index < headings.offsets.length && after.length < READ_FURTHER_HEADINGS; index++) {
 		if ((headings.offsets[index] as number) >= cut.end) break;
-		after.push(`'${path}#${echoed(headings.texts[index] as string)}' (line ${headings.lines[index] as number})`);
+		const subpath = yield* subpathReading(cache, headings, index, textLength);
+		const line = headings.lines[index] as number;
+		after.push(
+			subpath === null
+				? `the heading on line ${line}, which no path reads (an earlier heading has its name)`
+				: `'${path}#${echoed(subpath)}' (line ${line})`,
+		);
 	}
 	if (after.length === 0) return `${shown} No heading starts after the cut, so read_note cannot return the rest: it is in the note itself.`;
 	return `${shown} The rest is under the headings that follow; read them one at a time with read_note: ${after.join(", ")}.`;
+}
+
+/**
+ * A subpath read_note resolves to heading `index`: its name, or its name under its parents (`Parent#Child`),
+ * the shortest that does. Null when none does (a sibling of the same name comes first, or the name holds `#`):
+ * the first heading of a name wins, so a later `## Details` named alone read an earlier one's section.
+ */
+function* subpathReading(cache: CachedMetadata | null, headings: HeadingPlaces, index: number, textLength: number): Steps<string | null> {
+	const chain = [headings.texts[index] as string];
+	for (let parent = index - 1, level = headings.levels[index] as number; ; parent--) {
+		const subpath = chain.join("#");
+		const found = yield* resolveSubpathInSteps(cache, headings, subpath, textLength);
+		if (found?.start === headings.offsets[index]) return subpath;
+		if (chain.length === HEADING_LEVELS) return null;
+		// The nearest heading above of a higher level: the next parent of the chain.
+		for (; parent >= 0 && (headings.levels[parent] as number) >= level; parent--) if (parent % SUBPATH_HEADING_STEP === 0) yield;
+		if (parent < 0) return null;
+		level = headings.levels[parent] as number;
+		chain.unshift(headings.texts[parent] as string);
+	}
 }
 
 /** `frontmatter_unparsed` of a note whose metadata the host has not read yet: its properties and tags are unknown, not none. */
