@@ -2,7 +2,9 @@ import { promises as fs } from "node:fs";
 import { request, type IncomingMessage } from "node:http";
 import * as nodePath from "node:path";
 import { revokeToken } from "../../src/auth/tokenList";
+import type { HostFile, ProcessOptions } from "../../src/host/Host";
 import { mcpHeaders } from "../helpers/http";
+import { replaceMethod } from "../helpers/replaceMethod";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -19,6 +21,11 @@ const PROGRESS_INTERVAL_MS = 5;
 const READ_PROGRESS_INTERVAL_MS = 250;
 /** A progressToken as big as a request body allows, about: each notification echoes it. */
 const HUGE_TOKEN_BYTES = 768 * 1024;
+/**
+ * How long the reading test holds the rename at one linking note's edit for its client to have two notifications (they come
+ * every READ_PROGRESS_INTERVAL_MS): past it the rename goes on, and a server that sends none fails the test then.
+ */
+const HOLD_FOR_NOTIFICATIONS_MS = 10_000;
 
 const MODERN = "2026-07-28";
 /** The `_meta` envelope a 2026-07-28 request carries, and the headers that repeat its body. */
@@ -165,10 +172,37 @@ describe.each(REVISIONS)("a rename asking for progress over real HTTP (%s), from
 		test("that reads its stream as it comes, with the same token, gets its notifications and the answer", async () => {
 			await running.stop();
 			running = await serve(READ_PROGRESS_INTERVAL_MS);
+			// The rename is held at a linking note's edit until two notifications arrived: on a quiet machine it could end
+			// (300 notes) before a second interval of 250 ms did, so the count depended on the machine's speed.
+			let seen = 0;
+			let twoSeen = (): void => undefined;
+			const held = new Promise<void>((resolve) => {
+				twoSeen = resolve;
+				setTimeout(resolve, HOLD_FOR_NOTIFICATIONS_MS).unref();
+			});
+			let heldEdits = 0;
+			const vault = running.host.vault;
+			const edit = vault.process.bind(vault);
+			const holding = replaceMethod(vault, "process", async (file: HostFile, change: (text: string) => string, options?: ProcessOptions) => {
+				if (file.path === `Notes/Linking ${LINKING_NOTES / 2}.md`) {
+					heldEdits++;
+					await held;
+				}
+				return edit(file, change, options);
+			});
 			const hugeToken = "t".repeat(HUGE_TOKEN_BYTES);
 			const res = await post(running.port, running.tokens.write as string, renameBody("Target.md", "Moved/Goal.md", hugeToken));
 			const chunks: Buffer[] = [];
-			res.on("data", (chunk: Buffer) => chunks.push(chunk));
+			// The end of the chunk before, so a method name cut between two chunks is counted once.
+			let tail = "";
+			const PROGRESS = "notifications/progress";
+			res.on("data", (chunk: Buffer) => {
+				chunks.push(chunk);
+				const text = tail + chunk.toString("latin1");
+				seen += text.split(PROGRESS).length - tail.split(PROGRESS).length;
+				tail = text.slice(-PROGRESS.length);
+				if (seen >= 2) twoSeen();
+			});
 			// Or its close: a stream cut at the write deadline ends the test with what arrived, not at jest's timeout.
 			await new Promise<void>((resolve) => {
 				res.on("end", resolve);
@@ -179,7 +213,9 @@ describe.each(REVISIONS)("a rename asking for progress over real HTTP (%s), from
 				.split("\n\n")
 				.filter((event) => event.startsWith("event: message\ndata: "))
 				.map((event) => JSON.parse(event.slice("event: message\ndata: ".length)) as { method?: string; result?: { structuredContent?: unknown } });
-			// Each one taken before the next is sent: more than one over a call this long (its notifications are 5 ms apart, its deadline 500 ms).
+			holding.restore();
+			expect(heldEdits).toBe(1);
+			// Each one taken before the next is sent: more than one over a call held until two came (its deadline 500 ms).
 			expect(events.filter((event) => event.method === "notifications/progress").length).toBeGreaterThan(1);
 			expect(events.at(-1)?.result?.structuredContent).toMatchObject({ path: "Target.md", new_path: "Moved/Goal.md", notes_updated: LINKING_NOTES });
 		});
