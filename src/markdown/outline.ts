@@ -213,8 +213,13 @@ function withoutByteOrderMark(text: string): string {
 	return text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
 }
 
-/** An edit of the text past the mark, the mark put back first (its lines are numbered alike: the mark is no line). */
-function markKept(edited: EditResult): EditResult {
+/**
+ * `edit` of the text past one opening mark, the mark put back first (its lines are numbered alike: the mark is no
+ * line). One mark only, not each in turn: a note of a million marks was a million nested edits.
+ */
+function pastMark(text: string, edit: (past: string) => EditResult): EditResult {
+	if (!text.startsWith(BYTE_ORDER_MARK)) return edit(text);
+	const edited = edit(text.slice(1));
 	return edited.ok ? ok({ ...edited.value, text: BYTE_ORDER_MARK + edited.value.text }) : edited;
 }
 
@@ -275,7 +280,10 @@ function insertedText(
 
 /** Appends content to the end of the note, as bullets or as paragraphs. */
 export function appendToEnd(text: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
-	if (text.startsWith(BYTE_ORDER_MARK)) return markKept(appendToEnd(text.slice(1), content, mode, format));
+	return pastMark(text, (past) => appendToEndPastMark(past, content, mode, format));
+}
+
+function appendToEndPastMark(text: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
 	const lines = noteLines(text, format);
 	const last = lastContentLine(lines, 0, lines.length);
 	const added = mode === "outliner" ? formatAsOutline(content, format, 0, "", listNumberingAt(lines, last, 0)) : contentLines(content);
@@ -399,7 +407,10 @@ function listedWithMore(items: readonly string[], max: number, separator: string
  * the note's end instead.
  */
 export function appendUnderHeading(text: string, heading: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
-	if (text.startsWith(BYTE_ORDER_MARK)) return markKept(appendUnderHeading(text.slice(1), heading, content, mode, format));
+	return pastMark(text, (past) => appendUnderHeadingPastMark(past, heading, content, mode, format));
+}
+
+function appendUnderHeadingPastMark(text: string, heading: string, content: string, mode: EditMode, format: NoteFormat): EditResult {
 	const lines = noteLines(text, format);
 	const headings = headingLines(lines);
 	const parents = headingParents(headings);
@@ -459,7 +470,10 @@ function bulletLines(lines: readonly string[]): BulletLine[] {
  * (case-insensitive), after its existing subtree. None or several matches → an error, nothing written.
  */
 export function insertUnderBullet(text: string, bullet: string, content: string, format: NoteFormat): EditResult {
-	if (text.startsWith(BYTE_ORDER_MARK)) return markKept(insertUnderBullet(text.slice(1), bullet, content, format));
+	return pastMark(text, (past) => insertUnderBulletPastMark(past, bullet, content, format));
+}
+
+function insertUnderBulletPastMark(text: string, bullet: string, content: string, format: NoteFormat): EditResult {
 	const lines = noteLines(text, format);
 	const wanted = bullet.trim().toLowerCase();
 	if (wanted === "") return fail("bullet is empty: pass some of the bullet's text.");

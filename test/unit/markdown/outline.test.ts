@@ -324,3 +324,19 @@ describe("finding list lines", () => {
 		expect(longest).toBeLessThan(1_000);
 	});
 });
+
+describe("a note opening with many byte-order marks", () => {
+	test("each edit reads past the first mark only, and answers: not one nested edit a mark (a stack overflow for 200,000 marks)", () => {
+		const marks = "\uFEFF".repeat(200_000);
+		const note = `${marks}# Plan\n- a\n`;
+		const format = detectFormat(note);
+		const edits = [
+			appendToEnd(note, "added", "freeform", format),
+			appendUnderHeading(note, "Plan", "added", "freeform", format),
+			insertUnderBullet(note, "a", "added", format),
+		];
+		// Past one mark line 0 still starts with the marks that follow, so it is no heading (refused); the bullet on line 1 is found.
+		expect(edits.map((edit) => edit.ok)).toEqual([true, false, true]);
+		expect(edits[0]?.ok && edits[0].value.text.startsWith(marks)).toBe(true);
+	});
+});
