@@ -148,10 +148,11 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
  * js-yaml's default schema among them, do not: `<<` is a merge key there (a text value makes the
  * whole frontmatter an error), `yes`/`on`/`y` and their kin are booleans, and a key starting with a
  * digit may be a date (`2024-01-01`, read as a Date and renamed to its long form), a sexagesimal
- * number (`1:20` is 80) or a number with underscores (`1_000`). Whether Obsidian's parser is one
+ * number (`1:20` is 80) or a number with underscores (`1_000`); the yaml package's 1.1 reader also
+ * takes `.`, `+.` and `e1` for numbers, so a key opening with a dot or an exponent is quoted too. Whether Obsidian's parser is one
  * of them was not checked; a double-quoted key reads as its text in every version.
  */
-const YAML_1_1_SPECIAL_KEY = /^(?:<<|[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|[-+]?\.?[0-9].*)$/su;
+const YAML_1_1_SPECIAL_KEY = /^(?:<<|[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|[-+]?(?:\.|[0-9]|[eE][-+]?[0-9]).*)$/su;
 
 /**
  * A property name as a key node: double-quoted where a YAML 1.1 reader would read it plain as

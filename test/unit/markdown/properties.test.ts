@@ -1,3 +1,6 @@
+import fc from "fast-check";
+import { parse } from "yaml";
+import { splitFrontmatter } from "../../../src/markdown/frontmatter";
 import { setProperty, type PropertyValue } from "../../../src/markdown/properties";
 
 const GARDEN = "---\nstatus: active\ntags:\n  - project\n---\n# Garden\n";
@@ -110,5 +113,22 @@ describe("setProperty", () => {
 
 	test("a property beside an anchored one is set as usual", () => {
 		expect(edit("---\ntitle: &x A\nother: *x\n---\n", "status", "done")).toBe("---\ntitle: &x A\nother: *x\nstatus: done\n---\n");
+	});
+});
+
+describe("a property name made of the characters YAML 1.1 reads as numbers, booleans, merge keys and dates", () => {
+	test("reads back as written by YAML 1.2 and by the yaml package's 1.1 (merge keys on), on a note with and without frontmatter", () => {
+		// Generated, not listed: the listed names passed while `.`, `+.` and `e1`, read as numbers by the yaml package's 1.1, were written plain.
+		const unit = fc.constantFrom("<", "=", ".", "0", "1", "-", "+", ":", "_", "e", "E", "y", "n", "o", "x", " ", "~", "#", "!", "?", "N", "a", "t");
+		fc.assert(
+			fc.property(fc.string({ unit, minLength: 1, maxLength: 6 }), fc.boolean(), (name, withFrontmatter) => {
+				const edited = setProperty(withFrontmatter ? "---\nother: 1\n---\nBody.\n" : "Body.\n", name, "v");
+				if (!edited.ok) return true;
+				const yaml = splitFrontmatter(edited.value.text)?.yaml ?? "";
+				const readers = [(): unknown => parse(yaml), (): unknown => parse(yaml, { version: "1.1", merge: true })];
+				return readers.every((read) => (read() as Record<string, unknown>)[name] === "v");
+			}),
+			{ numRuns: 1_500 },
+		);
 	});
 });
