@@ -3,7 +3,7 @@
  * `fileManager.processFrontMatter` makes, but through the `yaml` package's Document so the other
  * properties keep their order, their values and their comments. Pure.
  */
-import { Document, isMap, isScalar, Scalar } from "yaml";
+import { Document, isMap, isScalar, Scalar, visit, type Node } from "yaml";
 import { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_ENTRIES, MAX_FRONTMATTER_EXPANDED_CHARS, MAX_FRONTMATTER_EXPANDED_VALUES } from "../config/limits";
 import { frontmatterBoundProblem, frontmatterBoundProblemSteps, frontmatterValue, hasDuplicateKey, parseDocumentSteps, splitFrontmatter } from "./frontmatter";
 import { runSteps, type Steps } from "./steps";
@@ -74,7 +74,7 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 	if (!split) {
 		if (written === null) return ok({ text: note, value: written, changed: false });
 		const document = new Document({}, { schema: "core" });
-		if (isMap(document.contents)) document.contents.items.push(document.createPair(propertyKey(name), written));
+		if (isMap(document.contents)) document.contents.items.push(document.createPair(propertyKey(name), valueNode(document, written)));
 		const added = toYaml(document, eol, true);
 		const problem = frontmatterBoundProblem(added);
 		if (problem !== null) return overBoundAfterEdit(problem);
@@ -98,7 +98,7 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 		map.items.find((pair) => String((pair.key as { value?: unknown } | null)?.value).toLowerCase() === name.toLowerCase());
 	const key = existing ? (existing.key as { value?: unknown }).value : name;
 	// A key this edit keeps, written plain where a YAML 1.1 reader would not read it back (`<<`, `yes`): quoted now.
-	if (written !== null && isScalar(existing?.key) && existing.key.type === Scalar.PLAIN && YAML_1_1_SPECIAL_KEY.test(String(existing.key.value)))
+	if (written !== null && isScalar(existing?.key) && existing.key.type === Scalar.PLAIN && quotedKeyNeeded(String(existing.key.value)))
 		existing.key.type = Scalar.QUOTE_DOUBLE;
 	let before: string;
 	try {
@@ -114,12 +114,12 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 	} else if (existing) {
 		// A comment after the old value (`status: active # set weekly`) stays with the new one.
 		const old = existing.value as { comment?: string | null; commentBefore?: string | null } | null;
-		const node = document.createNode(written);
+		const node = valueNode(document, written);
 		if (old?.comment) node.comment = old.comment;
 		if (old?.commentBefore) node.commentBefore = old.commentBefore;
 		existing.value = node;
 	} else {
-		map.items.push(document.createPair(propertyKey(name), written));
+		map.items.push(document.createPair(propertyKey(name), valueNode(document, written)));
 	}
 	let after: string;
 	try {
@@ -155,14 +155,39 @@ export function* setPropertySteps(note: string, name: string, value: PropertyVal
 const YAML_1_1_SPECIAL_KEY = /^(?:<<|[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|[-+]?(?:\.|[0-9]|[eE][-+]?[0-9]).*)$/su;
 
 /**
+ * The two noncharacters YAML 1.2 does not count printable (`c-printable` stops at U+FFFD) though the yaml package
+ * writes them plain: a reader that holds to the rule (js-yaml) refused the whole frontmatter ("the stream contains
+ * non-printable characters"), every property of the note lost to it, for one `x\uFFFE` set. Inside double quotes
+ * both read them back as written (the C0 and C1 controls the yaml package escapes itself).
+ */
+const NOT_YAML_PRINTABLE = /[\uFFFE\uFFFF]/;
+
+/** Whether a key must be double-quoted to read back as `name` in YAML 1.1 and by a strict YAML 1.2 reader. */
+function quotedKeyNeeded(name: string): boolean {
+	return YAML_1_1_SPECIAL_KEY.test(name) || NOT_YAML_PRINTABLE.test(name);
+}
+
+/**
  * A property name as a key node: double-quoted where a YAML 1.1 reader would read it plain as
- * something else (YAML_1_1_SPECIAL_KEY); otherwise in the style the yaml package picks (plain, or
- * quoted where YAML 1.2 needs it: `a: b`, `#c`, `- d`, `true`, `123`).
+ * something else (YAML_1_1_SPECIAL_KEY) or it holds a noncharacter (NOT_YAML_PRINTABLE); otherwise
+ * in the style the yaml package picks (plain, or quoted where YAML 1.2 needs it: `a: b`, `#c`,
+ * `- d`, `true`, `123`).
  */
 function propertyKey(name: string): Scalar<string> {
 	const key = new Scalar(name);
-	if (YAML_1_1_SPECIAL_KEY.test(name)) key.type = Scalar.QUOTE_DOUBLE;
+	if (quotedKeyNeeded(name)) key.type = Scalar.QUOTE_DOUBLE;
 	return key;
+}
+
+/** The value as a node of `document`, each text holding a noncharacter (NOT_YAML_PRINTABLE) double-quoted, as keys are. */
+function valueNode(document: Document, value: Exclude<PropertyValue, null>): Node {
+	const node = document.createNode(value);
+	visit(node, {
+		Scalar(_key, scalar) {
+			if (typeof scalar.value === "string" && NOT_YAML_PRINTABLE.test(scalar.value)) scalar.type = Scalar.QUOTE_DOUBLE;
+		},
+	});
+	return node;
 }
 
 /**
