@@ -13,6 +13,10 @@
  * lint's 85 s of one core, nor the type check's 25 s, after the build; nor for the two import
  * checks, 3.4 s of CPU alone that took 16 s of CI's wall time after the build, one after the other,
  * loading eslint and TypeScript beside the lint, the type check and the bench starting).
+ *
+ * `VAULT_MCP_PRETEST_BUILD=elsewhere` leaves out the build too, for a caller that has built the
+ * sources as they are and checked that it passed (.ci/run builds beside the unit tier, which needs no
+ * build: in ci26 the pretest's build held the tiers' start 7.7 s).
  */
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -20,12 +24,13 @@ import process from "node:process";
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 const checksElsewhere = process.env.VAULT_MCP_PRETEST_CHECKS === "elsewhere";
+const buildElsewhere = process.env.VAULT_MCP_PRETEST_BUILD === "elsewhere";
 
 /** Each lane's stages, in order: [what it is called, command, arguments]. */
 const LANES = [
 	[["test tools", process.execPath, ["scripts/test-tools.mjs"]]],
 	[
-		["build", npm, ["run", "build"]],
+		...(buildElsewhere ? [] : [["build", npm, ["run", "build"]]]),
 		...(checksElsewhere
 			? []
 			: [
