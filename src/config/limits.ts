@@ -612,6 +612,18 @@ export const SETTINGS_LOCK_RETRY_MAX_MS = 200;
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
 /**
+ * Phrases one search takes, wanted and excluded together (`"a b"`, `-"a b"`, and a typed word the
+ * tokenizer splits: `kebab-case`, `a.b`); more are refused before any note is looked at. Each phrase
+ * is looked for in every note holding its words (their pair sketch, then the body), so the cost
+ * follows phrases × notes, not the answer: on 40,000 notes each holding the phrases' words, a word
+ * less 45 excluded phrases took 1.2–2.3 s of CPU against VAULT_WIDE_CALL_WORK_MS (2 s), the next
+ * calls 0.8–1.3 s (45 phrases' reads are over PHRASE_LEARNT_MEMO_NOTES). At 16 a
+ * search's first call took 0.5–0.8 s excluded and 0.5–1.1 s wanted (later calls 0.06–0.6 s); at 24,
+ * 0.9–1.6 s and 1.5 s: 16 is the most with about twice the budget to spare (40,000 notes, load 14–16).
+ * The held-out query sets hold at most 4 (camelCase names split into words).
+ */
+export const MAX_QUERY_PHRASES = 16;
+/**
  * Shortest query word, in characters, that also matches the longer words it starts: a
  * one-letter prefix stands for thousands of word forms in a real vault and ranks nothing a person
  * wants, so a shorter word matches only itself.
@@ -644,11 +656,12 @@ export const PHRASE_CANDIDATES_MEMO_PHRASES = 4;
 /**
  * Notes (summed over phrases) whose phrase values read from their bodies the index keeps past the
  * phrases' candidates (PHRASE_CANDIDATES_MEMO_PHRASES), 9 bytes each: 9.4 MB at most. A search
- * stopped at its work budget says the same call again gets further, and a query may hold dozens
- * of phrases (500 characters of `"a b"`): with only the last four phrases' reads kept, a search of
- * twenty-six phrases stopped the same way at every call. Past it, earlier searches' phrases are let
- * go first, never the search's own (PostingsIndex.keepLearnt): a search of more phrases than fit
- * keeps its first ones' reads for its next call.
+ * stopped at its work budget says the same call again gets further, and a query may hold up to
+ * MAX_QUERY_PHRASES phrases: with only the last four phrases' reads kept, a search of twenty-six
+ * phrases stopped the same way at every call. A search of 16 phrases each held by every note fits
+ * whole up to 65,536 notes. Past it, earlier searches' phrases are let go first, never the search's
+ * own (PostingsIndex.keepLearnt): a search of more phrases than fit keeps its first ones' reads for
+ * its next call.
  */
 export const PHRASE_LEARNT_MEMO_NOTES = 1_048_576;
 

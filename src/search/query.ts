@@ -107,6 +107,15 @@ export function withStopWords(query: ParsedQuery, stopWords: ReadonlySet<string>
 	return { ...query, required, optional, stopWords };
 }
 
+/**
+ * The query's distinct phrases, wanted and excluded: its terms of two or more words (quoted, or a
+ * typed word the tokenizer splits), each looked for in every note holding its words. Pure.
+ */
+export function phraseCount(query: ParsedQuery): number {
+	const phrases = (terms: readonly QueryTerm[]) => new Set(terms.filter((term) => term.tokens.length > 1).map((term) => term.tokens.join(" "))).size;
+	return phrases(query.required) + phrases(query.excluded);
+}
+
 /** True if a query's (folded) word also matches the longer words it starts: MIN_PREFIX_CHARS characters or more. Pure. */
 export function isPrefixWord(word: string): boolean {
 	// Counted in characters, not UTF-16 units: one astral letter is still one letter.

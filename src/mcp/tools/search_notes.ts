@@ -1,7 +1,15 @@
 import { z } from "zod";
-import { INDEX_BUILD_SLICE_MS, MAX_QUERY_LENGTH, RUNS_WHILE_RENAMED, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_SLICE_MS } from "../../config/limits";
+import {
+	INDEX_BUILD_SLICE_MS,
+	MAX_QUERY_LENGTH,
+	MAX_QUERY_PHRASES,
+	RUNS_WHILE_RENAMED,
+	SEARCH_DEFAULT_LIMIT,
+	SEARCH_MAX_LIMIT,
+	SEARCH_SLICE_MS,
+} from "../../config/limits";
 import { TooManyWordsExcluded } from "../../search/postings";
-import { parseQuery } from "../../search/query";
+import { parseQuery, phraseCount } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
 import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { withinCallBudget } from "../../vault/workBudget";
@@ -32,6 +40,12 @@ export const searchNotesTool = defineTool({
 	handler: async (ctx, args) => {
 		const query = parseQuery(args.query);
 		if (query.required.length === 0) return fail("The query has no words to look for (only exclusions or punctuation). Add at least one word or phrase.");
+		// Refused before any note is looked at: each phrase costs a look in every note holding its words, whatever the answer.
+		const phrases = phraseCount(query);
+		if (phrases > MAX_QUERY_PHRASES)
+			return fail(
+				`The query has ${phrases} phrases (quoted words, wanted or excluded, or words joined like kebab-case); a search takes at most ${MAX_QUERY_PHRASES}, as each is looked for in every note holding its words. Nothing was searched. Send at most ${MAX_QUERY_PHRASES}: leave out the quotes where the words need not stand together, or split the search.`,
+			);
 		const folderArgument = checkFolderArgument(args.folder, ctx.scope);
 		if (!folderArgument.ok) return fail(folderArgument.error);
 		const folder = folderArgument.value;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { MIN_PREFIX_CHARS } from "../../../src/config/limits";
-import { isPrefixWord, parseQuery, stopWordSet, withStopWords } from "../../../src/search/query";
+import { isPrefixWord, parseQuery, phraseCount, stopWordSet, withStopWords } from "../../../src/search/query";
 import { ENGLISH_STOP_WORDS } from "../../../src/search/stopWords";
 
 const tokens = (terms: Array<{ tokens: string[] }>) => terms.map((term) => term.tokens);
@@ -108,5 +108,18 @@ describe("parseQuery: adjacent plain words", () => {
 			["to", "npm"],
 		]);
 		expect(parseQuery('back "up" -down set up').adjacent).toEqual([["set", "up"]]);
+	});
+});
+
+describe("phraseCount: the phrases a search looks for in every note holding their words", () => {
+	test.each([
+		["words only", "garden plan -market", 0],
+		["a quoted word is a word", '"garden" -"plan"', 0],
+		["wanted and excluded phrases together", '"garden plan" -"market day" "a b c"', 3],
+		["a word the tokenizer splits, wanted or excluded", "kebab-case jest.mock -no-console", 3],
+		["the same phrase twice counts once", '"garden plan" "Garden  Plan" -"market day" -"market day"', 2],
+		["a phrase both wanted and excluded is looked for twice", '"garden plan" -"garden plan"', 2],
+	])("%s", (_label, typed, count) => {
+		expect(phraseCount(parseQuery(typed))).toBe(count);
 	});
 });
