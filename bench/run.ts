@@ -14,6 +14,7 @@ import { promises as fs } from "node:fs";
 import { createServer, request, Agent } from "node:http";
 import * as os from "node:os";
 import * as nodePath from "node:path";
+import { GCProfiler } from "node:v8";
 import autocannon from "autocannon";
 import { addToken } from "../src/auth/tokenList";
 import { NodeHost } from "../src/headless/NodeHost";
@@ -902,21 +903,32 @@ async function benchRename(): Promise<void> {
 	const agent = new Agent({ keepAlive: true });
 	try {
 		const times: number[] = [];
+		const allocated: number[] = [];
+		const collections: number[] = [];
+		const cpu: number[] = [];
+		const cpuClock = mainThreadCpu() ?? (() => Number.NaN);
 		const names = ["Target.md", "Archive/Target 2026.md"];
 		for (let round = 0; round < RENAME_ROUNDS * 2; round++) {
 			const [from, to] = round % 2 === 0 ? [names[0], names[1]] : [names[1], names[0]];
+			const gc = new GCProfiler();
+			gc.start();
+			const cpuStarted = cpuClock();
 			const started = performance.now();
 			const answer = await postJson(port, writeToken, toolCall(round + 1, "rename_note", { path: from, new_path: to }), agent);
 			times.push(performance.now() - started);
 			if (!answer.includes(`"links_updated":${RENAME_BACKLINKS * 4}`)) throw new Error(`rename_note did not update every link: ${answer.slice(0, 300)}`);
+			// The cache's parses of the written notes count too: a rename's garbage is mostly parses.
 			await host.metadataCache.settled();
+			cpu.push(cpuClock() - cpuStarted);
+			const { statistics } = gc.stop();
+			allocated.push(heapGrowthBetweenCollections(statistics));
+			collections.push(statistics.length);
 		}
-		record(
-			`${2 * RENAME_BACKLINKS + 1} notes`,
-			`rename_note, ${RENAME_BACKLINKS} backlinks (median of ${times.length})`,
-			Math.round(percentile(times, 0.5)),
-			"ms",
-		);
+		const label = `${2 * RENAME_BACKLINKS + 1} notes`;
+		record(label, `rename_note, ${RENAME_BACKLINKS} backlinks (median of ${times.length})`, Math.round(percentile(times, 0.5)), "ms");
+		record(label, `rename_note and the cache's parses after it: main thread's CPU (median)`, Math.round(percentile(cpu, 0.5)), "ms");
+		record(label, `rename_note and the cache's parses after it: heap allocated (median)`, percentile(allocated, 0.5) / 1048576, "MiB");
+		record(label, `rename_note and the cache's parses after it: collections (median)`, percentile(collections, 0.5), "");
 	} finally {
 		agent.destroy();
 		await service.stop();
@@ -924,6 +936,14 @@ async function benchRename(): Promise<void> {
 		await host.close();
 		await fs.rm(root, { recursive: true, force: true });
 	}
+}
+
+/** Bytes allocated on the heap between the first and the last of `statistics`' collections (what each found, less what the one before left). */
+function heapGrowthBetweenCollections(statistics: ReturnType<GCProfiler["stop"]>["statistics"]): number {
+	let grown = 0;
+	for (let index = 1; index < statistics.length; index++)
+		grown += (statistics[index]?.beforeGC.heapStatistics.usedHeapSize ?? 0) - (statistics[index - 1]?.afterGC.heapStatistics.usedHeapSize ?? 0);
+	return grown;
 }
 
 /**

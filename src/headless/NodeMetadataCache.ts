@@ -74,14 +74,14 @@ export class NodeMetadataCache implements HostMetadataCache {
 	 * when it reads the same text (`parsedFrom`), instead of parsing a megabyte again.
 	 */
 	private readonly parsedTexts = new WeakMap<CachedMetadata, string>();
-	/** The same for a packed note of many links, by the SHA-256 of its text (the text is not kept): 64 characters a note. */
-	private readonly parsedDigests = new WeakMap<CachedMetadata, string>();
 	/**
 	 * The SHA-256 of the text each note's metadata (or canvas's link list) was parsed from (`parseNow`, and `build` at
 	 * start): a parse that reads that very text again keeps them unparsed, as Obsidian keeps the metadata it has for a
 	 * text's hash. A writer's parse ahead and the write's own queued parse read the same text; so did every parse queued
 	 * behind another program's writes once they stopped, and a note's first touch after start. Hashing at start costs
-	 * about 1% of the start's CPU (6,571 notes of 15 M characters: 36–54 ms of 3–5 s) and 0.9 MB of heap.
+	 * about 1% of the start's CPU (6,571 notes of 15 M characters: 36–54 ms of 3–5 s) and 0.9 MB of heap. A rename's
+	 * plan reads a packed note's links from its metadata when it reads that very text (`parsedFrom`): every linking
+	 * note was parsed for the plan, then again once written, 0.8 of the 2.6 GB a rename of 171,500 links allocated.
 	 */
 	private readonly textDigests = new WeakMap<CachedMetadata | string[], string>();
 	/** How many links of each source point nowhere (`unresolvedLinkTotal`): set and dropped with its `unresolvedLinks` record. */
@@ -474,7 +474,8 @@ export class NodeMetadataCache implements HostMetadataCache {
 	static async ofOne(vault: NodeVault, file: HostFile): Promise<NodeMetadataCache> {
 		const cache = new NodeMetadataCache(vault);
 		for (const other of vault.getFiles()) cache.resolver.add(other);
-		await cache.index(file, await vault.cachedRead(file));
+		const text = await vault.cachedRead(file);
+		await cache.index(file, text, await sha256HexInPieces(text, cache.clock));
 		await cache.resolveSource(file.path);
 		return cache;
 	}
@@ -573,7 +574,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const cache = this.caches.get(path);
 		if (cache === undefined) return null;
 		if (this.parsedTexts.get(cache) === text) return cache;
-		const digest = this.parsedDigests.get(cache);
+		const digest = this.textDigests.get(cache);
 		if (digest === undefined || (await sha256HexInPieces(text, this.readingClock)) !== digest) return null;
 		const references = await this.readingClock.run(packedReferencesSteps(cache));
 		if (references === null) return cache;
@@ -925,13 +926,13 @@ export class NodeMetadataCache implements HostMetadataCache {
 		this.readRetries.delete(path);
 	}
 
-	/** Parses a note's (or canvas's) text into the cache, with the text's SHA-256 when known (`textDigests`); returns the note's metadata. */
-	private async index(file: HostFile, text: string, digest?: string): Promise<CachedMetadata | null> {
+	/** Parses a note's (or canvas's) text into the cache, with the text's SHA-256 (`textDigests`); returns the note's metadata. */
+	private async index(file: HostFile, text: string, digest: string): Promise<CachedMetadata | null> {
 		if (file.extension === "canvas") {
 			const links = detachStrings(await this.clock.run(canvasLinkListSteps(text)));
 			this.canvasLinks.set(file.path, links);
 			this.parsedFor.set(links, file);
-			if (digest !== undefined) this.textDigests.set(links, digest);
+			this.textDigests.set(links, digest);
 			return null;
 		}
 		// A huge note is kept as parsed: copying its strings or compacting its entries would hold the
@@ -942,7 +943,7 @@ export class NodeMetadataCache implements HostMetadataCache {
 			this.caches.set(file.path, parsed);
 			this.parsedFor.set(parsed, file);
 			this.parsedTexts.set(parsed, text);
-			if (digest !== undefined) this.textDigests.set(parsed, digest);
+			this.textDigests.set(parsed, digest);
 			return parsed;
 		}
 		// The list items are packed from the parser's records, never made into objects (unless the note stays as parsed).
@@ -950,15 +951,11 @@ export class NodeMetadataCache implements HostMetadataCache {
 		detachStrings(parsed.listItems.ids);
 		await this.clock.run(detachStringsSteps(parsed.blocks.ids));
 		const detached = await this.clock.run(detachStringsSteps(parsed.cache));
-		const references = (detached.links?.length ?? 0) + (detached.embeds?.length ?? 0);
-		// Hashed before the entries are packed: a rename reads this note's links again only if it reads this text.
-		const linksDigest = references >= HUGE_NOTE_LINKS ? (digest ?? (await sha256HexInPieces(text, this.clock))) : undefined;
 		const cache = await this.clock.run(compactMetadataSteps(detached, text, this.packed, parsed.listItems, parsed.blocks));
 		await this.keepUnreadFrontmatterLinks(cache, text);
 		this.caches.set(file.path, cache);
 		this.parsedFor.set(cache, file);
-		if (linksDigest !== undefined) this.parsedDigests.set(cache, linksDigest);
-		if (digest !== undefined) this.textDigests.set(cache, digest);
+		this.textDigests.set(cache, digest);
 		return cache;
 	}
 
@@ -1064,20 +1061,30 @@ export class NodeMetadataCache implements HostMetadataCache {
 		const asked: string[] | null = !sameNames && huge ? [] : null;
 		// Each link counts one, and one more for each file it is compared with.
 		const work = { compared: 0 };
+		// Where each link path led since the last pause: a note's links mostly ask for a few paths (1,500 notes of 81 links
+		// to one note were resolved link by link, 0.35 of the 1.7 GB a rename of them allocated). Forgotten at each pause,
+		// where a file may come or go; a path longer than any file's is left out (V8 hashes such a key by its length only).
+		let reached = new Map<string, HostFile | null>();
 		for (const links of lists)
 			for (const link of links) {
 				if (work.compared >= RESOLVE_CHECK_INTERVAL) {
 					work.compared = 0;
 					await this.clock.checkpoint();
+					reached = new Map();
 				}
 				work.compared++;
 				const linkpath = linkpathOf(link);
-				const name = sameNames ? null : askedName(linkpath, path);
-				if (name !== null) {
-					this.linkSources.add(name, path);
-					if (asked && asked[asked.length - 1] !== name) asked.push(name);
+				let target = reached.get(linkpath);
+				if (target === undefined) {
+					// A path's name was added to the index when it was first resolved since the pause.
+					const name = sameNames ? null : askedName(linkpath, path);
+					if (name !== null) {
+						this.linkSources.add(name, path);
+						if (asked && asked[asked.length - 1] !== name) asked.push(name);
+					}
+					target = this.resolver.resolve(linkpath, path, work);
+					if (linkpath.length <= MAX_VAULT_PATH_CHARS) reached.set(linkpath, target);
 				}
-				const target = this.resolver.resolve(linkpath, path, work);
 				if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
 				else {
 					// Longer than any path (and than V8 hashes whole), it is counted but kept by no key: 4 planted notes of 480

@@ -132,9 +132,9 @@ export interface HostMetadataCache {
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): HostFile | null;
 	/**
 	 * Headless only: the note's metadata (at least its links, embeds, frontmatter links and
-	 * frontmatter position, positions and all) when the cache parsed it from exactly `text` and it is
-	 * a huge note or one of many links, else null. A rename's plan then reads its links from it
-	 * instead of parsing the note again. Obsidian has none.
+	 * frontmatter position, positions and all) when the cache parsed it from exactly `text`, else
+	 * null. A rename's plan then reads its links from it instead of parsing the note again.
+	 * Obsidian has none.
 	 */
 	parsedFrom?(path: string, text: string): Promise<CachedMetadata | null>;
 	/**

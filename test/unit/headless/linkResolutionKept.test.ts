@@ -219,6 +219,31 @@ function missing(): never {
 }
 
 describe("a note renamed that many notes link, each with many links", () => {
+	test("a note's links to one path are resolved once between two pauses, each still counted (1,500 notes of 81 such links were resolved link by link)", async () => {
+		// 300 links to one note, through headings, aliases and embeds, and 3 to a name no file has.
+		const linker = Array.from({ length: 100 }, (_, index) => `[[Target#Part ${index}|part ${index}]] ![[Target#Part ${index}]] [[target]]`).join("\n");
+		const vault = await openVault({ "Target.md": "# Target\n", "Linker.md": `${linker}\n[[Nowhere]] [[Nowhere#a]] [[Nowhere|b]]\n` });
+		let calls = 0;
+		const resolve = Object.getOwnPropertyDescriptor(LinkFileIndex.prototype, "resolve")?.value as LinkFileIndex<never>["resolve"];
+		const counting = replaceMethod(LinkFileIndex.prototype as LinkFileIndex<never>, "resolve", function (this: LinkFileIndex<never>, ...args) {
+			calls++;
+			return resolve.apply(this, args);
+		});
+		try {
+			await vault.host.metadataCache.settled();
+			calls = 0;
+			// A file of the name it asks for: the note's links are resolved again.
+			await vault.host.vault.create("Nowhere.md", "here now");
+			await vault.host.metadataCache.settled();
+			// Before, one call a link: 303. Now one a link path (2), a few more if a pause fell inside the note.
+			expect(calls).toBeLessThan(20);
+			expect(vault.host.metadataCache.resolvedLinks["Linker.md"]).toEqual({ "Target.md": 300, "Nowhere.md": 3 });
+		} finally {
+			counting.restore();
+			await vault.close();
+		}
+	});
+
 	test("the notes linking it are resolved again with pauses between them, and their links follow it", async () => {
 		// 120 notes each linking all 120: renaming one resolved the 119 others' 14,280 links in one piece
 		// (300 notes of 300 embeds each held the server 0.3-0.5 s in one piece over HTTP).

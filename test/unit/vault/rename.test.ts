@@ -368,14 +368,36 @@ describe("renaming", () => {
 		expect(await cache.parsedFrom("Linker.md", `${linker} `)).toBeNull();
 	});
 
-	test("the cache's parse of a huge note is used only for exactly the text it was parsed from", async () => {
+	test("a rename plan parses none of the linking notes of a few links whose text the cache parsed (each was parsed for the plan, then again once written)", async () => {
+		const linker = (index: number) =>
+			`---\nup: "[[Big]]"\n---\n# Note ${index}\n${Array.from({ length: 10 }, (_, line) => `See [[Big#Part ${line}|part]], ![[Big]] and [md](Big.md).`).join("\n")}\n`;
+		const files: Record<string, string> = { "Big.md": "big" };
+		for (let index = 0; index < 40; index++) files[`Linking/N${index}.md`] = linker(index);
+		vault = await openVault(files);
+		await vault.host.metadataCache.settled();
+		const { plan, parsed } = await planCountingParses("Big.md", "Sub/Big2.md");
+		expect(plan.notes.map((note) => note.links)).toEqual(Array.from({ length: 40 }, () => 31));
+		// Before: all 40 notes, 26,000 characters.
+		expect(parsed.reduce((sum, length) => sum + length, 0)).toBeLessThan(100);
+		const spied = jest.spyOn(vault.host.metadataCache, "parsedFrom").mockResolvedValue(null);
+		try {
+			const fresh = await planRename(vault.host, SCOPE, vault.host.vault.getFileByPath("Big.md") ?? missing(), "Sub/Big2.md");
+			expect(fresh.notes.map((note) => [note.path, note.after])).toEqual(plan.notes.map((note) => [note.path, note.after]));
+		} finally {
+			spied.mockRestore();
+		}
+	});
+
+	test("the cache's parse of a note is used only for exactly the text it was parsed from", async () => {
 		const linker = Array.from({ length: 24_000 }, (_, index) => `- [[Big]] line ${index}`).join("\n") + "\n".repeat(MAX_STARTUP_PARSE_BYTES);
 		vault = await openVault({ "Big.md": "big", "Linker.md": linker });
 		await vault.host.metadataCache.settled();
 		const cache = vault.host.metadataCache;
 		expect(await cache.parsedFrom("Linker.md", linker)).toBe(cache.getCache("Linker.md"));
 		expect(await cache.parsedFrom("Linker.md", `${linker} `)).toBeNull();
-		expect(await cache.parsedFrom("Big.md", "big")).toBeNull();
+		// A packed note's links, read from its packed form.
+		expect(await cache.parsedFrom("Big.md", "big")).toMatchObject({ links: [], embeds: [] });
+		expect(await cache.parsedFrom("Big.md", "bigger")).toBeNull();
 	});
 
 	test("renameNote keeps those links on their notes, then renames: every link reaches what it reached before", async () => {
