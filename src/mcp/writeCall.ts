@@ -449,6 +449,9 @@ async function planAskAndWrite<Args>(
 		let shown = alreadyApproved;
 		// Notes the look after the window did not read (past its bound, or refused by the system): named in the answer as the plan's are.
 		const unreadAfterWindow: string[] = [];
+		// Allowed since it was asked (another question's "always", the settings) and planned again: written unasked, as a call
+		// that came now would be (it was asked again, offering an "always" that saved nothing).
+		if (asks && !alreadyApproved && callRightNow(ctx, tool, made) === "allow") asks = false;
 		if (asks && writes.approver !== null && !alreadyApproved) {
 			if (questions >= MAX_WRITE_ATTEMPTS) break;
 			questions++;
