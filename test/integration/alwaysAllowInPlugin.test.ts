@@ -108,6 +108,19 @@ describe("'Always allow' in Obsidian (the plugin in the host double, a real clie
 		expect((await dataJson()).tokens[0]?.rights?.append_to_note).toBe("allow");
 	});
 
+	/** On the base the window stayed open, waiting for a person, after the tool was set to Allow (the look for its closing timed out). */
+	test("a window open when the person sets its tool to Allow closes, says why, and the call is written as an allowed call", async () => {
+		const call = append("- milk");
+		await until(() => approvalWindow() !== null, "the window");
+		await plugin.setToolRight(TOKEN_NAME, "append_to_note", "allow");
+		await until(() => approvalWindow() === null, "the window to close");
+		expect((await call).ok).toBe(true);
+		expect(await noteText()).toBe(`${NOTE}- milk\n`);
+		expect(shownNotices.filter((notice) => notice.includes("laptop"))).toContain(
+			'Vault MCP: Append to a note for "laptop" needs no approval now: its right was set to Allow, so it goes ahead as any allowed call.',
+		);
+	});
+
 	/**
 	 * Item 2 of asks171: raiseToolRightFromAsk checks data.json as it is now. This passed on the base (the behaviour was
 	 * right, untested); with the plugin saving through withToolRight (the check taken out) it fails: the file says allow.
