@@ -18,7 +18,15 @@ import {
 import { diffLineAsText, diffNoteSteps, unmatchedText } from "../journal/noteDiff";
 import { runStepsWhile, SliceClock, type Steps } from "../markdown/steps";
 import { yieldToEventLoop } from "../vault/workBudget";
-import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
+import {
+	ANSWERED_BY_RIGHT,
+	FairApprovalLine,
+	type ApprovalAnswer,
+	type ApprovalDecision,
+	type ApprovalRequest,
+	type Approver,
+	type OnScreen,
+} from "../mcp/approval";
 import { visibleInTerminal } from "./terminalText";
 
 interface Waiting {
@@ -55,6 +63,8 @@ export class TerminalApprover implements Approver {
 	private answerJustTaken = false;
 	/** Runs while a question is on screen untouched and another token waits: at its end the question gives way. */
 	private turnTimer: NodeJS.Timeout | undefined;
+	/** "Always allow" is being saved: the next question waits, so one the new right answers leaves the line unseen. */
+	private savingAlways = false;
 
 	/**
 	 * `discardTypedAhead` throws away input typed but not read yet and says how many bytes it was.
@@ -82,10 +92,10 @@ export class TerminalApprover implements Approver {
 				resolve("full");
 				return;
 			}
-			signal.addEventListener("abort", () => this.withdraw(waiting), { once: true });
-			if (this.current === null) {
+			signal.addEventListener("abort", () => this.withdraw(waiting, signal.reason === ANSWERED_BY_RIGHT), { once: true });
+			if (this.current === null && !this.savingAlways) {
 				this.askNext();
-			} else {
+			} else if (this.current !== null) {
 				this.write(`(${this.line.size - 1} more waiting for approval)\n`);
 				if (this.turnTimer === undefined) this.startTurn();
 			}
@@ -268,9 +278,24 @@ export class TerminalApprover implements Approver {
 
 	private decided(decision: ApprovalDecision): void {
 		this.write(decision === "decline" ? "Declined: nothing was written.\n" : "Approved.\n");
-		this.current?.waiting.resolve(decision);
+		const waiting = this.current?.waiting;
+		waiting?.resolve(decision);
 		this.takeAnswer();
-		this.askNext();
+		const saveAlways = decision === "always" ? waiting?.request.saveAlways : undefined;
+		if (saveAlways === undefined) {
+			this.askNext();
+			return;
+		}
+		this.stopTurn();
+		this.line.endShown();
+		this.current = null;
+		this.savingAlways = true;
+		void saveAlways()
+			.catch(() => undefined)
+			.finally(() => {
+				this.savingAlways = false;
+				if (!this.closed && this.current === null) this.askNext();
+			});
 	}
 
 	/** Marks the input read so far as used up: the rest of it, read in this same turn, answers nothing. */
@@ -280,15 +305,17 @@ export class TerminalApprover implements Approver {
 	}
 
 	/** The call timed out, its client went away, or it may no longer be written (its token revoked, the tool denied): its question is taken back. */
-	private withdraw(waiting: Waiting): void {
+	private withdraw(waiting: Waiting, allowedNow: boolean): void {
 		// Still being worked out, it was never on screen (its time runs only while it is): its client, a stop or the settings ended it.
 		const prepared = this.current?.waiting === waiting && this.current.lines === null;
 		if (this.line.remove(waiting) !== "shown") return;
 		const call = `${visibleInTerminal(waiting.request.tool)} from "${visibleInTerminal(waiting.request.tokenName)}"`;
 		this.write(
-			prepared
-				? `\n(${call} was withdrawn while the question was being prepared: nothing was written)\n`
-				: `\n(${call} was not answered in time, was cancelled, or its token may no longer make it: nothing was written)\n`,
+			allowedNow
+				? `\n(${call} needs no approval now: its right was set to allow, so it goes ahead as any allowed call)\n`
+				: prepared
+					? `\n(${call} was withdrawn while the question was being prepared: nothing was written)\n`
+					: `\n(${call} was not answered in time, was cancelled, or its token may no longer make it: nothing was written)\n`,
 		);
 		// One that was on screen gave way as an untouched question does: a key the person pressed for it must not answer the next.
 		this.askNext(!prepared);

@@ -25,7 +25,19 @@ export interface ApprovalRequest {
 	 * Absent: the tool.
 	 */
 	alwaysAllows?: string[];
+	/**
+	 * Saves what "always" allows, once however often called (absent: the call saves it after the answer). The approver calls it
+	 * on that answer and shows its next question only once it is saved: a question of the same token waiting for a right now
+	 * Allow then leaves the line unseen (answered by its right), where it was shown offering an "always" that saved nothing.
+	 */
+	saveAlways?: () => Promise<void>;
 }
+
+/**
+ * Why a question's signal aborted when its call needs nobody's answer any more: every right it was asked for is Allow now
+ * (another question's "always", the settings). The call goes ahead as an allowed call; the approver says so if it was shown.
+ */
+export const ANSWERED_BY_RIGHT = "answered by its right";
 
 /** "always" approves and sets the rights the question was asked for (`ApprovalRequest.alwaysAllows`) to allow for this token. */
 export type ApprovalDecision = "approve" | "always" | "decline";
@@ -98,10 +110,15 @@ export class FairApprovalLine<Item extends { request: ApprovalRequest }> {
 		return true;
 	}
 
-	/** Ends the shown question (answered or withdrawn) and shows the next in turn: that item, or null when none waits. */
-	showNext(): Item | null {
+	/** Ends the shown question (answered): the rest of its token's line joins the turn order, and nothing is shown. */
+	endShown(): void {
 		if (this.current && this.current.rest.length > 0) this.byToken.set(this.current.item.request.tokenName, this.current.rest);
 		this.current = null;
+	}
+
+	/** Ends the shown question (answered or withdrawn) and shows the next in turn: that item, or null when none waits. */
+	showNext(): Item | null {
+		this.endShown();
 		const next = this.byToken.entries().next();
 		if (next.done === true) return null;
 		const [token, line] = next.value;

@@ -38,9 +38,14 @@ export async function waitForDecision(
 		timer = undefined;
 		left = Math.max(0, left - (Date.now() - shownSince));
 	};
+	// The approver's signal carries why the call went (ANSWERED_BY_RIGHT: it is written unasked), for what it tells the person.
+	let goneWhy: unknown;
 	const gone = new Promise<"gone">((resolve) => {
-		onGone = () => resolve("gone");
-		if (clientGone?.aborted) resolve("gone");
+		onGone = () => {
+			goneWhy = clientGone?.reason;
+			resolve("gone");
+		};
+		if (clientGone?.aborted) onGone();
 		clientGone?.addEventListener("abort", onGone, { once: true });
 	});
 	try {
@@ -48,6 +53,6 @@ export async function waitForDecision(
 	} finally {
 		nodeTimers.clearTimeout(timer);
 		if (onGone) clientGone?.removeEventListener("abort", onGone);
-		controller.abort();
+		controller.abort(goneWhy);
 	}
 }

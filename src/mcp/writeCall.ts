@@ -35,7 +35,7 @@ import { obsidianUpdatesLinks } from "../vault/obsidianSettings";
 import { cacheCaughtUp, linkingSources, unparsedNotesNaming } from "../vault/rename";
 import { waitForDecision } from "./approvalWait";
 import { argumentNotText, isWellFormed } from "./argumentText";
-import type { ApprovalRequest } from "./approval";
+import { ANSWERED_BY_RIGHT, type ApprovalRequest } from "./approval";
 import { deniedCause, notWrittenText, type StoppedCall } from "./notWrittenText";
 import { isFileNamingKey } from "./filePlaces";
 import type { EveryField, ToolContext } from "./context";
@@ -449,6 +449,9 @@ async function planAskAndWrite<Args>(
 		let shown = alreadyApproved;
 		// Notes the look after the window did not read (past its bound, or refused by the system): named in the answer as the plan's are.
 		const unreadAfterWindow: string[] = [];
+		// Allowed since it was asked (another question's "always", the settings) and planned again: written unasked, as a call
+		// that came now would be (it was asked again, offering an "always" that saved nothing).
+		if (asks && !alreadyApproved && callRightNow(ctx, tool, made) === "allow") asks = false;
 		if (asks && writes.approver !== null && !alreadyApproved) {
 			if (questions >= MAX_WRITE_ATTEMPTS) break;
 			questions++;
@@ -461,10 +464,18 @@ async function planAskAndWrite<Args>(
 			// Withdrawn once the call can no longer be written (its token revoked, the tool set to Deny, a note of the set out of
 			// its folders): left open, the question stayed on screen, ahead of other tokens' in the line, until the person answered.
 			const noLongerWritable = new AbortController();
+			// Answered by its right once nothing it needs is at Ask any more (another question's "Always allow", the settings): left in
+			// line, it was shown offering an "Always allow" that saved nothing, and waited for a person a new call would not need.
+			const allowedNow = new AbortController();
 			const changes = planned.changes;
 			const stopWatching = writes.onSettingsChange?.(() => {
-				if (callRightNow(ctx, tool, made) === "deny" || !isInScopeNow(changes, ctx.scope)) noLongerWritable.abort();
+				const now = callRightNow(ctx, tool, made);
+				if (now === "deny" || !isInScopeNow(changes, ctx.scope)) noLongerWritable.abort();
+				else if (now === "allow") allowedNow.abort(ANSWERED_BY_RIGHT);
+				// Still asked: "always" offers only the rights still at Ask.
+				else request.alwaysAllows = rightsAskedFor(ctx, tool, made);
 			});
+			let alwaysSaved: Promise<void> | null = null;
 			const request: ApprovalRequest = {
 				id,
 				tokenName: ctx.grant.token.name,
@@ -473,6 +484,12 @@ async function planAskAndWrite<Args>(
 				changes: changes.map(shownChange),
 				...(made.folders.length > 0 ? { newFolders: made.folders } : {}),
 				alwaysAllows: rightsAskedFor(ctx, tool, made),
+				// Once, whether the approver or this call asks first; a revocation or Deny since the question wins (saves nothing).
+				saveAlways: () =>
+					(alwaysSaved ??= (async () => {
+						if (refusedAfterDecision(ctx, tool, made) !== null) return;
+						for (const name of request.alwaysAllows ?? [tool.name]) await writes.allowAlways(name);
+					})()),
 			};
 			// Asked again: whatever the person approved before is not what this question shows.
 			decided.approved = null;
@@ -485,7 +502,7 @@ async function planAskAndWrite<Args>(
 					request,
 					// A stop ends the question too: a batch with a call that wrote keeps its connection until its answer is sent,
 					// and a question left open would hold the stop (and a restart on another port) for its whole bound.
-					anyAborted(anyAborted(clientGone, writes.stopping), noLongerWritable.signal),
+					anyAborted(anyAborted(anyAborted(clientGone, writes.stopping), noLongerWritable.signal), allowedNow.signal),
 				);
 			} finally {
 				stopWatching?.();
@@ -502,30 +519,36 @@ async function planAskAndWrite<Args>(
 			// Nobody left to ask (Ctrl-D at serve's terminal, which serves on; the plugin unloading): the person declined nothing.
 			if (decision === "closed") return nobodyToAsk();
 			if (decision === "gone" && noLongerWritable.signal.aborted) return refusedAsNoLongerAllowed(ctx, tool, changes, made);
-			if (decision === "gone") return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
+			// Allowed while it waited: written as a call that came now would be, unasked (the write checks its right again).
+			const answeredByRight = decision === "gone" && allowedNow.signal.aborted && clientGone?.aborted !== true;
+			if (decision === "gone" && !answeredByRight) return fail(`The request was cancelled before the person decided. ${NOTHING_WRITTEN}`);
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
-			decided.approved = request;
-			// A revocation while the window was open wins, also over "always allow" clicked in that window, which then saves nothing either.
-			const refused = refusedAfterDecision(ctx, tool, made);
-			if (refused !== null) return stop(refused, refusedNowCause(ctx, tool, planned.changes, made));
-			// What the person was asked for: a call of an allowed tool asked only for the note it makes saved Allow for the tool,
-			// left create_note at Ask, and the next such call asked again.
-			if (decision === "always") {
-				for (const name of request.alwaysAllows ?? [tool.name]) await writes.allowAlways(name);
+			if (answeredByRight) {
 				asks = false;
-			}
-			approved = planned.changes;
-			approvedFolders = made.folders;
-			shown = true;
-			// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
-			// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
-			// so the write finds it and plans again, and the new plan, without it, is the approved change (`isSameChange`).
-			const newLinker = await startedLinking(ctx, planned.changes, unreadAfterWindow);
-			if (newLinker !== null) {
-				// Named if the attempts run out: the last window's set was approved, yet this note was not in it.
-				changedPath = newLinker;
-				continue;
+			} else {
+				decided.approved = request;
+				// A revocation while the window was open wins, also over "always allow" clicked in that window, which then saves nothing either.
+				const refused = refusedAfterDecision(ctx, tool, made);
+				if (refused !== null) return stop(refused, refusedNowCause(ctx, tool, planned.changes, made));
+				// What the person was asked for: a call of an allowed tool asked only for the note it makes saved Allow for the tool,
+				// left create_note at Ask, and the next such call asked again.
+				if (decision === "always") {
+					await request.saveAlways?.();
+					asks = false;
+				}
+				approved = planned.changes;
+				approvedFolders = made.folders;
+				shown = true;
+				// A rename's linking notes are those of the moment it was planned: a note that began linking while the window was open
+				// would keep a link to a path no longer there. Then planned again (and shown again); one no longer linking has changed,
+				// so the write finds it and plans again, and the new plan, without it, is the approved change (`isSameChange`).
+				const newLinker = await startedLinking(ctx, planned.changes, unreadAfterWindow);
+				if (newLinker !== null) {
+					// Named if the attempts run out: the last window's set was approved, yet this note was not in it.
+					changedPath = newLinker;
+					continue;
+				}
 			}
 		}
 		if (planned.changes.length === 0) return planned.outcome;

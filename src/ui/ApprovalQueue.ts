@@ -1,6 +1,14 @@
 import { Notice, type App } from "obsidian";
 import { APPROVAL_SWAP_GRACE_MS, APPROVAL_TURN_MS, MAX_WAITING_APPROVALS_PER_TOKEN } from "../config/limits";
-import { FairApprovalLine, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type Approver, type OnScreen } from "../mcp/approval";
+import {
+	ANSWERED_BY_RIGHT,
+	FairApprovalLine,
+	type ApprovalAnswer,
+	type ApprovalDecision,
+	type ApprovalRequest,
+	type Approver,
+	type OnScreen,
+} from "../mcp/approval";
 import { ApprovalModal } from "./ApprovalModal";
 import { drawnAsWritten } from "./diffView";
 
@@ -28,6 +36,8 @@ export class ApprovalQueue implements Approver {
 	private closed = false;
 	/** Runs while the window is untouched and another token waits: at its end the window gives way. */
 	private turnTimer: number | undefined;
+	/** "Always allow" is being saved: the next window waits, so one the new right answers leaves the line unseen. */
+	private savingAlways = false;
 
 	constructor(private readonly app: App) {}
 
@@ -35,7 +45,7 @@ export class ApprovalQueue implements Approver {
 		if (this.closed) return Promise.resolve("closed");
 		if (signal.aborted) return Promise.resolve("decline");
 		return new Promise((resolve) => {
-			const onAbort = () => this.remove(waiting);
+			const onAbort = () => this.remove(waiting, signal.reason === ANSWERED_BY_RIGHT);
 			const waiting: Waiting = {
 				request,
 				shown,
@@ -50,10 +60,10 @@ export class ApprovalQueue implements Approver {
 				return;
 			}
 			signal.addEventListener("abort", onAbort, { once: true });
-			if (this.modal === null) {
+			if (this.modal === null && !this.savingAlways) {
 				this.showNext();
 			} else {
-				this.modal.setWaiting(this.line.size);
+				this.modal?.setWaiting(this.line.size);
 				if (this.turnTimer === undefined) this.startTurn();
 			}
 		});
@@ -85,7 +95,19 @@ export class ApprovalQueue implements Approver {
 			if (this.line.shown !== waiting) return;
 			this.modal = null;
 			waiting.resolve(decision);
-			this.showNext();
+			const saveAlways = decision === "always" ? waiting.request.saveAlways : undefined;
+			if (saveAlways === undefined) {
+				this.showNext();
+				return;
+			}
+			this.line.endShown();
+			this.savingAlways = true;
+			void saveAlways()
+				.catch(() => undefined)
+				.finally(() => {
+					this.savingAlways = false;
+					if (this.modal === null) this.showNext();
+				});
 		};
 		const modal = new ApprovalModal(this.app, waiting.request, this.line.size, onDecision, {
 			onActivity: () => this.startTurn(),
@@ -126,16 +148,18 @@ export class ApprovalQueue implements Approver {
 	}
 
 	/** The call timed out, its client went away, or it may no longer be written (its token revoked, the tool denied): it leaves the line, and its window if shown. */
-	private remove(waiting: Waiting): void {
+	private remove(waiting: Waiting, allowedNow: boolean): void {
 		waiting.stopListening();
 		const where = this.line.remove(waiting);
 		if (where === "shown") {
 			const shown = this.modal;
 			this.modal = null;
 			shown?.withdraw();
-			// The window vanished under the person's eyes: say why, and that nothing happened.
+			// The window vanished under the person's eyes: say why, and what happens to the call.
 			new Notice(
-				`Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, the app went away, or the token may no longer make it). Nothing was written.`,
+				allowedNow
+					? `Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" needs no approval now: its right was set to Allow, so it goes ahead as any allowed call.`
+					: `Vault MCP: ${waiting.request.toolTitle} for "${waiting.request.tokenName}" was withdrawn (no decision in time, the app went away, or the token may no longer make it). Nothing was written.`,
 			);
 			// In its place, as after a window that gave way: a click the person made for the withdrawn one must not answer the next.
 			this.showNext(true);

@@ -1,3 +1,5 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { alwaysAllowSaver } from "../../src/headless/cli/serve";
@@ -43,16 +45,17 @@ test("'always allow' answered after `token rights --deny` saved the tool as Deny
 	await store.save(made.settings);
 	const host = await NodeHost.open(vault);
 	const approver = new HoldingApprover();
-	const service = new McpService({
+	const service: McpService = new McpService({
 		host,
 		serverVersion: "test",
 		logger: new RecordingLogger(),
 		journal: new MemoryJournal(),
 		approver,
-		setToolRight: alwaysAllowSaver(store),
+		// As serve does: the file as saved is put in force at once.
+		setToolRight: alwaysAllowSaver(store, async (saved) => void (await service.apply(running(saved)))),
 	});
-	const running: VaultMcpSettings = { ...made.settings, serverEnabled: true, port: 0 };
-	const status = await service.apply(running);
+	const running = (saved: VaultMcpSettings): VaultMcpSettings => ({ ...saved, serverEnabled: true, port: 0 });
+	const status = await service.apply(running(made.settings));
 	if (status.state !== "listening") throw new Error("the server did not start");
 	const client = await connectClient(status.url, made.token);
 	const savedRight = async () => (await store.read()).settings.tokens.find((record) => record.name === "claude")?.rights?.append_to_note;
@@ -63,9 +66,12 @@ test("'always allow' answered after `token rights --deny` saved the tool as Deny
 		approver.held[0]?.answer("always");
 		await first;
 		expect(await savedRight()).toBe("deny");
+		// The Deny found in the file is in force at once: the approved call is stopped, not written.
+		expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n");
 
 		// The same answer with the tool still at Ask in the file saves Allow.
 		expect((await runCommand(token, ["rights", vault, "claude", "--ask", "append_to_note"])).code).toBe(0);
+		await service.apply(running((await store.read()).settings));
 		const second = callTool(client, "append_to_note", { path: "Home", content: "Pay Ann" });
 		await untilAsked(approver, 2);
 		approver.held[1]?.answer("always");

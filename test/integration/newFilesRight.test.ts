@@ -291,7 +291,7 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		);
 	});
 
-	test("a call asked again after its tool was allowed (its section moved after the person approved) does not offer Always allow: nothing is at Ask (it offered append_to_note)", async () => {
+	test("a call whose tool is allowed while its question is open (its section moved meanwhile) is answered by the right: written at the new place, not asked again (it was asked again, offering Always allow)", async () => {
 		await fs.writeFile(nodePath.join(vault, "Home.md"), "# Home\n\n## Shopping\n- apples\n\n## Later\n- bread\n");
 		const approver = new AnsweringApprover(async (_request, index): Promise<ApprovalAnswer> => {
 			if (index > 0) return "approve";
@@ -305,7 +305,7 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 		});
 		const mcp = await serve({ append_to_note: "ask" }, approver);
 		expect(await callTool(mcp, "append_to_note", { path: "Home", heading: "Shopping", content: "- milk" })).toMatchObject({ ok: true });
-		expect(approver.asked.map((question) => question.alwaysAllows)).toEqual([["append_to_note"], []]);
+		expect(approver.asked.map((question) => question.alwaysAllows)).toEqual([["append_to_note"]]);
 		expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n\n## Later\n- bread\n\n## Shopping\n- apples\n- milk\n");
 	});
 

@@ -14,7 +14,7 @@ import { SNIPPET_CLIENTS, type ConnectionSnippet } from "../../http/clientSnippe
 import { ALL_TOOLS } from "../../mcp/tools";
 import { normalizeExcludedFolder } from "../../paths/spelling";
 import { SEARCH_LANGUAGES, type SearchLanguage } from "../../search/languages";
-import { McpService, type McpServiceDeps } from "../../service";
+import { McpService, type McpServiceDeps, type ServiceStatus } from "../../service";
 import { VERSION } from "../../version";
 import { SERVE_COMMAND } from "../cliHelp";
 import { NodeHost } from "../NodeHost";
@@ -29,11 +29,13 @@ import { followMoves } from "../../journal/followMoves";
 /**
  * How serve saves "Always allow": into data.json as it is now, under its lock, raising the right only
  * where it is Ask there (withAskRaised), so a `token rights --deny` saved in the second before the
- * server read the file again stays Deny.
+ * server read the file again stays Deny. The file as saved is then put in force (`inForce`) at once, not
+ * at the next look at the file a second later: the token's other questions for the tool are answered by
+ * the new right before the next is shown, and a Deny found in the file stops the approved call.
  */
-export function alwaysAllowSaver(store: SettingsStore): NonNullable<McpServiceDeps["setToolRight"]> {
+export function alwaysAllowSaver(store: SettingsStore, inForce: (saved: VaultMcpSettings) => Promise<unknown>): NonNullable<McpServiceDeps["setToolRight"]> {
 	return async (tokenName, tool, right, tokenHash) => {
-		await store.update((current) => withAskRaised(current, tokenName, tool, right, ALL_TOOLS, tokenHash));
+		await inForce(await store.update((current) => withAskRaised(current, tokenName, tool, right, ALL_TOOLS, tokenHash)));
 	};
 }
 
@@ -99,14 +101,17 @@ export async function serve(args: string[], io: CliIo): Promise<number> {
 	const journal = servedJournal(root, logger);
 	// A journalled note the person moves while serve runs is undone where it went (or left alone where undo may not write).
 	const stopFollowingMoves = followMoves(host.vault, journal);
-	const service = new McpService({
+	const service: McpService = new McpService({
 		host,
 		serverVersion: VERSION,
 		logger,
 		settingsStore: store,
 		journal,
 		approver,
-		setToolRight: alwaysAllowSaver(store),
+		setToolRight: alwaysAllowSaver(store, (saved): Promise<ServiceStatus> => {
+			runSettings = { ...runSettingsFrom(saved), port: runSettings.port };
+			return service.apply(runSettings);
+		}),
 	});
 	const status = await service.apply(runSettings);
 	if (status.state !== "listening") {
