@@ -1,5 +1,5 @@
 import type { EventRef } from "obsidian";
-import { KEPT_NOTE_LINK_PATHS, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
+import { KEPT_NOTE_LINK_BYTES, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { backlinks, BacklinksWalk, emptyNoteLinks, NoteLinksWalk, type NoteLinks } from "./links";
 import { scopeKey, type Scope } from "./scope";
@@ -25,7 +25,7 @@ interface KeptWalk<W> {
  * hidden target when a file of the note's name comes, goes or moves; it is dropped when the note
  * itself moves or goes. A folder's move or delete drops every walk. A walk of fewer than
  * LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
- * KEPT_NOTE_LINK_WALKS walks of each kind and KEPT_NOTE_LINK_PATHS link paths among the note walks
+ * KEPT_NOTE_LINK_WALKS walks of each kind and KEPT_NOTE_LINK_BYTES held by the note walks
  * (`dropPastBounds`: finished walks first, then the one stopped furthest behind).
  */
 export class KeptNoteLinks {
@@ -143,15 +143,15 @@ export class KeptNoteLinks {
 	 * was promised to its caller (the same call again gets further). Dropped by age, one stopped for the finished walks of
 	 * another token's calls meanwhile (eight notes of 512+ links asked between two of its calls) started over at every
 	 * call, and so did each of nine stopped walks called in turn: none ended. Dropped by progress, the one furthest on is
-	 * kept (bar the bound of link paths, when only it and the one asked are left) and ends, then the next.
+	 * kept (bar the bound of bytes held, when only it and the one asked are left) and ends, then the next.
 	 */
 	private dropPastBounds(asked: string): void {
-		let linkPaths = 0;
-		for (const { walk } of this.walks.values()) linkPaths += walk.linkPaths;
-		const over = () => this.walks.size > KEPT_NOTE_LINK_WALKS || linkPaths > KEPT_NOTE_LINK_PATHS;
+		let held = 0;
+		for (const { walk } of this.walks.values()) held += walk.heldBytes;
+		const over = () => this.walks.size > KEPT_NOTE_LINK_WALKS || held > KEPT_NOTE_LINK_BYTES;
 		const drop = (key: string, walk: NoteLinksWalk) => {
 			this.walks.delete(key);
-			linkPaths -= walk.linkPaths;
+			held -= walk.heldBytes;
 		};
 		for (const [key, { walk }] of this.walks) {
 			if (!over()) return;

@@ -1,4 +1,4 @@
-import { LINKS_PER_CLOCK_CHECK, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import { KEPT_LINK_PATH_BYTES, LINKS_PER_CLOCK_CHECK, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import type { CachedMetadata, FrontmatterLinkCache, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
@@ -92,9 +92,13 @@ export class NoteLinksWalk {
 		return this.taken;
 	}
 
-	/** The different link paths resolved so far: what the walk holds. */
-	get linkPaths(): number {
-		return this.targets.size;
+	/**
+	 * The memory the walk holds, about: its link paths resolved (each in the map of targets and the set of asked names)
+	 * and its order of every link, four bytes a link (an `Int32Array`; a sorted order, when a list was out of the
+	 * text's order, is an array of more). The lists answered are a thousand entries at most.
+	 */
+	get heldBytes(): number {
+		return this.targets.size * KEPT_LINK_PATH_BYTES + (this.body?.order.length ?? 0) * 4;
 	}
 
 	/** Whether a file called `fileName` coming, going or moving may change where a link taken so far leads (links not taken yet are resolved as the vault is then). */
