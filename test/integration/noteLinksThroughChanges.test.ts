@@ -99,7 +99,8 @@ describe("get_note_links walked over several calls while other notes come, go an
 		}
 		// Dropping every walk at any change, no call ended.
 		expect(answer).not.toBeNull();
-		expect(calls).toBeGreaterThan(5);
+		// Four calls stopped at least: each of the four related changes was made mid-walk (5 calls, or 9–10 of the first runs).
+		expect(calls).toBeGreaterThanOrEqual(5);
 		// The related changes restart the own links' walk twice at most (n7 made, n3 deleted); unrelated ones never.
 		expect(resolved).toBeLessThanOrEqual(3 * (LINK_PATHS + 2));
 
