@@ -37,7 +37,7 @@ export interface ToolContext {
 	notesWithTasks?: NotesWithTasks;
 	/** The running server's graph counts per scope until a note changes, for `get_graph_stats`; absent: each call counts. */
 	graphStats?: KeptGraphStats;
-	/** The running server's walks over notes' links, kept until a file comes, goes or moves, for `get_note_links`; absent: each call walks the note's links. */
+	/** The running server's walks over notes' links and backlinks, kept until a file their links may ask for comes, goes or moves, for `get_note_links`; absent: each call walks them whole. */
 	noteLinks?: KeptNoteLinks;
 	/** The journal, approvals and live rights that write calls go through. */
 	writes: WriteServices;

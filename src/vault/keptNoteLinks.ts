@@ -1,47 +1,75 @@
 import type { EventRef } from "obsidian";
-import { KEPT_NOTE_LINK_PATHS, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
-import type { Host, HostFile } from "../host/Host";
-import { emptyNoteLinks, NoteLinksWalk, type NoteLinks } from "./links";
+import { KEPT_NOTE_LINK_BYTES, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
+import type { Host, HostAbstractFile, HostFile } from "../host/Host";
+import { backlinks, BacklinksWalk, emptyNoteLinks, NoteLinksWalk, type NoteLinks } from "./links";
 import { scopeKey, type Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
 
-/** One note's kept walk, and the call walking it now (calls on one walk take turns: a link is taken whole by one). */
-interface KeptWalk {
-	readonly walk: NoteLinksWalk;
+/** One kept walk, and the call walking it now (calls on one walk take turns: a link, or a linking file, is taken whole by one). */
+interface KeptWalk<W> {
+	readonly walk: W;
 	turn: Promise<unknown>;
 }
 
 /**
- * get_note_links' walks over notes' links, kept between calls so that a call stopped at its budget
- * is gone on with by the next, and a finished walk answers again for a lookup (a page of backlinks
- * after another). A walk is for one version of the note (its metadata object: both hosts replace it
- * when the note is read again), at one path, for one scope; every walk is dropped when any file
- * comes, goes or moves, since where a link path leads depends on every file's name, and a note's
- * walks when the host resolves its links again: the headless host takes a file made into its link
- * resolver in its queue of changes, after the vault's `create`, and a walk made between the two was
- * kept with the new file reached by none of its links until another file came, went or moved. A walk of fewer
- * than LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
- * KEPT_NOTE_LINK_WALKS walks and KEPT_NOTE_LINK_PATHS link paths among them (`dropPastBounds`: finished
- * walks first, then the one stopped furthest behind).
+ * get_note_links' walks, kept between calls so that a call stopped at its budget is gone on with by
+ * the next, and a finished walk answers again for a lookup (a page of backlinks after another): the
+ * walks over notes' own links (`NoteLinksWalk`) and over the vault's linking files for a note's
+ * backlinks (`BacklinksWalk`). A walk over a note's links is for one version of the note (its
+ * metadata object: both hosts replace it when the note is read again), at one path, for one scope;
+ * it is dropped when the host resolves the note's links again, when the note moves or goes, and
+ * when a file comes, goes or moves whose name one of its link paths asks for (only such a file can
+ * change where a link leads). Dropped at any file's move before, a walk on a vault where another
+ * client made notes between a client's calls started over at each and never ended. A backlinks walk
+ * counts again the linking files resolved again, moved, made or deleted, and those counted with a
+ * hidden target when a file of the note's name comes, goes or moves; it is dropped when the note
+ * itself moves or goes. A folder's move or delete drops every walk. A walk of fewer than
+ * LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
+ * KEPT_NOTE_LINK_WALKS walks of each kind and KEPT_NOTE_LINK_BYTES held by the note walks
+ * (`dropPastBounds`: finished walks first, then the one stopped furthest behind).
  */
 export class KeptNoteLinks {
 	/** By note path and scope, the one asked longest ago first. */
-	private readonly walks = new Map<string, KeptWalk>();
+	private readonly walks = new Map<string, KeptWalk<NoteLinksWalk>>();
+	/** By target path and scope, the one asked longest ago first. */
+	private readonly backlinkWalks = new Map<string, KeptWalk<BacklinksWalk>>();
 	private refs: Array<{ from: "vault" | "metadata"; ref: EventRef }> = [];
 
 	constructor(private readonly host: Host) {}
 
 	start(): void {
 		const { vault, metadataCache } = this.host;
-		const dropAll = () => this.walks.clear();
-		const dropWalksOf = (file: HostFile) => {
+		const changed = (file: HostAbstractFile, oldPath?: string) => {
+			// A folder: every file under it moved or went, each maybe without its own event.
+			if ("children" in file) {
+				this.walks.clear();
+				this.backlinkWalks.clear();
+				return;
+			}
+			const oldName = oldPath?.slice(oldPath.lastIndexOf("/") + 1);
+			const paths = oldPath === undefined ? [file.path] : [file.path, oldPath];
+			for (const [key, { walk }] of this.walks)
+				if (paths.includes(walk.sourcePath) || walk.mayBeChangedBy(file.name) || (oldName !== undefined && walk.mayBeChangedBy(oldName)))
+					this.walks.delete(key);
+			for (const [key, { walk }] of this.backlinkWalks) {
+				if (paths.includes(walk.target)) {
+					this.backlinkWalks.delete(key);
+					continue;
+				}
+				for (const path of paths) walk.recount(path);
+				walk.nameChanged(file.name);
+				if (oldName !== undefined) walk.nameChanged(oldName);
+			}
+		};
+		const resolvedAgain = (file: HostFile) => {
 			for (const [key, { walk }] of this.walks) if (walk.sourcePath === file.path) this.walks.delete(key);
+			for (const { walk } of this.backlinkWalks.values()) walk.recount(file.path);
 		};
 		this.refs = [
-			{ from: "vault", ref: vault.on("create", dropAll) },
-			{ from: "vault", ref: vault.on("delete", dropAll) },
-			{ from: "vault", ref: vault.on("rename", dropAll) },
-			{ from: "metadata", ref: metadataCache.on("resolve", dropWalksOf) },
+			{ from: "vault", ref: vault.on("create", (file) => changed(file)) },
+			{ from: "vault", ref: vault.on("delete", (file) => changed(file)) },
+			{ from: "vault", ref: vault.on("rename", changed) },
+			{ from: "metadata", ref: metadataCache.on("resolve", resolvedAgain) },
 		];
 	}
 
@@ -49,6 +77,35 @@ export class KeptNoteLinks {
 		for (const { from, ref } of this.refs) (from === "vault" ? this.host.vault : this.host.metadataCache).offref(ref);
 		this.refs = [];
 		this.walks.clear();
+		this.backlinkWalks.clear();
+	}
+
+	/** The visible files linking to `path`, as `backlinks` gives them, going on from the kept walk for it in this scope when there is one. */
+	async backlinks(scope: Scope, path: string, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
+		if (this.refs.length === 0) return backlinks(this.host, scope, path, budget);
+		const key = JSON.stringify([path, scopeKey(scope)]);
+		const kept = this.backlinkWalks.get(key) ?? { walk: new BacklinksWalk(this.host, path), turn: Promise.resolve() };
+		// Last asked last: the first is the one to drop.
+		this.backlinkWalks.delete(key);
+		this.backlinkWalks.set(key, kept);
+		for (const [other, { walk }] of this.backlinkWalks) {
+			if (this.backlinkWalks.size <= KEPT_NOTE_LINK_WALKS) break;
+			if (other !== key && walk.finished) this.backlinkWalks.delete(other);
+		}
+		while (this.backlinkWalks.size > KEPT_NOTE_LINK_WALKS) {
+			let behind: [string, BacklinksWalk] | null = null;
+			for (const [other, { walk }] of this.backlinkWalks)
+				if (other !== key && (behind === null || walk.sourcesCounted <= behind[1].sourcesCounted)) behind = [other, walk];
+			if (behind === null) break;
+			this.backlinkWalks.delete(behind[0]);
+		}
+		const answer = kept.turn.then(() => {
+			// The wait behind another call on the walk was that call's work, not this one's.
+			budget?.beginSlice();
+			return kept.walk.walk(this.host, scope, budget);
+		});
+		kept.turn = answer.catch(() => undefined);
+		return answer;
 	}
 
 	/** `file`'s links as `noteLinks` gives them, going on from the kept walk of its version in this scope when there is one. */
@@ -86,15 +143,15 @@ export class KeptNoteLinks {
 	 * was promised to its caller (the same call again gets further). Dropped by age, one stopped for the finished walks of
 	 * another token's calls meanwhile (eight notes of 512+ links asked between two of its calls) started over at every
 	 * call, and so did each of nine stopped walks called in turn: none ended. Dropped by progress, the one furthest on is
-	 * kept (bar the bound of link paths, when only it and the one asked are left) and ends, then the next.
+	 * kept (bar the bound of bytes held, when only it and the one asked are left) and ends, then the next.
 	 */
 	private dropPastBounds(asked: string): void {
-		let linkPaths = 0;
-		for (const { walk } of this.walks.values()) linkPaths += walk.linkPaths;
-		const over = () => this.walks.size > KEPT_NOTE_LINK_WALKS || linkPaths > KEPT_NOTE_LINK_PATHS;
+		let held = 0;
+		for (const { walk } of this.walks.values()) held += walk.heldBytes;
+		const over = () => this.walks.size > KEPT_NOTE_LINK_WALKS || held > KEPT_NOTE_LINK_BYTES;
 		const drop = (key: string, walk: NoteLinksWalk) => {
 			this.walks.delete(key);
-			linkPaths -= walk.linkPaths;
+			held -= walk.heldBytes;
 		};
 		for (const [key, { walk }] of this.walks) {
 			if (!over()) return;

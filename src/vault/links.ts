@@ -1,4 +1,4 @@
-import { LINKS_PER_CLOCK_CHECK, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import { KEPT_LINK_PATH_BYTES, LINKS_PER_CLOCK_CHECK, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import type { CachedMetadata, FrontmatterLinkCache, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
@@ -9,6 +9,8 @@ import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { comparePathsStrictly, visibleLinkResolver, visibleLinkResolverOnBudget, visibleNotesOnBudget, type VisibleLinkResolver } from "./notes";
 import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { OrderedSplitStringMap } from "../markdown/splitStringMap";
+import { askedName, namesAnsweredBy } from "../headless/linkSourcesByName";
+import { pickLinkTarget } from "../paths/linkResolution";
 import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 interface OutgoingLink {
@@ -69,6 +71,8 @@ export class NoteLinksWalk {
 	private unresolvedTotal = 0;
 	private readonly reachedFiles = new Map<string, HostFile>();
 	private body: BodyLinks | null = null;
+	/** The names the link paths resolved so far ask for (lower case): only a file answering one of them changes the walk. */
+	private readonly askedNames = new Set<string>();
 	/** Links taken so far: the frontmatter's first, then the body's in the text's order. */
 	private taken = 0;
 
@@ -88,9 +92,18 @@ export class NoteLinksWalk {
 		return this.taken;
 	}
 
-	/** The different link paths resolved so far: what the walk holds. */
-	get linkPaths(): number {
-		return this.targets.size;
+	/**
+	 * The memory the walk holds, about: its link paths resolved (each in the map of targets and the set of asked names)
+	 * and its order of every link, four bytes a link (an `Int32Array`; a sorted order, when a list was out of the
+	 * text's order, is an array of more). The lists answered are a thousand entries at most.
+	 */
+	get heldBytes(): number {
+		return this.targets.size * KEPT_LINK_PATH_BYTES + (this.body?.order.length ?? 0) * 4;
+	}
+
+	/** Whether a file called `fileName` coming, going or moving may change where a link taken so far leads (links not taken yet are resolved as the vault is then). */
+	mayBeChangedBy(fileName: string): boolean {
+		return namesAnsweredBy(fileName).some((name) => this.askedNames.has(name));
 	}
 
 	/**
@@ -107,6 +120,8 @@ export class NoteLinksWalk {
 			let target = this.targets.get(linkpath);
 			if (target === undefined) {
 				const reached = resolve(linkpath, this.sourcePath);
+				const name = askedName(linkpath, this.sourcePath);
+				if (name !== null) this.askedNames.add(name);
 				target = reached?.path ?? null;
 				this.targets.add(linkpath, target);
 				if (reached) this.reachedFiles.set(reached.path, reached);
@@ -355,27 +370,45 @@ async function visibleTargets(
 }
 
 /**
- * How many of `source`'s links lead to `target` for this token: Obsidian's count when every target
- * of the note is visible, without the sum of its links that point nowhere (a planted note with
- * 30,000 of them made every backlinks call add them up).
+ * How many of `source`'s links lead to `target` for this token, in steps, and whether a target of the note is hidden
+ * (`reresolved`): then only its links asking for a name `target` answers can reach it, each resolved again among the
+ * visible files when Obsidian's target is hidden (`visibleNamed` gives the visible files of a name). Obsidian's count
+ * stands for the links that reach `target` (visible, picked among all files, it is picked among the visible ones too).
+ * A planted note of 10,000 link paths, one to a hidden note, was resolved whole on every backlinks call, for any note.
  */
-async function visibleLinkCount(
+function* visibleLinkCountSteps(
 	host: Host,
 	scope: Scope,
 	source: string,
 	target: string,
-	resolver: () => Promise<VisibleLinkResolver>,
-	budget?: CallBudget,
-): Promise<number> {
+	visibleNamed: (name: string) => readonly HostFile[],
+): Steps<{ count: number; reresolved: boolean }> {
 	const resolved = host.metadataCache.resolvedLinks[source] ?? {};
-	// Pausing on `budget`: a hub note linking 6,000 notes, each target's path checked against 300 excluded folders,
-	// was one piece of 135 ms on every backlinks call, for any note (100,000 targets and 3 folders: about 50 ms).
+	let count = resolved[target] ?? 0;
+	// A hub note linking 6,000 notes, each target's path checked against 300 excluded folders, was one piece of 135 ms.
 	let checked = 0;
+	let hidden = false;
 	for (const other in resolved) {
-		if (++checked % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
-		if (!isPathVisible(other, scope)) return (await visibleTargets(host, scope, source, budget, await resolver())).targets[target] ?? 0;
+		if (++checked % LINKS_PER_CLOCK_CHECK === 0) yield;
+		if (!isPathVisible(other, scope)) {
+			hidden = true;
+			break;
+		}
 	}
-	return resolved[target] ?? 0;
+	if (!hidden) return { count, reresolved: false };
+	const targetNames = new Set(namesAnsweredBy(target.slice(target.lastIndexOf("/") + 1)));
+	for (const links of yield* linkTextListsSteps(host, source))
+		for (const link of links) {
+			if (++checked % LINKS_PER_CLOCK_CHECK === 0) yield;
+			const linkpath = linkpathOf(link);
+			const name = askedName(linkpath, source);
+			if (name === null || !targetNames.has(name)) continue;
+			const first = host.metadataCache.getFirstLinkpathDest(linkpath, source);
+			if (!first || isPathVisible(first.path, scope)) continue;
+			const candidates = [...visibleNamed(name), ...visibleNamed(`${name}.md`)];
+			if (pickLinkTarget(linkpath, source, candidates)?.path === target) count++;
+		}
+	return { count, reresolved: true };
 }
 
 /**
@@ -464,24 +497,118 @@ async function visibleCanvasLinkCount(
  * showing the note as a card, or linking to it from a text card, is listed as Obsidian's backlinks
  * pane lists it. Excluded notes and canvases never appear. The walk over every linking file pauses on `budget`.
  */
-export async function backlinks(host: Host, scope: Scope, path: string, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
-	const found: Array<{ path: string; count: number }> = [];
-	// One for the whole call, made at the first linking file that needs it, as `graphStats` makes one: each gathers the
-	// visible files by name, a walk over the vault, and one a file linking into an excluded folder made every call over
-	// 4,000 notes 1.8-2.0 s of CPU, its whole budget, redone in full when called again.
-	let shared: VisibleLinkResolver | undefined;
-	const resolver = async () => (shared ??= await visibleLinkResolverOnBudget(host, scope, budget));
-	for (const source of Object.keys(host.metadataCache.resolvedLinks)) {
-		if (budget?.due()) await budget.checkpoint();
-		const isCanvas = source.endsWith(".canvas");
-		if (!isNoteInScope(source, scope) && !(isCanvas && isPathVisible(source, scope))) continue;
-		const count = isCanvas
-			? await visibleCanvasLinkCount(host, scope, source, path, resolver, budget)
-			: await visibleLinkCount(host, scope, source, path, resolver, budget);
-		if (count > 0) found.push({ path: source, count });
+export function backlinks(host: Host, scope: Scope, path: string, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
+	return new BacklinksWalk(host, path).walk(host, scope, budget);
+}
+
+/** The source being counted when a call stopped, and its count's steps (null: a canvas, counted in one go). */
+interface SourceCounting {
+	readonly source: string;
+	readonly steps: Steps<{ count: number; reresolved: boolean }> | null;
+}
+
+/**
+ * The walk over the vault's linking files that `backlinks` makes for one target path, in one scope: stopped at its
+ * call's budget, it is where it stopped (each source counted whole, or the one under way part way), so the server
+ * keeps it (KeptNoteLinks) and the same call again goes on from there; finished, it answers again after counting only
+ * the sources changed since. Redone every call, the backlinks of a vault too large for one call's budget were never
+ * answered. The keeper tells it what changed: `recount` a source resolved again, moved or deleted; `nameChanged` a file
+ * that may answer a link asking for the target's name came, went or moved.
+ */
+export class BacklinksWalk {
+	/** The linking files when the walk began, taken in this order; then those to count again. */
+	private readonly sources: string[];
+	private next = 0;
+	private readonly again = new Set<string>();
+	private readonly counts = new Map<string, number>();
+	/** Sources counted with a hidden target: their count changes when a file of the target's name comes, goes or moves. */
+	private readonly reresolved = new Set<string>();
+	private counting: SourceCounting | null = null;
+	/** Visible files by lower-case name, of the names links to the target ask for, gathered when first needed. */
+	private readonly visibleByName = new Map<string, HostFile[]>();
+
+	constructor(
+		host: Host,
+		readonly target: string,
+	) {
+		this.sources = Object.keys(host.metadataCache.resolvedLinks);
 	}
-	// Strictly: the sources come in the order they were last read, so two paths the collator calls equal were listed in that order.
-	return found.sort((a, b) => b.count - a.count || comparePathsStrictly(a.path, b.path));
+
+	/** Whether every source is counted: the walk answers again without counting any. */
+	get finished(): boolean {
+		return this.next === this.sources.length && this.again.size === 0 && this.counting === null;
+	}
+
+	/** Sources counted so far: how far on the walk is. */
+	get sourcesCounted(): number {
+		return this.next;
+	}
+
+	/** `source`'s links were resolved again, or it moved, came or went: counted again before the walk answers. */
+	recount(source: string): void {
+		if (this.counting?.source === source) this.counting = null;
+		this.again.add(source);
+	}
+
+	/** A file called `fileName` came, went or moved: the sources counted with a hidden target are counted again if it may answer their links to the target. */
+	nameChanged(fileName: string): void {
+		const targetNames = namesAnsweredBy(this.target.slice(this.target.lastIndexOf("/") + 1));
+		if (!namesAnsweredBy(fileName).some((name) => targetNames.includes(name))) return;
+		this.visibleByName.clear();
+		for (const source of this.reresolved) this.recount(source);
+		if (this.counting) this.recount(this.counting.source);
+	}
+
+	/** Goes on from the last source counted to the end, pausing on `budget`; the walk stays consistent at every pause. */
+	async walk(host: Host, scope: Scope, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
+		// One for the call, made at the first canvas that needs it (a walk over the vault).
+		let shared: VisibleLinkResolver | undefined;
+		const resolver = async () => (shared ??= await visibleLinkResolverOnBudget(host, scope, budget));
+		const visibleNamed = (name: string): HostFile[] => {
+			let files = this.visibleByName.get(name);
+			if (files === undefined) {
+				files = host.vault.getFiles().filter((file) => file.name.toLowerCase() === name && isPathVisible(file.path, scope));
+				this.visibleByName.set(name, files);
+			}
+			return files;
+		};
+		for (;;) {
+			if (budget?.due()) await budget.checkpoint();
+			if (this.counting === null) {
+				const source = this.nextSource();
+				if (source === undefined) break;
+				const isCanvas = source.endsWith(".canvas");
+				if (!isNoteInScope(source, scope) && !(isCanvas && isPathVisible(source, scope))) {
+					this.counts.delete(source);
+					continue;
+				}
+				this.counting = { source, steps: isCanvas ? null : visibleLinkCountSteps(host, scope, source, this.target, visibleNamed) };
+			}
+			const counting = this.counting;
+			const { count, reresolved } = counting.steps
+				? await runStepsOnBudget(counting.steps, budget)
+				: { count: await visibleCanvasLinkCount(host, scope, counting.source, this.target, resolver, budget), reresolved: true };
+			// Counted again meanwhile (`recount`): the count is of what changed, and the source waits its turn again.
+			if (this.counting !== counting) continue;
+			this.counting = null;
+			if (count > 0) this.counts.set(counting.source, count);
+			else this.counts.delete(counting.source);
+			if (reresolved) this.reresolved.add(counting.source);
+			else this.reresolved.delete(counting.source);
+		}
+		const found = [...this.counts].map(([path, count]) => ({ path, count }));
+		// Strictly: the sources come in the order they were last read, so two paths the collator calls equal were listed in that order.
+		return found.sort((a, b) => b.count - a.count || comparePathsStrictly(a.path, b.path));
+	}
+
+	private nextSource(): string | undefined {
+		if (this.next < this.sources.length) return this.sources[this.next++];
+		for (const source of this.again) {
+			this.again.delete(source);
+			return source;
+		}
+		return undefined;
+	}
 }
 
 /**
@@ -489,13 +616,18 @@ export async function backlinks(host: Host, scope: Scope, path: string, budget?:
  * kept packed (headless) is read from its packed form in steps, no entries built (60,000 link texts
  * read in one piece were most of a backlinks call's work).
  */
-async function linkTextLists(host: Host, path: string, budget?: CallBudget): Promise<ReadonlyArray<readonly string[]>> {
+function* linkTextListsSteps(host: Host, path: string): Steps<ReadonlyArray<readonly string[]>> {
 	const cache = host.metadataCache.getCache(path);
 	if (!cache) return [];
 	const frontmatter = (cache.frontmatterLinks ?? []).map((entry) => entry.link);
-	const packed = await runStepsOnBudget(packedReferencePlaces(cache), budget);
+	const packed = yield* packedReferencePlaces(cache);
 	if (packed) return [packed.links.texts, packed.embeds.texts, frontmatter];
 	return [(cache.links ?? []).map((entry) => entry.link), (cache.embeds ?? []).map((entry) => entry.link), frontmatter];
+}
+
+/** `linkTextListsSteps`, pausing on `budget`. */
+function linkTextLists(host: Host, path: string, budget?: CallBudget): Promise<ReadonlyArray<readonly string[]>> {
+	return runStepsOnBudget(linkTextListsSteps(host, path), budget);
 }
 
 export interface GraphStats {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
 import { backlinks, backlinksAsNow, noteLinks, noteLinksAsNow } from "../../vault/links";
-import { withinCallBudget, type StoppedCallAgain } from "../../vault/workBudget";
+import { withinCallBudget, type CallBudget, type StoppedCallAgain } from "../../vault/workBudget";
 import { findNote, noteAsAnswered } from "../../vault/notes";
 import { decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
 import { defineTool } from "../tool";
@@ -42,22 +42,25 @@ export const getNoteLinksTool = defineTool({
 		const after = decodeCursor(args.cursor, KEYED.tool, KEYED.parts);
 		if (!after.ok) return fail(after.error);
 		const file = found.value;
-		// The server keeps the walk over the note's own links where it stopped (KeptNoteLinks); the backlinks, a walk of
-		// the vault's links, are redone in full. A call stopped in them gets further when called again only if this call
-		// took some of the own links' walk (one slice of it or more, then kept): otherwise it would be stopped there again,
-		// and must not say otherwise.
-		let again: StoppedCallAgain = ctx.noteLinks ? "resumes" : "redoes";
+		// The server keeps both walks where they stopped (KeptNoteLinks): over the note's own links, and over the vault's
+		// linking files for its backlinks. A stopped call gets further when called again only if it took some of them (one
+		// slice or more, then kept): otherwise it would be stopped there again, and must not say otherwise.
+		let keptWork: { budget: CallBudget; before: number } | null = null;
+		const again = (): StoppedCallAgain => (ctx.noteLinks && keptWork && keptWork.budget.workDone > keptWork.before ? "resumes" : "redoes");
 		const links = await withinCallBudget(
 			async (budget) => {
 				// Any of them may link here: looked at before the backlinks, so a note read meanwhile is named, never left out unnamed.
 				const unread = await visibleNotesStillBeingRead(ctx.host, ctx.scope, budget, ctx.notesNotYetRead);
-				const workBeforeOwn = budget.workDone;
+				keptWork = { budget, before: budget.workDone };
 				const own = await (ctx.noteLinks?.links(ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget) ??
 					noteLinks(ctx.host, ctx.scope, file, NOTE_LINKS_MAX_ENTRIES, budget));
-				if (budget.workDone === workBeforeOwn) again = "redoes";
-				return { unread, own, incoming: await backlinks(ctx.host, ctx.scope, file.path, budget) };
+				return {
+					unread,
+					own,
+					incoming: await (ctx.noteLinks?.backlinks(ctx.scope, file.path, budget) ?? backlinks(ctx.host, ctx.scope, file.path, budget)),
+				};
 			},
-			{ again: () => again, narrowing: "read_note shows the note's text." },
+			{ again, narrowing: "read_note shows the note's text." },
 			ctx.callBudget,
 		);
 		if (!links.ok) return links;

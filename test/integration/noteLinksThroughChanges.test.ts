@@ -1,0 +1,132 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
+import type { HostFile } from "../../src/host/Host";
+import { backlinks, backlinksAsNow, noteLinks, noteLinksAsNow } from "../../src/vault/links";
+import { connectClient } from "../helpers/http";
+import { replaceMethod } from "../helpers/replaceMethod";
+import { startService, type RunningService } from "../helpers/service";
+import { callTool } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+/**
+ * Another client making notes between a client's get_note_links calls dropped every kept walk at each
+ * (any file's coming, going or moving did), so a busy vault kept a walk of more link paths than one
+ * call may resolve from ever ending. Here 5,000 link paths and a budget of 5 ms need several calls;
+ * between two, a note is made, moved or deleted, three of the first four changes ones the walks must
+ * see (a note of a name the note links to made, another deleted, a new linking note made, a linking
+ * note moved), the rest unrelated. On the base every call was stopped (80 of 80). Now it ends, each
+ * link path resolved at most as many times as a related change restarted the walk, and the answer is
+ * the one a single call without a budget gives on the vault as it ends. Bounded by counts. About
+ * 0.8 s of CPU, 0.4–0.5 of it the server's start.
+ */
+const LINK_PATHS = 5_000;
+const CALLS = 80;
+
+interface LinksAnswer {
+	outgoing: Array<{ link: string; target: string | null; line: number | null }>;
+	outgoing_total: number;
+	unresolved: string[];
+	unresolved_total: number;
+	backlinks: Array<{ path: string; count: number }>;
+	backlinks_total: number;
+}
+
+describe("get_note_links walked over several calls while other notes come, go and move", () => {
+	let vault = "";
+	let running: RunningService;
+	let client: Client;
+	/** Link paths of Planted.md resolved since the test began. */
+	let resolved = 0;
+	let counting: { restore(): void } | undefined;
+	beforeAll(async () => {
+		const links = Array.from({ length: LINK_PATHS }, (_, index) => `[[n${index}]]`).join(" ");
+		vault = await makeVault({
+			"Hub.md": "# Hub\n",
+			"n3.md": "Three.\n",
+			"Private/Secret.md": "Hidden.\n",
+			// Links into the excluded folder: its links to Planted are counted from its link texts.
+			"Linker0.md": "[[Planted]] [[Private/Secret]]\n",
+			"Planted.md": `[[Hub]] [[Private/Secret]] ${links}\n`,
+		});
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { rateLimitPerMinute: 1_000_000, writeEnabled: true, excludedFolders: ["Private"] },
+			callBudget: { sliceMs: 1, callWorkMs: 5 },
+		});
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+		const cache = running.host.metadataCache;
+		const first = cache.getFirstLinkpathDest.bind(cache);
+		counting = replaceMethod(cache, "getFirstLinkpathDest", (linkpath: string, source: string) => {
+			if (source === "Planted.md") resolved++;
+			return first(linkpath, source);
+		});
+	}, 60_000);
+	afterAll(async () => {
+		counting?.restore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	/** The change made after the `step`th stopped call. */
+	async function change(step: number): Promise<void> {
+		const { vault: files } = running.host;
+		const at = (path: string) => files.getFileByPath(path) as HostFile;
+		if (step === 0) await files.create("n7.md", "Seven.\n");
+		else if (step === 1) await files.trash(at("n3.md"));
+		else if (step === 2) await files.create("Linker1.md", "[[Planted]] [[Planted#Top]]\n");
+		else if (step === 3) await files.rename(at("Linker0.md"), "Moved/Linker0.md");
+		// Then in turn: a note made, moved, deleted.
+		else if ((step - 4) % 3 === 0) await files.create(`Other/u${step}.md`, "Unrelated.\n");
+		else if ((step - 4) % 3 === 1) await files.rename(at(`Other/u${step - 1}.md`), `Other/v${step}.md`);
+		else await files.trash(at(`Other/v${step - 1}.md`));
+		await running.host.metadataCache.settled();
+	}
+
+	test("ends, and answers as one call without a budget does on the vault as it ends", async () => {
+		let answer: LinksAnswer | null = null;
+		let calls = 0;
+		for (let step = 0; answer === null && calls < CALLS; step++) {
+			calls++;
+			const outcome = await callTool(client, "get_note_links", { path: "Planted" });
+			if (outcome.ok) answer = outcome.value as unknown as LinksAnswer;
+			else {
+				// Stopped at its budget (a budgeted write here could be stopped too: the changes are another program's).
+				expect(outcome.error).toContain("was stopped");
+				await change(step);
+			}
+		}
+		// Dropping every walk at any change, no call ended.
+		expect(answer).not.toBeNull();
+		// Four calls stopped at least: each of the four related changes was made mid-walk (5 calls, or 9–10 of the first runs).
+		expect(calls).toBeGreaterThanOrEqual(5);
+		// The related changes restart the own links' walk twice at most (n7 made, n3 deleted); unrelated ones never.
+		expect(resolved).toBeLessThanOrEqual(3 * (LINK_PATHS + 2));
+
+		const { host } = running;
+		const scope = { configDir: host.vault.configDir, excludedFolders: ["Private"] };
+		const own = noteLinksAsNow(
+			host,
+			scope,
+			await noteLinks(host, scope, host.vault.getFileByPath("Planted.md") as HostFile, NOTE_LINKS_MAX_ENTRIES),
+			NOTE_LINKS_MAX_ENTRIES,
+		);
+		const incoming = backlinksAsNow(host, await backlinks(host, scope, "Planted.md"));
+		expect(answer).toMatchObject({
+			outgoing: own.outgoing,
+			outgoing_total: own.outgoingTotal,
+			unresolved: own.unresolved,
+			unresolved_total: own.unresolvedTotal,
+			backlinks: incoming,
+			backlinks_total: incoming.length,
+		});
+		// What the changes did, seen in that answer.
+		expect(own.outgoing.find((link) => link.link === "n7")?.target).toBe("n7.md");
+		expect(own.outgoing.find((link) => link.link === "n3")?.target).toBeNull();
+		expect(incoming).toEqual([
+			{ path: "Linker1.md", count: 2 },
+			{ path: "Moved/Linker0.md", count: 1 },
+		]);
+	});
+});
