@@ -501,8 +501,8 @@ async function benchFirstCalls(
 	tag: string,
 	row: (metric: string, value: number, unit: string) => void,
 ): Promise<void> {
-	const idle = await idleBuild(host);
-	row("first: index ready, no client", idle.readyMs, "ms");
+	const firstIdle = await idleBuild(host);
+	const readies: Array<{ metric: string; readyMs: number }> = [];
 	for (const flooded of [false, true])
 		for (const { tool, args } of firstCallTools(host, searchQueries, tag)) {
 			const started = performance.now();
@@ -538,8 +538,12 @@ async function benchFirstCalls(
 			await running.service.stop();
 			const beside = flooded ? ", beside a search flood" : "";
 			row(`first: ${tool} answer from t=0${beside}${partial}`, answerMs, "ms");
-			row(`first: ${tool}${beside}: index ready ÷ idle`, readyMs / idle.readyMs, "×");
+			readies.push({ metric: `first: ${tool}${beside}: index ready ÷ idle`, readyMs });
 		}
+	// The best of an idle build before the calls and one after: on a shared machine one alone drifts with the neighbours' load.
+	const idleMs = Math.min(firstIdle.readyMs, (await idleBuild(host)).readyMs);
+	row("first: index ready, no client (best of 2)", idleMs, "ms");
+	for (const { metric, readyMs } of readies) row(metric, readyMs / idleMs, "×");
 }
 
 /** The heavy part's files: a base over every file and a canvas of CANVAS_CARDS text cards, each linking a note. */
