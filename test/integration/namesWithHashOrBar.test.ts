@@ -20,7 +20,7 @@ const FILES = {
 	"x|y.md": "the bar note\n- [ ] bar task\n",
 	"Private/s.md": "secret s\n",
 	"Private/s#t.md": "secret s#t\n",
-	" lead.md": "the name opens with a space\n",
+	" lead.md": "the name opens with a space\n## H\nits section\n",
 	"lead.md": "the name without it\n",
 };
 
@@ -96,6 +96,7 @@ describe("notes whose names hold # or |", () => {
 		const { notes } = await callOk<{ notes: Array<{ path: string }> }>(client, "list_notes", {});
 		expect(notes.map((note) => note.path)).toContain(" lead.md");
 		expect(await callOk(client, "read_note", { path: " lead.md" })).toMatchObject({ path: " lead.md", content: FILES[" lead.md"] });
+		expect(await callOk(client, "read_note", { path: " lead#H" })).toMatchObject({ path: " lead.md", section: "H", content: "## H\nits section\n" });
 		expect(await callOk(client, "append_to_note", { path: " lead", content: "appended" })).toMatchObject({ path: " lead.md" });
 		expect(read(" lead.md")).toBe(`${FILES[" lead.md"]}\nappended\n`);
 		expect(read("lead.md")).toBe(FILES["lead.md"]);
