@@ -21,10 +21,10 @@ import { defineTool } from "../tool";
 import { fail, ok, type Result } from "../../result";
 
 /**
- * The note text to write: outliner mode sets `mode: outliner` in the frontmatter (set_property's edit: a `mode: |`
- * block, a quoted text holding a line `mode: x`, an anchor or a flow mapping were edited as lines, and the note was
- * not an outline or its frontmatter was no longer YAML) and writes the body as bullets; refused, writing nothing, when
- * the frontmatter cannot take it.
+ * The note text to write: outliner mode sets `mode: outliner` in the frontmatter with set_property's edit, and
+ * writes the body as bullets; refused, writing nothing, when the frontmatter cannot take it (not YAML, or its mode
+ * is another property's alias). Edited as lines, a `mode: |` block's lines stayed under it (mode read `outliner a`:
+ * not an outline), and a flow mapping or an anchored mode was left no longer YAML (every property lost).
  */
 function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): Result<string> {
 	if (mode === "freeform") return ok(content.endsWith("\n") ? content : `${content}\n`);
@@ -33,7 +33,9 @@ function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<
 	const withMode = setProperty(content.slice(0, content.length - body.length), "mode", "outliner");
 	if (!withMode.ok) return fail(`mode outliner sets mode: outliner in the content's frontmatter, which cannot take it: ${withMode.error}`);
 	const bullets = formatAsOutline(body, detectFormat("", defaults), 0).join("\n");
-	return ok(`${withMode.value.text}${bullets ? `${bullets}\n` : ""}`);
+	// A closing fence with no line break after it (content ending there) still ends its line.
+	const frontmatter = withMode.value.text.endsWith("\n") ? withMode.value.text : `${withMode.value.text}\n`;
+	return ok(`${frontmatter}${bullets ? `${bullets}\n` : ""}`);
 }
 
 export const createNoteTool = defineTool({
