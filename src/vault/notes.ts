@@ -73,7 +73,7 @@ export async function visibleNotesOnBudget(host: Host, scope: Scope, budget?: Pi
  * answered exactly like missing ones, so an excluded path is never confirmed to exist.
  */
 export function findNote(host: Host, scope: Scope, input: string): Result<HostFile> {
-	const named = noteNamedExactly(host, scope, input);
+	const named = noteNamedExactly(host, scope, input) ?? noteOpeningWithSpace(host, scope, beforeHashOrBar(input));
 	if (named !== null) return ok(named);
 	// Otherwise `#heading`, `^block` and `|alias` are parts of link text (Obsidian warns against them in names).
 	const linkpath = beforeHashOrBar(input).trim();
@@ -119,6 +119,22 @@ function noteNamedExactly(host: Host, scope: Scope, input: string): HostFile | n
 	// Resolved as a link to the whole path is, among the files this caller sees: kept only when it is that path, case aside.
 	const resolved = named(resolveVisibleLink(host, scope, path, ""));
 	return resolved && resolved.path.toLowerCase() === path.toLowerCase() ? resolved : null;
+}
+
+/**
+ * The visible note at `linkpath` (link text less its `#heading` or `|alias`) as spelt, less spaces after it (no name
+ * ends with one: checkVaultPath), with or without `.md`, when it opens with a space: a name may open with one
+ * (create_note makes it), and trimmed as link text is, ` lead.md` named `lead.md`, another note, so list_notes listed
+ * a note no tool could read and a write landed in the other. With no note so named, the path is trimmed as before
+ * (` Plan ` names `Plan.md`).
+ */
+function noteOpeningWithSpace(host: Host, scope: Scope, linkpath: string): HostFile | null {
+	if (linkpath.trimStart() === linkpath) return null;
+	const checked = checkVaultPath(linkpath.trimEnd(), scope);
+	if (!checked.ok) return null;
+	const path = checked.value;
+	const file = host.vault.getFileByPath(path) ?? host.vault.getFileByPath(`${path}.md`);
+	return file && file.extension === "md" && isNoteInScope(file.path, scope) ? file : null;
 }
 
 /** Whether `findNote(input)` found `file` by its whole path, so no part of `input` is a heading, block or alias. */

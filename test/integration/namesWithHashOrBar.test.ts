@@ -20,6 +20,8 @@ const FILES = {
 	"x|y.md": "the bar note\n- [ ] bar task\n",
 	"Private/s.md": "secret s\n",
 	"Private/s#t.md": "secret s#t\n",
+	" lead.md": "the name opens with a space\n## H\nits section\n",
+	"lead.md": "the name without it\n",
 };
 
 describe("notes whose names hold # or |", () => {
@@ -86,5 +88,18 @@ describe("notes whose names hold # or |", () => {
 		);
 		expect(read("Private/s#t.md")).toBe(FILES["Private/s#t.md"]);
 		expect(read("Private/s.md")).toBe(FILES["Private/s.md"]);
+	});
+
+	// A name may open with a space (only a closing one is refused), and create_note makes one: trimmed as link text is,
+	// its path named `lead.md`, another note, so list_notes listed a note no tool could read and a write landed beside it.
+	test("a note whose name opens with a space is named by its path as listed, and a write lands in it, not in the note named without the space", async () => {
+		const { notes } = await callOk<{ notes: Array<{ path: string }> }>(client, "list_notes", {});
+		expect(notes.map((note) => note.path)).toContain(" lead.md");
+		expect(await callOk(client, "read_note", { path: " lead.md" })).toMatchObject({ path: " lead.md", content: FILES[" lead.md"] });
+		expect(await callOk(client, "read_note", { path: " lead#H" })).toMatchObject({ path: " lead.md", section: "H", content: "## H\nits section\n" });
+		expect(await callOk(client, "append_to_note", { path: " lead", content: "appended" })).toMatchObject({ path: " lead.md" });
+		expect(read(" lead.md")).toBe(`${FILES[" lead.md"]}\nappended\n`);
+		expect(read("lead.md")).toBe(FILES["lead.md"]);
+		expect(await callOk(client, "read_note", { path: "lead.md" })).toMatchObject({ path: "lead.md", content: FILES["lead.md"] });
 	});
 });

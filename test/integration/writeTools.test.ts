@@ -197,6 +197,21 @@ describe("write tools over HTTP", () => {
 		expect(read("Outlined.md")).toBe("---\nmode: outliner\n---\n- one\n    - two\n");
 	});
 
+	// mode: outliner was set by editing the content's frontmatter as lines: a `mode: |` block's lines were left under
+	// it (mode read "outliner a", not an outline), a flow mapping got a line after it (no longer YAML: every property
+	// lost), and an anchored mode lost its anchor under another property's alias (the same). Cost: 3 create_note and
+	// 2 read_note, ~0.6 s of CPU at load 8 (the server's writes and index updates of the new notes).
+	test("create_note in outliner mode sets mode: outliner in the content's frontmatter as set_property does, or writes nothing", async () => {
+		await callOk(client, "create_note", { path: "Outlined block.md", content: "---\nmode: |\n  a\nstatus: draft\n---\none", mode: "outliner" });
+		expect(await callOk(client, "read_note", { path: "Outlined block.md" })).toMatchObject({ frontmatter: { mode: "outliner", status: "draft" } });
+		await callOk(client, "create_note", { path: "Outlined flow.md", content: "---\n{status: draft}\n---\none", mode: "outliner" });
+		expect(await callOk(client, "read_note", { path: "Outlined flow.md" })).toMatchObject({ frontmatter: { status: "draft", mode: "outliner" } });
+		expect(
+			await callError(client, "create_note", { path: "Outlined alias.md", content: "---\nmode: &m plain\nkind: *m\n---\none", mode: "outliner" }),
+		).toContain("alias");
+		await expect(fs.access(nodePath.join(vault, "Outlined alias.md"))).rejects.toThrow();
+	});
+
 	test.each([
 		["a path outside the vault", "../escape.md"],
 		["the config folder", ".obsidian/evil.md"],

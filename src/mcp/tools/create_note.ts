@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_EDITED_NOTE_BYTES, MAX_REQUEST_BODY_BYTES } from "../../config/limits";
 import { splitFrontmatter } from "../../markdown/frontmatter";
+import { setProperty } from "../../markdown/properties";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/obsidianSettings";
 import { isDailyNotePath } from "../../vault/dailyNotes";
@@ -17,17 +18,24 @@ import {
 	overwriteWithBackup,
 } from "../../vault/writes";
 import { defineTool } from "../tool";
-import { fail, ok } from "../../result";
+import { fail, ok, type Result } from "../../result";
 
-/** The note text to write: outliner mode adds `mode: outliner` to the frontmatter and writes the body as bullets. */
-function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): string {
-	const withNewline = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
-	if (mode === "freeform") return withNewline(content);
-	const { yaml, body } = splitFrontmatter(content) ?? { yaml: "", body: content };
-	const format = detectFormat("", defaults);
-	const modeLine = /^mode\s*:/m.test(yaml) ? "" : "mode: outliner\n";
-	const bullets = formatAsOutline(body, format, 0).join("\n");
-	return `---\n${yaml.replace(/^mode\s*:.*$/m, "mode: outliner")}${modeLine}---\n${bullets ? `${bullets}\n` : ""}`;
+/**
+ * The note text to write: outliner mode sets `mode: outliner` in the frontmatter with set_property's edit, and
+ * writes the body as bullets; refused, writing nothing, when the frontmatter cannot take it (not YAML, or its mode
+ * is another property's alias). Edited as lines, a `mode: |` block's lines stayed under it (mode read `outliner a`:
+ * not an outline), and a flow mapping or an anchored mode was left no longer YAML (every property lost).
+ */
+function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): Result<string> {
+	if (mode === "freeform") return ok(content.endsWith("\n") ? content : `${content}\n`);
+	const split = splitFrontmatter(content);
+	const body = split ? split.body : content;
+	const withMode = setProperty(content.slice(0, content.length - body.length), "mode", "outliner");
+	if (!withMode.ok) return fail(`mode outliner sets mode: outliner in the content's frontmatter, which cannot take it: ${withMode.error}`);
+	const bullets = formatAsOutline(body, detectFormat("", defaults), 0).join("\n");
+	// A closing fence with no line break after it (content ending there) still ends its line.
+	const frontmatter = withMode.value.text.endsWith("\n") ? withMode.value.text : `${withMode.value.text}\n`;
+	return ok(`${frontmatter}${bullets ? `${bullets}\n` : ""}`);
 }
 
 export const createNoteTool = defineTool({
@@ -81,7 +89,9 @@ export const createNoteTool = defineTool({
 			const daily = isDailyNotePath(dailySettings, path);
 			const mode: EditMode = args.mode ?? (daily && ctx.dailyNotesAreOutlines ? "outliner" : "freeform");
 			if (args.mode === undefined && ctx.dailyNotesAreOutlines) notice = dailySettings.unused;
-			text = noteText(args.content, mode, defaults);
+			const written = noteText(args.content, mode, defaults);
+			if (!written.ok) return written;
+			text = written.value;
 		}
 		const existing = host.vault.getFileByPath(path);
 		if (!existing) {
