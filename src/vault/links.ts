@@ -526,6 +526,11 @@ export class BacklinksWalk {
 	private counting: SourceCounting | null = null;
 	/** Visible files by lower-case name, of the names links to the target ask for, gathered when first needed. */
 	private readonly visibleByName = new Map<string, HostFile[]>();
+	/**
+	 * The answer in its order, kept until a count changes: a finished walk answering a page of backlinks after another
+	 * sorted every linking file again, in one piece (100,000 linking notes: 1.9 s at load 12, comparing paths by collator).
+	 */
+	private sorted: ReadonlyArray<{ path: string; count: number }> | null = null;
 
 	constructor(
 		host: Host,
@@ -579,7 +584,7 @@ export class BacklinksWalk {
 				if (source === undefined) break;
 				const isCanvas = source.endsWith(".canvas");
 				if (!isNoteInScope(source, scope) && !(isCanvas && isPathVisible(source, scope))) {
-					this.counts.delete(source);
+					this.setCount(source, 0);
 					continue;
 				}
 				this.counting = { source, steps: isCanvas ? null : visibleLinkCountSteps(host, scope, source, this.target, visibleNamed) };
@@ -591,14 +596,21 @@ export class BacklinksWalk {
 			// Counted again meanwhile (`recount`): the count is of what changed, and the source waits its turn again.
 			if (this.counting !== counting) continue;
 			this.counting = null;
-			if (count > 0) this.counts.set(counting.source, count);
-			else this.counts.delete(counting.source);
+			this.setCount(counting.source, count);
 			if (reresolved) this.reresolved.add(counting.source);
 			else this.reresolved.delete(counting.source);
 		}
-		const found = [...this.counts].map(([path, count]) => ({ path, count }));
 		// Strictly: the sources come in the order they were last read, so two paths the collator calls equal were listed in that order.
-		return found.sort((a, b) => b.count - a.count || comparePathsStrictly(a.path, b.path));
+		this.sorted ??= [...this.counts].map(([path, count]) => ({ path, count })).sort((a, b) => b.count - a.count || comparePathsStrictly(a.path, b.path));
+		return this.sorted.map((found) => ({ ...found }));
+	}
+
+	/** Sets `source`'s count (0: none), and drops the sorted answer if it changed. */
+	private setCount(source: string, count: number): void {
+		if ((this.counts.get(source) ?? 0) === count) return;
+		if (count > 0) this.counts.set(source, count);
+		else this.counts.delete(source);
+		this.sorted = null;
 	}
 
 	private nextSource(): string | undefined {

@@ -125,3 +125,66 @@ describe("get_note_links of a note whose backlinks take more than one call", () 
 		expect(resolved).toBe(LINK_PATHS + 1);
 	});
 });
+
+describe("get_note_links paged through a note's backlinks", () => {
+	let vault = "";
+	let running: RunningService;
+	let client: Client;
+	/** Entries of lists of LINKING entries or more sorted (`Array.prototype.sort`): the backlinks put in order. */
+	let sorted = 0;
+	let counting: { restore(): void } | undefined;
+	const LINKING = 300;
+	const name = (index: number) => `L${String(index).padStart(3, "0")}.md`;
+	beforeAll(async () => {
+		const files: Record<string, string> = { "Hub.md": "# Hub\n" };
+		for (let index = 0; index < LINKING; index++) files[name(index)] = "[[Hub]]\n";
+		vault = await makeVault(files);
+		running = await startService(vault, { levels: ["write"], settings: { rateLimitPerMinute: 1_000_000, writeEnabled: true } });
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+		const sort = Object.getOwnPropertyDescriptor(Array.prototype, "sort")?.value as (
+			this: unknown[],
+			compare?: (a: unknown, b: unknown) => number,
+		) => unknown[];
+		counting = replaceMethod(Array.prototype, "sort", function (this: unknown[], compare?: (a: unknown, b: unknown) => number): unknown[] {
+			if (this.length >= LINKING) sorted += this.length;
+			return sort.call(this, compare);
+		});
+	}, 60_000);
+	afterAll(async () => {
+		counting?.restore();
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	type Page = { backlinks: Array<{ path: string; count: number }>; backlinks_total: number; next_cursor?: string };
+	async function allPages(): Promise<{ paths: string[]; sortedAfterFirst: number }> {
+		const paths: string[] = [];
+		let cursor: string | undefined;
+
+		for (let page = 0; page < 10; page++) {
+			if (page === 1) sorted = 0;
+			const value = await callOk<Page>(client, "get_note_links", { path: "Hub", limit: 100, ...(cursor ? { cursor } : {}) });
+			paths.push(...value.backlinks.map((found) => `${found.path}:${found.count}`));
+			cursor = value.next_cursor;
+			if (!cursor) break;
+		}
+		return { paths, sortedAfterFirst: sorted };
+	}
+
+	test("the pages after the first are answered from the finished walk in its order, not sorted again; a changed count is", async () => {
+		const expected = Array.from({ length: LINKING }, (_, index) => `${name(index)}:1`);
+		const first = await allPages();
+		expect(first.paths).toEqual(expected);
+		// Sorted again at every page, in one piece: 100,000 linking notes took 1.9 s a page at load 12 (comparing paths by collator).
+		expect(first.sortedAfterFirst).toBe(0);
+		// A note linking twice comes first: the order kept is dropped when a count changes.
+		await callOk(client, "create_note", { path: "Twice.md", content: "[[Hub]] [[Hub]]\n" });
+		await running.host.metadataCache.settled();
+		expect((await allPages()).paths).toEqual(["Twice.md:2", ...expected]);
+		await callOk(client, "append_to_note", { path: name(0), content: "[[Hub]] [[Hub]]\n" });
+		await running.host.metadataCache.settled();
+		expect((await allPages()).paths).toEqual([`${name(0)}:3`, "Twice.md:2", ...expected.slice(1)]);
+	});
+});
