@@ -472,8 +472,13 @@ async function planAskAndWrite<Args>(
 				const now = callRightNow(ctx, tool, made);
 				if (now === "deny" || !isInScopeNow(changes, ctx.scope)) noLongerWritable.abort();
 				else if (now === "allow") allowedNow.abort(ANSWERED_BY_RIGHT);
-				// Still asked: "always" offers only the rights still at Ask.
-				else request.alwaysAllows = rightsAskedFor(ctx, tool, made);
+				// Still asked: "always" saves only the rights it offered that are still at Ask. Never more: a right the person set
+				// to Ask while the question was open (create_note, for a question asked for add_task) was raised back to Allow by
+				// a click on "Always allow this tool", which had not named it.
+				else {
+					const stillAsked = rightsAskedFor(ctx, tool, made);
+					request.alwaysAllows = (request.alwaysAllows ?? [tool.name]).filter((name) => stillAsked.includes(name));
+				}
 			});
 			let alwaysSaved: Promise<void> | null = null;
 			const request: ApprovalRequest = {

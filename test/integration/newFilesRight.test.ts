@@ -155,6 +155,26 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 			]);
 		});
 
+		/**
+		 * review173: a right the person sets to Ask while the question is open is not raised back by its "always". The
+		 * question offered add_task's right only (create_note was Allow); the person then set create_note to Ask; on the base
+		 * the click saved both (the open question's list grew to what was at Ask now), so create_note was Allow again.
+		 */
+		test("Always allow saves only what the question offered: create_note set to Ask while it is open stays Ask (it was raised to Allow)", async () => {
+			const offered: Array<string[] | undefined> = [];
+			const approver = new AnsweringApprover(async (request) => {
+				offered.push(request.alwaysAllows && [...request.alwaysAllows]);
+				settingsNow = withToolRight(settingsNow, "write", "create_note", "ask", ALL_TOOLS);
+				await running!.service.apply(settingsNow);
+				return "always";
+			});
+			const mcp = await serve({ add_task: "ask", create_note: "allow" }, approver);
+			// Approved as shown (the question listed the new note and its folder): written.
+			expect(await callTool(mcp, "add_task", { text: "Water the herbs" })).toMatchObject({ ok: true, value: { created_note: true } });
+			expect(offered).toEqual([["add_task"]]);
+			expect(settingsNow.tokens[0]?.rights).toMatchObject({ add_task: "allow", create_note: "ask" });
+		});
+
 		test("with nobody to ask (a serve without a terminal), add_task without a path is refused, naming the right; nothing made (it was made)", async () => {
 			const mcp = await serve({ add_task: "allow", create_note: "ask" });
 			const outcome = await callTool(mcp, "add_task", { text: "Water the herbs" });
