@@ -49,7 +49,7 @@ export function withToolRight(
 	const token = settings.tokens.find((record) => record.name === tokenName && (tokenHash === undefined || record.hash === tokenHash));
 	const changed = token ? applyRightChanges(token, { [right]: [tool] }, tools) : null;
 	if (!changed || "error" in changed) return settings;
-	const saved = setTokenRights(settings, tokenName, changed.rights);
+	const saved = setTokenRights(settings, tokenName, changed.rights, tokenHash);
 	return "error" in saved ? settings : saved.settings;
 }
 
@@ -74,10 +74,19 @@ export function withAskRaised(
 	return withToolRight(settings, tokenName, tool, right, tools, tokenHash);
 }
 
-/** Replaces the rights of the token with this name; an error if there is none. */
-export function setTokenRights(settings: VaultMcpSettings, name: string, rights: ToolRights): { settings: VaultMcpSettings } | { error: string } {
-	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
-	const tokens = settings.tokens.map((record): TokenRecord => (record.name === name ? { ...record, rights } : record));
+/**
+ * Replaces the rights of the token with this name; an error if there is none. With `tokenHash`, only the token of that
+ * hash: data.json edited by hand can hold two tokens of one name, and "always" on one's question gave the other its rights.
+ */
+export function setTokenRights(
+	settings: VaultMcpSettings,
+	name: string,
+	rights: ToolRights,
+	tokenHash?: string,
+): { settings: VaultMcpSettings } | { error: string } {
+	const isIt = (record: TokenRecord) => record.name === name && (tokenHash === undefined || record.hash === tokenHash);
+	if (!settings.tokens.some(isIt)) return { error: unknownTokenMessage(settings, name) };
+	const tokens = settings.tokens.map((record): TokenRecord => (isIt(record) ? { ...record, rights } : record));
 	return { settings: { ...settings, tokens } };
 }
 

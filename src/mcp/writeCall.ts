@@ -330,7 +330,7 @@ export async function runWriteCall<Args>(
 		return fail(
 			`${notText} holds half of a UTF-16 surrogate pair (a lone \\uD800-\\uDFFF), which no note or file name can hold: it would be written as U+FFFD, not as sent. ${NOTHING_WRITTEN} Send the text as valid Unicode.`,
 		);
-	const decided: LastDecision = { approved: null, written: false, stopped: null };
+	const decided: LastDecision = { approved: null, written: false, stopped: null, writeTried: () => undefined };
 	// The person who approved the call's last question is told where they approved it when it still was not written
 	// (its right taken just after, a note changed past what they approved): only the client was told. In their words,
 	// which note and why: the client's message named the tool and told the client what to do next.
@@ -347,7 +347,30 @@ export async function runWriteCall<Args>(
 	} catch (error) {
 		tellNotWritten({ cause: "", written: [], callId: decided.approved?.id ?? "", unexpected: true });
 		throw error;
+	} finally {
+		decided.writeTried();
 	}
+}
+
+/**
+ * Per token (its hash): the writes of calls answered "Always allow" not tried yet. The saved right releases the token's other
+ * calls waiting for the tool (answered by the right); each waits for these first, so they are written after the call the
+ * person approved, in the order sent. Released at the click's save, the second of two appends was written first.
+ */
+const writesBeforeReleased = new Map<string, Set<Promise<void>>>();
+
+function holdReleasedCalls(tokenHash: string, tried: Promise<void>): void {
+	const held = writesBeforeReleased.get(tokenHash) ?? new Set<Promise<void>>();
+	held.add(tried);
+	writesBeforeReleased.set(tokenHash, held);
+	void tried.then(() => {
+		held.delete(tried);
+		if (held.size === 0 && writesBeforeReleased.get(tokenHash) === held) writesBeforeReleased.delete(tokenHash);
+	});
+}
+
+async function afterWritesBeforeReleased(tokenHash: string): Promise<void> {
+	await Promise.all([...(writesBeforeReleased.get(tokenHash) ?? [])]);
 }
 
 /**
@@ -358,6 +381,8 @@ interface LastDecision {
 	approved: ApprovalRequest | null;
 	written: boolean;
 	stopped: StoppedCall | null;
+	/** The last question answered "always": its set's write was tried, or the call planned again or ended without one (`writesBeforeReleased`). */
+	writeTried: () => void;
 }
 
 /** `runWriteCall`'s work, noting in `decided` each approval and whether the set was written. */
@@ -399,7 +424,10 @@ async function planAskAndWrite<Args>(
 	const takenOnDisk = new Set<string>();
 	const scopeAtStart = scopeKey(ctx.scope);
 	for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS || Date.now() < deadline; attempt++) {
-		if (attempt > 1) await pauseBeforeAttempt(attempt - 1);
+		if (attempt > 1) {
+			decided.writeTried();
+			await pauseBeforeAttempt(attempt - 1);
+		}
 		const planned = await planCall(ctx, tool, args, expectedHash, takenOnDisk);
 		// A plan's error can quote the note (its headings, the bullets a name matches): a token denied
 		// the tool, or whose folders changed, while the plan read it is told only that (nothing is
@@ -472,10 +500,18 @@ async function planAskAndWrite<Args>(
 				const now = callRightNow(ctx, tool, made);
 				if (now === "deny" || !isInScopeNow(changes, ctx.scope)) noLongerWritable.abort();
 				else if (now === "allow") allowedNow.abort(ANSWERED_BY_RIGHT);
-				// Still asked: "always" offers only the rights still at Ask.
-				else request.alwaysAllows = rightsAskedFor(ctx, tool, made);
+				// Still asked: "always" saves only the rights it offered that are still at Ask. Never more: a right the person set
+				// to Ask while the question was open (create_note, for a question asked for add_task) was raised back to Allow by
+				// a click on "Always allow this tool", which had not named it.
+				else {
+					const stillAsked = rightsAskedFor(ctx, tool, made);
+					request.alwaysAllows = (request.alwaysAllows ?? [tool.name]).filter((name) => stillAsked.includes(name));
+				}
 			});
 			let alwaysSaved: Promise<void> | null = null;
+			let writeTried = () => undefined as void;
+			const tried = new Promise<void>((resolve) => (writeTried = resolve));
+			decided.writeTried = writeTried;
 			const request: ApprovalRequest = {
 				id,
 				tokenName: ctx.grant.token.name,
@@ -485,11 +521,16 @@ async function planAskAndWrite<Args>(
 				...(made.folders.length > 0 ? { newFolders: made.folders } : {}),
 				alwaysAllows: rightsAskedFor(ctx, tool, made),
 				// Once, whether the approver or this call asks first; a revocation or Deny since the question wins (saves nothing).
-				saveAlways: () =>
-					(alwaysSaved ??= (async () => {
+				// The calls the saved right releases wait for this one's write (`writesBeforeReleased`), held at the click.
+				saveAlways: () => {
+					if (alwaysSaved !== null) return alwaysSaved;
+					holdReleasedCalls(ctx.grant.token.hash, tried);
+					alwaysSaved = (async () => {
 						if (refusedAfterDecision(ctx, tool, made) !== null) return;
 						for (const name of request.alwaysAllows ?? [tool.name]) await writes.allowAlways(name);
-					})()),
+					})();
+					return alwaysSaved;
+				},
 			};
 			// Asked again: whatever the person approved before is not what this question shows.
 			decided.approved = null;
@@ -525,6 +566,8 @@ async function planAskAndWrite<Args>(
 			if (decision === "timeout") return fail(`Nobody approved ${tool.name} within ${Math.round(writes.approvalTimeoutMs / 1000)} s. ${NOTHING_WRITTEN}`);
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
 			if (answeredByRight) {
+				// After the token's calls approved "always" are written: that answer released this one.
+				await afterWritesBeforeReleased(ctx.grant.token.hash);
 				asks = false;
 			} else {
 				decided.approved = request;
@@ -567,28 +610,34 @@ async function planAskAndWrite<Args>(
 			(await obsidianUpdatesLinks(ctx.host));
 		try {
 			const inScopeNow = scopeCheckOf(planned.changes);
-			const written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
-				// Set to Ask since: a call the person has not seen (this set of it) stops before its next note.
-				mayWrite: () => {
-					const now = callRightNow(ctx, tool, made);
-					return now !== "deny" && (now !== "ask" || shown) && inScopeNow(ctx.scope);
-				},
-				// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
-				// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
-				redoEdits: approved === null && expectedHash === undefined && planned.changes.length === 1,
-				// An approved edit may be made on newer text only if it is still the change the person saw, at the places they saw.
-				acceptsRedo:
-					expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1
-						? (before, after) => isSameChange(planned.changes, [{ ...planned.changes[0]!, before, after }])
-						: undefined,
-				// The person saw each linking note's new text: one changed since is planned and, if its change differs, shown again.
-				shownRelinks: shown,
-				// The person saw these notes: another note made at one's path meanwhile is not one of them (planned again, and asked).
-				shownFiles: shown,
-				// A folder removed since the plan is not made unjudged: the move is planned again, create_note's right and the person judge it.
-				plannedFolders: made.folders,
-				hostUpdatesLinks,
-			});
+			let written: Awaited<ReturnType<typeof applyChangeSet>>;
+			try {
+				written = await applyChangeSet({ host: ctx.host, journal: writes.journal, call }, planned.changes, {
+					// Set to Ask since: a call the person has not seen (this set of it) stops before its next note.
+					mayWrite: () => {
+						const now = callRightNow(ctx, tool, made);
+						return now !== "deny" && (now !== "ask" || shown) && inScopeNow(ctx.scope);
+					},
+					// An edit is made again on newer text only where nobody saw the planned text, no expected_hash pins it,
+					// and it is the call's only note (an overwrite's backup holds the text it planned to replace).
+					redoEdits: approved === null && expectedHash === undefined && planned.changes.length === 1,
+					// An approved edit may be made on newer text only if it is still the change the person saw, at the places they saw.
+					acceptsRedo:
+						expectedHash === undefined && approved?.length === 1 && planned.changes.length === 1
+							? (before, after) => isSameChange(planned.changes, [{ ...planned.changes[0]!, before, after }])
+							: undefined,
+					// The person saw each linking note's new text: one changed since is planned and, if its change differs, shown again.
+					shownRelinks: shown,
+					// The person saw these notes: another note made at one's path meanwhile is not one of them (planned again, and asked).
+					shownFiles: shown,
+					// A folder removed since the plan is not made unjudged: the move is planned again, create_note's right and the person judge it.
+					plannedFolders: made.folders,
+					hostUpdatesLinks,
+				});
+			} finally {
+				// Before the notes are parsed and the answer waits (up to a second): the calls its "always" released wait for this.
+				decided.writeTried();
+			}
 			// The answer says what was written: the request's answer must now reach the client whole.
 			writes.wrote?.();
 			decided.written = true;

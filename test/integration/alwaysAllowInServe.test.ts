@@ -66,9 +66,8 @@ test("'a' at serve's terminal: the same token's next call for the tool is writte
 			expect(winner).toBe("written");
 			expect((await second).ok).toBe(true);
 			expect(prompts()).toBe(1);
-			const text = await fs.readFile(nodePath.join(vault, "Home.md"), "utf8");
-			expect(text).toContain("Pay Bob");
-			expect(text).toContain("Pay Ann");
+			// In the order sent (review173: the saved right released the second before the first was written, "Pay Ann" first).
+			expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n\nPay Bob\n\nPay Ann\n");
 			expect((await settingsStoreOf(vault).read()).settings.tokens[0]?.rights?.append_to_note).toBe("allow");
 		} finally {
 			await client.close();

@@ -14,7 +14,7 @@ import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ToolRights } from "../../src/auth/rights";
 import type { VaultMcpSettings } from "../../src/config/settings";
-import { withToolRight } from "../../src/auth/tokenList";
+import { addToken, withToolRight } from "../../src/auth/tokenList";
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { ALL_TOOLS } from "../../src/mcp/tools";
 import { connectClient } from "../helpers/http";
@@ -155,6 +155,26 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 			]);
 		});
 
+		/**
+		 * review173: a right the person sets to Ask while the question is open is not raised back by its "always". The
+		 * question offered add_task's right only (create_note was Allow); the person then set create_note to Ask; on the base
+		 * the click saved both (the open question's list grew to what was at Ask now), so create_note was Allow again.
+		 */
+		test("Always allow saves only what the question offered: create_note set to Ask while it is open stays Ask (it was raised to Allow)", async () => {
+			const offered: Array<string[] | undefined> = [];
+			const approver = new AnsweringApprover(async (request): Promise<ApprovalAnswer> => {
+				offered.push(request.alwaysAllows && [...request.alwaysAllows]);
+				settingsNow = withToolRight(settingsNow, "write", "create_note", "ask", ALL_TOOLS);
+				await running!.service.apply(settingsNow);
+				return "always";
+			});
+			const mcp = await serve({ add_task: "ask", create_note: "allow" }, approver);
+			// Approved as shown (the question listed the new note and its folder): written.
+			expect(await callTool(mcp, "add_task", { text: "Water the herbs" })).toMatchObject({ ok: true, value: { created_note: true } });
+			expect(offered).toEqual([["add_task"]]);
+			expect(settingsNow.tokens[0]?.rights).toMatchObject({ add_task: "allow", create_note: "ask" });
+		});
+
 		test("with nobody to ask (a serve without a terminal), add_task without a path is refused, naming the right; nothing made (it was made)", async () => {
 			const mcp = await serve({ add_task: "allow", create_note: "ask" });
 			const outcome = await callTool(mcp, "add_task", { text: "Water the herbs" });
@@ -289,6 +309,34 @@ describe("rights a call needs besides its tool's, and approvals bound to what th
 				expect(approver.notWrittenTold).toEqual([]);
 			},
 		);
+	});
+
+	/**
+	 * review173: two tokens of one name (data.json edited by hand; the settings tab and the command line refuse a second).
+	 * "Always allow" on one token's question saved the token's whole rights map into every token of its name: the other
+	 * token, denied append_to_note (and read_note), could then append and read, unasked.
+	 */
+	test("Always allow on one token's question leaves another token of the same name as it was (it got the first's rights)", async () => {
+		const mcp = await serve({ append_to_note: "ask" }, new AnsweringApprover(() => "always"));
+		const other = addToken(settingsNow, "twin", "write", { append_to_note: "deny", read_note: "deny" });
+		if ("error" in other) throw new Error(other.error);
+		const [first, twin] = other.settings.tokens;
+		settingsNow = { ...other.settings, tokens: [first!, { ...twin!, name: first!.name }] };
+		await running!.service.apply(settingsNow);
+		expect(await callTool(mcp, "append_to_note", { path: "Home", content: "- milk" })).toMatchObject({ ok: true });
+		expect(settingsNow.tokens.map((record) => record.rights?.append_to_note)).toEqual(["allow", "deny"]);
+		const twinClient = await connectClient(running!.url, other.token);
+		try {
+			// Denied: not even listed, so the call answers like an unknown tool.
+			const twinAppend = await callTool(twinClient, "append_to_note", { path: "Home", content: "- eggs" }).catch((error: Error) => ({
+				ok: false,
+				error: error.message,
+			}));
+			expect(twinAppend).toMatchObject({ ok: false, error: expect.stringContaining("Tool append_to_note not found") as unknown });
+		} finally {
+			await twinClient.close();
+		}
+		expect(await fs.readFile(nodePath.join(vault, "Home.md"), "utf8")).toBe("# Home\n\n- milk\n");
 	});
 
 	test("a call whose tool is allowed while its question is open (its section moved meanwhile) is answered by the right: written at the new place, not asked again (it was asked again, offering Always allow)", async () => {
