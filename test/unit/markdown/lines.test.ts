@@ -4,6 +4,7 @@ import { runSteps } from "../../../src/markdown/steps";
 import { LINE_INDEX_PAUSE_LINES } from "../../../src/config/limits";
 import { countPushes } from "../../helpers/countPushes";
 import { replaceMethod } from "../../helpers/replaceMethod";
+import { expectEqual } from "../../helpers/plainEqual";
 
 describe("LineIndex: character offsets to Obsidian's {line, col, offset} and back", () => {
 	test("LF and CRLF notes give the same lines and columns", () => {
@@ -106,7 +107,7 @@ describe("LineIndex.isBlank", () => {
 			fc.property(fc.array(characters, { maxLength: 12 }), (pieces) => {
 				const text = pieces.join("");
 				const index = new LineIndex(text);
-				for (let line = 0; line < index.lineCount; line++) expect(index.isBlank(line)).toBe(index.lineText(line).trim() === "");
+				for (let line = 0; line < index.lineCount; line++) expectEqual(index.isBlank(line), index.lineText(line).trim() === "");
 			}),
 			{ numRuns: 3000 },
 		);

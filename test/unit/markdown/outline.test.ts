@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { appendToEnd, appendUnderHeading, detectFormat, insertUnderBullet, isOutline, listLineStart, type EditMode } from "../../../src/markdown/outline";
 import { onLowerCase, replaceMethod } from "../../helpers/replaceMethod";
+import { expectEqual } from "../../helpers/plainEqual";
 
 type Case = [label: string, note: string, content: string, expected: string];
 
@@ -276,8 +277,8 @@ describe("finding list lines", () => {
 			fc.property(line, (text) => {
 				const whole = LIST_LINE.exec(text);
 				const start = listLineStart(text);
-				expect(start === null).toBe(whole === null);
-				if (whole && start) expect([start[1], start[2]]).toEqual([whole[1], whole[2]]);
+				expectEqual(start === null, whole === null);
+				if (whole && start) expectEqual([start[1], start[2]], [whole[1], whole[2]]);
 			}),
 			{ numRuns: 5_000 },
 		);

@@ -8,6 +8,7 @@ import { HEADING_PRINT_LOWERED_CHARS } from "../../../src/config/limits";
 import { parseMetadata } from "../../../src/markdown/metadata";
 import { OBSIDIAN_CACHE_DIR } from "../../helpers/vault";
 import { replaceMethod } from "../../helpers/replaceMethod";
+import { expectEqual } from "../../helpers/plainEqual";
 
 /** A note and the metadata real Obsidian cached for it: the headings and blocks resolution works from are Obsidian's own. */
 interface Capture {
@@ -213,9 +214,9 @@ describe("sameHeadingKey compares two headings (or a heading and a key) as their
 	test("the same answer as comparing keys, for headings of any of these characters", () => {
 		fc.assert(
 			fc.property(heading, heading, (one, other) => {
-				expect(sameHeadingKey(one, other)).toBe(headingKey(one) === headingKey(other));
-				expect(sameHeadingKey(one, headingKey(other))).toBe(headingKey(one) === headingKey(other));
-				expect(sameHeadingKey(one, headingKey(one))).toBe(true);
+				expectEqual(sameHeadingKey(one, other), headingKey(one) === headingKey(other));
+				expectEqual(sameHeadingKey(one, headingKey(other)), headingKey(one) === headingKey(other));
+				expectEqual(sameHeadingKey(one, headingKey(one)), true);
 			}),
 			{ numRuns: 3000 },
 		);

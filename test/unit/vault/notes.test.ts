@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { closestNotes, findNote, truncateAsJson } from "../../../src/vault/notes";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
+import { expectEqual } from "../../helpers/plainEqual";
 
 describe("truncateAsJson", () => {
 	/** The UTF-8 bytes of `text` as a JSON string, less its two quotes. */
@@ -38,14 +39,14 @@ describe("truncateAsJson", () => {
 				fc.nat(40),
 				(text, maxBytes) => {
 					const cut = truncateAsJson(text, maxBytes);
-					expect(text.startsWith(cut)).toBe(true);
+					expectEqual(text.startsWith(cut), true);
 					expect(jsonBytes(cut)).toBeLessThanOrEqual(maxBytes);
 					if (cut.length < text.length) {
 						// The next whole character (a surrogate pair is one) would not fit.
 						const pair = /^[\ud800-\udbff][\udc00-\udfff]/.test(text.slice(cut.length));
 						expect(jsonBytes(text.slice(0, cut.length + (pair ? 2 : 1)))).toBeGreaterThan(maxBytes);
 						// Never between the halves of a pair.
-						expect(/[\ud800-\udbff]$/.test(cut) && /^[\udc00-\udfff]/.test(text.slice(cut.length))).toBe(false);
+						expectEqual(/[\ud800-\udbff]$/.test(cut) && /^[\udc00-\udfff]/.test(text.slice(cut.length)), false);
 					}
 				},
 			),

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { isExcludedPath, isHiddenPath, isInFolder, isNoteInScope, isPathVisible, mayNameHidden, scopeKey, type Scope } from "../../../src/vault/scope";
+import { expectEqual } from "../../helpers/plainEqual";
 
 const SCOPE: Scope = { configDir: ".obsidian", excludedFolders: ["Private Journal", "Work/Secret"] };
 
@@ -58,7 +59,10 @@ describe("what a tool may see", () => {
 		fc.assert(
 			fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
 				const path = parts.join("/");
-				expect(isHiddenPath(path)).toBe(parts.some((one) => one.startsWith(".")));
+				expectEqual(
+					isHiddenPath(path),
+					parts.some((one) => one.startsWith(".")),
+				);
 			}),
 			{ numRuns: 2000 },
 		);
