@@ -449,7 +449,6 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 	const rows: VaultWideRow[] = [];
 	const row = (metric: string, value: number, unit: string) => rows.push({ metric, value, unit });
 	if (PARTS.includes("build")) await benchBuildWhileSearching(host, searchQueries, row);
-	if (PARTS.includes("first")) await benchFirstCalls(host, searchQueries, tag, row);
 	if (PARTS.includes("flood") || PARTS.includes("heavy")) await benchFloods(host, searchQueries, tag, row);
 	return rows;
 }
@@ -474,76 +473,6 @@ async function benchBuildWhileSearching(
 	row("of them saying index: building", searching.building, "");
 	row("search during the build p50", percentile(searching.answers, 0.5), "ms");
 	row("search during the build p95 (target ≤ 500)", percentile(searching.answers, 0.95), "ms");
-}
-
-/** The vault-wide read calls timed from the server's start (`first` part): each one's tool and arguments. */
-function firstCallTools(host: NodeHost, searchQueries: readonly string[], tag: string): Array<{ tool: string; args: Record<string, unknown> }> {
-	const notePath = host.vault.getMarkdownFiles()[0]?.path ?? "";
-	return [
-		{ tool: "list_tags", args: {} },
-		{ tool: "list_tasks", args: { status: "any", limit: 100 } },
-		{ tool: "get_graph_stats", args: {} },
-		{ tool: "find_notes_by_tag", args: { tag, limit: 100 } },
-		{ tool: "list_notes", args: { sort: "modified", limit: 100 } },
-		{ tool: "get_note_links", args: { path: notePath } },
-		{ tool: "search_notes", args: { query: searchQueries[0] ?? "garden", limit: 10 } },
-	];
-}
-
-/**
- * One vault-wide call sent the moment the server listens, its answer timed (and whether it says it is
- * partial), idle and beside another client searching back to back from t=0; the index's ready time
- * in each run against the idle build's.
- */
-async function benchFirstCalls(
-	host: NodeHost,
-	searchQueries: readonly string[],
-	tag: string,
-	row: (metric: string, value: number, unit: string) => void,
-): Promise<void> {
-	const firstIdle = await idleBuild(host);
-	const readies: Array<{ metric: string; readyMs: number }> = [];
-	for (const flooded of [false, true])
-		for (const { tool, args } of firstCallTools(host, searchQueries, tag)) {
-			const started = performance.now();
-			const running = await start(host);
-			let readyMs = Number.NaN;
-			let ready = false;
-			void running.service.search?.whenReady().then(() => {
-				readyMs = performance.now() - started;
-				ready = true;
-			});
-			const floodAgent = new Agent({ keepAlive: true, maxSockets: 1 });
-			const flooding = flooded
-				? (async () => {
-						for (let round = 0; !ready; round++)
-							await call(
-								running.port,
-								running.floodToken,
-								"search_notes",
-								{ query: searchQueries[round % searchQueries.length] ?? "garden", limit: 10 },
-								floodAgent,
-							);
-					})()
-				: Promise.resolve();
-			const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-			const begin = performance.now();
-			const text = await call(running.port, running.otherToken, tool, args, agent);
-			const answerMs = performance.now() - begin;
-			const partial = text.includes('"partial"') || text.includes("index: building") ? " (partial)" : "";
-			await running.service.search?.whenReady();
-			await flooding;
-			agent.destroy();
-			floodAgent.destroy();
-			await running.service.stop();
-			const beside = flooded ? ", beside a search flood" : "";
-			row(`first: ${tool} answer from t=0${beside}${partial}`, answerMs, "ms");
-			readies.push({ metric: `first: ${tool}${beside}: index ready ÷ idle`, readyMs });
-		}
-	// The best of an idle build before the calls and one after: on a shared machine one alone drifts with the neighbours' load.
-	const idleMs = Math.min(firstIdle.readyMs, (await idleBuild(host)).readyMs);
-	row("first: index ready, no client (best of 2)", idleMs, "ms");
-	for (const { metric, readyMs } of readies) row(metric, readyMs / idleMs, "×");
 }
 
 /** The heavy part's files: a base over every file and a canvas of CANVAS_CARDS text cards, each linking a note. */

@@ -803,17 +803,6 @@ export const SEARCH_BUILD_WORK_SHARE = 6;
 /** A search helps the build at most this long, so no answer waits for the whole build however busy the server is. */
 export const SEARCH_BUILD_HELP_MAX_MS = 200;
 /**
- * A vault-wide call (tags, tasks, graph counts, notes lists, links, bases, the vault's status) sent
- * while the search index builds, once it has helped the build as a search does (the build's share
- * repaid), goes ahead of the build for at most this long (wall time): the build's slices wait for it,
- * then take turns with it again. Taking turns from the start, it got one VAULT_WIDE_SLICE_MS slice
- * per INDEX_BUILD_SLICE_MS slice of the build: on 10,000 notes at load 15, list_tasks and
- * get_graph_stats sent at t=0 answered in 0.8 and 1.9 s, beside a client searching 1.1 and 4.6 s. The
- * build is held this long at most per call, and only once it has been repaid SEARCH_BUILD_WORK_SHARE
- * times the other work done, so it keeps its pace.
- */
-export const VAULT_WIDE_AHEAD_OF_BUILD_MS = 300;
-/**
  * Filters (a folder, a tag, the caller's scope) whose accepted notes the search index keeps, and
  * brings up to date as notes change (ACCEPTED_PATCH_SLOTS), so the same filter again does not look
  * at its notes again: at 50,000 notes, a tag carried by 40,000 of them took 35 ms of each search.

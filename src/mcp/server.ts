@@ -554,12 +554,9 @@ class StoppedWhenWithdrawn implements EveryField<ToolContext> {
 /** A tool's answer: read tools run directly; write tools through the rights, approval and journal. */
 function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientGone: AbortSignal, scopeAtStart: string): ReturnType<ToolDescriptor["handler"]> {
 	if (tool.access === "read") {
-		const read = () => {
-			// Rights are read again right before the call runs: a revocation or Deny since the request came (a held batch) wins.
-			if (ctx.writes.currentRight(tool) === "deny") return Promise.resolve(fail(noLongerAllowedMessage(tool)));
-			return tool.handler(stoppedWhenWithdrawn(ctx, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]);
-		};
-		return tool.vaultWide ? ctx.search.aheadOfBuild(read) : read();
+		// Rights are read again right before the call runs: a revocation or Deny since the request came (a held batch) wins.
+		if (ctx.writes.currentRight(tool) === "deny") return Promise.resolve(fail(noLongerAllowedMessage(tool)));
+		return tool.handler(stoppedWhenWithdrawn(ctx, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]);
 	}
 	const { expected_hash: expectedHash, ...toolArgs } = args as { expected_hash?: string };
 	return runWriteCall(ctx, tool, toolArgs, effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite), expectedHash, clientGone);

@@ -13,7 +13,6 @@ import {
 	MAX_SEARCHABLE_NOTE_BYTES,
 	SEARCH_BUILD_HELP_MAX_MS,
 	SEARCH_BUILD_WORK_SHARE,
-	VAULT_WIDE_AHEAD_OF_BUILD_MS,
 	SLICED_TAGS,
 	SHOWN_TITLE_MAX_CHARS,
 	SLICED_TOKENIZE_CHARS,
@@ -73,12 +72,6 @@ export interface NoteSearch {
 	 * `budget`, the search works in its slices and ends with `CallOverBudget` past its work limit.
 	 */
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer>;
-	/**
-	 * Runs a vault-wide call's `work`: at once when the index is ready; while it builds, after the call
-	 * helped the build as a search does, and then ahead of the build for VAULT_WIDE_AHEAD_OF_BUILD_MS
-	 * at most when the build has been repaid its share.
-	 */
-	aheadOfBuild<T>(work: () => Promise<T>): Promise<T>;
 	/** How far the index is built; with a scope, counted among the notes that scope shows. */
 	status(scope?: Scope): SearchStatus;
 	/**
@@ -420,10 +413,7 @@ export class IndexedNoteSearch implements NoteSearch {
 	private settledBuildWorkMs = 0;
 	/** Build work the build is still owed for the other work done since it started (SEARCH_BUILD_WORK_SHARE): what the next search repays. */
 	private buildWorkOwedMs = 0;
-	/**
-	 * Searches between their help and their answer, each settled when it has answered, and vault-wide calls going ahead
-	 * of the build (`aheadOfBuild`), each settled when answered or after its bound: the build's slices wait for them (see `afterAnswers`).
-	 */
+	/** Searches between their help and their answer, each settled when it has answered: the build's slices wait for them (see `afterAnswers`). */
 	private readonly answering = new Set<Promise<unknown>>();
 	/** When the help of each search waiting for it is due (performance.now()): the build's slices end then. */
 	private readonly helpsDue = new Set<number>();
@@ -448,12 +438,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		 * `warmUp`: once a build is over, run the search code before a person's first search (see `warmUp`); the server does.
 		 * `whenIdle`: null when no request is being answered, else settled once none is: the warm-up waits for it at each turn.
 		 */
-		private readonly options: {
-			warmUp?: boolean;
-			whenIdle?: () => Promise<void> | null;
-			/** How long a vault-wide call goes ahead of the build at most (default VAULT_WIDE_AHEAD_OF_BUILD_MS). */
-			aheadOfBuildMs?: number;
-		} = {},
+		private readonly options: { warmUp?: boolean; whenIdle?: () => Promise<void> | null } = {},
 	) {
 		this.warmUpState = options.warmUp === true ? "waiting" : "over";
 	}
@@ -804,38 +789,6 @@ export class IndexedNoteSearch implements NoteSearch {
 		return key === undefined ? { among, include } : { among, include, accepts, key };
 	}
 
-	async aheadOfBuild<T>(work: () => Promise<T>): Promise<T> {
-		if (this.ready) return work();
-		if (this.listing) await this.listing;
-		await this.helpBuild();
-		// Still owed more than a slice (the help is bounded, a busy server's other work adds up): the call takes turns with the build.
-		if (this.ready || !this.currentBuild || this.settleBuildShare() > INDEX_BUILD_SLICE_MS) return work();
-		const running = work();
-		let timer: ReturnType<typeof nodeTimers.setTimeout> | undefined;
-		const heldFor = new Promise<void>((resolve) => (timer = nodeTimers.setTimeout(resolve, this.options.aheadOfBuildMs ?? VAULT_WIDE_AHEAD_OF_BUILD_MS)));
-		const held: Promise<unknown> = Promise.race([running.then(ignore, ignore), heldFor]).then(() => {
-			nodeTimers.clearTimeout(timer);
-			this.answering.delete(held);
-		});
-		this.answering.add(held);
-		return running;
-	}
-
-	/**
-	 * Counts the work done since the share was last settled: the build's own and everyone else's, adding
-	 * SEARCH_BUILD_WORK_SHARE times the latter to what the build is owed and taking off the former. The
-	 * build work still owed.
-	 */
-	private settleBuildShare(): number {
-		const now = workClockMs();
-		const buildWork = this.buildWorkMs - this.settledBuildWorkMs;
-		const otherWork = Math.max(0, now - this.settledAt - buildWork);
-		this.buildWorkOwedMs = Math.max(0, this.buildWorkOwedMs + SEARCH_BUILD_WORK_SHARE * otherWork - buildWork);
-		this.settledAt = now;
-		this.settledBuildWorkMs = this.buildWorkMs;
-		return this.buildWorkOwedMs;
-	}
-
 	/**
 	 * Indexes the build's next notes until the build has had SEARCH_BUILD_WORK_SHARE times the
 	 * other work done since it started (searches, other requests): the work the build would do
@@ -848,7 +801,13 @@ export class IndexedNoteSearch implements NoteSearch {
 	private async helpBuild(): Promise<void> {
 		const build = this.currentBuild;
 		if (!build) return;
-		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, this.settleBuildShare());
+		const now = workClockMs();
+		const buildWork = this.buildWorkMs - this.settledBuildWorkMs;
+		const otherWork = Math.max(0, now - this.settledAt - buildWork);
+		this.buildWorkOwedMs = Math.max(0, this.buildWorkOwedMs + SEARCH_BUILD_WORK_SHARE * otherWork - buildWork);
+		this.settledAt = now;
+		this.settledBuildWorkMs = this.buildWorkMs;
+		const helpMs = Math.min(SEARCH_BUILD_HELP_MAX_MS, this.buildWorkOwedMs);
 		if (helpMs <= 0) return;
 		const started = workClockMs();
 		const dueAt = performance.now() + helpMs;
@@ -1270,5 +1229,3 @@ export class IndexedNoteSearch implements NoteSearch {
 		if (file.path === path) await this.addToIndex(file, text, version);
 	}
 }
-
-function ignore(): void {}

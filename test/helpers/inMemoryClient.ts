@@ -45,7 +45,6 @@ export const NO_SEARCH: NoteSearch = {
 		throw new Error("This test's connection has no search index.");
 	},
 	statusOnBudget: () => Promise.reject(new Error("This test's connection has no search index.")),
-	aheadOfBuild: (work) => work(),
 	unsearched: () => {
 		throw new Error("This test's connection has no search index.");
 	},
