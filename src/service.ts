@@ -55,6 +55,8 @@ export interface McpServiceDeps {
 	yieldToHost?: () => Promise<void>;
 	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
 	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number };
+	/** Notes a search's phrases may be looked for in, summed over its phrases, when not MAX_QUERY_PHRASE_NOTES (tests make it small). */
+	searchPhraseNotesMax?: number;
 	/** Overrides for the HTTP deadlines and caps in src/config/limits.ts (tests use short ones). */
 	httpDeadlinesAndCaps?: Partial<HttpDeadlinesAndCaps>;
 	/** Where every change a write tool makes is recorded before it is written. */
@@ -415,6 +417,7 @@ export class McpService {
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger, {
 			warmUp: true,
 			whenIdle: (): Promise<void> | null => endpoint.whenIdle(),
+			phraseNotesMax: this.deps.searchPhraseNotesMax,
 		});
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);

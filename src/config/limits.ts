@@ -630,6 +630,16 @@ export const MAX_QUERY_LENGTH = 500;
  */
 export const MAX_QUERY_PHRASES = 16;
 /**
+ * Notes a search's phrases may be looked for in, summed over its phrases (wanted and excluded): each
+ * phrase's candidates, the notes holding all its words (among those a folder or tag accepts), as the
+ * postings tell before any note is read. Past it the search is refused at that point, naming the
+ * count, this bound and what to send instead: its reads would cost about 1.7–2 µs a note a phrase, so
+ * 16 phrases each in every note of 100,000 (1.2–1.6 M) took 1.1–2.8 s of CPU at their first call,
+ * over VAULT_WIDE_CALL_WORK_MS (2 s) for wanted phrases, and stopped. MAX_QUERY_PHRASES phrases of
+ * 40,000 notes each, as answered before this bound, is 640,000: 1.1–1.3 s (load 4), 0.5–1.1 s at load 14–16.
+ */
+export const MAX_QUERY_PHRASE_NOTES = MAX_QUERY_PHRASES * 40_000;
+/**
  * Shortest query word, in characters, that also matches the longer words it starts: a
  * one-letter prefix stands for thousands of word forms in a real vault and ranks nothing a person
  * wants, so a shorter word matches only itself.

@@ -1,4 +1,5 @@
 import {
+	MAX_QUERY_PHRASE_NOTES,
 	PHRASE_LEARNT_MEMO_NOTES,
 	PHRASE_READ_ALL_MAX_NOTES,
 	PROXIMITY_CANDIDATES,
@@ -274,6 +275,28 @@ function checksWithout(checks: PhraseChecks, gone: number): PhraseChecks {
 	return gone === 0 ? checks : { checked: checks.checked - gone, candidates: checks.candidates - gone };
 }
 
+/**
+ * The notes a search's phrases are looked for in, summed over its phrases: each phrase's candidates
+ * (the notes holding all its words), among `accepted` when given. Pure.
+ */
+function notesPhrasesAreLookedFor(terms: readonly ResolvedTerm[], accepted: Uint8Array | null): number {
+	let notes = 0;
+	for (const term of terms) if (term.phrase) notes += accepted ? countAccepted(term, accepted) : term.length;
+	return notes;
+}
+
+/** A search's phrases would be looked for in more notes than MAX_QUERY_PHRASE_NOTES: nothing was searched. */
+export class TooManyPhraseNotes extends Error {
+	constructor(
+		readonly notes: number,
+		readonly bound: number,
+	) {
+		super(
+			`The query's phrases would each be looked for in every note holding their words: ${notes.toLocaleString("en-US")} notes in all, more than the ${bound.toLocaleString("en-US")} one search reads. Nothing was searched. Send fewer phrases, leave out the quotes where the words need not stand together, put rarer words in the phrases, or narrow the search with a folder or a tag.`,
+		);
+	}
+}
+
 export class SearchEngine {
 	/** The notes searched: add, replace and remove them here; a search that paused sees the change and starts again. */
 	readonly index: PostingsIndex;
@@ -293,12 +316,14 @@ export class SearchEngine {
 	 * `phraseReadAllMax`: notes holding its phrases' words up to which a search reads them all (PHRASE_READ_ALL_MAX_NOTES).
 	 * `scoreEvery`: score every candidate, even one whose bound says it cannot enter the page (the same page, slower).
 	 * `phraseLearntMemoNotes`: notes' worth of phrases whose reads the index keeps (PHRASE_LEARNT_MEMO_NOTES).
+	 * `phraseNotesMax`: notes a search's phrases may be looked for in, summed over its phrases (MAX_QUERY_PHRASE_NOTES).
 	 */
 	constructor(
 		stem: Stemmer | null = stemmerFor(DEFAULT_SEARCH_LANGUAGE),
 		private readonly phraseReadAllMax: number = PHRASE_READ_ALL_MAX_NOTES,
 		private readonly scoreEvery = false,
 		phraseLearntMemoNotes: number = PHRASE_LEARNT_MEMO_NOTES,
+		private readonly phraseNotesMax: number = MAX_QUERY_PHRASE_NOTES,
 	) {
 		this.index = new PostingsIndex(stem, phraseLearntMemoNotes);
 		this.candidates = new CandidateFinder(this.index);
@@ -439,6 +464,9 @@ export class SearchEngine {
 			if (resolved === undefined) return null;
 			if (resolved) excludedPhrases.push(resolved);
 		}
+		// Known from the postings before any note is read: a search whose phrases' reads would pass the call's budget is refused here, not stopped there.
+		const phraseNotes = notesPhrasesAreLookedFor([...wanted, ...excludedPhrases], accepted?.slots ?? null);
+		if (phraseNotes > this.phraseNotesMax) throw new TooManyPhraseNotes(phraseNotes, this.phraseNotesMax);
 		const optionalTerms = query.optional.filter(firstSight).flatMap((term) => optional(this.index.resolveWhole(term.tokens)));
 		const termCount = terms.length;
 		const joined = this.joinedWords(query, terms, stem);

@@ -11,6 +11,8 @@ import {
 	INDEX_UPDATE_SLICE_MS,
 	MAX_READ_NOTE_BYTES,
 	MAX_SEARCHABLE_NOTE_BYTES,
+	PHRASE_LEARNT_MEMO_NOTES,
+	PHRASE_READ_ALL_MAX_NOTES,
 	SEARCH_BUILD_HELP_MAX_MS,
 	SEARCH_BUILD_WORK_SHARE,
 	SLICED_TAGS,
@@ -370,7 +372,7 @@ interface IndexBuild {
  * that is. Excluded notes never enter it.
  */
 export class IndexedNoteSearch implements NoteSearch {
-	private engine = new SearchEngine();
+	private engine: SearchEngine;
 	private ready = false;
 	private stopped = false;
 	private totalNotes = 0;
@@ -437,10 +439,17 @@ export class IndexedNoteSearch implements NoteSearch {
 		/**
 		 * `warmUp`: once a build is over, run the search code before a person's first search (see `warmUp`); the server does.
 		 * `whenIdle`: null when no request is being answered, else settled once none is: the warm-up waits for it at each turn.
+		 * `phraseNotesMax`: notes a search's phrases may be looked for in (MAX_QUERY_PHRASE_NOTES when absent; tests make it small).
 		 */
-		private readonly options: { warmUp?: boolean; whenIdle?: () => Promise<void> | null } = {},
+		private readonly options: { warmUp?: boolean; whenIdle?: () => Promise<void> | null; phraseNotesMax?: number } = {},
 	) {
 		this.warmUpState = options.warmUp === true ? "waiting" : "over";
+		this.engine = this.newEngine();
+	}
+
+	/** An empty engine for the index's language. */
+	private newEngine(): SearchEngine {
+		return new SearchEngine(stemmerFor(this.language), PHRASE_READ_ALL_MAX_NOTES, false, PHRASE_LEARNT_MEMO_NOTES, this.options.phraseNotesMax);
 	}
 
 	/** Follows changes and starts building. */
@@ -481,7 +490,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		for (const ref of this.vaultRefs.splice(0)) this.host.vault.offref(ref);
 		await this.building;
 		await this.warmingUp;
-		this.engine = new SearchEngine(stemmerFor(this.language));
+		this.engine = this.newEngine();
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
 		this.failedInstalls.clear();
@@ -504,7 +513,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.scope = scope;
 		if (same) return;
 		this.endWarmUp();
-		this.engine = new SearchEngine(stemmerFor(this.language));
+		this.engine = this.newEngine();
 		this.tagged.clear();
 		this.unsearchedPaths.clear();
 		this.failedInstalls.clear();

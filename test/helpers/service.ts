@@ -51,6 +51,8 @@ export async function startService(
 		rights?: Partial<Record<TokenLevel, ToolRights>>;
 		/** Slices, budget and progress interval of calls, when not the limits'. */
 		callBudget?: McpServiceDeps["callBudget"];
+		/** Notes a search's phrases may be looked for in, when not the limit's. */
+		searchPhraseNotesMax?: number;
 		/** Saves a right "always allow" sets; absent: the click saves nothing. */
 		setToolRight?: McpServiceDeps["setToolRight"];
 	} = {},
@@ -74,6 +76,7 @@ export async function startService(
 		journal,
 		approver: options.approver,
 		callBudget: options.callBudget,
+		searchPhraseNotesMax: options.searchPhraseNotesMax,
 		setToolRight: options.setToolRight,
 	});
 	const status = await service.apply(settings);

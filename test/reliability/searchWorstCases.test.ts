@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { WORST_CASE_QUERIES } from "../../bench/querySet";
 import { writeCommonVocabularyVault } from "../../bench/syntheticVault";
 import { MAX_QUERY_LENGTH, MAX_QUERY_PHRASES } from "../../src/config/limits";
+import { PostingsIndex } from "../../src/search/postings";
 import { parseQuery } from "../../src/search/query";
 import { IndexedNoteSearch } from "../../src/vault/search";
 import type { Scope } from "../../src/vault/scope";
@@ -11,6 +12,7 @@ import { callError, callOk } from "../helpers/tools";
 import { makeTempDir, makeVault, removeDir } from "../helpers/vault";
 import { openIndexedVault, type IndexedVault } from "../helpers/indexedVault";
 import { workClock } from "../helpers/threadCpu";
+import { replaceMethod } from "../helpers/replaceMethod";
 
 /** "Never seconds": every worst case answers within this much work (main-thread CPU) on a 2,000-note common-word vault. */
 const WORST_CASE_BUDGET_MS = 1000;
@@ -110,5 +112,66 @@ describe("search_notes through a real HTTP client: queries with nothing to look 
 		const answer = await callOk<{ total: number; results: Array<{ path: string; snippets: string[] }> }>(client, "search_notes", { query: "k" });
 		expect(answer.results.map((hit) => [hit.path, hit.snippets])).toEqual([["Plan.md", ["plan «k» here"]]]);
 		expect((await callOk<{ total: number }>(client, "search_notes", { query: "ka" })).total).toBe(1);
+	});
+});
+
+describe("search_notes through a real HTTP client: phrases bounded by the notes they would be looked for in", () => {
+	// The bound made small, so 60 notes show what a vault far over 40,000 notes does at MAX_QUERY_PHRASE_NOTES.
+	const PHRASE_NOTES_MAX = 100;
+	const NOTES_A_FOLDER = 30;
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		const notes: Record<string, string> = {};
+		for (let index = 0; index < NOTES_A_FOLDER; index++) {
+			notes[`A/a${index}.md`] = "alpha beta gamma delta epsilon";
+			notes[`B/b${index}.md`] = "alpha beta gamma delta epsilon";
+		}
+		vault = await makeVault(notes);
+		running = await startService(vault, { searchPhraseNotesMax: PHRASE_NOTES_MAX });
+		client = await connectClient(running.url, running.tokens.read ?? "");
+		await running.service.search?.whenReady();
+		// Its warm-up searches read phrases too: over before the reads are counted.
+		await running.service.search?.whenWarmedUp();
+	});
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("a search whose phrases would be read in more notes than the bound is refused before one is read, naming both; under it, or narrowed by a folder, it is answered", async () => {
+		// Each phrase's read of a note's body or title is one `matchValue` of a phrase with the note at hand.
+		let phraseReads = 0;
+		// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the index as `this`
+		const matchValue = PostingsIndex.prototype.matchValue;
+		const counting = replaceMethod(PostingsIndex.prototype, "matchValue", function (this: PostingsIndex, ...args: Parameters<PostingsIndex["matchValue"]>) {
+			if (args[0].phrase && args[2]) phraseReads++;
+			return matchValue.apply(this, args);
+		});
+		try {
+			const refused = [
+				['"alpha beta" "beta gamma" "gamma delta" "delta epsilon"', 4 * 2 * NOTES_A_FOLDER],
+				['alpha -"beta gamma" -"gamma delta"', 2 * 2 * NOTES_A_FOLDER],
+			] as const;
+			for (const [query, notes] of refused) {
+				const error = await callError(client, "search_notes", { query });
+				expect(error).toContain(`${notes} notes in all, more than the ${PHRASE_NOTES_MAX}`);
+				expect(error).toContain("Nothing was searched");
+			}
+			expect(phraseReads).toBe(0);
+			// One phrase of 60 notes, and three of the 30 notes the folder holds (90), are under the bound.
+			expect((await callOk<{ total: number }>(client, "search_notes", { query: '"beta gamma"' })).total).toBe(2 * NOTES_A_FOLDER);
+			const narrowed = await callOk<{ total: number }>(client, "search_notes", {
+				query: '"alpha beta" "beta gamma" "gamma delta"',
+				folder: "A",
+			});
+			expect(narrowed.total).toBe(NOTES_A_FOLDER);
+			expect(phraseReads).toBeGreaterThan(0);
+		} finally {
+			counting.restore();
+		}
 	});
 });

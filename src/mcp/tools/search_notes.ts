@@ -8,6 +8,7 @@ import {
 	SEARCH_MAX_LIMIT,
 	SEARCH_SLICE_MS,
 } from "../../config/limits";
+import { TooManyPhraseNotes } from "../../search/engine";
 import { TooManyWordsExcluded } from "../../search/postings";
 import { parseQuery, phraseCount } from "../../search/query";
 import { checkFolderArgument } from "../../vault/paths";
@@ -66,7 +67,7 @@ export const searchNotesTool = defineTool({
 			{ again: "resumes", narrowing: "Add words, a folder or a tag to narrow the search, or ask for fewer results." },
 			searchBudget,
 		).catch((error: unknown) => {
-			if (error instanceof TooManyWordsExcluded) return fail(error.message);
+			if (error instanceof TooManyWordsExcluded || error instanceof TooManyPhraseNotes) return fail(error.message);
 			throw error;
 		});
 		if (!answered.ok) return answered;
