@@ -123,18 +123,23 @@ function noteNamedExactly(host: Host, scope: Scope, input: string): HostFile | n
 
 /**
  * The visible note at `linkpath` (link text less its `#heading` or `|alias`) as spelt, less spaces after it (no name
- * ends with one: checkVaultPath), with or without `.md`, when it opens with a space: a name may open with one
- * (create_note makes it), and trimmed as link text is, ` lead.md` named `lead.md`, another note, so list_notes listed
- * a note no tool could read and a write landed in the other. With no note so named, the path is trimmed as before
- * (` Plan ` names `Plan.md`).
+ * ends with one: checkVaultPath), with or without `.md`, letter case aside, when it opens with a space: a name may open
+ * with one (create_note makes it), and trimmed as link text is, ` lead.md` named `lead.md`, another note, so list_notes
+ * listed a note no tool could read and a write landed in the other (and ` Lead` still did, until case was set aside as
+ * for any path). With no note so named, the path is trimmed as before (` Plan ` names `Plan.md`).
  */
 function noteOpeningWithSpace(host: Host, scope: Scope, linkpath: string): HostFile | null {
 	if (linkpath.trimStart() === linkpath) return null;
 	const checked = checkVaultPath(linkpath.trimEnd(), scope);
 	if (!checked.ok) return null;
 	const path = checked.value;
-	const file = host.vault.getFileByPath(path) ?? host.vault.getFileByPath(`${path}.md`);
-	return file && file.extension === "md" && isNoteInScope(file.path, scope) ? file : null;
+	const named = (file: HostFile | null) => (file && file.extension === "md" && isNoteInScope(file.path, scope) ? file : null);
+	const exact = named(host.vault.getFileByPath(path)) ?? named(host.vault.getFileByPath(`${path}.md`));
+	if (exact) return exact;
+	// Resolved as a link to the path is, among the files this caller sees: kept only when it is that path, case aside.
+	const resolved = named(resolveVisibleLink(host, scope, path, ""));
+	const spelt = resolved?.path.toLowerCase();
+	return spelt === path.toLowerCase() || spelt === `${path}.md`.toLowerCase() ? resolved : null;
 }
 
 /** Whether `findNote(input)` found `file` by its whole path, so no part of `input` is a heading, block or alias. */

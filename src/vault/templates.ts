@@ -84,10 +84,13 @@ export function fillTemplate(template: string, formats: TemplateFormats, date: D
 export function findTemplate(host: Host, scope: Scope, settings: TemplateSettings, input: string): Result<HostFile> {
 	if (!settings.folder)
 		return fail("No templates folder is set: choose one in Settings → Templates (the core Templates plugin), or create the note without a template.");
-	const wanted = input.trim().replace(/^\/+/, "");
-	const inFolder = isInFolder(wanted, settings.folder) ? wanted : `${settings.folder}/${wanted}`;
-	const found = findNote(host, scope, inFolder.endsWith(".md") ? inFolder : `${inFolder}.md`);
-	if (!found.ok || !isInFolder(found.value.path, settings.folder)) {
+	// A name may open with a space (list_templates lists `Templates/ Daily.md`): as spelt, that template, as findNote takes a
+	// note's path; trimmed first, ` Daily` filled `Templates/Daily.md`, another template. With none so named, trimmed as before.
+	const spelt = input.trimEnd().replace(/^\/+/, "");
+	const found =
+		(spelt !== spelt.trimStart() ? templateInFolder(host, scope, settings.folder, spelt) : null) ??
+		templateInFolder(host, scope, settings.folder, input.trim().replace(/^\/+/, ""));
+	if (found === null) {
 		// A templates folder this caller may not see is not named: its path would tell of an excluded folder.
 		const where =
 			isPathVisible(settings.folder, scope) && !mayNameHidden(settings.folder, scope)
@@ -95,7 +98,14 @@ export function findTemplate(host: Host, scope: Scope, settings: TemplateSetting
 				: "the templates folder";
 		return fail(`No template "${echoed(input)}" in ${where}. Call list_templates for the templates there.`);
 	}
-	return found;
+	return ok(found);
+}
+
+/** The visible note `wanted` names in the templates folder (its vault path, or its path inside the folder), else null. */
+function templateInFolder(host: Host, scope: Scope, folder: string, wanted: string): HostFile | null {
+	const inFolder = isInFolder(wanted, folder) ? wanted : `${folder}/${wanted}`;
+	const found = findNote(host, scope, inFolder.endsWith(".md") ? inFolder : `${inFolder}.md`);
+	return found.ok && isInFolder(found.value.path, folder) ? found.value : null;
 }
 
 /**

@@ -140,3 +140,40 @@ describe("a templates or daily notes settings file that is there but not used (o
 		}
 	});
 });
+
+// A name may open with a space (review172): list_templates lists `Templates/ Daily.md`, but create_note trimmed the
+// template argument, so ` Daily` (its path inside the folder, as the tool's description offers) filled `Templates/Daily.md`.
+describe("a template whose name opens with a space", () => {
+	test("named by its path inside the templates folder as list_templates lists it, fills that template, not the one named without the space", async () => {
+		const vault = await makeVault({
+			"Templates/ Daily.md": "spaced {{title}}\n",
+			"Templates/Daily.md": "plain {{title}}\n",
+			"Templates/ Only.md": "only {{title}}\n",
+			"Templates/Plain.md": "plain {{title}}\n",
+		});
+		await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Templates" }));
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const written = (path: string) => fs.readFile(nodePath.join(vault, path), "utf8");
+		try {
+			expect((await callOk<{ templates: Array<{ path: string }> }>(client, "list_templates")).templates).toContainEqual({ path: "Templates/ Daily.md" });
+			await callOk(client, "create_note", { path: "A", content: "", template: " Daily" });
+			await callOk(client, "create_note", { path: "B", content: "", template: " Daily.md " });
+			await callOk(client, "create_note", { path: "C", content: "", template: " Only" });
+			// Trimmed as before when no template is so named, and the plain name still names the plain template.
+			await callOk(client, "create_note", { path: "D", content: "", template: "Daily" });
+			await callOk(client, "create_note", { path: "E", content: "", template: " Plain" });
+			expect([await written("A.md"), await written("B.md"), await written("C.md"), await written("D.md"), await written("E.md")]).toEqual([
+				"spaced A\n",
+				"spaced B\n",
+				"only C\n",
+				"plain D\n",
+				"plain E\n",
+			]);
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});

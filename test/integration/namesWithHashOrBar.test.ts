@@ -102,4 +102,14 @@ describe("notes whose names hold # or |", () => {
 		expect(read("lead.md")).toBe(FILES["lead.md"]);
 		expect(await callOk(client, "read_note", { path: "lead.md" })).toMatchObject({ path: "lead.md", content: FILES["lead.md"] });
 	});
+
+	// As `A#B.md` names `a#b.md`: looked up by its exact spelling only, ` Lead` fell back to the trimmed `Lead`, which
+	// named `lead.md`, another note, and the append landed there.
+	test("a note whose name opens with a space, named in other letter case, is that note, and a write lands in it, not in the note named without the space", async () => {
+		const leadBefore = read(" lead.md");
+		expect(await callOk(client, "read_note", { path: " LEAD.md" })).toMatchObject({ path: " lead.md", content: leadBefore });
+		expect(await callOk(client, "append_to_note", { path: " Lead", content: "in other case" })).toMatchObject({ path: " lead.md" });
+		expect(read(" lead.md")).toBe(`${leadBefore}\nin other case\n`);
+		expect(read("lead.md")).toBe(FILES["lead.md"]);
+	});
 });
