@@ -219,10 +219,16 @@ export const KEPT_NOTE_LINK_BYTES = 100 * 1024 * 1024;
 export const KEPT_LINK_PATH_BYTES = 96;
 /**
  * get_note_links: the heap a kept backlinks walk holds for each linking file counted, measured (with gc, eight finished
- * walks held, 100,000 linking notes): 45 bytes (its count in a map, about 36; its place in the sorted order, 8), and
- * while its first sort is under way the list that sort merges into (8 more); so 64, for a map just grown.
+ * walks held, 100,000 linking notes): 45 bytes (its count in a map, about 36; its place in the sorted order, 8), so 64,
+ * for a map just grown (KEPT_BACKLINK_SORTING_BYTES more while the sort is under way).
  */
 export const KEPT_BACKLINK_BYTES = 64;
+/**
+ * get_note_links: the heap a kept backlinks walk holds for each linking file counted, more, while its sort is under way:
+ * an entry (path and count, 40 bytes) in each of the sort's two lists (8 each), and no order yet. Measured (with gc, eight
+ * walks stopped in their sort, 100,000 linking notes): 80–93 bytes a linking file in all, against 45 finished.
+ */
+export const KEPT_BACKLINK_SORTING_BYTES = 48;
 /**
  * get_note_links: the heap a kept backlinks walk holds for each vault file it has not taken yet: its list of the linking
  * files when it began, a pointer each (the names are the metadata cache's); let go once the walk has taken them all.
