@@ -105,21 +105,7 @@ export class KeptNoteLinks {
 		if (this.refs.length === 0) return backlinks(this.host, scope, path, budget);
 		const key = JSON.stringify([path, scopeKey(scope)]);
 		const kept = this.backlinkWalks.get(key) ?? { walk: new BacklinksWalk(this.host, path), turn: Promise.resolve(), asked: 0 };
-		kept.asked = this.asks++;
-		// Last asked last, as the stamps go.
-		this.backlinkWalks.delete(key);
-		this.backlinkWalks.set(key, kept);
-		const answer = kept.turn.then(() => {
-			// The wait behind another call on the walk was that call's work, not this one's.
-			budget?.beginSlice();
-			return kept.walk.walk(this.host, scope, budget);
-		});
-		kept.turn = answer.catch(() => undefined);
-		try {
-			return await answer;
-		} finally {
-			this.dropPastBounds(key);
-		}
+		return this.walkInTurn(this.backlinkWalks, key, kept, () => kept.walk.walk(this.host, scope, budget), budget);
 	}
 
 	/** `file`'s links as `noteLinks` gives them, going on from the kept walk of its version in this scope when there is one. */
@@ -133,20 +119,42 @@ export class KeptNoteLinks {
 			known && known.walk.cache === cache && known.walk.listed === listed
 				? known
 				: { walk: new NoteLinksWalk(cache, file.path, listed), turn: Promise.resolve(), asked: 0 };
+		return this.walkInTurn(
+			this.walks,
+			key,
+			kept,
+			() => kept.walk.walk(this.host, scope, budget),
+			budget,
+			(links) => links.outgoingTotal < LINKS_PER_CLOCK_CHECK,
+		);
+	}
+
+	/**
+	 * Goes on with `kept` (at `key` of `from`, now the one asked last) once the calls before on it are done, then drops
+	 * walks past the bounds; `kept` too when its answer says it `takesNoPlace` (done between two looks at the clock).
+	 */
+	private async walkInTurn<W extends NoteLinksWalk | BacklinksWalk, T>(
+		from: Map<string, KeptWalk<W>>,
+		key: string,
+		kept: KeptWalk<W>,
+		walk: () => Promise<T>,
+		budget?: CallBudget,
+		takesNoPlace: (answer: T) => boolean = () => false,
+	): Promise<T> {
 		kept.asked = this.asks++;
 		// Last asked last, as the stamps go.
-		this.walks.delete(key);
-		this.walks.set(key, kept);
+		from.delete(key);
+		from.set(key, kept);
 		const answer = kept.turn.then(() => {
 			// The wait behind another call on the walk was that call's work, not this one's.
 			budget?.beginSlice();
-			return kept.walk.walk(this.host, scope, budget);
+			return walk();
 		});
 		kept.turn = answer.catch(() => undefined);
 		try {
-			const links = await answer;
-			if (links.outgoingTotal < LINKS_PER_CLOCK_CHECK && this.walks.get(key) === kept) this.walks.delete(key);
-			return links;
+			const found = await answer;
+			if (takesNoPlace(found) && from.get(key) === kept) from.delete(key);
+			return found;
 		} finally {
 			this.dropPastBounds(key);
 		}
@@ -180,8 +188,7 @@ export class KeptNoteLinks {
 		for (const candidate of candidates()) if (candidate.kept.walk.finished && overIn(candidate.from)) drop(candidate);
 		for (;;) {
 			let behind: Candidate | null = null;
-			for (const candidate of candidates())
-				if (behind === null || progressOf(candidate.kept.walk) <= progressOf(behind.kept.walk)) behind = candidate;
+			for (const candidate of candidates()) if (behind === null || progressOf(candidate.kept.walk) <= progressOf(behind.kept.walk)) behind = candidate;
 			if (behind === null) return;
 			drop(behind);
 		}
