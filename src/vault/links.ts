@@ -1,4 +1,11 @@
-import { KEPT_LINK_PATH_BYTES, LINKS_PER_CLOCK_CHECK, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import {
+	KEPT_BACKLINK_BYTES,
+	KEPT_BACKLINK_SORTING_BYTES,
+	KEPT_BACKLINK_SOURCE_BYTES,
+	KEPT_LINK_PATH_BYTES,
+	LINKS_PER_CLOCK_CHECK,
+	MAX_VAULT_PATH_CHARS,
+} from "../config/limits";
 import type { CachedMetadata, FrontmatterLinkCache, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
@@ -11,7 +18,7 @@ import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { OrderedSplitStringMap } from "../markdown/splitStringMap";
 import { askedName, namesAnsweredBy } from "../headless/linkSourcesByName";
 import { pickLinkTarget } from "../paths/linkResolution";
-import { runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
+import { MergeSortInPieces, runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 interface OutgoingLink {
 	link: string;
@@ -516,8 +523,8 @@ interface SourceCounting {
  * that may answer a link asking for the target's name came, went or moved.
  */
 export class BacklinksWalk {
-	/** The linking files when the walk began, taken in this order; then those to count again. */
-	private readonly sources: string[];
+	/** The linking files when the walk began, taken in this order (let go once taken: 8 B a vault file); then those to count again. */
+	private sources: string[];
 	private next = 0;
 	private readonly again = new Set<string>();
 	private readonly counts = new Map<string, number>();
@@ -527,10 +534,17 @@ export class BacklinksWalk {
 	/** Visible files by lower-case name, of the names links to the target ask for, gathered when first needed. */
 	private readonly visibleByName = new Map<string, HostFile[]>();
 	/**
-	 * The answer in its order, kept until a count changes: a finished walk answering a page of backlinks after another
-	 * sorted every linking file again, in one piece (100,000 linking notes: 1.9 s at load 12, comparing paths by collator).
+	 * The linking files in the answer's order, kept until a count changes: a finished walk answering a page of backlinks
+	 * after another sorted every linking file again, in one piece (100,000 linking notes: 1.9 s at load 12, comparing
+	 * paths by collator). Paths alone: 8 B a linking file, where the answer's entries took 48.
 	 */
-	private sorted: ReadonlyArray<{ path: string; count: number }> | null = null;
+	private order: string[] | null = null;
+	/**
+	 * The sort making `order`, in pieces, kept where a call stopped: at 100,000 linking notes it was one piece of 200–320 ms
+	 * (main thread's CPU, load 12), redone whole by a call stopped in it. It sorts entries, not paths looking up their
+	 * counts: that doubled its work.
+	 */
+	private sorting: MergeSortInPieces<{ path: string; count: number }> | null = null;
 
 	constructor(
 		host: Host,
@@ -541,7 +555,17 @@ export class BacklinksWalk {
 
 	/** Whether every source is counted: the walk answers again without counting any. */
 	get finished(): boolean {
-		return this.next === this.sources.length && this.again.size === 0 && this.counting === null;
+		return this.next >= this.sources.length && this.again.size === 0 && this.counting === null && this.order !== null;
+	}
+
+	/**
+	 * The memory the walk holds, about: KEPT_BACKLINK_SOURCE_BYTES a vault file not taken yet (its list of them),
+	 * KEPT_BACKLINK_BYTES a linking file counted (its count, its place in the order), and KEPT_BACKLINK_SORTING_BYTES more
+	 * while the sort is under way.
+	 */
+	get heldBytes(): number {
+		const notTaken = this.sources.length - Math.min(this.next, this.sources.length);
+		return notTaken * KEPT_BACKLINK_SOURCE_BYTES + this.counts.size * (KEPT_BACKLINK_BYTES + (this.sorting ? KEPT_BACKLINK_SORTING_BYTES : 0));
 	}
 
 	/** Sources counted so far: how far on the walk is. */
@@ -601,20 +625,36 @@ export class BacklinksWalk {
 			else this.reresolved.delete(counting.source);
 		}
 		// Strictly: the sources come in the order they were last read, so two paths the collator calls equal were listed in that order.
-		this.sorted ??= [...this.counts].map(([path, count]) => ({ path, count })).sort((a, b) => b.count - a.count || comparePathsStrictly(a.path, b.path));
-		return this.sorted.map((found) => ({ ...found }));
+		if (this.order === null) {
+			const byCount = (a: { path: string; count: number }, b: { path: string; count: number }) =>
+				b.count - a.count || comparePathsStrictly(a.path, b.path);
+			this.sorting ??= new MergeSortInPieces(
+				[...this.counts].map(([path, count]) => ({ path, count })),
+				byCount,
+			);
+			const sorted = await this.sorting.run(budget);
+			this.order = sorted.map(({ path }) => path);
+			this.sorting = null;
+		}
+		const { counts } = this;
+		return this.order.map((path) => ({ path, count: counts.get(path) as number }));
 	}
 
-	/** Sets `source`'s count (0: none), and drops the sorted answer if it changed. */
+	/** Sets `source`'s count (0: none), and drops the order (sorted or under way) if it changed. */
 	private setCount(source: string, count: number): void {
 		if ((this.counts.get(source) ?? 0) === count) return;
 		if (count > 0) this.counts.set(source, count);
 		else this.counts.delete(source);
-		this.sorted = null;
+		this.order = null;
+		this.sorting = null;
 	}
 
 	private nextSource(): string | undefined {
-		if (this.next < this.sources.length) return this.sources[this.next++];
+		if (this.next < this.sources.length) {
+			const source = this.sources[this.next++];
+			if (this.next === this.sources.length) this.sources = [];
+			return source;
+		}
 		for (const source of this.again) {
 			this.again.delete(source);
 			return source;

@@ -136,29 +136,78 @@ export interface CallBudgetSettings {
  * different items are equal), in slices: a bottom-up merge sort that pauses on `budget`, so sorting
  * every note of a large vault is never one long piece.
  */
-export async function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T) => number, budget: Pick<CallBudget, "due" | "checkpoint">): Promise<T[]> {
-	let from = [...items];
-	let into = new Array<T>(from.length);
-	let since = 0;
-	for (let width = 1; width < from.length; width *= 2) {
-		for (let start = 0; start < from.length; start += 2 * width) {
-			const middle = Math.min(start + width, from.length);
-			const end = Math.min(start + 2 * width, from.length);
-			let left = start;
-			let right = middle;
-			for (let out = start; out < end; out++) {
-				const takeLeft = right >= end || (left < middle && compare(from[left] as T, from[right] as T) <= 0);
-				into[out] = (takeLeft ? from[left++] : from[right++]) as T;
-				// Inside a merge too: the last passes merge halves of the whole list, 800,000 tags in one piece.
-				if (++since >= SORT_CHECK_ITEMS) {
-					since = 0;
-					if (budget.due()) await budget.checkpoint();
+export function sortInSlices<T>(items: readonly T[], compare: (a: T, b: T) => number, budget: Pick<CallBudget, "due" | "checkpoint">): Promise<T[]> {
+	return new MergeSortInPieces([...items], compare).run(budget);
+}
+
+/**
+ * `sortInSlices` as an object that keeps where it is: a call stopped at its budget inside the sort (a checkpoint throws)
+ * leaves it to the next `run`, which goes on from the item it stopped at. Kept by a walk whose first answer is a sort
+ * of every linking file: redone from the start at each call, a sort longer than one call's budget never ended.
+ */
+export class MergeSortInPieces<T> {
+	private from: T[];
+	private into: T[];
+	private width = 1;
+	private start = 0;
+	/** The merge of `start`'s two runs under way: the next item out, and the next of each run. */
+	private out = 0;
+	private left = 0;
+	private right = 0;
+	private result: T[] | null = null;
+
+	/** Sorts `items` itself, as `Array.prototype.sort` does (a copy of 100,000 was another piece). */
+	constructor(
+		items: T[],
+		private readonly compare: (a: T, b: T) => number,
+	) {
+		this.from = items;
+		this.into = new Array<T>(this.from.length);
+		this.beginMerge(0);
+	}
+
+	/** Whether the list is sorted: `run` answers at once. */
+	get sorted(): boolean {
+		return this.result !== null;
+	}
+
+	/** Goes on to the end, pausing on `budget` (none: in one piece); the sorted list. */
+	async run(budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<T[]> {
+		if (this.result) return this.result;
+		const { compare } = this;
+		let since = 0;
+		for (; this.width < this.from.length; this.width *= 2, this.beginMerge(0), [this.from, this.into] = [this.into, this.from]) {
+			for (; this.start < this.from.length; this.beginMerge(this.start + 2 * this.width)) {
+				const { from, into } = this;
+				const middle = Math.min(this.start + this.width, from.length);
+				const end = Math.min(this.start + 2 * this.width, from.length);
+				let { left, right } = this;
+				for (let out = this.out; out < end;) {
+					const takeLeft = right >= end || (left < middle && compare(from[left] as T, from[right] as T) <= 0);
+					into[out++] = (takeLeft ? from[left++] : from[right++]) as T;
+					// Inside a merge too: the last passes merge halves of the whole list, 800,000 tags in one piece.
+					if (++since >= SORT_CHECK_ITEMS) {
+						since = 0;
+						// Where the merge is, before a checkpoint that may stop the call here.
+						this.out = out;
+						this.left = left;
+						this.right = right;
+						if (budget?.due()) await budget.checkpoint();
+					}
 				}
 			}
 		}
-		[from, into] = [into, from];
+		this.result = this.from;
+		this.into = [];
+		return this.result;
 	}
-	return from;
+
+	private beginMerge(start: number): void {
+		this.start = start;
+		this.out = start;
+		this.left = start;
+		this.right = Math.min(start + this.width, this.from.length);
+	}
 }
 
 /**

@@ -3,6 +3,7 @@ import { connectClient } from "../helpers/http";
 import { replaceMethod } from "../helpers/replaceMethod";
 import { startService, type RunningService } from "../helpers/service";
 import { callOk, callOkResuming } from "../helpers/tools";
+import { startBudgetedLinksService, type BudgetedLinksService } from "../helpers/budgetedLinksService";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /**
@@ -17,36 +18,14 @@ import { makeVault, removeDir } from "../helpers/vault";
 const LINK_PATHS = 10_000;
 
 describe("get_note_links of a note of more link paths than one call may resolve", () => {
-	let vault = "";
-	let running: RunningService;
+	let served: BudgetedLinksService;
 	let client: Client;
-	/** Link paths of Planted.md resolved since the test began (each `getFirstLinkpathDest` asked from it). */
-	let resolved = 0;
-	let counting: { restore(): void } | undefined;
 	beforeAll(async () => {
 		const links = Array.from({ length: LINK_PATHS }, (_, index) => `[[n${index}]]`).join(" ");
-		vault = await makeVault({ "Hub.md": "# Hub\n", "Planted.md": `[[Hub]] ${links}\n` });
-		running = await startService(vault, {
-			levels: ["write"],
-			settings: { rateLimitPerMinute: 1_000_000, writeEnabled: true },
-			callBudget: { sliceMs: 1, callWorkMs: 5 },
-		});
-		await running.host.metadataCache.settled();
-		await running.service.search?.whenReady();
-		client = await connectClient(running.url, running.tokens.write ?? "");
-		const cache = running.host.metadataCache;
-		const first = cache.getFirstLinkpathDest.bind(cache);
-		counting = replaceMethod(cache, "getFirstLinkpathDest", (linkpath: string, source: string) => {
-			if (source === "Planted.md") resolved++;
-			return first(linkpath, source);
-		});
+		served = await startBudgetedLinksService({ "Hub.md": "# Hub\n", "Planted.md": `[[Hub]] ${links}\n` }, { level: "write", countedNote: "Planted.md" });
+		client = served.client;
 	}, 60_000);
-	afterAll(async () => {
-		counting?.restore();
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	afterAll(() => served.close());
 
 	test("called again as its answer invites, it goes on where the last call stopped and ends; once done, it answers without resolving again", async () => {
 		// Before the walk was kept, every call was stopped, each saying the same call again would need as much.
@@ -59,10 +38,10 @@ describe("get_note_links of a note of more link paths than one call may resolve"
 		expect(calls).toBeGreaterThan(1);
 		expect([value.outgoing_total, value.unresolved_total, value.outgoing[0]?.target]).toEqual([LINK_PATHS + 1, LINK_PATHS, "Hub.md"]);
 		// Each link path resolved once over all the calls, none again after a stop.
-		expect(resolved).toBe(LINK_PATHS + 1);
+		expect(served.resolved()).toBe(LINK_PATHS + 1);
 		// A page of backlinks after another asks the same note again: answered from the finished walk, within the budget.
 		expect(await callOk(client, "get_note_links", { path: "Planted" })).toEqual(value);
-		expect(resolved).toBe(LINK_PATHS + 1);
+		expect(served.resolved()).toBe(LINK_PATHS + 1);
 	});
 
 	test("a note made with a name the note links to is reached from then on: what was kept is dropped when a file comes", async () => {
@@ -79,37 +58,19 @@ describe("get_note_links of a note of more link paths than one call may resolve"
 });
 
 describe("get_note_links of a note whose backlinks take more than one call", () => {
-	let vault = "";
-	let running: RunningService;
+	let served: BudgetedLinksService;
 	let client: Client;
-	/** Link paths of Planted.md resolved since the test began (each `getFirstLinkpathDest` asked from it). */
-	let resolved = 0;
-	let counting: { restore(): void } | undefined;
 	beforeAll(async () => {
 		// Planted links into the excluded folder, so its links to Hub are counted from its link texts: 10,000 link paths asking
 		// for Hub's name (`d0/Hub`, none a file), each resolved, past a 5 ms budget. Redone in full every call, no call ended.
 		const links = Array.from({ length: LINK_PATHS }, (_, index) => `[[d${index}/Hub]]`).join(" ");
-		vault = await makeVault({ "Hub.md": "# Hub\n", "Private/Secret.md": "Hidden.\n", "Planted.md": `[[Hub]] [[Private/Secret]] ${links}\n` });
-		running = await startService(vault, {
-			levels: ["read"],
-			settings: { rateLimitPerMinute: 1_000_000, excludedFolders: ["Private"] },
-			callBudget: { sliceMs: 1, callWorkMs: 5 },
-		});
-		await running.host.metadataCache.settled();
-		client = await connectClient(running.url, running.tokens.read ?? "");
-		const cache = running.host.metadataCache;
-		const first = cache.getFirstLinkpathDest.bind(cache);
-		counting = replaceMethod(cache, "getFirstLinkpathDest", (linkpath: string, source: string) => {
-			if (source === "Planted.md") resolved++;
-			return first(linkpath, source);
-		});
+		served = await startBudgetedLinksService(
+			{ "Hub.md": "# Hub\n", "Private/Secret.md": "Hidden.\n", "Planted.md": `[[Hub]] [[Private/Secret]] ${links}\n` },
+			{ level: "read", countedNote: "Planted.md", excludedFolders: ["Private"] },
+		);
+		client = served.client;
 	}, 60_000);
-	afterAll(async () => {
-		counting?.restore();
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	afterAll(() => served.close());
 
 	test("called again as its answer invites, the backlinks go on where the last call stopped and end", async () => {
 		// Before the backlinks walk was kept, every call was stopped, each saying the same call again would need as much.
@@ -122,7 +83,7 @@ describe("get_note_links of a note whose backlinks take more than one call", () 
 		expect(calls).toBeGreaterThan(1);
 		expect([value.backlinks, value.backlinks_total]).toEqual([[{ path: "Planted.md", count: 1 }], 1]);
 		// Each of Planted's link paths asking for Hub's name resolved once over all the calls (its link to Secret, to another name, not at all).
-		expect(resolved).toBe(LINK_PATHS + 1);
+		expect(served.resolved()).toBe(LINK_PATHS + 1);
 	});
 });
 

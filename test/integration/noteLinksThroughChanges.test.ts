@@ -2,11 +2,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import type { HostFile } from "../../src/host/Host";
 import { backlinks, backlinksAsNow, noteLinks, noteLinksAsNow } from "../../src/vault/links";
-import { connectClient } from "../helpers/http";
-import { replaceMethod } from "../helpers/replaceMethod";
-import { startService, type RunningService } from "../helpers/service";
+import { startBudgetedLinksService, type BudgetedLinksService } from "../helpers/budgetedLinksService";
+import type { RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
-import { makeVault, removeDir } from "../helpers/vault";
 
 /**
  * Another client making notes between a client's get_note_links calls dropped every kept walk at each
@@ -34,42 +32,25 @@ interface LinksAnswer {
 }
 
 describe("get_note_links walked over several calls while other notes come, go and move", () => {
-	let vault = "";
+	let served: BudgetedLinksService;
 	let running: RunningService;
 	let client: Client;
-	/** Link paths of Planted.md resolved since the test began. */
-	let resolved = 0;
-	let counting: { restore(): void } | undefined;
 	beforeAll(async () => {
 		const links = Array.from({ length: LINK_PATHS }, (_, index) => `[[n${index}]]`).join(" ");
-		vault = await makeVault({
-			"Hub.md": "# Hub\n",
-			"n3.md": "Three.\n",
-			"Private/Secret.md": "Hidden.\n",
-			// Links into the excluded folder: its links to Planted are counted from its link texts.
-			"Linker0.md": "[[Planted]] [[Private/Secret]]\n",
-			"Planted.md": `[[Hub]] [[Private/Secret]] ${links}\n`,
-		});
-		running = await startService(vault, {
-			levels: ["write"],
-			settings: { rateLimitPerMinute: 1_000_000, writeEnabled: true, excludedFolders: ["Private"] },
-			callBudget: { sliceMs: 1, callWorkMs: 5 },
-		});
-		await running.host.metadataCache.settled();
-		client = await connectClient(running.url, running.tokens.write ?? "");
-		const cache = running.host.metadataCache;
-		const first = cache.getFirstLinkpathDest.bind(cache);
-		counting = replaceMethod(cache, "getFirstLinkpathDest", (linkpath: string, source: string) => {
-			if (source === "Planted.md") resolved++;
-			return first(linkpath, source);
-		});
+		served = await startBudgetedLinksService(
+			{
+				"Hub.md": "# Hub\n",
+				"n3.md": "Three.\n",
+				"Private/Secret.md": "Hidden.\n",
+				// Links into the excluded folder: its links to Planted are counted from its link texts.
+				"Linker0.md": "[[Planted]] [[Private/Secret]]\n",
+				"Planted.md": `[[Hub]] [[Private/Secret]] ${links}\n`,
+			},
+			{ level: "write", countedNote: "Planted.md", excludedFolders: ["Private"] },
+		);
+		({ running, client } = served);
 	}, 60_000);
-	afterAll(async () => {
-		counting?.restore();
-		await client.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	afterAll(() => served.close());
 
 	/** The change made after the `step`th stopped call. */
 	async function change(step: number): Promise<void> {
@@ -107,7 +88,7 @@ describe("get_note_links walked over several calls while other notes come, go an
 		// Two calls stopped at least: the four related changes were made mid-walk (8 calls on a quiet machine, 4 at 5,000 paths).
 		expect(calls).toBeGreaterThanOrEqual(3);
 		// The related changes restart the own links' walk twice at most (n7 made, n3 deleted); unrelated ones never.
-		expect(resolved).toBeLessThanOrEqual(3 * (LINK_PATHS + 2));
+		expect(served.resolved()).toBeLessThanOrEqual(3 * (LINK_PATHS + 2));
 
 		const { host } = running;
 		const scope = { configDir: host.vault.configDir, excludedFolders: ["Private"] };

@@ -1,4 +1,5 @@
-import { KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK } from "../../../src/config/limits";
+import { collatorCalls } from "../../helpers/collatorCalls";
+import { KEPT_BACKLINK_BYTES, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK, SORT_CHECK_ITEMS } from "../../../src/config/limits";
 import type { HostFile } from "../../../src/host/Host";
 import { KeptNoteLinks } from "../../../src/vault/keptNoteLinks";
 import { noteLinks } from "../../../src/vault/links";
@@ -195,5 +196,123 @@ describe("KeptNoteLinks: a walk over a note's links stopped at its budget is gon
 		const { links } = await untilAnswered("Planted.md");
 		expect(links.outgoing.find((link) => link.link === "n9")?.target).toBe("n9.md");
 		expect(links.unresolvedTotal).toBe(LINK_PATHS - 1);
+	});
+});
+
+/** Notes linking to every hub, and the hubs. */
+const LINKING_NOTES = 600;
+const HUBS = 4;
+
+/**
+ * Backlinks walks held their memory outside KEPT_NOTE_LINK_BYTES (eight of a hub linked from 100,000 notes: 74 MB), and
+ * sorted every linking file in one piece, redone from the start by a call stopped in it. Counted: `resolvedLinks` records
+ * read and collator comparisons, never a clock. About 0.8 s of CPU here (load 15), most of it the vault's 604 files opened.
+ */
+describe("KeptNoteLinks: backlinks walks, their memory counted and their first sort in pieces", () => {
+	let vault: OpenVault;
+	/** Linking notes' `resolvedLinks` records read since the test began: a backlinks walk reads each once as it counts it. */
+	let recordsRead = 0;
+	let restoreRecords = (): void => undefined;
+	beforeAll(async () => {
+		const hubLinks = Array.from({ length: HUBS }, (_, hub) => `[[H${hub}]]`).join(" ");
+		const files: Record<string, string> = {};
+		for (let hub = 0; hub < HUBS; hub++) files[`H${hub}.md`] = "# Hub\n";
+		// Names of letters in either case: the vault lists them in code order (capitals first), the answer's order is the
+		// collator's (either case together), so the sort has work to do.
+		const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+		let seed = 7;
+		const letter = () => letters[(seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % letters.length] as string;
+		for (let note = 0; note < LINKING_NOTES; note++) files[`L/${letter()}${letter()}${letter()}${note}.md`] = `${hubLinks}\n`;
+		vault = await openVault(files);
+		await vault.host.metadataCache.settled();
+		const cache = vault.host.metadataCache;
+		const records = cache.resolvedLinks;
+		const counted = new Proxy(records, {
+			get: (target, key, receiver) => {
+				if (typeof key === "string" && key.startsWith("L/")) recordsRead++;
+				return Reflect.get(target, key, receiver) as unknown;
+			},
+		});
+		Object.defineProperty(cache, "resolvedLinks", { value: counted, configurable: true, writable: true });
+		restoreRecords = () => Object.defineProperty(cache, "resolvedLinks", { value: records, configurable: true, writable: true });
+	});
+	afterAll(async () => {
+		restoreRecords();
+		await vault.close();
+	});
+
+	test("eight walks' worth fit the count, but not the bytes: backlinks walks are held within the bound of bytes, the one asked last kept", async () => {
+		// Room for two finished walks of a hub, and a half.
+		const bound = 2.5 * LINKING_NOTES * KEPT_BACKLINK_BYTES;
+		const kept = new KeptNoteLinks(vault.host, bound);
+		kept.start();
+		try {
+			const scope = vault.scope();
+			for (let hub = 0; hub < HUBS; hub++) expect(await kept.backlinks(scope, `H${hub}.md`)).toHaveLength(LINKING_NOTES);
+			recordsRead = 0;
+			// The last asked is kept: answered again without counting.
+			await kept.backlinks(scope, `H${HUBS - 1}.md`);
+			expect(recordsRead).toBe(0);
+			// The first was dropped for the bound (uncounted, four walks of 600 entries were all kept) and counts afresh.
+			await kept.backlinks(scope, "H0.md");
+			expect(recordsRead).toBe(LINKING_NOTES);
+			expect(kept.heldBytes).toBeLessThanOrEqual(bound);
+		} finally {
+			kept.stop();
+		}
+	});
+
+	test("a backlinks walk's first sort goes in pieces; a call stopped in it is gone on with by the next, not sorted from the start", async () => {
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		try {
+			const scope = vault.scope();
+			// One sort of the 600 linking notes, made whole: 4,063 comparisons.
+			const before = collatorCalls();
+			await kept.backlinks(scope, "H1.md");
+			const wholeSort = collatorCalls() - before;
+			kept.stop();
+			kept.start();
+			// Comparisons between two checkpoints, piece by piece, over calls each stopped after 4 checkpoints (a linking note
+			// counted between two, SORT_CHECK_ITEMS merged): a sort of several pieces is stopped part way.
+			const pieces = [0];
+			let last = collatorCalls();
+			const stoppingBudget = (): CallBudget => {
+				let left = 4;
+				return {
+					due: () => true,
+					beginSlice: () => undefined,
+					checkpoint: async () => {
+						pieces.push(collatorCalls() - last);
+						if (left-- <= 0) throw new CallOverBudget(0);
+						await new Promise((resolve) => setImmediate(resolve));
+						last = collatorCalls();
+					},
+				} as unknown as CallBudget;
+			};
+			let answer: Array<{ path: string; count: number }> | null = null;
+			let stoppedSorting = 0;
+			for (let calls = 0; answer === null && calls < 400; calls++) {
+				const callStart = collatorCalls();
+				answer = await kept.backlinks(scope, "H1.md", stoppingBudget()).catch((error: unknown) => {
+					if (!(error instanceof CallOverBudget)) throw error;
+					if (collatorCalls() > callStart) stoppedSorting++;
+					last = collatorCalls();
+					return null;
+				});
+			}
+			pieces.push(collatorCalls() - last);
+			// Sorted afresh at each call, a sort of more pieces than a call may take never ended.
+			expect(answer?.map(({ path }) => path)).toEqual((await kept.backlinks(scope, "H1.md")).map(({ path }) => path));
+			expect(answer).toHaveLength(LINKING_NOTES);
+			// A piece merges SORT_CHECK_ITEMS items, a comparison each at most (765 here); the first sort was one piece (2,979–3,005 on the base).
+			expect(Math.max(...pieces)).toBeLessThanOrEqual(SORT_CHECK_ITEMS);
+			// Stopped in the sort, and gone on with.
+			expect(stoppedSorting).toBeGreaterThanOrEqual(1);
+			// Gone on with where it stopped: all the calls compared as much as one sort.
+			expect(pieces.reduce((sum, piece) => sum + piece, 0)).toBeLessThanOrEqual(1.5 * wholeSort);
+		} finally {
+			kept.stop();
+		}
 	});
 });
