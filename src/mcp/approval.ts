@@ -6,6 +6,7 @@
 import type { ToolRight, ToolRightSubject } from "../auth/rights";
 import type { WriteJournal } from "../journal/entry";
 import type { PlannedChange } from "../journal/recordingHost";
+import type { WritesBeforeReleased } from "./releasedCalls";
 
 /** A tool call waiting for the person: who asks, with which tool, and exactly what it would change. */
 export interface ApprovalRequest {
@@ -208,4 +209,6 @@ export interface WriteServices {
 	 * written. Absent: never called.
 	 */
 	onSettingsChange?(listener: () => void): () => void;
+	/** The token's calls released by an "always" wait here for the approved call's write: one per service, shared by its requests. */
+	writesBeforeReleased: WritesBeforeReleased;
 }
