@@ -64,6 +64,11 @@ export interface Approver {
 	 * no note text). They are told where they approved it. Absent: nobody is told but the client.
 	 */
 	notWritten?(request: ApprovalRequest, why: string): void;
+	/**
+	 * The rights an open question's "always" saves shrank (`request.alwaysAllows` narrowed: one it offered is no longer at
+	 * Ask): a question on screen names what a click saves now, never what it said before. Absent: named at its next drawing.
+	 */
+	alwaysAllowsNarrowed?(request: ApprovalRequest): void;
 }
 
 /**

@@ -484,7 +484,10 @@ async function planAskAndWrite<Args>(
 				// a click on "Always allow this tool", which had not named it.
 				else {
 					const stillAsked = rightsAskedFor(ctx, tool, made);
-					request.alwaysAllows = (request.alwaysAllows ?? [tool.name]).filter((name) => stillAsked.includes(name));
+					const offered = request.alwaysAllows ?? [tool.name];
+					request.alwaysAllows = offered.filter((name) => stillAsked.includes(name));
+					// The window's button (the terminal's prompt) names what a click saves: redrawn, it says what it saves now.
+					if (request.alwaysAllows.length < offered.length) writes.approver?.alwaysAllowsNarrowed?.(request);
 				}
 			});
 			let alwaysSaved: Promise<void> | null = null;
