@@ -155,7 +155,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 						.onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())),
 				);
 			this.renderTokenFolders(containerEl, token.name, token.folders ?? []);
-			renderRightsSection(containerEl, plugin, token.name);
+			renderRightsSection(containerEl, plugin, token.hash);
 		}
 
 		new Setting(containerEl).setName("Connect a client").setHeading();
