@@ -106,11 +106,20 @@ export function tokenNamed(settings: VaultMcpSettings, name: string): { token: T
 	};
 }
 
-/** Limits the token with this name to `folders` (already checked by `parseTokenFolders`); none: the whole vault again. */
-export function setTokenFolders(settings: VaultMcpSettings, name: string, folders: readonly string[]): { settings: VaultMcpSettings } | { error: string } {
-	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
+/**
+ * Limits the token with this name to `folders` (already checked by `parseTokenFolders`); none: the whole vault again. With
+ * `tokenHash`, only the token of that hash (the settings tab's, under one of two tokens of a name).
+ */
+export function setTokenFolders(
+	settings: VaultMcpSettings,
+	name: string,
+	folders: readonly string[],
+	tokenHash?: string,
+): { settings: VaultMcpSettings } | { error: string } {
+	const isIt = (record: TokenRecord) => record.name === name && (tokenHash === undefined || record.hash === tokenHash);
+	if (!settings.tokens.some(isIt)) return { error: unknownTokenMessage(settings, name) };
 	const tokens = settings.tokens.map((record): TokenRecord => {
-		if (record.name !== name) return record;
+		if (!isIt(record)) return record;
 		const { folders: _previous, ...rest } = record;
 		return folders.length === 0 ? rest : { ...rest, folders: [...folders] };
 	});

@@ -1,6 +1,6 @@
 /**
  * Two tokens of one name in data.json (edited by hand: the tab and the CLI refuse to make one, parsing keeps both). A
- * change of one's rights reaches that one only: the settings tab addresses its token by hash, and `token rights NAME`
+ * change of one's rights (or, in the tab, folders) reaches that one only: the settings tab addresses its token by hash, and `token rights NAME`
  * refuses a name that is not one token's, listing the tokens by their first characters. Each saved the change into both.
  * Cost: one plugin load in the host double and one in-process CLI command, about 0.3 s of CPU together.
  */
@@ -39,7 +39,7 @@ describe("two tokens of one name in data.json", () => {
 	});
 	afterEach(() => removeDir(vault));
 
-	test("the settings tab's rights dropdown changes the token it is under, not its twin (both were set to Deny)", async () => {
+	test("the settings tab's rights dropdown and folders field change the token they are under, not its twin (both were changed)", async () => {
 		const host = await NodeHost.open(vault);
 		const plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
 		await (plugin as unknown as { load(): Promise<void> }).load();
@@ -63,6 +63,16 @@ describe("two tokens of one name in data.json", () => {
 				[first?.hash, "allow"],
 				[second?.hash, "deny"],
 			]);
+			// The token's folders too: typed under the second, saved for the second only (both got them).
+			const folderRows = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].filter(
+				(item) => item.querySelector(".setting-item-name")?.textContent === "Folders of laptop",
+			);
+			const area = folderRows[1]?.querySelector("textarea");
+			if (!area) throw new Error("no folders field under the second token");
+			area.value = "Projects";
+			area.dispatchEvent(new Event("change"));
+			await until(async () => (await dataJson()).tokens[1]?.folders?.length === 1);
+			expect((await dataJson()).tokens.map((record) => record.folders ?? [])).toEqual([[], ["Projects"]]);
 		} finally {
 			(plugin as unknown as { unload(): void }).unload();
 			await plugin.service.stop();
