@@ -40,6 +40,7 @@ import { eventLoopTurns, TurnLane } from "./turns";
 import { effectiveRight, NOTE_TEXT_RIGHT, type ToolRight, type ToolRightSubject } from "./auth/rights";
 import type { WriteJournal } from "./journal/entry";
 import type { Approver, DeniedBecause, WriteServices } from "./mcp/approval";
+import { WritesBeforeReleased } from "./mcp/releasedCalls";
 
 /** What the server is doing, for the status line, ribbon and CLI. */
 export type ServiceStatus = { state: "stopped" } | { state: "listening"; port: number; url: string } | { state: "error"; port: number; message: string };
@@ -102,6 +103,9 @@ export class McpService {
 		this.settingsListeners.add(listener);
 		return () => void this.settingsListeners.delete(listener);
 	};
+
+	/** The order of calls released by "Always allow", this service's own: another service of the process (tests, the plugin loaded again) shares nothing. */
+	private readonly writesBeforeReleased = new WritesBeforeReleased();
 
 	/** Aborted as the running server stops: its written calls answer without waiting for their parse (`WriteServices.stopping`). */
 	private stopping: AbortController | null = null;
@@ -364,6 +368,7 @@ export class McpService {
 			answerMayName: rights.answerMayName,
 			stopping: this.stopping?.signal,
 			onSettingsChange: this.onSettingsChange,
+			writesBeforeReleased: this.writesBeforeReleased,
 		};
 	}
 

@@ -90,11 +90,36 @@ export function setTokenRights(
 	return { settings: { ...settings, tokens } };
 }
 
-/** Limits the token with this name to `folders` (already checked by `parseTokenFolders`); none: the whole vault again. */
-export function setTokenFolders(settings: VaultMcpSettings, name: string, folders: readonly string[]): { settings: VaultMcpSettings } | { error: string } {
-	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
+/**
+ * The one token of this name, for a command that addresses a token by name (`token rights`): an error if there is none,
+ * or if there are two or more. data.json edited by hand can hold two tokens of one name (the tab and the CLI refuse to make
+ * one); a change by name was saved into every one of them. The error lists them by their first characters, which
+ * `token list` and the settings tab show too, and says what to do.
+ */
+export function tokenNamed(settings: VaultMcpSettings, name: string): { token: TokenRecord } | { error: string } {
+	const named = settings.tokens.filter((record) => record.name === name);
+	if (named[0] === undefined) return { error: unknownTokenMessage(settings, name) };
+	if (named.length === 1) return { token: named[0] };
+	const shown = named.map((record) => `${record.displayPrefix}…`).join(", ");
+	return {
+		error: `${named.length} tokens are named "${name}" in data.json (${shown}): it was edited by hand, and a change by name would reach every one of them. Change one token's rights in Obsidian (Settings → Vault MCP lists each token apart), or revoke the name (every token of it) and make a new token.`,
+	};
+}
+
+/**
+ * Limits the token with this name to `folders` (already checked by `parseTokenFolders`); none: the whole vault again. With
+ * `tokenHash`, only the token of that hash (the settings tab's, under one of two tokens of a name).
+ */
+export function setTokenFolders(
+	settings: VaultMcpSettings,
+	name: string,
+	folders: readonly string[],
+	tokenHash?: string,
+): { settings: VaultMcpSettings } | { error: string } {
+	const isIt = (record: TokenRecord) => record.name === name && (tokenHash === undefined || record.hash === tokenHash);
+	if (!settings.tokens.some(isIt)) return { error: unknownTokenMessage(settings, name) };
 	const tokens = settings.tokens.map((record): TokenRecord => {
-		if (record.name !== name) return record;
+		if (!isIt(record)) return record;
 		const { folders: _previous, ...rest } = record;
 		return folders.length === 0 ? rest : { ...rest, folders: [...folders] };
 	});

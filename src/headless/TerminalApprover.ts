@@ -108,6 +108,12 @@ export class TerminalApprover implements Approver {
 		this.write(`\n${visibleInTerminal(`(Stopped: ${request.tool} from "${request.tokenName}", which you approved. ${why})`)}\n`);
 	}
 
+	/** The question's "always" saves fewer rights now: the one on screen is prompted again, naming what "a" saves. */
+	alwaysAllowsNarrowed(request: ApprovalRequest): void {
+		if (this.closed || this.current?.waiting.request !== request || !this.current.lines) return;
+		this.write(`\n(a right this question named is no longer at Ask: what "always" saves changed) ${this.prompt()}`);
+	}
+
 	/** Stops reading the terminal (its input ended: Ctrl-D, or the server stops); calls still waiting, and later ones, are told nobody can answer. */
 	close(): void {
 		if (this.closed) return;

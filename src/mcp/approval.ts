@@ -6,6 +6,7 @@
 import type { ToolRight, ToolRightSubject } from "../auth/rights";
 import type { WriteJournal } from "../journal/entry";
 import type { PlannedChange } from "../journal/recordingHost";
+import type { WritesBeforeReleased } from "./releasedCalls";
 
 /** A tool call waiting for the person: who asks, with which tool, and exactly what it would change. */
 export interface ApprovalRequest {
@@ -63,6 +64,11 @@ export interface Approver {
 	 * no note text). They are told where they approved it. Absent: nobody is told but the client.
 	 */
 	notWritten?(request: ApprovalRequest, why: string): void;
+	/**
+	 * The rights an open question's "always" saves shrank (`request.alwaysAllows` narrowed: one it offered is no longer at
+	 * Ask): a question on screen names what a click saves now, never what it said before. Absent: named at its next drawing.
+	 */
+	alwaysAllowsNarrowed?(request: ApprovalRequest): void;
 }
 
 /**
@@ -208,4 +214,6 @@ export interface WriteServices {
 	 * written. Absent: never called.
 	 */
 	onSettingsChange?(listener: () => void): () => void;
+	/** The token's calls released by an "always" wait here for the approved call's write: one per service, shared by its requests. */
+	writesBeforeReleased: WritesBeforeReleased;
 }

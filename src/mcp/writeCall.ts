@@ -353,27 +353,6 @@ export async function runWriteCall<Args>(
 }
 
 /**
- * Per token (its hash): the writes of calls answered "Always allow" not tried yet. The saved right releases the token's other
- * calls waiting for the tool (answered by the right); each waits for these first, so they are written after the call the
- * person approved, in the order sent. Released at the click's save, the second of two appends was written first.
- */
-const writesBeforeReleased = new Map<string, Set<Promise<void>>>();
-
-function holdReleasedCalls(tokenHash: string, tried: Promise<void>): void {
-	const held = writesBeforeReleased.get(tokenHash) ?? new Set<Promise<void>>();
-	held.add(tried);
-	writesBeforeReleased.set(tokenHash, held);
-	void tried.then(() => {
-		held.delete(tried);
-		if (held.size === 0 && writesBeforeReleased.get(tokenHash) === held) writesBeforeReleased.delete(tokenHash);
-	});
-}
-
-async function afterWritesBeforeReleased(tokenHash: string): Promise<void> {
-	await Promise.all([...(writesBeforeReleased.get(tokenHash) ?? [])]);
-}
-
-/**
  * The question the person approved last in a call (null: none, or asked again since), whether its set was written whole,
  * and why the call last stopped unwritten (set where a call ends after an approval may have been given).
  */
@@ -381,7 +360,7 @@ interface LastDecision {
 	approved: ApprovalRequest | null;
 	written: boolean;
 	stopped: StoppedCall | null;
-	/** The last question answered "always": its set's write was tried, or the call planned again or ended without one (`writesBeforeReleased`). */
+	/** The last question answered "always": its set's write was tried, or the call planned again or ended without one (`WriteServices.writesBeforeReleased`). */
 	writeTried: () => void;
 }
 
@@ -505,7 +484,10 @@ async function planAskAndWrite<Args>(
 				// a click on "Always allow this tool", which had not named it.
 				else {
 					const stillAsked = rightsAskedFor(ctx, tool, made);
-					request.alwaysAllows = (request.alwaysAllows ?? [tool.name]).filter((name) => stillAsked.includes(name));
+					const offered = request.alwaysAllows ?? [tool.name];
+					request.alwaysAllows = offered.filter((name) => stillAsked.includes(name));
+					// The window's button (the terminal's prompt) names what a click saves: redrawn, it says what it saves now.
+					if (request.alwaysAllows.length < offered.length) writes.approver?.alwaysAllowsNarrowed?.(request);
 				}
 			});
 			let alwaysSaved: Promise<void> | null = null;
@@ -521,10 +503,10 @@ async function planAskAndWrite<Args>(
 				...(made.folders.length > 0 ? { newFolders: made.folders } : {}),
 				alwaysAllows: rightsAskedFor(ctx, tool, made),
 				// Once, whether the approver or this call asks first; a revocation or Deny since the question wins (saves nothing).
-				// The calls the saved right releases wait for this one's write (`writesBeforeReleased`), held at the click.
+				// The calls the saved right releases wait for this one's write (`WriteServices.writesBeforeReleased`), held at the click.
 				saveAlways: () => {
 					if (alwaysSaved !== null) return alwaysSaved;
-					holdReleasedCalls(ctx.grant.token.hash, tried);
+					writes.writesBeforeReleased.hold(ctx.grant.token.hash, tried);
 					alwaysSaved = (async () => {
 						if (refusedAfterDecision(ctx, tool, made) !== null) return;
 						for (const name of request.alwaysAllows ?? [tool.name]) await writes.allowAlways(name);
@@ -567,7 +549,7 @@ async function planAskAndWrite<Args>(
 			if (decision === "decline") return fail(`The person declined this ${tool.name} call. ${NOTHING_WRITTEN} Do not retry it unless they ask you to.`);
 			if (answeredByRight) {
 				// After the token's calls approved "always" are written: that answer released this one.
-				await afterWritesBeforeReleased(ctx.grant.token.hash);
+				await writes.writesBeforeReleased.tried(ctx.grant.token.hash);
 				asks = false;
 			} else {
 				decided.approved = request;

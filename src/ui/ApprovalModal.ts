@@ -35,6 +35,8 @@ export class ApprovalModal extends Modal {
 	private held: Promise<void> = Promise.resolve();
 	private latestDrawing: Promise<boolean> = Promise.resolve(true);
 	private readonly buttons: ButtonComponent[] = [];
+	/** "Always allow …", naming what a click saves (`redrawAlways`); null when nothing is left to allow always. */
+	private alwaysButton: ButtonComponent | null = null;
 
 	constructor(
 		app: App,
@@ -80,7 +82,8 @@ export class ApprovalModal extends Modal {
 			.setDesc("Nothing is written unless you approve. Closing this window declines.")
 			.addButton((button) => this.decisionButton(button, "Decline", "decline"));
 		// Asked again after its rights were allowed: nothing is left to allow always.
-		if (this.request.alwaysAllows?.length !== 0) answers.addButton((button) => this.decisionButton(button, alwaysAllowText(this.request), "always"));
+		if (this.request.alwaysAllows?.length !== 0)
+			answers.addButton((button) => (this.alwaysButton = this.decisionButton(button, alwaysAllowText(this.request), "always")));
 		answers.addButton((button) => this.decisionButton(button, "Approve", "approve").setCta());
 		this.notShownEl = answers.descEl.createDiv({ cls: "vault-mcp-approval-not-shown vault-mcp-hidden" });
 		this.notShownTextEl = this.notShownEl.createDiv();
@@ -158,6 +161,22 @@ export class ApprovalModal extends Modal {
 	setWaiting(waiting: number): void {
 		this.waiting = waiting;
 		this.showCount();
+	}
+
+	/**
+	 * The rights "always" saves shrank while the window is open (one it named is no longer at Ask): the button names what a
+	 * click saves now, and goes when nothing is left to allow always. Its old words promised more than the click saved.
+	 */
+	redrawAlways(): void {
+		const button = this.alwaysButton;
+		if (button === null || this.decision !== null || this.answered) return;
+		if (this.request.alwaysAllows?.length !== 0) {
+			button.setButtonText(alwaysAllowText(this.request));
+			return;
+		}
+		this.alwaysButton = null;
+		this.buttons.splice(this.buttons.indexOf(button), 1);
+		button.buttonEl.remove();
 	}
 
 	/** Closes the window without answering: the call was withdrawn (timed out, client gone, plugin unloading). */

@@ -75,6 +75,11 @@ export class ApprovalQueue implements Approver {
 		new Notice(drawnAsWritten(`Vault MCP: ${request.toolTitle} for "${request.tokenName}", which you approved, was stopped. ${why}`));
 	}
 
+	/** The question's "always" saves fewer rights now: its window, if open, names what a click saves. */
+	alwaysAllowsNarrowed(request: ApprovalRequest): void {
+		if (this.line.shown?.request === request) this.modal?.redrawAlways();
+	}
+
 	/** The plugin unloads: every waiting call is told nobody can answer it, and the window closes. */
 	close(): void {
 		if (this.closed) return;

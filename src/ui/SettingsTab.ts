@@ -1,5 +1,6 @@
 import { ACTIVITY_CHANGES_SHOWN, ACTIVITY_LOG_SIZE, ACTIVITY_REFRESH_MS, HIDDEN_LINKS_NAMED, MAX_PORT, MIN_FIXED_PORT } from "../config/limits";
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
+import type { TokenRecord } from "../auth/tokens";
 import type { ServiceStatus } from "../service";
 import { normalizeFolderList } from "../config/settings";
 import { vaultRootSpellings } from "../config/vaultRootSpellings";
@@ -154,8 +155,8 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 						.setWarning()
 						.onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())),
 				);
-			this.renderTokenFolders(containerEl, token.name, token.folders ?? []);
-			renderRightsSection(containerEl, plugin, token.name);
+			this.renderTokenFolders(containerEl, token, token.folders ?? []);
+			renderRightsSection(containerEl, plugin, token.hash);
 		}
 
 		new Setting(containerEl).setName("Connect a client").setHeading();
@@ -262,20 +263,23 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			.addToggle((toggle) => toggle.setValue(settings.showStatusBar).onChange((value) => void plugin.updateSettings({ showStatusBar: value })));
 	}
 
-	/** "Folders of NAME": what the token may see, changed on leaving the field; the running server follows from the token's next call. */
-	private renderTokenFolders(containerEl: HTMLElement, tokenName: string, folders: readonly string[]): void {
+	/**
+	 * "Folders of NAME": what the token may see, changed on leaving the field; the running server follows from the token's next call.
+	 * The token of that hash only: a twin of its name (data.json edited by hand) got the same folders.
+	 */
+	private renderTokenFolders(containerEl: HTMLElement, token: Pick<TokenRecord, "name" | "hash">, folders: readonly string[]): void {
 		const plugin: VaultMcpPort = this.plugin;
 		const row = new Setting(containerEl)
-			.setName(`Folders of ${tokenName}`)
+			.setName(`Folders of ${token.name}`)
 			.setDesc(folders.length === 0 ? `Whole vault. ${TOKEN_FOLDERS_HELP}` : TOKEN_FOLDERS_HELP);
 		row.addTextArea((area) => {
 			area.setValue(folders.join("\n")).setPlaceholder("Whole vault");
 			area.inputEl.rows = 2;
 			area.inputEl.addEventListener("change", () => {
-				void saveTokenFolders(plugin, tokenName, area.getValue()).then((error) => {
+				void saveTokenFolders(plugin, token, area.getValue()).then((error) => {
 					const missing =
 						error === null
-							? (plugin.settings.tokens.find((token) => token.name === tokenName)?.folders ?? []).filter(
+							? (plugin.settings.tokens.find((record) => record.hash === token.hash)?.folders ?? []).filter(
 									(folder) => !this.app.vault.getFolderByPath(folder),
 								)
 							: [];
@@ -290,9 +294,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 			});
 		});
 		if (folders.length > 0)
-			row.addButton((button) =>
-				button.setButtonText("Whole vault").onClick(() => void saveTokenFolders(plugin, tokenName, "").then(() => this.render())),
-			);
+			row.addButton((button) => button.setButtonText("Whole vault").onClick(() => void saveTokenFolders(plugin, token, "").then(() => this.render())));
 	}
 
 	private renderActivity(): void {

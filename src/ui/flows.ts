@@ -4,7 +4,7 @@ import { addToken, revokeToken, setTokenFolders } from "../auth/tokenList";
 import { parseTokenFolders } from "../paths/tokenFolders";
 import { vaultBasePath } from "../host/ObsidianHost";
 import { vaultRootSpellings } from "../config/vaultRootSpellings";
-import type { TokenLevel } from "../auth/tokens";
+import type { TokenLevel, TokenRecord } from "../auth/tokens";
 import { ConfirmModal, CreateTokenModal, SERVER_DISCLOSURE, TokenCreatedModal, WRITE_DISCLOSURE } from "./modals";
 import type { VaultMcpPort } from "./port";
 
@@ -83,10 +83,10 @@ export function createTokenFlow(plugin: VaultMcpPort, onCreated: () => void = ()
  * Saves the folders typed under a token (one per line; empty: the whole vault). Returns why they
  * cannot be saved, or null. The running server reads them at the token's next call.
  */
-export async function saveTokenFolders(plugin: VaultMcpPort, name: string, typed: string): Promise<string | null> {
+export async function saveTokenFolders(plugin: VaultMcpPort, token: Pick<TokenRecord, "name" | "hash">, typed: string): Promise<string | null> {
 	const folders = parseTokenFolders(typed.split("\n"), vaultRootSpellings(vaultBasePath(plugin.app)));
 	if ("error" in folders) return folders.error;
-	const saved = setTokenFolders(plugin.settings, name, folders.folders);
+	const saved = setTokenFolders(plugin.settings, token.name, folders.folders, token.hash);
 	if ("error" in saved) return saved.error;
 	await plugin.updateSettings({ tokens: saved.settings.tokens });
 	return null;

@@ -43,10 +43,12 @@ function summarizeRights(token: RightsHolder, tools: readonly ToolSummary[], wri
 /**
  * "Rights per tool" under one token: collapsed until opened (a details element, so the tab stays
  * short), one dropdown per tool showing the right in force, read tools first. A change is saved at
- * once; the running server reads the rights again on its next request.
+ * once; the running server reads the rights again on its next request. The token is the one of
+ * `tokenHash`: data.json edited by hand can hold two tokens of one name, and a change under one
+ * was saved into both.
  */
-export function renderRightsSection(parent: HTMLElement, plugin: VaultMcpPort, tokenName: string): void {
-	const token = plugin.settings.tokens.find((record) => record.name === tokenName);
+export function renderRightsSection(parent: HTMLElement, plugin: VaultMcpPort, tokenHash: string): void {
+	const token = plugin.settings.tokens.find((record) => record.hash === tokenHash);
 	if (!token) return;
 	const writeEnabled = plugin.settings.writeEnabled;
 	const details = parent.createEl("details", { cls: "vault-mcp-rights" });
@@ -64,8 +66,8 @@ export function renderRightsSection(parent: HTMLElement, plugin: VaultMcpPort, t
 					.setValue(effectiveRight(token, tool, writeEnabled))
 					.setDisabled(reason !== null)
 					.onChange(async (value) => {
-						await saveRight(plugin, tokenName, tool, value);
-						const saved = plugin.settings.tokens.find((record) => record.name === tokenName);
+						await saveRight(plugin, tokenHash, tool, value);
+						const saved = plugin.settings.tokens.find((record) => record.hash === tokenHash);
 						if (!saved) return;
 						dropdown.setValue(effectiveRight(saved, tool, plugin.settings.writeEnabled));
 						summaryCounts.setText(` (${summarizeRights(saved, plugin.tools, plugin.settings.writeEnabled)})`);
@@ -75,16 +77,16 @@ export function renderRightsSection(parent: HTMLElement, plugin: VaultMcpPort, t
 	}
 }
 
-/** Saves one tool's right for the token, or says in a notice why it cannot be (nothing is changed then). */
-async function saveRight(plugin: VaultMcpPort, tokenName: string, tool: ToolSummary, value: string): Promise<void> {
+/** Saves one tool's right for the token (of that hash, only it), or says in a notice why it cannot be (nothing is changed then). */
+async function saveRight(plugin: VaultMcpPort, tokenHash: string, tool: ToolSummary, value: string): Promise<void> {
 	const right = TOOL_RIGHTS.find((known) => known === value);
-	const token = plugin.settings.tokens.find((record) => record.name === tokenName);
+	const token = plugin.settings.tokens.find((record) => record.hash === tokenHash);
 	if (!token || !right) {
-		new Notice(token ? `"${value}" is not a right.` : `The token "${tokenName}" was revoked meanwhile.`);
+		new Notice(token ? `"${value}" is not a right.` : "The token was revoked meanwhile.");
 		return;
 	}
 	const next = applyRightChanges(token, { [right]: [tool.name] }, plugin.tools);
-	const saved = "error" in next ? next : setTokenRights(plugin.settings, tokenName, next.rights);
+	const saved = "error" in next ? next : setTokenRights(plugin.settings, token.name, next.rights, tokenHash);
 	if ("error" in saved) {
 		new Notice(saved.error);
 		return;

@@ -2,6 +2,7 @@
 import { dayjs } from "./moment";
 import type { Host, HostFile } from "../host/Host";
 import { parseFrontmatter, splitFrontmatter } from "../markdown/frontmatter";
+import { holdsNotYamlPrintable } from "../markdown/properties";
 import { appendToEnd, detectFormat, isOutline, type EditMode, type FormatDefaults } from "../markdown/outline";
 import type { TemplateSettings } from "./obsidianSettings";
 import { findNote } from "./notes";
@@ -65,6 +66,13 @@ export function fillTemplate(template: string, formats: TemplateFormats, date: D
 	if (weightOf(TEMPLATE_MAX_TITLE_CHARS, [[titleVariable, () => title.length]]) > TEMPLATE_MAX_TITLE_CHARS)
 		return fail(
 			`The template's {{title}} variables are too many to fill with this title (over ${TEMPLATE_MAX_TITLE_CHARS} characters of titles). Use fewer in the template, or create the note without it.`,
+		);
+	// Copied as it is, a title's U+FFFE or U+FFFF in the frontmatter made a strict YAML reader refuse all of it (as set_property's
+	// plain values did: it quotes them). The template's `{{title}}` may stand anywhere in the YAML (plain, quoted, in a list), and
+	// only double quotes can escape them: refused, with what to do.
+	if (holdsNotYamlPrintable(title) && /\{\{\s*title\s*\}\}/i.test(splitFrontmatter(template)?.yaml ?? ""))
+		return fail(
+			`The note's name holds U+FFFE or U+FFFF, and the template puts {{title}} in its frontmatter, where a strict YAML reader refuses the whole frontmatter for either character. Choose a name without them, or a template with no {{title}} in its frontmatter.`,
 		);
 	const day = dayjs(date);
 	return ok(

@@ -5,6 +5,7 @@
  * the 1.x client's `InMemoryTransport`, so moving to another SDK changes this one file.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { WritesBeforeReleased } from "../../src/mcp/releasedCalls";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ActivityLog } from "../../src/activity";
 import { effectiveRight, type ToolRights } from "../../src/auth/rights";
@@ -74,6 +75,7 @@ export async function connectInMemory(host: Host, options: InMemoryConnectOption
 		journal,
 		approver: null,
 		approvalTimeoutMs: 5_000,
+		writesBeforeReleased: new WritesBeforeReleased(),
 		currentRight: (tool) => effectiveRight(record, tool, canWrite),
 		allowAlways: () => Promise.resolve(),
 		...options.writes,

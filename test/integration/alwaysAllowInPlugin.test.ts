@@ -55,8 +55,9 @@ describe("'Always allow' in Obsidian (the plugin in the host double, a real clie
 	const journalled = () => JournalFile.forVault(vault, ".obsidian").list();
 
 	beforeEach(async () => {
-		vault = await makeVault({ "Groceries.md": NOTE });
-		const made = addToken({ ...defaultSettings(), port: 0 }, TOKEN_NAME, "write", { append_to_note: "ask" });
+		// Daily notes go in Daily/, not there yet: add_task without a path makes a note and a folder (create_note's right too).
+		vault = await makeVault({ "Groceries.md": NOTE, ".obsidian/daily-notes.json": JSON.stringify({ folder: "Daily" }) });
+		const made = addToken({ ...defaultSettings(), port: 0 }, TOKEN_NAME, "write", { append_to_note: "ask", add_task: "ask", create_note: "ask" });
 		if ("error" in made) throw new Error(made.error);
 		const settings = { ...made.settings, serverEnabled: true, disclosureAccepted: true, writeEnabled: true, writeDisclosureAccepted: true };
 		await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
@@ -107,6 +108,31 @@ describe("'Always allow' in Obsidian (the plugin in the host double, a real clie
 		expect(await noteText()).toBe(`${NOTE}- milk\n- eggs\n`);
 		expect(journalled().map((entry) => entry.tool)).toEqual(["append_to_note", "append_to_note"]);
 		expect((await dataJson()).tokens[0]?.rights?.append_to_note).toBe("allow");
+	});
+
+	/**
+	 * The window's "Always allow" names what a click saves, as the rights it named change under it. On the base its words
+	 * stayed those of its opening ("… this tool and creating notes and folders …") while a click saved add_task's right only,
+	 * and stayed after nothing was left to allow always: the look for the new words failed (no such button).
+	 */
+	test("an open window's 'Always allow' is redrawn when a right it named is no longer at Ask, and goes when none is left", async () => {
+		const call = callTool(client, "add_task", { text: "Water the herbs" }).catch((error: Error) => ({ ok: false, error: error.message }));
+		await until(() => approvalWindow() !== null, "the window");
+		await until(() => !button("Approve").disabled, "the change drawn");
+		const alwaysButtons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])].filter((each) => each.textContent?.startsWith("Always"));
+		expect(alwaysButtons().map((each) => each.textContent)).toEqual(["Always allow this tool and creating notes and folders for this token"]);
+		// Creating notes allowed in the settings: the click would save add_task's right only, and says so.
+		await plugin.setToolRight(TOKEN_NAME, "create_note", "allow");
+		expect(alwaysButtons().map((each) => each.textContent)).toEqual([ALWAYS]);
+		expect(button(ALWAYS).disabled).toBe(false);
+		// Creating notes back at Ask, add_task allowed: the question is still asked (for the new note), and nothing it named is at Ask.
+		await plugin.setToolRight(TOKEN_NAME, "create_note", "ask");
+		await plugin.setToolRight(TOKEN_NAME, "add_task", "allow");
+		expect(approvalWindow()).not.toBeNull();
+		expect(alwaysButtons()).toEqual([]);
+		button("Approve").click();
+		expect(await call).toMatchObject({ ok: true });
+		expect((await dataJson()).tokens[0]?.rights).toMatchObject({ add_task: "allow", create_note: "ask" });
 	});
 
 	/** On the base the window stayed open, waiting for a person, after the tool was set to Allow (the look for its closing timed out). */

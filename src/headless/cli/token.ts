@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { applyRightChanges, rightsTable, type RightChanges, type ToolRight } from "../../auth/rights";
-import { addToken, revokeToken, setTokenRights, tokenFoldersText, unknownTokenMessage } from "../../auth/tokenList";
+import { addToken, revokeToken, setTokenRights, tokenFoldersText, tokenNamed } from "../../auth/tokenList";
 import { TOOL_RIGHT_SUBJECTS } from "../../mcp/toolRightSubjects";
 import { TOKEN_FOLDERS_COMMAND, TOKEN_LIST_COMMAND, TOKEN_NEW_COMMAND, TOKEN_REVOKE_COMMAND, TOKEN_RIGHTS_COMMAND } from "../cliHelp";
 import { foldersFromFlags, missingFolderWarnings, runTokenFolders } from "../tokenFoldersCommand";
@@ -168,16 +168,18 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 	const settings = unchanged
 		? await loadSettings(store, loggerFor(io))
 		: await store.update((current) => {
-				const found = current.tokens.find((candidate) => candidate.name === name);
-				if (!found) throw new UsageError(unknownTokenMessage(current, name), undefined, false);
-				const next = applyRightChanges(found, changes, TOOL_RIGHT_SUBJECTS);
+				const found = tokenNamed(current, name);
+				if ("error" in found) throw new UsageError(found.error, undefined, false);
+				const next = applyRightChanges(found.token, changes, TOOL_RIGHT_SUBJECTS);
 				if ("error" in next) throw new UsageError(next.error, undefined, false);
-				const saved = setTokenRights(current, name, next.rights);
+				const saved = setTokenRights(current, name, next.rights, found.token.hash);
 				if ("error" in saved) throw new UsageError(saved.error, undefined, false);
 				return saved.settings;
 			});
-	const record = settings.tokens.find((candidate) => candidate.name === name);
-	if (!record) throw new UsageError(unknownTokenMessage(settings, name), undefined, false);
+	// Two of the name: whose rights to show is as unclear as whose to change.
+	const found = tokenNamed(settings, name);
+	if ("error" in found) throw new UsageError(found.error, undefined, false);
+	const record = found.token;
 	const shown = rightsTable(record, TOOL_RIGHT_SUBJECTS);
 	if (values.json === true) io.stdout(`${jsonForTerminal({ name, level: record.level, rights: shown })}\n`);
 	else io.stdout(`Rights of "${visibleInTerminal(name)}" (${record.level}):\n${rightsText(shown)}\n`);

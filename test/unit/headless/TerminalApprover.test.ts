@@ -175,6 +175,19 @@ describe("TerminalApprover", () => {
 		},
 	);
 
+	test("a question whose rights to save shrink while it is on screen is prompted again, naming what [a] saves now (the old prompt stood)", async () => {
+		const question: ApprovalRequest = { ...request("daily"), tool: "add_task", toolTitle: "Add a task", alwaysAllows: ["add_task", "create_note"] };
+		const pending = ask(question);
+		await read();
+		expect(shown).toContain('[a]lways allow add_task and create_note for "laptop": ');
+		// As the call's settings watcher narrows it: create_note set to Allow meanwhile.
+		question.alwaysAllows = ["add_task"];
+		approver.alwaysAllowsNarrowed(question);
+		expect(shown).toMatch(/what "always" saves changed\) Approve\? \[y\]es, \[n\]o, \[a\]lways allow add_task for "laptop": $/u);
+		input.write("a\n");
+		expect(await pending).toBe("always");
+	});
+
 	test("a call asked again after its rights were allowed (alwaysAllows empty) offers no [a]lways, and an 'a' is not taken for it (it offered append_to_note)", async () => {
 		const pending = ask({ ...request("again"), alwaysAllows: [] });
 		await read();

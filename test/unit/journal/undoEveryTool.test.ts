@@ -4,6 +4,7 @@
  * gives back exactly those bytes; and an expected_hash that is not the note's writes nothing.
  */
 import { promises as fs } from "node:fs";
+import { WritesBeforeReleased } from "../../../src/mcp/releasedCalls";
 import * as nodePath from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -105,6 +106,7 @@ describe("undo of every write tool gives back the note's exact bytes", () => {
 			journal,
 			approver: null,
 			approvalTimeoutMs: 5_000,
+			writesBeforeReleased: new WritesBeforeReleased(),
 			currentRight: (tool) => effectiveRight(record, tool, true),
 			allowAlways: () => Promise.resolve(),
 		};

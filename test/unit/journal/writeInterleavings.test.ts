@@ -5,6 +5,7 @@
  * either exact (the note holds the text from before the call) or leaves a conflict copy holding it.
  */
 import { promises as fs } from "node:fs";
+import { WritesBeforeReleased } from "../../../src/mcp/releasedCalls";
 import * as nodePath from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -61,6 +62,7 @@ describe("interleavings of tool calls, outside edits and undo", () => {
 					journal,
 					approver: null,
 					approvalTimeoutMs: 5_000,
+					writesBeforeReleased: new WritesBeforeReleased(),
 					currentRight: (tool) => effectiveRight(record, tool, true),
 					allowAlways: () => Promise.resolve(),
 				};

@@ -1,4 +1,5 @@
 import { effectiveRight } from "../../../src/auth/rights";
+import { WritesBeforeReleased } from "../../../src/mcp/releasedCalls";
 import type { WriteServices } from "../../../src/mcp/approval";
 import { MemoryJournal } from "../../helpers/memoryJournal";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -44,6 +45,7 @@ describe("McpServerPool", () => {
 			journal: new MemoryJournal(),
 			approver: null,
 			approvalTimeoutMs: 5_000,
+			writesBeforeReleased: new WritesBeforeReleased(),
 			currentRight: (tool) => effectiveRight(record, tool, canWrite),
 			allowAlways: () => Promise.resolve(),
 		};

@@ -1,4 +1,5 @@
 import { promises as fs } from "node:fs";
+import { WritesBeforeReleased } from "../../../src/mcp/releasedCalls";
 import * as nodePath from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -87,6 +88,7 @@ describe("write calls: rights per tool, approval, expected_hash and the journal 
 			journal,
 			approver: null,
 			approvalTimeoutMs: 5_000,
+			writesBeforeReleased: new WritesBeforeReleased(),
 			currentRight: (tool) => live ?? effectiveRight(record, tool, true),
 			allowAlways: (tool) => {
 				allowedAlways.push(tool);

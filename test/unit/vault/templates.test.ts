@@ -32,6 +32,33 @@ describe("fillTemplate", () => {
 	});
 });
 
+describe("a title holding U+FFFE or U+FFFF (red171: a strict YAML reader refuses the whole frontmatter holding one plain)", () => {
+	const template = "---\ntags: [idea]\ntitle: {{title}}\n---\n# {{title}}\n";
+	test.each([
+		["after", "Idea\uFFFE"],
+		["before", "\uFFFFIdea"],
+	])(
+		"put in the frontmatter by {{title}} (the noncharacter %s the name), it is refused, saying why and what to do (it was copied plain); in the body only, filled as before",
+		(_where, title) => {
+			expect(fillTemplate(template, DEFAULTS, WHEN, title)).toEqual({
+				ok: false,
+				error: expect.stringMatching(
+					/^The note's name holds U\+FFFE or U\+FFFF, and the template puts \{\{title\}\} in its frontmatter.*Choose a name without them/u,
+				) as unknown,
+			});
+			expect(fillTemplate(template.replace("title: {{title}}", 'title: "{{ Title }}"'), DEFAULTS, WHEN, title).ok).toBe(false);
+			expect(fillTemplate("---\ntags: [idea]\n---\n# {{title}}\n", DEFAULTS, WHEN, title)).toEqual({
+				ok: true,
+				value: `---\ntags: [idea]\n---\n# ${title}\n`,
+			});
+			expect(fillTemplate(template, DEFAULTS, WHEN, "Idea\uFFFD")).toEqual({
+				ok: true,
+				value: "---\ntags: [idea]\ntitle: Idea\uFFFD\n---\n# Idea\uFFFD\n",
+			});
+		},
+	);
+});
+
 describe("hostile templates are filled in linear time, or refused", () => {
 	test(`date and time variables weighing more than ${TEMPLATE_MAX_DATE_FORMAT_CHARS} format characters are refused before any is formatted`, () => {
 		const formatted = jest.spyOn(dayjs.prototype, "format");
