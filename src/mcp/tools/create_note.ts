@@ -83,7 +83,9 @@ export const createNoteTool = defineTool({
 			if (template.value.stat.size > MAX_EDITED_NOTE_BYTES) return fail(`The template ${overEditedBytesMessage(template.value.path)}`);
 			const filled = fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title);
 			if (!filled.ok) return fail(filled.error);
-			text = noteFromTemplate(filled.value, args.content, defaults, args.mode);
+			const written = noteFromTemplate(filled.value, args.content, defaults, args.mode);
+			if (!written.ok) return written;
+			text = written.value;
 		} else {
 			const dailySettings = await dailyNoteSettings(host);
 			const daily = isDailyNotePath(dailySettings, path);
