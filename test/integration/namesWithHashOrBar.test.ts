@@ -5,7 +5,7 @@
  * text without `.md` still reaches headings and aliases, and an excluded such note stays unnamed.
  * The real SDK client over real HTTP.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "../helpers/http";
@@ -111,5 +111,19 @@ describe("notes whose names hold # or |", () => {
 		expect(await callOk(client, "append_to_note", { path: " Lead", content: "in other case" })).toMatchObject({ path: " lead.md" });
 		expect(read(" lead.md")).toBe(`${leadBefore}\nin other case\n`);
 		expect(read("lead.md")).toBe(FILES["lead.md"]);
+	});
+
+	// rename_note refused a new path read as another note's (letter case, spaces and look-alikes aside), but create_note made
+	// `X.md` beside `x.md` (one file on a disk that folds case) and ` x.md` or `\u3000x.md` (which a link could not tell apart).
+	test("create_note refuses a path read as another note's in other case or spacing, as rename_note does, and writes nothing", async () => {
+		for (const path of ["X.md", " x", "\u3000X"])
+			expect(await callError(client, "create_note", { path, content: "twin" })).toBe(
+				`A note already exists at "x.md", read as the same name as "${path.endsWith(".md") ? path : `${path}.md`}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,
+			);
+		expect(await callError(client, "rename_note", { path: "a.md", new_path: " X" })).toBe(
+			'A note already exists at "x.md". Nothing was changed. Choose another new_path.',
+		);
+		expect(readdirSync(vault).filter((name) => /^\s*x\.md$/i.test(name))).toEqual(["x.md"]);
+		expect(read("x.md")).toBe(FILES["x.md"]);
 	});
 });
