@@ -22,6 +22,8 @@ const FILES = {
 	"Private/s#t.md": "secret s#t\n",
 	" lead.md": "the name opens with a space\n## H\nits section\n",
 	"lead.md": "the name without it\n",
+	"n\u00a0b.md": "the name holds a no-break space\n",
+	"n b.md": "the name holds a plain space\n",
 };
 
 describe("notes whose names hold # or |", () => {
@@ -111,6 +113,19 @@ describe("notes whose names hold # or |", () => {
 		expect(await callOk(client, "append_to_note", { path: " Lead", content: "in other case" })).toMatchObject({ path: " lead.md" });
 		expect(read(" lead.md")).toBe(`${leadBefore}\nin other case\n`);
 		expect(read("lead.md")).toBe(FILES["lead.md"]);
+	});
+
+	// The path policy reads U+00A0 as a plain space (as Obsidian's normalizePath does): list_notes listed `n\u00a0b.md`, but
+	// read_note of that path answered `n b.md`, another note, and an append landed there.
+	test("a note whose name holds a no-break space is named by its path as listed, in any letter case, and a write lands in it, not in the note named with a plain space", async () => {
+		const listed = (await callOk<{ notes: Array<{ path: string }> }>(client, "list_notes", {})).notes.map((note) => note.path);
+		expect(listed).toEqual(expect.arrayContaining(["n\u00a0b.md", "n b.md"]));
+		expect(await callOk(client, "read_note", { path: "n\u00a0b.md" })).toMatchObject({ path: "n\u00a0b.md", content: FILES["n\u00a0b.md"] });
+		expect(await callOk(client, "read_note", { path: "N\u00a0B" })).toMatchObject({ path: "n\u00a0b.md", content: FILES["n\u00a0b.md"] });
+		expect(await callOk(client, "append_to_note", { path: "n\u00a0b", content: "appended" })).toMatchObject({ path: "n\u00a0b.md" });
+		expect(read("n\u00a0b.md")).toBe(`${FILES["n\u00a0b.md"]}\nappended\n`);
+		expect(read("n b.md")).toBe(FILES["n b.md"]);
+		expect(await callOk(client, "read_note", { path: "n b" })).toMatchObject({ path: "n b.md", content: FILES["n b.md"] });
 	});
 
 	// rename_note refused a new path read as another note's (letter case, spaces and look-alikes aside), but create_note made
