@@ -200,7 +200,9 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	getFileByPath(path: string): HostFile | null {
-		return this.files.get(normalizeVaultPath(path)) ?? null;
+		// A file's own path first, as spelt: a name holding a no-break space (made outside Obsidian) is read as a plain
+		// space by normalizeVaultPath, so the file at `c\u00a0d.md` was looked up as `c d.md`, another file or none.
+		return this.files.get(path) ?? this.files.get(normalizeVaultPath(path)) ?? null;
 	}
 
 	getFolderByPath(path: string): HostAbstractFile | null {

@@ -7,6 +7,7 @@ import { runSteps, type Steps } from "../markdown/steps";
 import { checkVaultPath } from "./paths";
 import { isNoteInScope, isPathVisible, scopeKey, type Scope } from "./scope";
 import { linkQuery, pickLinkTarget, queriedName } from "../paths/linkResolution";
+import { trimSlashes } from "../paths/spelling";
 
 /** Paths in the order list answers use: the same as `localeCompare`, at a fraction of its cost. */
 export const comparePaths: (a: string, b: string) => number = new Intl.Collator().compare;
@@ -73,7 +74,10 @@ export async function visibleNotesOnBudget(host: Host, scope: Scope, budget?: Pi
  * answered exactly like missing ones, so an excluded path is never confirmed to exist.
  */
 export function findNote(host: Host, scope: Scope, input: string): Result<HostFile> {
-	const named = noteNamedExactly(host, scope, input) ?? noteOpeningWithSpace(host, scope, beforeHashOrBar(input));
+	const named =
+		noteNamedExactly(host, scope, input) ??
+		noteSpeltWithNoBreakSpace(host, scope, beforeHashOrBar(input)) ??
+		noteOpeningWithSpace(host, scope, beforeHashOrBar(input));
 	if (named !== null) return ok(named);
 	// Otherwise `#heading`, `^block` and `|alias` are parts of link text (Obsidian warns against them in names).
 	const linkpath = beforeHashOrBar(input).trim();
@@ -120,6 +124,29 @@ function noteNamedExactly(host: Host, scope: Scope, input: string): HostFile | n
 	const resolved = named(resolveVisibleLink(host, scope, path, ""));
 	return resolved && resolved.path.toLowerCase() === path.toLowerCase() ? resolved : null;
 }
+
+/**
+ * The visible note at `linkpath` (link text less its `#heading` or `|alias`) spelt with its no-break spaces (U+00A0,
+ * U+202F), with or without `.md`, letter case aside, when it holds one: a name made outside Obsidian may (a title
+ * pasted from a web page), but the path policy reads them as plain spaces, as Obsidian's `normalizePath` does, so
+ * list_notes listed `a\u00a0b.md` while read_note of that very path answered "No note", and beside `a b.md` a write
+ * landed in that other note. With no note so spelt, the path is read as before. Only when such a space is typed are
+ * the caller's notes looked through (one pass: links do not reach such a name).
+ */
+function noteSpeltWithNoBreakSpace(host: Host, scope: Scope, linkpath: string): HostFile | null {
+	if (!NO_BREAK_SPACE.test(linkpath)) return null;
+	// Plain spaces around it go, as for any path; a no-break space opening the name is part of it (none may end one).
+	const trimmed = linkpath.trimEnd().replace(/^ +/, "");
+	if (!checkVaultPath(trimmed, scope).ok) return null;
+	const path = trimSlashes(trimmed.replace(/[\\/]+/g, "/")).normalize("NFC");
+	const notes = host.vault.getMarkdownFiles().filter((file) => isNoteInScope(file.path, scope));
+	const exact = notes.find((file) => file.path === path || file.path === `${path}.md`);
+	const wanted = new Set([path.toLowerCase(), `${path}.md`.toLowerCase()]);
+	return exact ?? notes.find((file) => wanted.has(file.path.toLowerCase())) ?? null;
+}
+
+/** The spaces the path policy reads as plain ones (OBSIDIAN_SPACES), tested without a global regular expression's state. */
+const NO_BREAK_SPACE = /[\u00a0\u202f]/;
 
 /**
  * The visible note at `linkpath` (link text less its `#heading` or `|alias`) as spelt, less spaces after it (no name

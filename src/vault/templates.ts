@@ -10,6 +10,7 @@ import { fail, ok, type Result } from "../result";
 import { TEMPLATE_MAX_DATE_FORMAT_CHARS, TEMPLATE_MAX_TITLE_CHARS } from "../config/limits";
 import { isInFolder, isPathVisible, mayNameHidden, type Scope } from "./scope";
 import { echoed } from "../markdown/echo";
+import { setProperty } from "../markdown/properties";
 import { overEditedSize } from "./writes";
 
 /** The formats `{{date}}` and `{{time}}` take when they name none. */
@@ -119,12 +120,18 @@ function templateInFolder(host: Host, scope: Scope, folder: string, wanted: stri
 /**
  * A new note's text from a filled template and the caller's `content`, added at the end in the
  * note's own format as append_to_note adds it: bullets in an outline (frontmatter `mode: outliner`,
- * or a template that is only a list; `mode` overrides), paragraphs otherwise. Pure.
+ * or a template that is only a list; `mode` overrides), paragraphs otherwise. Outliner mode also sets
+ * `mode: outliner` in the template's frontmatter, as create_note does without a template (it was never
+ * set, so Obsidian's outliner opened the note as plain text); refused, nothing written, when that
+ * frontmatter cannot take it or the content cannot be added (it was dropped unsaid). Pure.
  */
-export function noteFromTemplate(filled: string, content: string, defaults: FormatDefaults, mode?: EditMode): string {
-	if (content.trim() === "") return filled;
+export function noteFromTemplate(filled: string, content: string, defaults: FormatDefaults, mode?: EditMode): Result<string> {
+	const marked = mode === "outliner" ? setProperty(filled, "mode", "outliner") : ok({ text: filled });
+	if (!marked.ok) return fail(`mode outliner sets mode: outliner in the template's frontmatter, which cannot take it: ${marked.error}`);
+	const text = marked.value.text;
+	if (content.trim() === "") return ok(text);
 	const frontmatterMode: unknown = parseFrontmatter(splitFrontmatter(filled)?.yaml ?? "")?.mode;
 	const style = mode ?? (isOutline(filled, frontmatterMode) ? "outliner" : "freeform");
-	const result = appendToEnd(filled, content, style, detectFormat(filled, defaults));
-	return result.ok ? result.value.text : filled;
+	const result = appendToEnd(text, content, style, detectFormat(filled, defaults));
+	return result.ok ? ok(result.value.text) : result;
 }

@@ -8,6 +8,7 @@ import { MAX_EDITED_NOTE_BYTES, MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, MA
 import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
+import { pathMatchKey } from "../paths/spelling";
 
 /** Hex SHA-256 of a note's text: the version a write produced. */
 export function hashText(text: string): string {
@@ -33,6 +34,18 @@ export function checkNewNotePath(input: string, scope: Scope): Result<string> {
 	const path = dot > 0 ? checked.value : `${checked.value}.md`;
 	if (!isNoteInScope(path, scope)) return fail(`"${path}" ${NOT_ACCESSIBLE}.`);
 	return checkNoteNameLength(path);
+}
+
+/**
+ * A visible file other than `except` whose path a person, or a disk that folds case (macOS, Windows), reads as `path`
+ * (`pathMatchKey`: letter case, look-alike characters and spaces opening or doubled in a part aside): a note made or
+ * moved there would replace it on such a disk, and a link could not tell the two apart. rename_note and create_note
+ * both refuse it (create_note made `linker.md`, ` Linker.md` and `\u3000Linker.md` beside `Linker.md`, where
+ * rename_note refused each). Hidden files are not looked for: the answer would tell of one.
+ */
+export function visibleNamesake(host: Host, scope: Scope, path: string, except?: string): HostFile | undefined {
+	const key = pathMatchKey(path);
+	return host.vault.getFiles().find((other) => other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope));
 }
 
 /** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */

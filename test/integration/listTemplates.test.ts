@@ -177,3 +177,35 @@ describe("a template whose name opens with a space", () => {
 		}
 	});
 });
+
+// create_note with a template and mode outliner wrote the content as bullets but never set `mode: outliner` (red175):
+// Obsidian's outliner opened the note as plain text, though the same call without a template sets it.
+describe("create_note with a template in outliner mode", () => {
+	test("sets mode: outliner in the template's frontmatter as without a template, or writes nothing when it cannot take it", async () => {
+		const vault = await makeVault({
+			"Templates/Log.md": "# {{title}}\n",
+			"Templates/Draft.md": "---\nstatus: draft\n---\n# {{title}}\n",
+			"Templates/Broken.md": "---\n{status: [\n---\n# {{title}}\n",
+		});
+		await fs.writeFile(nodePath.join(vault, ".obsidian/templates.json"), JSON.stringify({ folder: "Templates" }));
+		const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+		const client = await connectClient(running.url, running.tokens.write ?? "");
+		const written = (path: string) => fs.readFile(nodePath.join(vault, path), "utf8");
+		try {
+			await callOk(client, "create_note", { path: "A", content: "one\n\ttwo", template: "Log", mode: "outliner" });
+			await callOk(client, "create_note", { path: "B", content: "", template: "Draft", mode: "outliner" });
+			expect([await written("A.md"), await written("B.md")]).toEqual([
+				"---\nmode: outliner\n---\n# A\n- one\n    - two\n",
+				"---\nstatus: draft\nmode: outliner\n---\n# B\n",
+			]);
+			expect(await callError(client, "create_note", { path: "C", content: "one", template: "Broken", mode: "outliner" })).toMatch(
+				/^mode outliner sets mode: outliner in the template's frontmatter, which cannot take it: /,
+			);
+			await expect(fs.access(nodePath.join(vault, "C.md"))).rejects.toThrow();
+		} finally {
+			await client.close();
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});

@@ -5,7 +5,7 @@
  * text without `.md` still reaches headings and aliases, and an excluded such note stays unnamed.
  * The real SDK client over real HTTP.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "../helpers/http";
@@ -22,6 +22,8 @@ const FILES = {
 	"Private/s#t.md": "secret s#t\n",
 	" lead.md": "the name opens with a space\n## H\nits section\n",
 	"lead.md": "the name without it\n",
+	"n\u00a0b.md": "the name holds a no-break space\n",
+	"n b.md": "the name holds a plain space\n",
 };
 
 describe("notes whose names hold # or |", () => {
@@ -111,5 +113,32 @@ describe("notes whose names hold # or |", () => {
 		expect(await callOk(client, "append_to_note", { path: " Lead", content: "in other case" })).toMatchObject({ path: " lead.md" });
 		expect(read(" lead.md")).toBe(`${leadBefore}\nin other case\n`);
 		expect(read("lead.md")).toBe(FILES["lead.md"]);
+	});
+
+	// The path policy reads U+00A0 as a plain space (as Obsidian's normalizePath does): list_notes listed `n\u00a0b.md`, but
+	// read_note of that path answered `n b.md`, another note, and an append landed there.
+	test("a note whose name holds a no-break space is named by its path as listed, in any letter case, and a write lands in it, not in the note named with a plain space", async () => {
+		const listed = (await callOk<{ notes: Array<{ path: string }> }>(client, "list_notes", {})).notes.map((note) => note.path);
+		expect(listed).toEqual(expect.arrayContaining(["n\u00a0b.md", "n b.md"]));
+		expect(await callOk(client, "read_note", { path: "n\u00a0b.md" })).toMatchObject({ path: "n\u00a0b.md", content: FILES["n\u00a0b.md"] });
+		expect(await callOk(client, "read_note", { path: "N\u00a0B" })).toMatchObject({ path: "n\u00a0b.md", content: FILES["n\u00a0b.md"] });
+		expect(await callOk(client, "append_to_note", { path: "n\u00a0b", content: "appended" })).toMatchObject({ path: "n\u00a0b.md" });
+		expect(read("n\u00a0b.md")).toBe(`${FILES["n\u00a0b.md"]}\nappended\n`);
+		expect(read("n b.md")).toBe(FILES["n b.md"]);
+		expect(await callOk(client, "read_note", { path: "n b" })).toMatchObject({ path: "n b.md", content: FILES["n b.md"] });
+	});
+
+	// rename_note refused a new path read as another note's (letter case, spaces and look-alikes aside), but create_note made
+	// `X.md` beside `x.md` (one file on a disk that folds case) and ` x.md` or `\u3000x.md` (which a link could not tell apart).
+	test("create_note refuses a path read as another note's in other case or spacing, as rename_note does, and writes nothing", async () => {
+		for (const path of ["X.md", " x", "\u3000X"])
+			expect(await callError(client, "create_note", { path, content: "twin" })).toBe(
+				`A note already exists at "x.md", read as the same name as "${path.endsWith(".md") ? path : `${path}.md`}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,
+			);
+		expect(await callError(client, "rename_note", { path: "a.md", new_path: " X" })).toBe(
+			'A note already exists at "x.md". Nothing was changed. Choose another new_path.',
+		);
+		expect(readdirSync(vault).filter((name) => /^\s*x\.md$/i.test(name))).toEqual(["x.md"]);
+		expect(read("x.md")).toBe(FILES["x.md"]);
 	});
 });

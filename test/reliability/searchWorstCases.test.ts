@@ -175,3 +175,23 @@ describe("search_notes through a real HTTP client: phrases bounded by the notes 
 		}
 	});
 });
+
+// The server's warm-up searches the vault's commonest words, one search a phrase of the two commonest: on a vault where
+// they stand together in more than MAX_QUERY_PHRASE_NOTES notes (640,000+ notes) it was refused, and the warm-up ended
+// there, its other kinds (prefix, exclusion, folder, tag) never run, with "search warm-up ended early (TooManyPhraseNotes)" logged.
+describe("the server's warm-up on a vault whose commonest words stand together in more notes than a search's phrases may be read in", () => {
+	test("goes on past its refused phrase search, with no warning logged", async () => {
+		const notes: Record<string, string> = {};
+		for (let index = 0; index < 20; index++) notes[`A/a${index}.md`] = "alpha beta gamma delta epsilon zeta";
+		const vault = await makeVault(notes);
+		const running = await startService(vault, { searchPhraseNotesMax: 10 });
+		try {
+			await running.service.search?.whenReady();
+			await running.service.search?.whenWarmedUp();
+			expect(running.logger.lines.filter((line) => /warm-up/i.test(line))).toEqual([]);
+		} finally {
+			await running.stop();
+			await removeDir(vault);
+		}
+	});
+});

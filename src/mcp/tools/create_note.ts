@@ -16,6 +16,7 @@ import {
 	NoBackupNameError,
 	overEditedBytesMessage,
 	overwriteWithBackup,
+	visibleNamesake,
 } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok, type Result } from "../../result";
@@ -83,7 +84,9 @@ export const createNoteTool = defineTool({
 			if (template.value.stat.size > MAX_EDITED_NOTE_BYTES) return fail(`The template ${overEditedBytesMessage(template.value.path)}`);
 			const filled = fillTemplate(await host.vault.cachedRead(template.value), settings, new Date(), title);
 			if (!filled.ok) return fail(filled.error);
-			text = noteFromTemplate(filled.value, args.content, defaults, args.mode);
+			const written = noteFromTemplate(filled.value, args.content, defaults, args.mode);
+			if (!written.ok) return written;
+			text = written.value;
 		} else {
 			const dailySettings = await dailyNoteSettings(host);
 			const daily = isDailyNotePath(dailySettings, path);
@@ -97,6 +100,12 @@ export const createNoteTool = defineTool({
 		if (!existing) {
 			const badName = linkSyntaxNameError(path);
 			if (badName) return fail(badName);
+			// As rename_note refuses a new path read as another's: a twin in other case or spacing replaced it on a disk that folds case.
+			const namesake = visibleNamesake(host, ctx.scope, path);
+			if (namesake)
+				return fail(
+					`A note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,
+				);
 			if (await folderAt(host, path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);
 			return ok({ path, created: true, hash: await hashTextInPieces(text), ...(notice === undefined ? {} : { notice }) });

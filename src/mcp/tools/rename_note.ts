@@ -2,9 +2,9 @@ import { z } from "zod";
 import { ensureParentFolder } from "../../vault/writes";
 import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
-import { pathMatchKey, trimTrailingSlashes } from "../../paths/spelling";
+import { trimTrailingSlashes } from "../../paths/spelling";
 import { isPathVisible } from "../../vault/scope";
-import { checkNewNotePath, linkSyntaxNameError } from "../../vault/writes";
+import { checkNewNotePath, linkSyntaxNameError, visibleNamesake } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { MAX_READ_NOTE_BYTES, RENAME_UNPARSED_LOOK_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
@@ -57,8 +57,7 @@ export const renameNoteTool = defineTool({
 		if (to === file.path) return fail(`"${file.path}" already has that path. Nothing was changed.`);
 		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
 		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.
-		const key = pathMatchKey(to);
-		const taken = host.vault.getFiles().find((other) => other.path !== file.path && pathMatchKey(other.path) === key && isPathVisible(other.path, scope));
+		const taken = visibleNamesake(host, scope, to, file.path);
 		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
 		if (host.vault.getFolderByPath(to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
 		// Taken on the disk all the same: a disk that folds case (macOS, Windows) reads `Work/X.md` as a hidden `WORK/x.md`.

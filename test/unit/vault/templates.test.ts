@@ -133,10 +133,23 @@ describe("noteFromTemplate", () => {
 			undefined,
 			"---\nmode: outliner\n---\n* Start\n* Next\n",
 		],
-		["mode overrides what the template looks like", "# Log\n", "Item", "outliner", "# Log\n- Item\n"],
+		[
+			"mode overrides what the template looks like, and outliner sets mode: outliner",
+			"# Log\n",
+			"Item",
+			"outliner",
+			"---\nmode: outliner\n---\n# Log\n- Item\n",
+		],
+		[
+			"outliner with no content still sets mode: outliner",
+			"---\nstatus: draft\n---\n# Log\n",
+			"",
+			"outliner",
+			"---\nstatus: draft\nmode: outliner\n---\n# Log\n",
+		],
 		["CRLF templates stay CRLF", "# Meeting\r\n", "Agreed.", undefined, "# Meeting\r\n\r\nAgreed.\r\n"],
 	])("%s", (_name, filled, content, mode, expected) => {
-		expect(noteFromTemplate(filled, content, {}, mode)).toBe(expected);
+		expect(noteFromTemplate(filled, content, {}, mode)).toEqual({ ok: true, value: expected });
 	});
 });
 
