@@ -54,7 +54,7 @@ export interface McpServiceDeps {
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
 	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
-	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number };
+	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number; aheadOfBuild?: { creditMs?: number; holdMs?: number } };
 	/** Overrides for the HTTP deadlines and caps in src/config/limits.ts (tests use short ones). */
 	httpDeadlinesAndCaps?: Partial<HttpDeadlinesAndCaps>;
 	/** Where every change a write tool makes is recorded before it is written. */
@@ -415,6 +415,7 @@ export class McpService {
 		const searchIndex = new IndexedNoteSearch(this.deps.host, this.scopeOf(settings), this.turns.take, this.deps.logger, {
 			warmUp: true,
 			whenIdle: (): Promise<void> | null => endpoint.whenIdle(),
+			aheadOfBuild: this.deps.callBudget?.aheadOfBuild,
 		});
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);
