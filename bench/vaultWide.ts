@@ -539,9 +539,12 @@ async function benchFirstCalls(
 					})()
 				: Promise.resolve();
 			const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+			const indexedAtSend = running.service.search?.status().indexed_notes ?? 0;
 			const begin = performance.now();
 			const text = await call(running.port, running.otherToken, tool, args, agent);
 			const answerMs = performance.now() - begin;
+			// Counted, not timed: the build's work during the call, whatever the machine's load.
+			const indexedDuring = (running.service.search?.status().indexed_notes ?? 0) - indexedAtSend;
 			const partial = text.includes('"partial"') || text.includes("index: building") ? " (partial)" : "";
 			await running.service.search?.whenReady();
 			await flooding;
@@ -550,6 +553,7 @@ async function benchFirstCalls(
 			await running.service.stop();
 			const beside = flooded?.beside ?? "";
 			row(`first: ${tool} answer from t=0${beside}${partial}`, answerMs, "ms");
+			row(`first: ${tool}${beside}: notes indexed during the call`, indexedDuring, "");
 			readies.push({ metric: `first: ${tool}${beside}: index ready ÷ idle`, readyMs });
 		}
 	// The best of an idle build before the calls and one after: on a shared machine one alone drifts with the neighbours' load.
