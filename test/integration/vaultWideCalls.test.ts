@@ -695,11 +695,11 @@ describe("an answer made or written after its token is revoked", () => {
 
 describe("a vault-wide call sent while the search index builds, over HTTP", () => {
 	/**
-	 * Notes of 400 words each, most of them different: about 4 ms of indexing a note (0.45 s for the build), ten notes a
+	 * Notes of 400 words each, most of them different: about 4 ms of indexing a note (0.27 s for the build), ten notes a
 	 * build slice on a quiet machine, so the build lasts many of its slices after the call is sent, while the vault is
 	 * quick to write and parse (0.16 s to open and start).
 	 */
-	const BUILD_NOTES = 100;
+	const BUILD_NOTES = 60;
 	const prose = (index: number) => Array.from({ length: 400 }, (_, word) => `w${(index * 31 + word * 7) % 5000}x`).join(" ");
 
 	test("is answered ahead of the build, whatever the build is owed, and its answer is the one given once the index is ready", async () => {
