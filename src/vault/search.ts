@@ -821,7 +821,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		}
 		const heldUntil = performance.now() + (this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS);
 		let sliceStart = workClockMs();
-		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread).
+		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread). An await that
+		// is not a pause (a disk read) lets other work in, counted too: the credit then errs towards the build.
 		const spend = (): void => {
 			if (this.ready) return;
 			const now = workClockMs();
