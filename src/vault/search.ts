@@ -811,7 +811,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	async aheadOfBuild<T>(pause: () => Promise<void>, work: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
-		if (this.ready || this.currentBuild === null) return work(pause);
+		// Not only once the notes are listed: a call sent while they are (the first moments) otherwise took turns with the whole build.
+		if (this.ready || this.stopped) return work(pause);
 		// Held while credit is left: the build's slices wait for this call (it is in `answering`) until the hold is let go.
 		let letGo = (): void => undefined;
 		let holding = this.earnedAheadCreditMs() > 0;
