@@ -1576,7 +1576,9 @@ describe("a big note's install in slices, and the notes changed meanwhile", () =
 		try {
 			const notices = new Set<string>();
 			const outsideNotices = new Set<string>();
-			void write(vault, "Big.md", bigOf("v"));
+			// Four times DISTINCT words: under a faster jest runtime (ci175) an install of DISTINCT ended before the
+			// edits below were seen, and no answer met a note waiting behind it.
+			void write(vault, "Big.md", `${bigOf("v")}${Array.from({ length: 3 * DISTINCT }, (_, word) => `w${word}`).join(" ")}\n`);
 			let edited = false;
 			for (let turn = 0; turn < 100_000 && (await foundBy(index, scope, "beta")).length < 2; turn++) {
 				if (!edited && installing(index)) {
