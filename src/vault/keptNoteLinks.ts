@@ -151,7 +151,11 @@ export class KeptNoteLinks {
 			budget?.beginSlice();
 			return walk();
 		});
-		kept.turn = answer.catch(() => undefined);
+		// Not the answer itself: a turn kept holding a finished walk's last answer held 40 B more a linking note, uncounted.
+		kept.turn = answer.then(
+			() => undefined,
+			() => undefined,
+		);
 		try {
 			const found = await answer;
 			if (takesNoPlace(found) && from.get(key) === kept) from.delete(key);

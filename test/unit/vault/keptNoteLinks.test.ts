@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { collatorCalls } from "../../helpers/collatorCalls";
 import {
 	KEPT_BACKLINK_BYTES,
@@ -307,6 +309,24 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 				kept.stop();
 				kept.start();
 			}
+		} finally {
+			kept.stop();
+		}
+	});
+
+	test("a kept walk does not hold the last answer it gave (memory its bytes do not count)", async () => {
+		// The walk's turn was the answer's promise: a finished walk of 20,000 linking notes held 102 B a linking note where
+		// its bytes counted 64 (62 without the answer).
+		setFlagsFromString("--expose-gc");
+		const collect = runInNewContext("gc") as () => void;
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		try {
+			const answered = async () => new WeakRef(await kept.backlinks(vault.scope(), "H2.md"));
+			const answer = await answered();
+			await new Promise((resolve) => setImmediate(resolve));
+			collect();
+			expect(answer.deref()).toBeUndefined();
 		} finally {
 			kept.stop();
 		}
