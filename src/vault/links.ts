@@ -495,8 +495,10 @@ async function visibleCanvasLinkCount(
  * showing the note as a card, or linking to it from a text card, is listed as Obsidian's backlinks
  * pane lists it. Excluded notes and canvases never appear. The walk over every linking file pauses on `budget`.
  */
-export function backlinks(host: Host, scope: Scope, path: string, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
-	return new BacklinksWalk(host, path).walk(host, scope, budget);
+export async function backlinks(host: Host, scope: Scope, path: string, budget?: CallBudget): Promise<Array<{ path: string; count: number }>> {
+	const found = await new BacklinksWalk(host, path).walk(host, scope, budget);
+	// A walk no keeper tells of changes: a linking file moved or deleted at one of its pauses is left out here, after the last.
+	return budget ? found.filter(({ path: source }) => isFileAt(host, source)) : found;
 }
 
 /** The source being counted when a call stopped, and its count's steps (null: a canvas, counted in one go). */
