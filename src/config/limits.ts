@@ -208,10 +208,18 @@ export const KEPT_NOTE_LINK_WALKS = 8;
  * get_note_links: bytes the kept walks hold in all, both kinds, as their `heldBytes` count them (a note's own links:
  * KEPT_LINK_PATH_BYTES a link path, 4 a link; a note's backlinks: KEPT_BACKLINK_BYTES a linking file counted,
  * KEPT_BACKLINK_SOURCE_BYTES a vault file not taken yet); past it walks are dropped as past KEPT_NOTE_LINK_WALKS, the
- * one asked now never. Counted in link paths alone, a note of 1,300,000 links to one path held 5 MB more than it was
+ * one asked now never (nor, KEPT_WALK_LEAD_ASKS, the one stopped furthest on). Counted in link paths alone, a note of 1,300,000 links to one path held 5 MB more than it was
  * said to; uncounted, eight backlinks walks of a hub linked from 100,000 notes held 74 MB.
  */
 export const KEPT_NOTE_LINK_BYTES = 100 * 1024 * 1024;
+/**
+ * get_note_links: asks of kept walks (two a call, its note's links and its backlinks) within which a stopped walk's client
+ * counts as still calling: the stopped walk furthest on of those is kept beside the one asked even past
+ * KEPT_NOTE_LINK_BYTES. Dropped there, two stopped walks each over half the bound, called alternately, dropped each
+ * other forever; kept however long ago it was asked, a walk its client gave up on would have held the place forever.
+ * Clients walking in turn end as long as they are fewer than half of it.
+ */
+export const KEPT_WALK_LEAD_ASKS = 32;
 /**
  * get_note_links: the heap one link path of a kept walk holds, measured (with gc, the walk held): 96 bytes a path for
  * 600,000 paths `n0`…, 74 for 30,000 paths of 200 characters (the text is the metadata cache's, shared), so 96.
@@ -220,7 +228,8 @@ export const KEPT_LINK_PATH_BYTES = 96;
 /**
  * get_note_links: the heap a kept backlinks walk holds for each linking file counted, measured (with gc, eight finished
  * walks held, 100,000 linking notes): 45 bytes (its count in a map, about 36; its place in the sorted order, 8), so 64,
- * for a map just grown (KEPT_BACKLINK_SORTING_BYTES more while the sort is under way).
+ * for a map just grown (KEPT_BACKLINK_SORTING_BYTES more while the sort is under way). Held by KeptNoteLinks, six walks
+ * of 20,000 linking notes: 62 bytes (102 while each walk's turn held its last answer).
  */
 export const KEPT_BACKLINK_BYTES = 64;
 /**

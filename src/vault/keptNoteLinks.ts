@@ -1,5 +1,5 @@
 import type { EventRef } from "obsidian";
-import { KEPT_NOTE_LINK_BYTES, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
+import { KEPT_NOTE_LINK_BYTES, KEPT_NOTE_LINK_WALKS, KEPT_WALK_LEAD_ASKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { backlinks, BacklinksWalk, emptyNoteLinks, NoteLinksWalk, type NoteLinks } from "./links";
 import { scopeKey, type Scope } from "./scope";
@@ -33,7 +33,8 @@ function progressOf(walk: NoteLinksWalk | BacklinksWalk): number {
  * itself moves or goes. A folder's move or delete drops every walk. A walk of fewer than
  * LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
  * KEPT_NOTE_LINK_WALKS walks of each kind and `heldBytesBound` (KEPT_NOTE_LINK_BYTES) held by the walks of both kinds
- * (`dropPastBounds`: finished walks first, then the one stopped furthest behind).
+ * (`dropPastBounds`: finished walks first, then the one stopped furthest behind; past the bytes, the one asked and the
+ * one furthest on of those still asked for are kept).
  */
 export class KeptNoteLinks {
 	/** By note path and scope, the one asked longest ago first. */
@@ -150,7 +151,11 @@ export class KeptNoteLinks {
 			budget?.beginSlice();
 			return walk();
 		});
-		kept.turn = answer.catch(() => undefined);
+		// Not the answer itself: a turn kept holding a finished walk's last answer held 40 B more a linking note, uncounted.
+		kept.turn = answer.then(
+			() => undefined,
+			() => undefined,
+		);
 		try {
 			const found = await answer;
 			if (takesNoPlace(found) && from.get(key) === kept) from.delete(key);
@@ -167,9 +172,12 @@ export class KeptNoteLinks {
 	 * as far the one asked last. A walk stopped part way was promised to its caller (the same call again gets further).
 	 * Dropped by age, one stopped for the finished walks of another token's calls meanwhile (eight notes of 512+ links
 	 * asked between two of its calls) started over at every call, and so did each of nine stopped walks called in turn:
-	 * none ended. Dropped by progress, the one furthest on is kept (bar the bound of bytes held, when only it and the one
-	 * asked are left) and ends, then the next. Backlinks walks held their memory outside the bound of bytes: eight of a hub
-	 * linked from 100,000 notes, 74 MB.
+	 * none ended. Dropped by progress, the one furthest on is kept and ends, then the next. It is kept past the bound of
+	 * bytes too, when only it and the one asked are left, if asked within the last KEPT_WALK_LEAD_ASKS asks: dropped there,
+	 * two stopped walks each holding over half the bound, called alternately, dropped each other at every call and neither
+	 * ended; a walk its client no longer asks for is dropped there as before, or it would hold the place forever. So at
+	 * most two walks are held past the bound, and the one furthest on of the walks asked in turn ends, then the next.
+	 * Backlinks walks held their memory outside the bound of bytes: eight of a hub linked from 100,000 notes, 74 MB.
 	 */
 	private dropPastBounds(asked: string): void {
 		type Candidate = { key: string; kept: KeptWalk<NoteLinksWalk | BacklinksWalk>; from: Map<string, KeptWalk<NoteLinksWalk | BacklinksWalk>> };
@@ -187,9 +195,12 @@ export class KeptNoteLinks {
 		};
 		for (const candidate of candidates()) if (candidate.kept.walk.finished && overIn(candidate.from)) drop(candidate);
 		for (;;) {
+			const left = candidates();
 			let behind: Candidate | null = null;
-			for (const candidate of candidates()) if (behind === null || progressOf(candidate.kept.walk) <= progressOf(behind.kept.walk)) behind = candidate;
+			for (const candidate of left) if (behind === null || progressOf(candidate.kept.walk) <= progressOf(behind.kept.walk)) behind = candidate;
 			if (behind === null) return;
+			// The one furthest on, its client still calling, is kept beside the one asked, past the bound of bytes.
+			if (left.length === 1 && this.asks - behind.kept.asked <= KEPT_WALK_LEAD_ASKS) return;
 			drop(behind);
 		}
 	}

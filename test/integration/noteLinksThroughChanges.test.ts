@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { NOTE_LINKS_MAX_ENTRIES } from "../../src/config/limits";
 import type { HostFile } from "../../src/host/Host";
-import { backlinks, backlinksAsNow, noteLinks, noteLinksAsNow } from "../../src/vault/links";
+import { backlinks, noteLinks, noteLinksAsNow } from "../../src/vault/links";
 import { startBudgetedLinksService, type BudgetedLinksService } from "../helpers/budgetedLinksService";
 import type { RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
@@ -98,7 +98,7 @@ describe("get_note_links walked over several calls while other notes come, go an
 			await noteLinks(host, scope, host.vault.getFileByPath("Planted.md") as HostFile, NOTE_LINKS_MAX_ENTRIES),
 			NOTE_LINKS_MAX_ENTRIES,
 		);
-		const incoming = backlinksAsNow(host, await backlinks(host, scope, "Planted.md"));
+		const incoming = await backlinks(host, scope, "Planted.md");
 		expect(answer).toMatchObject({
 			outgoing: own.outgoing,
 			outgoing_total: own.outgoingTotal,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BACKLINKS_DEFAULT_LIMIT, BACKLINKS_MAX_LIMIT, NOTE_LINKS_MAX_ENTRIES } from "../../config/limits";
-import { backlinks, backlinksAsNow, noteLinks, noteLinksAsNow } from "../../vault/links";
+import { backlinks, noteLinks, noteLinksAsNow } from "../../vault/links";
 import { withinCallBudget, type CallBudget, type StoppedCallAgain } from "../../vault/workBudget";
 import { findNote, noteAsAnswered } from "../../vault/notes";
 import { decodeCursor, pageAfter, type KeyedOrder } from "../../vault/pageCursor";
@@ -68,9 +68,10 @@ export const getNoteLinksTool = defineTool({
 		// After the call's last pause: a note moved into an excluded folder meanwhile is not named there.
 		const answered = noteAsAnswered(ctx.host, ctx.scope, args.path, file);
 		if (!answered.ok) return answered;
-		// Likewise a link target or a linking note moved or deleted meanwhile is not named at the path it left.
+		// Likewise a link target moved or deleted meanwhile is not named at the path it left (the backlinks, counted last,
+		// leave out a linking note moved or deleted as they answer: no pause since).
 		const { outgoing, outgoingTotal, unresolved, unresolvedTotal } = noteLinksAsNow(ctx.host, ctx.scope, links.value.own, NOTE_LINKS_MAX_ENTRIES);
-		const incoming = backlinksAsNow(ctx.host, links.value.incoming);
+		const incoming = links.value.incoming;
 		const { items, nextCursor } = pageAfter(incoming, after.value, args.limit, KEYED);
 		return ok({
 			path: answered.value.path,

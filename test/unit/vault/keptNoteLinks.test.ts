@@ -1,5 +1,14 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { collatorCalls } from "../../helpers/collatorCalls";
-import { KEPT_BACKLINK_BYTES, KEPT_NOTE_LINK_WALKS, LINKS_PER_CLOCK_CHECK, SORT_CHECK_ITEMS } from "../../../src/config/limits";
+import {
+	KEPT_BACKLINK_BYTES,
+	KEPT_BACKLINK_SORTING_BYTES,
+	KEPT_BACKLINK_SOURCE_BYTES,
+	KEPT_NOTE_LINK_WALKS,
+	LINKS_PER_CLOCK_CHECK,
+	SORT_CHECK_ITEMS,
+} from "../../../src/config/limits";
 import type { HostFile } from "../../../src/host/Host";
 import { KeptNoteLinks } from "../../../src/vault/keptNoteLinks";
 import { noteLinks } from "../../../src/vault/links";
@@ -257,6 +266,67 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 			await kept.backlinks(scope, "H0.md");
 			expect(recordsRead).toBe(LINKING_NOTES);
 			expect(kept.heldBytes).toBeLessThanOrEqual(bound);
+		} finally {
+			kept.stop();
+		}
+	});
+
+	test("stopped walks that two by two pass the bound of bytes, each asked in turn by its own client, all end; at most two such walks held", async () => {
+		// Any two walks pass the bound (a walk holds KEPT_BACKLINK_SOURCE_BYTES for each vault file from its start), so only the
+		// walk asked and one other may be kept. Dropping every walk but the one asked, each dropped the other at every call
+		// and none ended (walks175's left case: two hubs of ~800,000 linking notes each, called alternately).
+		const vaultFiles = Object.keys(vault.host.metadataCache.resolvedLinks).length;
+		const bound = 1.5 * vaultFiles * KEPT_BACKLINK_SOURCE_BYTES;
+		const largestWalk = vaultFiles * KEPT_BACKLINK_SOURCE_BYTES + LINKING_NOTES * (KEPT_BACKLINK_BYTES + KEPT_BACKLINK_SORTING_BYTES);
+		const kept = new KeptNoteLinks(vault.host, bound);
+		kept.start();
+		try {
+			const scope = vault.scope();
+			// Two clients alternating, then four (a hub each) in turn, then two while H3's client, furthest on, gave up: each
+			// call counts about 100 linking notes. Kept however long ago it was asked, H3's walk would have held the place.
+			for (const [first, hubs] of [
+				[0, 2],
+				[0, HUBS],
+				[1, 3],
+			] as const) {
+				if (first === 1) for (let call = 0; call < 5; call++) await kept.backlinks(scope, "H3.md", budgetOf(100)).catch(() => undefined);
+				const ended = new Set<number>();
+				let mostHeld = 0;
+				for (let round = 0; round < 40 && ended.size < hubs - first; round++)
+					for (let hub = first; hub < hubs; hub++) {
+						if (ended.has(hub)) continue;
+						await kept.backlinks(scope, `H${hub}.md`, budgetOf(100)).then(
+							() => ended.add(hub),
+							(error: unknown) => {
+								if (!(error instanceof CallOverBudget)) throw error;
+							},
+						);
+						mostHeld = Math.max(mostHeld, kept.heldBytes);
+					}
+				expect([first, hubs, ended.size]).toEqual([first, hubs, hubs - first]);
+				// Past the bound by the walk asked and one other at most: four walks would hold twice as much.
+				expect(mostHeld).toBeLessThanOrEqual(2 * largestWalk);
+				kept.stop();
+				kept.start();
+			}
+		} finally {
+			kept.stop();
+		}
+	});
+
+	test("a kept walk does not hold the last answer it gave (memory its bytes do not count)", async () => {
+		// The walk's turn was the answer's promise: a finished walk of 20,000 linking notes held 102 B a linking note where
+		// its bytes counted 64 (62 without the answer).
+		setFlagsFromString("--expose-gc");
+		const collect = runInNewContext("gc") as () => void;
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		try {
+			const answered = async () => new WeakRef(await kept.backlinks(vault.scope(), "H2.md"));
+			const answer = await answered();
+			await new Promise((resolve) => setImmediate(resolve));
+			collect();
+			expect(answer.deref()).toBeUndefined();
 		} finally {
 			kept.stop();
 		}
