@@ -149,7 +149,7 @@ export function tokenFoldersText(token: Pick<TokenRecord, "folders">): string {
 }
 
 /** "No token named X", with the names there are. */
-export function unknownTokenMessage(settings: VaultMcpSettings, name: string): string {
+function unknownTokenMessage(settings: VaultMcpSettings, name: string): string {
 	const names = settings.tokens.map((record) => `"${record.name}"`);
 	return `No token named "${name}". ${names.length === 0 ? "There are no tokens." : `The tokens are: ${names.join(", ")}.`}`;
 }
