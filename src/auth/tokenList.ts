@@ -25,10 +25,20 @@ export function addToken(
 	return { settings: { ...settings, tokens: [...settings.tokens, record] }, token };
 }
 
-/** Removes the token with this name; an error if there is none. */
-export function revokeToken(settings: VaultMcpSettings, name: string): { settings: VaultMcpSettings } | { error: string } {
-	if (!settings.tokens.some((record) => record.name === name)) return { error: unknownTokenMessage(settings, name) };
-	return { settings: { ...settings, tokens: settings.tokens.filter((record) => record.name !== name) } };
+/**
+ * Removes one token: the one `tokenNamed` finds for this name or short id, or with `tokenHash` the token of that name and
+ * hash (the settings tab's, under one of two tokens of a name). An error if there is none, or (without a hash) if the name
+ * is two tokens': a revoke by name removed every token of it.
+ */
+export function revokeToken(settings: VaultMcpSettings, nameOrId: string, tokenHash?: string): { settings: VaultMcpSettings } | { error: string } {
+	const found =
+		tokenHash === undefined
+			? tokenNamed(settings, nameOrId)
+			: (settings.tokens.find((record) => record.name === nameOrId && record.hash === tokenHash) ?? { error: unknownTokenMessage(settings, nameOrId) });
+	if ("error" in found) return found;
+	const hash = "token" in found ? found.token.hash : found.hash;
+	// By hash: a record copied by hand under another name holds the same secret, which must stop working too.
+	return { settings: { ...settings, tokens: settings.tokens.filter((record) => record.hash !== hash) } };
 }
 
 /**
@@ -91,18 +101,24 @@ export function setTokenRights(
 }
 
 /**
- * The one token of this name, for a command that addresses a token by name (`token rights`): an error if there is none,
- * or if there are two or more. data.json edited by hand can hold two tokens of one name (the tab and the CLI refuse to make
- * one); a change by name was saved into every one of them. The error lists them by their first characters, which
- * `token list` and the settings tab show too, and says what to do.
+ * The one token a command names (`token rights`, `token folders`, `token revoke`): by its name, or by its short id, the
+ * first characters `token list` and the settings tab show (`vmcp_Ab3d…`, the "…" optional). An error if there is none, or
+ * if the words fit two or more tokens: data.json edited by hand can hold two tokens of one name (the tab and the CLI refuse
+ * to make one), and a change by name was saved into every one of them. The error lists them by their short ids.
  */
-export function tokenNamed(settings: VaultMcpSettings, name: string): { token: TokenRecord } | { error: string } {
-	const named = settings.tokens.filter((record) => record.name === name);
-	if (named[0] === undefined) return { error: unknownTokenMessage(settings, name) };
-	if (named.length === 1) return { token: named[0] };
-	const shown = named.map((record) => `${record.displayPrefix}…`).join(", ");
+export function tokenNamed(settings: VaultMcpSettings, nameOrId: string): { token: TokenRecord } | { error: string } {
+	const id = nameOrId.replace(/(?:…|\.\.\.)$/u, "");
+	const fits = settings.tokens.filter((record) => record.name === nameOrId || record.displayPrefix === id);
+	if (fits[0] === undefined) return { error: unknownTokenMessage(settings, nameOrId) };
+	if (fits.length === 1) return { token: fits[0] };
+	const ids = fits.map((record) => `${record.displayPrefix}…`);
+	if (new Set(ids).size < ids.length) {
+		return {
+			error: `${fits.length} tokens fit "${nameOrId}" in data.json (${ids.join(", ")}) and their short ids do not tell them apart: data.json was edited by hand. Change one token in Obsidian (Settings → Vault MCP lists each token apart), or revoke them there and make a new token.`,
+		};
+	}
 	return {
-		error: `${named.length} tokens are named "${name}" in data.json (${shown}): it was edited by hand, and a change by name would reach every one of them. Change one token's rights in Obsidian (Settings → Vault MCP lists each token apart), or revoke the name (every token of it) and make a new token.`,
+		error: `${fits.length} tokens fit "${nameOrId}" in data.json (${ids.join(", ")}): it was edited by hand, and a change by name would reach every one of them. Name one by its short id instead of its name (as \`token list\` shows it, e.g. ${ids[0] ?? ""}).`,
 	};
 }
 
@@ -133,7 +149,7 @@ export function tokenFoldersText(token: Pick<TokenRecord, "folders">): string {
 }
 
 /** "No token named X", with the names there are. */
-export function unknownTokenMessage(settings: VaultMcpSettings, name: string): string {
+function unknownTokenMessage(settings: VaultMcpSettings, name: string): string {
 	const names = settings.tokens.map((record) => `"${record.name}"`);
 	return `No token named "${name}". ${names.length === 0 ? "There are no tokens." : `The tokens are: ${names.join(", ")}.`}`;
 }

@@ -108,9 +108,14 @@ export class TerminalApprover implements Approver {
 		this.write(`\n${visibleInTerminal(`(Stopped: ${request.tool} from "${request.tokenName}", which you approved. ${why})`)}\n`);
 	}
 
-	/** The question's "always" saves fewer rights now: the one on screen is prompted again, naming what "a" saves. */
+	/**
+	 * The question's "always" saves fewer rights now: the one on screen is prompted again, naming what "a" saves, and an answer
+	 * in the grace after it is not taken (as after a swap): typed while the old prompt was up, an "a" saved fewer rights than
+	 * the words the person had read.
+	 */
 	alwaysAllowsNarrowed(request: ApprovalRequest): void {
 		if (this.closed || this.current?.waiting.request !== request || !this.current.lines) return;
+		this.current.swappedAt = Date.now();
 		this.write(`\n(a right this question named is no longer at Ask: what "always" saves changed) ${this.prompt()}`);
 	}
 

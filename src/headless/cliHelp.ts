@@ -137,11 +137,14 @@ export const TOKEN_NEW_COMMAND = defineCommand({
 	},
 });
 
+/** How a command that takes a token's NAME tells apart two tokens of one name (data.json edited by hand). */
+const SHORT_ID_DETAIL = "NAME may be the token's short id as `token list` shows it (vmcp_Ab3d…): two tokens of one name are told apart by it.";
+
 export const TOKEN_RIGHTS_COMMAND = defineCommand({
 	name: "token rights",
 	arguments: "<vault> NAME",
 	summary: "change which tools a token may use at once (allow), only after you approve (ask), or not at all (deny)",
-	details: ["Without flags, prints the token's rights. A running `serve` follows the change within a second."],
+	details: ["Without flags, prints the token's rights. A running `serve` follows the change within a second.", SHORT_ID_DETAIL],
 	options: {
 		allow: { type: "string", multiple: true },
 		ask: { type: "string", multiple: true },
@@ -155,7 +158,10 @@ export const TOKEN_FOLDERS_COMMAND = defineCommand({
 	name: "token folders",
 	arguments: "<vault> NAME [FOLDER,…]",
 	summary: "limit a token to some folders (the rest of the vault does not exist for it), or give it the whole vault again",
-	details: ["Without folders, prints the token's folders. A running `serve` follows the change within a second, from the token's next call."],
+	details: [
+		"Without folders, prints the token's folders. A running `serve` follows the change within a second, from the token's next call.",
+		SHORT_ID_DETAIL,
+	],
 	options: {
 		"whole-vault": { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
@@ -179,7 +185,7 @@ export const TOKEN_REVOKE_COMMAND = defineCommand({
 	name: "token revoke",
 	arguments: "<vault> NAME",
 	summary: "revoke the token with that name; it stops working on the next request",
-	details: [],
+	details: [SHORT_ID_DETAIL],
 	options: {},
 	flags: {},
 });

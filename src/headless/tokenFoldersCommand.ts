@@ -4,7 +4,7 @@
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { setTokenFolders, tokenFoldersText, unknownTokenMessage } from "../auth/tokenList";
+import { setTokenFolders, tokenFoldersText, tokenNamed } from "../auth/tokenList";
 import type { VaultMcpSettings } from "../config/settings";
 import { vaultRootSpellings } from "../config/vaultRootSpellings";
 import { parseTokenFolders } from "../paths/tokenFolders";
@@ -18,6 +18,7 @@ export interface TokenFoldersStore {
 /** What `token folders` was asked: show them (neither), set them, or give back the whole vault. */
 export interface TokenFoldersRequest {
 	root: string;
+	/** The token's name or short id (see `tokenNamed`). */
 	name: string;
 	/** The FOLDER,… argument, comma-separated or repeated; absent: only show. */
 	folders?: readonly string[];
@@ -60,14 +61,15 @@ export async function runTokenFolders(store: TokenFoldersStore, request: TokenFo
 		wanted = parsed.folders;
 	}
 	const { settings: read, warnings } = await store.read();
-	// An unknown name changes nothing: data.json is not even rewritten.
-	if (!read.tokens.some((candidate) => candidate.name === request.name)) return { error: unknownTokenMessage(read, request.name), usage: false };
-	let settings = read;
+	// An unknown name, or one of two tokens', changes nothing: data.json is not even rewritten.
+	const found = tokenNamed(read, request.name);
+	if ("error" in found) return { error: found.error, usage: false };
+	let record = found.token;
 	if (wanted !== null) {
 		const folders = wanted;
 		let missing: string | null = null;
-		settings = await store.update((current) => {
-			const saved = setTokenFolders(current, request.name, folders);
+		const settings = await store.update((current) => {
+			const saved = setTokenFolders(current, record.name, folders, record.hash);
 			if ("error" in saved) {
 				missing = saved.error;
 				return current;
@@ -75,10 +77,9 @@ export async function runTokenFolders(store: TokenFoldersStore, request: TokenFo
 			return saved.settings;
 		});
 		if (missing !== null) return { error: missing, usage: false };
+		record = settings.tokens.find((candidate) => candidate.hash === record.hash) ?? record;
 		warnings.push(...(await missingFolderWarnings(request.root, folders)));
 	}
-	const record = settings.tokens.find((candidate) => candidate.name === request.name);
-	if (!record) return { error: unknownTokenMessage(settings, request.name), usage: false };
 	const folders = record.folders ?? [];
 	const out = request.json ? `${JSON.stringify({ name: record.name, folders })}\n` : `Folders of "${record.name}": ${tokenFoldersText(record)}\n`;
 	return { out, warnings };

@@ -162,11 +162,6 @@ const YAML_1_1_SPECIAL_KEY = /^(?:<<|[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Of
  */
 const NOT_YAML_PRINTABLE = /[\uFFFE\uFFFF]/;
 
-/** Whether `text` holds a character a strict YAML reader refuses written plain (`NOT_YAML_PRINTABLE`): only the `\uFFFE` escape in double quotes reads back. */
-export function holdsNotYamlPrintable(text: string): boolean {
-	return NOT_YAML_PRINTABLE.test(text);
-}
-
 /** Whether a key must be double-quoted to read back as `name` in YAML 1.1 and by a strict YAML 1.2 reader. */
 function quotedKeyNeeded(name: string): boolean {
 	return YAML_1_1_SPECIAL_KEY.test(name) || NOT_YAML_PRINTABLE.test(name);

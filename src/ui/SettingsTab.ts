@@ -153,7 +153,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
 					button
 						.setButtonText("Revoke")
 						.setWarning()
-						.onClick(() => revokeTokenFlow(plugin, token.name, () => this.render())),
+						.onClick(() => revokeTokenFlow(plugin, token, () => this.render())),
 				);
 			this.renderTokenFolders(containerEl, token, token.folders ?? []);
 			renderRightsSection(containerEl, plugin, token.hash);

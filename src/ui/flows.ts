@@ -92,15 +92,18 @@ export async function saveTokenFolders(plugin: VaultMcpPort, token: Pick<TokenRe
 	return null;
 }
 
-/** Revokes a token after confirmation; the running server refuses it from the next request. */
-export function revokeTokenFlow(plugin: VaultMcpPort, name: string, onRevoked: () => void = () => undefined): void {
+/**
+ * Revokes the token the button sits under (by hash: data.json edited by hand can hold two tokens of one name, and a revoke
+ * by name removed both) after confirmation; the running server refuses it from the next request.
+ */
+export function revokeTokenFlow(plugin: VaultMcpPort, token: Pick<TokenRecord, "name" | "hash">, onRevoked: () => void = () => undefined): void {
 	new ConfirmModal(
 		plugin.app,
-		`Revoke "${name}"?`,
+		`Revoke "${token.name}"?`,
 		["Apps using this token lose access at once. This cannot be undone; make a new token to reconnect them."],
 		"Revoke",
 		async () => {
-			const revoked = revokeToken(plugin.settings, name);
+			const revoked = revokeToken(plugin.settings, token.name, token.hash);
 			if ("error" in revoked) {
 				new Notice(revoked.error);
 				return;

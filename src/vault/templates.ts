@@ -2,7 +2,6 @@
 import { dayjs } from "./moment";
 import type { Host, HostFile } from "../host/Host";
 import { parseFrontmatter, splitFrontmatter } from "../markdown/frontmatter";
-import { holdsNotYamlPrintable } from "../markdown/properties";
 import { appendToEnd, detectFormat, isOutline, type EditMode, type FormatDefaults } from "../markdown/outline";
 import type { TemplateSettings } from "./obsidianSettings";
 import { findNote } from "./notes";
@@ -37,7 +36,8 @@ const VARIABLE_WEIGHT = 2;
  * costs microseconds per character in one piece, and 100,000 `{{date}}` held the server 0.8 s. So
  * is one whose titles weigh more than TEMPLATE_MAX_TITLE_CHARS: each `{{title}}` copies the title,
  * and 500,000 of them made 96 MiB of text in pieces of 100–160 ms. A template longer than a note
- * the write tools change (overEditedSize) is refused too.
+ * the write tools change (overEditedSize) is refused too, and so is one whose frontmatter, filled, would not read back as
+ * written (frontmatterReadsAsWritten).
  */
 export function fillTemplate(template: string, formats: TemplateFormats, date: Date, title: string): Result<string> {
 	// The new note is no longer than a note the write tools change: one of 200,000 bullets (4.6 MB) was made into a note in a piece of 130 ms.
@@ -68,21 +68,74 @@ export function fillTemplate(template: string, formats: TemplateFormats, date: D
 		return fail(
 			`The template's {{title}} variables are too many to fill with this title (over ${TEMPLATE_MAX_TITLE_CHARS} characters of titles). Use fewer in the template, or create the note without it.`,
 		);
-	// Copied as it is, a title's U+FFFE or U+FFFF in the frontmatter made a strict YAML reader refuse all of it (as set_property's
-	// plain values did: it quotes them). The template's `{{title}}` may stand anywhere in the YAML (plain, quoted, in a list), and
-	// only double quotes can escape them: refused, with what to do.
-	if (holdsNotYamlPrintable(title) && /\{\{\s*title\s*\}\}/i.test(splitFrontmatter(template)?.yaml ?? ""))
-		return fail(
-			`The note's name holds U+FFFE or U+FFFF, and the template puts {{title}} in its frontmatter, where a strict YAML reader refuses the whole frontmatter for either character. Choose a name without them, or a template with no {{title}} in its frontmatter.`,
-		);
 	const day = dayjs(date);
-	return ok(
-		template
-			.replace(withFormat, (_match, format: string) => day.format(formatInBraces(format)))
-			.replace(bareDate, () => day.format(formats.dateFormat))
-			.replace(bareTime, () => day.format(formats.timeFormat))
-			.replace(titleVariable, () => title),
-	);
+	// Each variable's text, passed through `put` (the frontmatter's check gives a placeholder and keeps the text).
+	const fill = (text: string, put: (value: string) => string): string =>
+		text
+			.replace(withFormat, (_match, format: string) => put(day.format(formatInBraces(format))))
+			.replace(bareDate, () => put(day.format(formats.dateFormat)))
+			.replace(bareTime, () => put(day.format(formats.timeFormat)))
+			.replace(titleVariable, () => put(title));
+	const filled = fill(template, (value) => value);
+	const frontmatter = splitFrontmatter(template)?.yaml;
+	if (frontmatter !== undefined && !frontmatterReadsAsWritten(frontmatter, splitFrontmatter(filled)?.yaml ?? "", fill))
+		return fail(
+			"Filled in, the template's frontmatter would not read back as written: the text a {{title}}, {{date}} or {{time}} puts there (the note's name, or a date in the template's format) holds what YAML reads otherwise in that place (': ', ' #', a quote) or a line break or cannot hold (U+FFFE, U+FFFF, a lone surrogate, a control character). Choose a name without it, quote the variable in the template (title: \"{{title}}\"), or create the note without the template.",
+		);
+	return ok(filled);
+}
+
+/** A placeholder for the frontmatter's check: plain YAML that reads as itself anywhere a value or a word of one may stand. */
+const FILL_PLACEHOLDER = /VaultMcpFill(\d+)Z/g;
+
+/** What YAML 1.2 cannot hold in a document, even quoted (only escaped): it is not in YAML's printable set. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
+const NOT_YAML_PRINTABLE_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|\p{Cs}/u;
+
+/** A line break to YAML 1.2 (CR, LF) or 1.1 (also U+0085, U+2028, U+2029). */
+const YAML_LINE_BREAK = /[\r\n\x85\u2028\u2029]/u;
+
+/**
+ * Whether a template's frontmatter filled (`filled`) reads as the template's own frontmatter with each variable's text
+ * where the variable stands, and holds no character YAML cannot hold that the template did not. The one check of every
+ * fill into the frontmatter: a title `Notes #1` read as `Notes` (a comment), `A: B` or one with a line break broke or
+ * reshaped the properties, a noncharacter or lone surrogate made a strict reader refuse all of them, and a date format
+ * could do each of these too. A template whose own frontmatter does not parse is filled as it is (its own text).
+ * A plain value YAML types (a number, true, false) counts as its text.
+ */
+function frontmatterReadsAsWritten(templateYaml: string, filledYaml: string, fill: (text: string, put: (value: string) => string) => string): boolean {
+	const values: string[] = [];
+	const placeheldYaml = fill(templateYaml, (value) => `VaultMcpFill${values.push(value) - 1}Z`);
+	const placeheld = parseFrontmatter(placeheldYaml);
+	if (placeheld === null || NOT_YAML_PRINTABLE_CHARACTER.test(placeheldYaml)) return true;
+	// A line break (YAML 1.2's, or 1.1's U+2028 and U+2029) ends or reshapes a value wherever it stands, and the yaml package
+	// read a lone CR as text where YAML 1.2 reads a line break.
+	if (NOT_YAML_PRINTABLE_CHARACTER.test(filledYaml) || values.some((value) => YAML_LINE_BREAK.test(value))) return false;
+	const withValues = (text: string) => text.replace(FILL_PLACEHOLDER, (_match, index: string) => values[Number(index)] ?? "");
+	return readsAs(placeheld, parseFrontmatter(filledYaml), withValues);
+}
+
+/** Whether `read` is `written` (parsed with placeholders) with each placeholder's text in place: the same shape, keys and text. */
+function readsAs(written: unknown, read: unknown, withValues: (text: string) => string): boolean {
+	if (typeof written === "string") {
+		const text = withValues(written);
+		if (typeof read === "string") return read === text;
+		if (typeof read === "number") return Number(text) === read;
+		if (typeof read === "boolean") return text.toLowerCase() === String(read);
+		return read === null && /^(?:null|Null|NULL|~)?$/u.test(text);
+	}
+	if (Array.isArray(written))
+		return Array.isArray(read) && read.length === written.length && written.every((item, index) => readsAs(item, read[index], withValues));
+	if (written !== null && typeof written === "object") {
+		if (read === null || typeof read !== "object" || Array.isArray(read)) return false;
+		const readEntries = new Map(Object.entries(read));
+		const writtenEntries = Object.entries(written);
+		return (
+			readEntries.size === writtenEntries.length &&
+			writtenEntries.every(([key, value]) => readEntries.has(withValues(key)) && readsAs(value, readEntries.get(withValues(key)), withValues))
+		);
+	}
+	return Object.is(written, read);
 }
 
 /**

@@ -13,7 +13,7 @@ import { NodeHost } from "../../src/headless/NodeHost";
 import VaultMcpPlugin from "../../src/main";
 import { createApp, type PluginManifest } from "../double/obsidian";
 import { runCommand } from "../helpers/cliCommand";
-import { until } from "../helpers/dom";
+import { clickModalButton, until } from "../helpers/dom";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
@@ -73,6 +73,15 @@ describe("two tokens of one name in data.json", () => {
 			area.dispatchEvent(new Event("change"));
 			await until(async () => (await dataJson()).tokens[1]?.folders?.length === 1);
 			expect((await dataJson()).tokens.map((record) => record.folders ?? [])).toEqual([[], ["Projects"]]);
+			// Revoke under the first: the first goes, the second stays (both went).
+			const revokeButtons = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")]
+				.filter((item) => item.querySelector(".setting-item-name")?.textContent === "laptop")
+				.map((item) => [...item.querySelectorAll("button")].find((button) => button.textContent === "Revoke"));
+			expect(revokeButtons).toHaveLength(2);
+			revokeButtons[0]?.click();
+			clickModalButton("Revoke");
+			await until(async () => (await dataJson()).tokens.length !== 2);
+			expect((await dataJson()).tokens.map((record) => record.hash)).toEqual([second?.hash]);
 		} finally {
 			(plugin as unknown as { unload(): void }).unload();
 			await plugin.service.stop();
@@ -81,18 +90,37 @@ describe("two tokens of one name in data.json", () => {
 		}
 	});
 
-	test("`token rights NAME` refuses the name, listing both tokens by their first characters; data.json unchanged (both were set to Deny)", async () => {
+	test("`token rights`, `token folders` and `token revoke` refuse the name, listing the short ids; each takes a short id and changes that token only", async () => {
 		const before = await fs.readFile(nodePath.join(vault, DATA_JSON), "utf8");
-		const prefixes = (await dataJson()).tokens.map((record) => `${record.displayPrefix}…`);
-		for (const args of [["--deny", "append_to_note"], []]) {
-			const refused = await runCommand(tokenCommand, ["rights", vault, "laptop", ...args]).then(
-				(output) => `exit ${output.code}: ${output.stderr}`,
+		const [first, second] = (await dataJson()).tokens;
+		if (!first || !second) throw new Error("two tokens expected");
+		const ids = `${first.displayPrefix}…, ${second.displayPrefix}…`;
+		const run = (args: string[]) =>
+			runCommand(tokenCommand, args).then(
+				(output) => `exit ${output.code}: ${output.stderr}${output.stdout}`,
 				(error: Error) => error.message,
 			);
-			expect(refused).toBe(
-				`2 tokens are named "laptop" in data.json (${prefixes.join(", ")}): it was edited by hand, and a change by name would reach every one of them. Change one token's rights in Obsidian (Settings → Vault MCP lists each token apart), or revoke the name (every token of it) and make a new token.`,
+		// token rights: a change and a look; token folders: a change; token revoke (revoked both, or set both's folders).
+		for (const args of [
+			["rights", vault, "laptop", "--deny", "append_to_note"],
+			["rights", vault, "laptop"],
+			["folders", vault, "laptop", "Projects"],
+			["revoke", vault, "laptop"],
+		]) {
+			expect(await run(args)).toContain(
+				`2 tokens fit "laptop" in data.json (${ids}): it was edited by hand, and a change by name would reach every one of them. Name one by its short id`,
 			);
 		}
 		expect(await fs.readFile(nodePath.join(vault, DATA_JSON), "utf8")).toBe(before);
+		// By the short id `token list` shows (with or without its "…"): that token only.
+		expect(await run(["list", vault])).toContain(`laptop\twrite\t${second.displayPrefix}…\t`);
+		expect(await run(["rights", vault, `${second.displayPrefix}…`, "--deny", "append_to_note"])).toContain('exit 0: Rights of "laptop" (write):');
+		expect(await run(["folders", vault, second.displayPrefix, "Projects"])).toMatch(/^exit 0: .*\nFolders of "laptop": Projects\n$/u);
+		expect((await dataJson()).tokens.map((record) => [record.rights?.append_to_note ?? "allow", record.folders ?? []])).toEqual([
+			["allow", []],
+			["deny", ["Projects"]],
+		]);
+		expect(await run(["revoke", vault, `${first.displayPrefix}…`])).toBe('exit 0: Revoked "laptop".\n');
+		expect((await dataJson()).tokens.map((record) => record.hash)).toEqual([second.hash]);
 	});
 });

@@ -124,7 +124,10 @@ async function tokenList(args: string[], io: CliIo): Promise<number> {
 	return 0;
 }
 
-/** A `token ACTION <vault> NAME …` command's arguments: its flags, the vault folder, the token's name, and what follows the name. */
+/**
+ * A `token ACTION <vault> NAME …` command's arguments: its flags, the vault folder, the token's name or short id (as
+ * `tokenNamed` reads it), and what follows it.
+ */
 async function tokenCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(
 	args: string[],
 	command: { name: string; options: O },
@@ -145,17 +148,16 @@ async function tokenRevoke(args: string[], io: CliIo): Promise<number> {
 	const { root, name } = await tokenCommandArgs(args, TOKEN_REVOKE_COMMAND);
 	const logger = loggerFor(io);
 	const store = settingsStoreOf(root);
-	const settings = await loadSettings(store, logger);
-	const revoked = revokeToken(settings, name);
-	if ("error" in revoked) {
-		logger.error(revoked.error);
+	const found = tokenNamed(await loadSettings(store, logger), name);
+	if ("error" in found) {
+		logger.error(found.error);
 		return 1;
 	}
 	await store.update((current) => {
-		const again = revokeToken(current, name);
+		const again = revokeToken(current, found.token.name, found.token.hash);
 		return "error" in again ? current : again.settings;
 	});
-	io.stdout(`Revoked "${visibleInTerminal(name)}".\n`);
+	io.stdout(`Revoked "${visibleInTerminal(found.token.name)}".\n`);
 	return 0;
 }
 
@@ -172,7 +174,7 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 				if ("error" in found) throw new UsageError(found.error, undefined, false);
 				const next = applyRightChanges(found.token, changes, TOOL_RIGHT_SUBJECTS);
 				if ("error" in next) throw new UsageError(next.error, undefined, false);
-				const saved = setTokenRights(current, name, next.rights, found.token.hash);
+				const saved = setTokenRights(current, found.token.name, next.rights, found.token.hash);
 				if ("error" in saved) throw new UsageError(saved.error, undefined, false);
 				return saved.settings;
 			});
@@ -181,8 +183,8 @@ async function tokenRights(args: string[], io: CliIo): Promise<number> {
 	if ("error" in found) throw new UsageError(found.error, undefined, false);
 	const record = found.token;
 	const shown = rightsTable(record, TOOL_RIGHT_SUBJECTS);
-	if (values.json === true) io.stdout(`${jsonForTerminal({ name, level: record.level, rights: shown })}\n`);
-	else io.stdout(`Rights of "${visibleInTerminal(name)}" (${record.level}):\n${rightsText(shown)}\n`);
+	if (values.json === true) io.stdout(`${jsonForTerminal({ name: record.name, level: record.level, rights: shown })}\n`);
+	else io.stdout(`Rights of "${visibleInTerminal(record.name)}" (${record.level}):\n${rightsText(shown)}\n`);
 	return 0;
 }
 

@@ -184,6 +184,13 @@ describe("TerminalApprover", () => {
 		question.alwaysAllows = ["add_task"];
 		approver.alwaysAllowsNarrowed(question);
 		expect(shown).toMatch(/what "always" saves changed\) Approve\? \[y\]es, \[n\]o, \[a\]lways allow add_task for "laptop": $/u);
+		// An "a" typed as the prompt changed was typed for the old words: not taken (review178; it saved add_task only, at once).
+		input.write("a\n");
+		await tick();
+		expect(shown).toContain("(the question changed just now: read it, then answer)");
+		expect(await Promise.race([pending, sleep(0).then(() => "pending")])).toBe("pending");
+		// After the grace (1 s), typed for the words on screen.
+		await sleep(1_100);
 		input.write("a\n");
 		expect(await pending).toBe("always");
 	});

@@ -42,9 +42,7 @@ describe("a title holding U+FFFE or U+FFFF (red171: a strict YAML reader refuses
 		(_where, title) => {
 			expect(fillTemplate(template, DEFAULTS, WHEN, title)).toEqual({
 				ok: false,
-				error: expect.stringMatching(
-					/^The note's name holds U\+FFFE or U\+FFFF, and the template puts \{\{title\}\} in its frontmatter.*Choose a name without them/u,
-				) as unknown,
+				error: expect.stringMatching(/^Filled in, the template's frontmatter would not read back as written: .*Choose a name without it/u) as unknown,
 			});
 			expect(fillTemplate(template.replace("title: {{title}}", 'title: "{{ Title }}"'), DEFAULTS, WHEN, title).ok).toBe(false);
 			expect(fillTemplate("---\ntags: [idea]\n---\n# {{title}}\n", DEFAULTS, WHEN, title)).toEqual({
@@ -57,6 +55,38 @@ describe("a title holding U+FFFE or U+FFFF (red171: a strict YAML reader refuses
 			});
 		},
 	);
+});
+
+describe("a fill into the frontmatter that would not read back as written is refused, whatever the character (review178)", () => {
+	const template = "---\ntags: [idea]\ntitle: {{title}}\nyear: {{date:YYYY}}\n---\n# {{title}}\n";
+	test.each([
+		["a comment", "Notes #1"],
+		["a second key", "Plan: B"],
+		["a CR", "a\rb"],
+		["a line break and a key", "a\nb: c"],
+		["U+2028", "a\u2028b"],
+		["a lone surrogate", "x\uD800y"],
+	])("a title holding %s is refused (it was written, read otherwise or refused by a strict reader)", (_what, title) => {
+		expect(fillTemplate(template, DEFAULTS, WHEN, title)).toEqual({
+			ok: false,
+			error: expect.stringMatching(/^Filled in, the template's frontmatter would not read back/u) as unknown,
+		});
+		// In the body only, or quoted where quotes read it back, filled as before.
+		expect(fillTemplate("---\ntags: [idea]\n---\n# {{title}}\n", DEFAULTS, WHEN, title).ok).toBe(true);
+	});
+	test.each([
+		["a noncharacter in a date format", "---\nday: {{date:[\uFFFE]YYYY}}\n---\n"],
+		["a ': ' in a date format", "---\nday: {{date:[at: ]YYYY}}\n---\n"],
+	])("%s is refused too (it was written)", (_what, dated) => {
+		expect(fillTemplate(dated, DEFAULTS, WHEN, "Idea").ok).toBe(false);
+	});
+	test("what reads back as written is filled: plain titles, a year YAML types as a number, a quoted title with ': ' and ' #'", () => {
+		expect(fillTemplate(template, DEFAULTS, WHEN, "Planting")).toEqual({
+			ok: true,
+			value: "---\ntags: [idea]\ntitle: Planting\nyear: 2026\n---\n# Planting\n",
+		});
+		expect(fillTemplate('---\ntitle: "{{title}}"\n---\n', DEFAULTS, WHEN, "Plan: B #1")).toEqual({ ok: true, value: '---\ntitle: "Plan: B #1"\n---\n' });
+	});
 });
 
 describe("hostile templates are filled in linear time, or refused", () => {
