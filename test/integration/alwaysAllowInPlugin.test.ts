@@ -10,7 +10,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addToken } from "../../src/auth/tokenList";
-import { defaultSettings, parseSettings } from "../../src/config/settings";
+import { defaultSettings } from "../../src/config/settings";
 import { token as tokenCommand } from "../../src/headless/cli/token";
 import { NodeHost } from "../../src/headless/NodeHost";
 import { JournalFile } from "../../src/journal/JournalFile";
@@ -18,6 +18,7 @@ import VaultMcpPlugin from "../../src/main";
 import { createApp, shownNotices, type PluginManifest } from "../double/obsidian";
 import { runCommand } from "../helpers/cliCommand";
 import { connectClient } from "../helpers/http";
+import { savedPluginSettings } from "../helpers/pluginDataJson";
 import { callTool, type CallOutcome } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -49,7 +50,7 @@ describe("'Always allow' in Obsidian (the plugin in the host double, a real clie
 	let client: Client;
 
 	const noteText = () => fs.readFile(nodePath.join(vault, "Groceries.md"), "utf8");
-	const dataJson = async () => parseSettings(JSON.parse(await fs.readFile(nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"), "utf8"))).settings;
+	const dataJson = () => savedPluginSettings(vault);
 	const append = (content: string): Promise<CallOutcome> =>
 		callTool(client, "append_to_note", { path: "Groceries.md", content }).catch((error: Error) => ({ ok: false, error: error.message }));
 	const journalled = () => JournalFile.forVault(vault, ".obsidian").list();

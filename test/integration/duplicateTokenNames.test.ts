@@ -7,17 +7,17 @@
 import { promises as fs, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { addToken } from "../../src/auth/tokenList";
-import { defaultSettings, parseSettings, type VaultMcpSettings } from "../../src/config/settings";
+import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { token as tokenCommand } from "../../src/headless/cli/token";
 import { NodeHost } from "../../src/headless/NodeHost";
 import VaultMcpPlugin from "../../src/main";
 import { createApp, type PluginManifest } from "../double/obsidian";
 import { runCommand } from "../helpers/cliCommand";
 import { clickModalButton, until } from "../helpers/dom";
+import { PLUGIN_DATA_JSON, savedPluginSettings } from "../helpers/pluginDataJson";
 import { makeVault, removeDir } from "../helpers/vault";
 
 const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
-const DATA_JSON = ".obsidian/plugins/vault-mcp/data.json";
 
 /** Settings holding two write tokens named "laptop" (the second made as "other", renamed as a hand edit would). */
 function twinSettings(): VaultMcpSettings {
@@ -31,11 +31,11 @@ function twinSettings(): VaultMcpSettings {
 
 describe("two tokens of one name in data.json", () => {
 	let vault: string;
-	const dataJson = async () => parseSettings(JSON.parse(await fs.readFile(nodePath.join(vault, DATA_JSON), "utf8"))).settings;
+	const dataJson = () => savedPluginSettings(vault);
 	beforeEach(async () => {
 		vault = await makeVault({ "Home.md": "# Home\n" });
-		await fs.mkdir(nodePath.dirname(nodePath.join(vault, DATA_JSON)), { recursive: true });
-		await fs.writeFile(nodePath.join(vault, DATA_JSON), JSON.stringify(twinSettings()));
+		await fs.mkdir(nodePath.dirname(nodePath.join(vault, PLUGIN_DATA_JSON)), { recursive: true });
+		await fs.writeFile(nodePath.join(vault, PLUGIN_DATA_JSON), JSON.stringify(twinSettings()));
 	});
 	afterEach(() => removeDir(vault));
 
@@ -91,7 +91,7 @@ describe("two tokens of one name in data.json", () => {
 	});
 
 	test("`token rights`, `token folders` and `token revoke` refuse the name, listing the short ids; each takes a short id and changes that token only", async () => {
-		const before = await fs.readFile(nodePath.join(vault, DATA_JSON), "utf8");
+		const before = await fs.readFile(nodePath.join(vault, PLUGIN_DATA_JSON), "utf8");
 		const [first, second] = (await dataJson()).tokens;
 		if (!first || !second) throw new Error("two tokens expected");
 		const ids = `${first.displayPrefix}…, ${second.displayPrefix}…`;
@@ -111,7 +111,7 @@ describe("two tokens of one name in data.json", () => {
 				`2 tokens fit "laptop" in data.json (${ids}): it was edited by hand, and a change by name would reach every one of them. Name one by its short id`,
 			);
 		}
-		expect(await fs.readFile(nodePath.join(vault, DATA_JSON), "utf8")).toBe(before);
+		expect(await fs.readFile(nodePath.join(vault, PLUGIN_DATA_JSON), "utf8")).toBe(before);
 		// By the short id `token list` shows (with or without its "…"): that token only.
 		expect(await run(["list", vault])).toContain(`laptop\twrite\t${second.displayPrefix}…\t`);
 		expect(await run(["rights", vault, `${second.displayPrefix}…`, "--deny", "append_to_note"])).toContain('exit 0: Rights of "laptop" (write):');
