@@ -210,7 +210,7 @@ export class ApprovalModal extends Modal {
 		this.alwaysChangedEl?.setText(
 			this.alwaysButton === null
 				? "A right this question named is no longer at Ask, so there is nothing left to allow always. The buttons wait a second: read them again."
-				: "A right this question named is no longer at Ask, so \"Always allow\" saves less now. The buttons wait a second: read them again.",
+				: 'A right this question named is no longer at Ask, so "Always allow" saves less now. The buttons wait a second: read them again.',
 		);
 		this.alwaysChangedEl?.toggleClass("vault-mcp-hidden", false);
 		this.holdAnswers(APPROVAL_SWAP_GRACE_MS);
