@@ -9,6 +9,7 @@ import * as nodePath from "node:path";
 import { PassThrough } from "node:stream";
 import { addToken, revokeToken } from "../../src/auth/tokenList";
 import type { ToolRights } from "../../src/auth/rights";
+import { APPROVAL_SWAP_GRACE_MS } from "../../src/config/limits";
 import { TerminalApprover } from "../../src/headless/TerminalApprover";
 import type { HostFile, ProcessOptions } from "../../src/host/Host";
 import { mcpHeaders, rawRequest, type RawResponse } from "../helpers/http";
@@ -119,6 +120,36 @@ describe("a token revoked while its write is under way (real HTTP, headless, the
 				`(Stopped: rename_note from "write", which you approved. Only ${WRITTEN_BEFORE + 1} of its ${LINKING_NOTES + 1} notes were written`,
 			);
 		if (right === "ask") expect(screen).toMatch(/then it stopped: the token was revoked\. Undo id \S+ reverses them\.\)/u);
+	});
+
+	test("a call whose question is on screen is taken back when its token is revoked: 401, nothing written, the next token's question shown in its place", async () => {
+		await start({ "Inbox.md": "# Inbox\n" }, { append_to_note: "ask" });
+		const phone = addToken(running.settings, "phone", "write", { append_to_note: "ask" });
+		if ("error" in phone) throw new Error(phone.error);
+		running.settings = phone.settings;
+		await running.service.apply(phone.settings);
+		let shownDone = false;
+		const shown = call(phone.token, "append_to_note", { path: "Inbox", content: "- from the phone" }).finally(() => (shownDone = true));
+		await until(() => screen.includes('"phone" asks'), "the phone's question");
+		const next = call(running.tokens.write ?? "", "append_to_note", { path: "Inbox", content: "- from the laptop" });
+		await until(() => screen.includes("1 more waiting"), "the other token's call in line");
+		const before = screen.length;
+		await revoke("phone");
+		await until(() => shownDone, "the revoked token's call to be answered");
+		const refused = await shown;
+		expect(refused.status).toBe(401);
+		expect(screen.slice(before)).toContain(
+			'(append_to_note from "phone" was not answered in time, was cancelled, or its token may no longer make it: nothing was written)',
+		);
+		await until(() => screen.slice(before).includes('"write" asks'), "the next question in its place");
+		// It took the place of a question taken back: it takes keys once the grace is over (approvalFairness tests the grace).
+		await sleep(APPROVAL_SWAP_GRACE_MS + 100);
+		typed.write("y\n");
+		const written = await next;
+		expect(written.status).toBe(200);
+		expect(written.body).not.toContain("isError");
+		expect(await fs.readFile(nodePath.join(vault, "Inbox.md"), "utf8")).toBe("# Inbox\n\n- from the laptop\n");
+		expect(running.journal.list().map((entry) => entry.tool)).toEqual(["append_to_note"]);
 	});
 
 	test("a call whose question waits in line behind another token's is answered at once when its token is revoked, never shown, writes nothing", async () => {
