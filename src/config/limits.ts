@@ -1219,7 +1219,11 @@ export const MAX_WAITING_APPROVALS_PER_TOKEN = 20;
  * shown, so a token whose questions nobody answers cannot hold the screen.
  */
 export const APPROVAL_TURN_MS = 5_000;
-/** After a question gave way to another, how long the new one takes no answer: a key or click meant for the old one must not land on it. */
+/**
+ * After a question gave way to another, or its "always allow" changed under the person (a right it named left Ask: the
+ * terminal prints the prompt again, the window redraws its buttons), how long it takes no answer: a key or click meant
+ * for what was there must not land on what is there now.
+ */
 export const APPROVAL_SWAP_GRACE_MS = 1_000;
 /** Bytes of input typed ahead of a terminal question that are read and thrown away when it is shown (a bound on the work a long paste costs). */
 export const TERMINAL_TYPED_AHEAD_MAX_BYTES = 64 * 1024;

@@ -1,5 +1,6 @@
 import { Modal, Setting, type App, type ButtonComponent } from "obsidian";
 import { NEW_FILES_RIGHT } from "../auth/rights";
+import { APPROVAL_SWAP_GRACE_MS } from "../config/limits";
 import type { ApprovalDecision, ApprovalRequest } from "../mcp/approval";
 
 /** What the line needs from a window besides the answer. */
@@ -31,8 +32,10 @@ export class ApprovalModal extends Modal {
 	private drawnWhole: boolean | null = null;
 	/** Aborted when the window closes, however it closes. */
 	private readonly closed = new AbortController();
-	/** Ends when the window's buttons may take clicks (holdAnswersMs after it opened). */
-	private held: Promise<void> = Promise.resolve();
+	/** Runs while the buttons take no clicks: after the window took another's place, or after "Always allow" was redrawn. */
+	private holdTimer: number | undefined;
+	/** Under the buttons while "Always allow" was just redrawn: why the buttons wait. */
+	private alwaysChangedEl: HTMLElement | null = null;
 	private latestDrawing: Promise<boolean> = Promise.resolve(true);
 	private readonly buttons: ButtonComponent[] = [];
 	/** "Always allow …", naming what a click saves (`redrawAlways`); null when nothing is left to allow always. */
@@ -97,9 +100,10 @@ export class ApprovalModal extends Modal {
 		if (onActivity)
 			for (const type of ["pointerdown", "keydown", "wheel"] as const)
 				listenUntilClosed(this.modalEl, type, () => onActivity(), this.closed.signal, { capture: true });
+		this.alwaysChangedEl = answers.descEl.createDiv({ cls: "vault-mcp-approval-always-changed vault-mcp-hidden" });
+		for (const each of this.buttons.slice(1)) each.setDisabled(true);
 		const holdMs = this.options.holdAnswersMs ?? 0;
-		if (holdMs > 0) this.held = new Promise<void>((resolve) => window.setTimeout(resolve, holdMs));
-		for (const each of holdMs > 0 ? this.buttons : this.buttons.slice(1)) each.setDisabled(true);
+		if (holdMs > 0) this.holdAnswers(holdMs);
 		this.answersOnceDrawn(changes, drawn);
 	}
 
@@ -114,23 +118,44 @@ export class ApprovalModal extends Modal {
 
 	/**
 	 * Once `drawn` (the latest drawing: a page asked for during the hold is newer than the first
-	 * pages) is drawn and the hold is over, the buttons take clicks; a change that could not be drawn
+	 * pages) is drawn and no hold runs, the buttons take clicks; a change that could not be drawn
 	 * cannot be approved here: only Decline is offered, and the window says why.
 	 */
 	private answersOnceDrawn(changes: HTMLElement, drawn: Promise<boolean>): void {
 		this.latestDrawing = drawn;
-		void Promise.all([this.held, drawn]).then(([, whole]) => {
+		void drawn.then((whole) => {
 			if (this.decision !== null || this.answered || this.latestDrawing !== drawn) return;
 			if (!whole) this.showNotDrawn(changes);
 			this.drawnWhole = whole;
-			this.buttons[0]?.setDisabled(false);
-			this.enableWriteButtons();
+			this.enableAnswers();
 		});
+	}
+
+	/**
+	 * No button takes a click for `ms` from now (a hold already running ends then too): the buttons moved or changed words
+	 * under the person's pointer, and a click aimed at what was there must not answer what is there now.
+	 */
+	private holdAnswers(ms: number): void {
+		if (this.holdTimer !== undefined) window.clearTimeout(this.holdTimer);
+		for (const each of this.buttons) each.setDisabled(true);
+		this.holdTimer = window.setTimeout(() => {
+			this.holdTimer = undefined;
+			this.alwaysChangedEl?.toggleClass("vault-mcp-hidden", true);
+			this.enableAnswers();
+		}, ms);
+	}
+
+	/** After a hold, or once the latest drawing ends: Decline takes clicks, and Approve and Always allow if the change may be written. */
+	private enableAnswers(): void {
+		if (this.decision !== null || this.answered || this.holdTimer !== undefined) return;
+		// Decline waits only for a hold (a change still being drawn can always be declined).
+		this.buttons[0]?.setDisabled(false);
+		this.enableWriteButtons();
 	}
 
 	/** Approve and Always allow take clicks once the change is drawn, every line of it or, ticked, its lines not shown approved unseen. */
 	private enableWriteButtons(): void {
-		if (this.decision !== null || this.answered || this.drawnWhole === null) return;
+		if (this.decision !== null || this.answered || this.drawnWhole === null || this.holdTimer !== undefined) return;
 		const mayWrite = this.drawnWhole && (this.linesNotShown === 0 || this.unseenBox?.checked === true);
 		for (const each of this.buttons.slice(1)) each.setDisabled(!mayWrite);
 	}
@@ -166,17 +191,29 @@ export class ApprovalModal extends Modal {
 	/**
 	 * The rights "always" saves shrank while the window is open (one it named is no longer at Ask): the button names what a
 	 * click saves now, and goes when nothing is left to allow always. Its old words promised more than the click saved.
+	 * Then no button takes a click for `APPROVAL_SWAP_GRACE_MS`, as the terminal takes no key after its prompt is printed
+	 * again: a click aimed at the old words (or, the buttons having moved, at the old place) would save fewer rights than
+	 * the person read, or decline what they meant to allow.
 	 */
 	redrawAlways(): void {
 		const button = this.alwaysButton;
 		if (button === null || this.decision !== null || this.answered) return;
 		if (this.request.alwaysAllows?.length !== 0) {
 			button.setButtonText(alwaysAllowText(this.request));
-			return;
+		} else {
+			this.alwaysButton = null;
+			this.buttons.splice(this.buttons.indexOf(button), 1);
+			// Gone from the window, and answering nothing even if a click already on its way reaches it.
+			button.setDisabled(true);
+			button.buttonEl.remove();
 		}
-		this.alwaysButton = null;
-		this.buttons.splice(this.buttons.indexOf(button), 1);
-		button.buttonEl.remove();
+		this.alwaysChangedEl?.setText(
+			this.alwaysButton === null
+				? "A right this question named is no longer at Ask, so there is nothing left to allow always. The buttons wait a second: read them again."
+				: 'A right this question named is no longer at Ask, so "Always allow" saves less now. The buttons wait a second: read them again.',
+		);
+		this.alwaysChangedEl?.toggleClass("vault-mcp-hidden", false);
+		this.holdAnswers(APPROVAL_SWAP_GRACE_MS);
 	}
 
 	/** Closes the window without answering: the call was withdrawn (timed out, client gone, plugin unloading). */
@@ -188,6 +225,7 @@ export class ApprovalModal extends Modal {
 	override onClose(): void {
 		// Stops the drawing at its next pause and removes the window's listeners.
 		this.closed.abort();
+		if (this.holdTimer !== undefined) window.clearTimeout(this.holdTimer);
 		this.contentEl.empty();
 		// The answer goes out once the window is gone, so the next call's window never opens over this one.
 		// Escape, the close button or a click outside the window leave the decision at decline.

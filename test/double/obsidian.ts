@@ -147,8 +147,17 @@ function obsidianVault(vault: NodeHost["vault"], unchangedSaves: string[]): Node
 		if (vault.getFolderByPath(normalizeVaultPath(path)) || vault.getFileByPath(normalizeVaultPath(path))) throw new Error("Folder already exists.");
 		return await vault.createFolder(path);
 	};
+	// Obsidian's lookups are by the path as given: getAbstractFileByPath is documented "case sensitive", and its callers are told
+	// to normalizePath beforehand (obsidian.d.ts 1.12.3). NodeVault's getFileByPath also finds the file at the path's
+	// normalised spelling (no-break spaces as spaces, NFC, slashes): code that passes an unnormalised path would find a file
+	// headless and none in Obsidian.
+	const getFileByPath: NodeHost["vault"]["getFileByPath"] = (path) => {
+		const found = vault.getFileByPath(path);
+		return found !== null && found.path === path ? found : null;
+	};
 	return new Proxy(vault, {
 		get(target, key) {
+			if (key === "getFileByPath") return getFileByPath;
 			if (key === "process") return process;
 			if (key === "createFolder") return createFolder;
 			if (key === "adapter") return adapter;

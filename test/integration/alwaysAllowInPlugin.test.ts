@@ -125,12 +125,16 @@ describe("'Always allow' in Obsidian (the plugin in the host double, a real clie
 		// Creating notes allowed in the settings: the click would save add_task's right only, and says so.
 		await plugin.setToolRight(TOKEN_NAME, "create_note", "allow");
 		expect(alwaysButtons().map((each) => each.textContent)).toEqual([ALWAYS]);
-		expect(button(ALWAYS).disabled).toBe(false);
+		// It takes no click in the second after its words changed (asks180), then takes one.
+		expect(button(ALWAYS).disabled).toBe(true);
+		await until(() => !button(ALWAYS).disabled, "the redrawn button to take clicks");
 		// Creating notes back at Ask, add_task allowed: the question is still asked (for the new note), and nothing it named is at Ask.
 		await plugin.setToolRight(TOKEN_NAME, "create_note", "ask");
 		await plugin.setToolRight(TOKEN_NAME, "add_task", "allow");
 		expect(approvalWindow()).not.toBeNull();
 		expect(alwaysButtons()).toEqual([]);
+		expect(button("Approve").disabled).toBe(true);
+		await until(() => !button("Approve").disabled, "Approve to take clicks after the redraw");
 		button("Approve").click();
 		expect(await call).toMatchObject({ ok: true });
 		expect((await dataJson()).tokens[0]?.rights).toMatchObject({ add_task: "allow", create_note: "ask" });

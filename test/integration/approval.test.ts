@@ -352,6 +352,44 @@ describe.each(builds)("the approval window in Obsidian (plugin from %s), driven 
 		expect(approvalWindow()).toBeNull();
 	});
 
+	/**
+	 * asks180: the revoked token's call is not the one on screen but waits in line behind another token's window. It must
+	 * leave the line at once (not when the window before it is answered), never be shown, and write nothing. With the
+	 * settings' withdrawal taken out of writeCall (`noLongerWritable.abort()`), the look for its answer timed out.
+	 */
+	test("a call waiting behind another token's window, its token revoked, is answered at once, never shown, writes nothing", async () => {
+		const phone = addToken(plugin.settings, "phone", "write", initialRights(ALL_TOOLS, "write", "settings-tab"));
+		if ("error" in phone) throw new Error(phone.error);
+		await plugin.updateSettings({ tokens: phone.settings.tokens });
+		const phoneClient = await connectClient(serverUrl(), phone.token);
+		try {
+			const first = append("- milk");
+			await until(() => addedLines()[0] === "+ - milk", "the first token's window");
+			let queuedDone = false;
+			const queued = append("- eggs", phoneClient)
+				.catch((error: Error) => ({ ok: false as const, error: error.message }))
+				.finally(() => (queuedDone = true));
+			await until(() => countText() === "1 of 2 waiting for your decision", "the second token's call in line");
+			const revoked = revokeToken(plugin.settings, "phone");
+			if ("error" in revoked) throw new Error(revoked.error);
+			await plugin.updateSettings({ tokens: revoked.settings.tokens });
+			// Answered while the first token's window is open and unanswered.
+			await until(() => queuedDone, "the revoked token's call to be answered while the other window is open");
+			expect(await queued).toMatchObject({ ok: false, error: expect.stringContaining(REFUSED_AS_REVOKED) });
+			expect(addedLines()).toEqual(["+ - milk"]);
+			expect(countText()).toBe("");
+			expect(await noteText()).toBe(NOTE);
+			button("Approve").click();
+			expect((await first).ok).toBe(true);
+			await settle();
+			expect(approvalWindow()).toBeNull();
+			expect(await noteText()).toBe(`${NOTE}- milk\n`);
+			expect(journalled().map((entry) => entry.tool)).toEqual(["append_to_note"]);
+		} finally {
+			await phoneClient.close();
+		}
+	});
+
 	test("a call that times out while another is shown leaves the line, and the count follows", async () => {
 		await plugin.updateSettings({ approvalTimeoutSeconds: 1 });
 		const first = append("- milk");

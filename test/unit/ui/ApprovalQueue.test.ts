@@ -9,6 +9,7 @@ import { APPROVAL_SWAP_GRACE_MS } from "../../../src/config/limits";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
 import { ApprovalQueue } from "../../../src/ui/ApprovalQueue";
 import { shownNotices } from "../../double/obsidian";
+import { until } from "../../helpers/dom";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,6 +46,47 @@ describe("ApprovalQueue", () => {
 		approveButton()?.click();
 		await sleep(0);
 		expect(decided).toBe("approve");
+	});
+
+	/**
+	 * Item 1 of asks180: the terminal takes no key in the second after its prompt is printed again for a narrowed "always";
+	 * the window took a click at once. On the base the first click right after the redraw (on Decline, where a click aimed
+	 * at the old button may land once the buttons moved) declined the call: both looks for "no answer yet" failed.
+	 */
+	test.each([
+		[["add_task"], "Always allow this tool for this token"],
+		[[], null],
+	])("a window whose 'Always allow' is redrawn (rights left %j) takes no click for the grace, then takes one", async (left, redrawnText) => {
+		const asked: ApprovalRequest = {
+			...request("Daily/2026-12-07", "laptop"),
+			tool: "add_task",
+			toolTitle: "Add a task",
+			alwaysAllows: ["add_task", "create_note"],
+		};
+		let decided: ApprovalAnswer | null = null;
+		void queue.decide(asked, new AbortController().signal, () => undefined).then((decision) => (decided = decision));
+		await until(() => approveButton()?.disabled === false);
+		const buttons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])];
+		const always = buttons().find((each) => each.textContent?.startsWith("Always"));
+		expect(always?.textContent).toBe("Always allow this tool and creating notes and folders for this token");
+		// What writeCall does when a right the question named leaves Ask.
+		asked.alwaysAllows = left;
+		queue.alwaysAllowsNarrowed(asked);
+		expect(buttons().map((each) => each.textContent)).toEqual(["Decline", ...(redrawnText === null ? [] : [redrawnText]), "Approve"]);
+		// Clicked in the same moment as the redraw (no timer can have run): aimed at the old button, or landing where it was.
+		for (const each of buttons()) each.click();
+		always?.click();
+		await sleep(0);
+		expect(decided).toBeNull();
+		expect(approvalWindow()?.querySelector(".vault-mcp-approval-always-changed")?.classList.contains("vault-mcp-hidden")).toBe(false);
+		// Past the grace every button takes clicks again, and the note on them goes.
+		await until(() => buttons().every((each) => !each.disabled), APPROVAL_SWAP_GRACE_MS * 20);
+		expect(approvalWindow()?.querySelector(".vault-mcp-approval-always-changed")?.classList.contains("vault-mcp-hidden")).toBe(true);
+		buttons()
+			.find((each) => each.textContent === (redrawnText ?? "Approve"))
+			?.click();
+		await until(() => decided !== null);
+		expect(decided).toBe(redrawnText === null ? "approve" : "always");
 	});
 
 	test("a call the person approved and then not written (its right taken just after) is told in a notice: which note and why (only the client was)", async () => {
