@@ -123,15 +123,21 @@ export async function runStepsOnBudget<T>(steps: Steps<T>, budget?: Pick<CallBud
 }
 
 /**
- * `items` mapped by `each` into a new list, as `Array.prototype.map`, looking at `budget`'s clock every LINKS_PER_CLOCK_CHECK
+ * `items` (a list, or a set or map: its entries) mapped by `each` into a new list, as `Array.prototype.map`, looking at `budget`'s clock every LINKS_PER_CLOCK_CHECK
  * items (none: in one piece). `items` must not change at its pauses. A list of 100,000 entries made at once was a piece of
  * tens of ms (get_note_links' backlinks of a hub).
  */
-export async function mapOnBudget<T, U>(items: Iterable<T>, each: (item: T) => U, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<U[]> {
-	const mapped: U[] = [];
+export async function mapOnBudget<T, U>(
+	items: readonly T[] | (Iterable<T> & { readonly size: number }),
+	each: (item: T) => U,
+	budget?: Pick<CallBudget, "due" | "checkpoint">,
+): Promise<U[]> {
+	// Made at its length: grown a push at a time, the list was copied as it grew (a fifth more CPU at 100,000).
+	const mapped = new Array<U>("size" in items ? items.size : items.length);
+	let at = 0;
 	for (const item of items) {
-		mapped.push(each(item));
-		if (mapped.length % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+		mapped[at++] = each(item);
+		if (at % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
 	}
 	return mapped;
 }
