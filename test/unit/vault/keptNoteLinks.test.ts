@@ -340,10 +340,10 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 		expect(whole).toHaveLength(LINKING_NOTES);
 		// Linking notes' counts looked up between two pauses, piece by piece: each entry of the answer looks up its count.
 		const pieces = [0];
-		const get = Map.prototype.get;
+		const get = Object.getOwnPropertyDescriptor(Map.prototype, "get")?.value as (this: Map<unknown, unknown>, key: unknown) => unknown;
 		const counting = jest.spyOn(Map.prototype, "get").mockImplementation(function (this: Map<unknown, unknown>, key: unknown) {
 			if (typeof key === "string" && key.startsWith("L/")) pieces.push((pieces.pop() ?? 0) + 1);
-			return get.call(this, key) as unknown;
+			return get.call(this, key);
 		});
 		const alwaysDue = {
 			due: () => true,

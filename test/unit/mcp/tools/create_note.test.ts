@@ -82,7 +82,7 @@ describe("create_note", () => {
 		const frontmatter = Array.from({ length: PROPERTIES }, (_, index) => `p${index}: value ${index}\n`).join("");
 		const pieces = countWorkPerPiece();
 		// YAML tokens read between two pauses: each goes through the parser's `next`.
-		const next = Parser.prototype.next;
+		const next = Object.getOwnPropertyDescriptor(Parser.prototype, "next")?.value as (this: Parser, source: string) => ReturnType<Parser["next"]>;
 		const spy = jest.spyOn(Parser.prototype, "next").mockImplementation(function (this: Parser, source: string) {
 			pieces.count();
 			return next.call(this, source);
