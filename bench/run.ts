@@ -5,7 +5,7 @@
 import { benchSettings } from "./benchSettings";
 import { copyCommittedDemoVault } from "../scripts/committedDemoVault";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
-import { mainThreadCpu } from "../test/helpers/threadCpu";
+import { mainThreadCpu, mainThreadPieces } from "../test/helpers/threadCpu";
 import { scanAnswers } from "../test/helpers/indexedVault";
 import { JournalFile } from "../src/journal/JournalFile";
 import type { WriteJournal } from "../src/journal/entry";
@@ -117,6 +117,10 @@ const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexO
 /** rename_note of a note linked from RENAME_BACKLINKS notes, in a vault of 2 × RENAME_BACKLINKS + 1 notes: the target is at most 1.5 s. */
 const RENAME_BACKLINKS = 1_000;
 const RENAME_ROUNDS = Number(process.env.BENCH_RENAME_ROUNDS ?? 3);
+/** `BENCH_RENAME_HUB_LINKS=50000`: one more linking note, of that many links to a heading of the target, one a line. */
+const RENAME_HUB_LINKS = Number(process.env.BENCH_RENAME_HUB_LINKS ?? 0);
+/** `BENCH_RENAME_LINK_LINES=20`: each linking note holds its line of four links that many times. */
+const RENAME_LINK_LINES = Number(process.env.BENCH_RENAME_LINK_LINES ?? 1);
 /** Lines in the notes parsed alone; linear parsing takes about 4× as long for each 4× as many lines. */
 const PARSE_LINES = [10_000, 40_000, 160_000];
 const PARSE_ROUNDS = 3;
@@ -889,13 +893,14 @@ async function benchRename(): Promise<void> {
 	for (let index = 0; index < RENAME_BACKLINKS; index++) {
 		await fs.writeFile(
 			nodePath.join(root, "Linking", `Note ${index}.md`),
-			`# Note ${index}\n\nSee [[Target]], [[Target#Goals|the goals]] and ![[Target#^goal]].\nAlso [md](../Target.md) and some text about note ${index}.\n`,
+			`# Note ${index}\n\n${`See [[Target]], [[Target#Goals|the goals]] and ![[Target#^goal]].\nAlso [md](../Target.md) and some text about note ${index}.\n`.repeat(RENAME_LINK_LINES)}`,
 		);
 		await fs.writeFile(
 			nodePath.join(root, "Other", `Other ${index}.md`),
 			`# Other ${index}\n\nLinks to [[Other ${(index + 1) % RENAME_BACKLINKS}]] only.\n`,
 		);
 	}
+	if (RENAME_HUB_LINKS > 0) await fs.writeFile(nodePath.join(root, "Linking", "Hub.md"), "# Hub\n\n" + "- [[Target#Goals]]\n".repeat(RENAME_HUB_LINKS));
 	const host = await NodeHost.open(root);
 	// The journal on disk, as serve keeps it: each record is flushed to disk before its note is written.
 	const journal = JournalFile.forVault(root, ".obsidian");
@@ -906,6 +911,8 @@ async function benchRename(): Promise<void> {
 		const allocated: number[] = [];
 		const collections: number[] = [];
 		const cpu: number[] = [];
+		const longestPieces: number[] = [];
+		const peakHeaps: number[] = [];
 		const cpuClock = mainThreadCpu() ?? (() => Number.NaN);
 		const names = ["Target.md", "Archive/Target 2026.md"];
 		for (let round = 0; round < RENAME_ROUNDS * 2; round++) {
@@ -913,22 +920,28 @@ async function benchRename(): Promise<void> {
 			const gc = new GCProfiler();
 			gc.start();
 			const cpuStarted = cpuClock();
+			const pieces = mainThreadPieces();
 			const started = performance.now();
 			const answer = await postJson(port, writeToken, toolCall(round + 1, "rename_note", { path: from, new_path: to }), agent);
 			times.push(performance.now() - started);
-			if (!answer.includes(`"links_updated":${RENAME_BACKLINKS * 4}`)) throw new Error(`rename_note did not update every link: ${answer.slice(0, 300)}`);
+			if (!answer.includes(`"links_updated":${RENAME_BACKLINKS * 4 * RENAME_LINK_LINES + RENAME_HUB_LINKS}`))
+				throw new Error(`rename_note did not update every link: ${answer.slice(0, 300)}`);
 			// The cache's parses of the written notes count too: a rename's garbage is mostly parses.
 			await host.metadataCache.settled();
 			cpu.push(cpuClock() - cpuStarted);
+			longestPieces.push(pieces?.stop().longestMs ?? Number.NaN);
 			const { statistics } = gc.stop();
+			peakHeaps.push(Math.max(...statistics.map((collection) => collection.beforeGC.heapStatistics.usedHeapSize)));
 			allocated.push(heapGrowthBetweenCollections(statistics));
 			collections.push(statistics.length);
 		}
-		const label = `${2 * RENAME_BACKLINKS + 1} notes`;
+		const label = `${2 * RENAME_BACKLINKS + 1} notes${RENAME_HUB_LINKS > 0 ? ` + hub of ${RENAME_HUB_LINKS} links` : ""}`;
 		record(label, `rename_note, ${RENAME_BACKLINKS} backlinks (median of ${times.length})`, Math.round(percentile(times, 0.5)), "ms");
 		record(label, `rename_note and the cache's parses after it: main thread's CPU (median)`, Math.round(percentile(cpu, 0.5)), "ms");
 		record(label, `rename_note and the cache's parses after it: heap allocated (median)`, percentile(allocated, 0.5) / 1048576, "MiB");
 		record(label, `rename_note and the cache's parses after it: collections (median)`, percentile(collections, 0.5), "");
+		record(label, `rename_note and the cache's parses after it: main thread's longest piece (median)`, Math.round(percentile(longestPieces, 0.5)), "ms");
+		record(label, `rename_note and the cache's parses after it: heap in use at a collection, most (median)`, percentile(peakHeaps, 0.5) / 1048576, "MiB");
 	} finally {
 		agent.destroy();
 		await service.stop();

@@ -18,7 +18,7 @@ import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { OrderedSplitStringMap } from "../markdown/splitStringMap";
 import { askedName, namesAnsweredBy } from "../headless/linkSourcesByName";
 import { pickLinkTarget } from "../paths/linkResolution";
-import { MergeSortInPieces, runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
+import { mapOnBudget, MergeSortInPieces, runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 interface OutgoingLink {
 	link: string;
@@ -626,22 +626,23 @@ export class BacklinksWalk {
 			else this.reresolved.delete(counting.source);
 		}
 		// Strictly: the sources come in the order they were last read, so two paths the collator calls equal were listed in that order.
+		// The lists below are made in pieces too: each was a piece of tens of ms at 100,000 linking notes. Only a count set
+		// (`setCount`, in the loop above) changes the counts or the order, and the keeper's calls on a walk take turns: what
+		// the keeper hears at these pauses (`recount`) waits for the next call, as it did at the sort's pauses.
 		if (this.order === null) {
 			const byCount = (a: { path: string; count: number }, b: { path: string; count: number }) =>
 				b.count - a.count || comparePathsStrictly(a.path, b.path);
-			this.sorting ??= new MergeSortInPieces(
-				[...this.counts].map(([path, count]) => ({ path, count })),
-				byCount,
-			);
+			this.sorting ??= new MergeSortInPieces(await mapOnBudget(this.counts, ([path, count]) => ({ path, count }), budget), byCount);
 			const sorted = await this.sorting.run(budget);
-			this.order = sorted.map(({ path }) => path);
+			this.order = await mapOnBudget(sorted, ({ path }) => path, budget);
 			this.sorting = null;
 		}
-		// After the walk's last pause: a linking file moved or deleted meanwhile is not named at the path it left.
 		const { counts, mayBeGone } = this;
+		// Building the answer's entries of a finished walk was one piece of 33-43 ms at 100,000 linking notes (load 12).
+		const entries = await mapOnBudget(this.order, (path) => ({ path, count: counts.get(path) as number }), budget);
+		// After the walk's last pause: a linking file moved or deleted meanwhile is not named at the path it left.
 		for (const path of mayBeGone) if (!counts.has(path) || isFileAt(host, path)) mayBeGone.delete(path);
-		const answered = mayBeGone.size === 0 ? this.order : this.order.filter((path) => !mayBeGone.has(path));
-		return answered.map((path) => ({ path, count: counts.get(path) as number }));
+		return mayBeGone.size === 0 ? entries : entries.filter(({ path }) => !mayBeGone.has(path));
 	}
 
 	/** Sets `source`'s count (0: none), and drops the order (sorted or under way) if it changed. */

@@ -1,4 +1,4 @@
-import { VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS, SORT_CHECK_ITEMS } from "../config/limits";
+import { VAULT_WIDE_CALL_WORK_MS, VAULT_WIDE_SLICE_MS, SORT_CHECK_ITEMS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import type { Steps } from "../markdown/steps";
 import { eventLoopTurns } from "../turns";
@@ -120,6 +120,26 @@ export async function runStepsOnBudget<T>(steps: Steps<T>, budget?: Pick<CallBud
 		if (next.done) return next.value;
 		if (budget?.due()) await budget.checkpoint();
 	}
+}
+
+/**
+ * `items` (a list, or a set or map: its entries) mapped by `each` into a new list, as `Array.prototype.map`, looking at `budget`'s clock every LINKS_PER_CLOCK_CHECK
+ * items (none: in one piece). `items` must not change at its pauses. A list of 100,000 entries made at once was a piece of
+ * tens of ms (get_note_links' backlinks of a hub).
+ */
+export async function mapOnBudget<T, U>(
+	items: readonly T[] | (Iterable<T> & { readonly size: number }),
+	each: (item: T) => U,
+	budget?: Pick<CallBudget, "due" | "checkpoint">,
+): Promise<U[]> {
+	// Made at its length: grown a push at a time, the list was copied as it grew (a fifth more CPU at 100,000).
+	const mapped = new Array<U>("size" in items ? items.size : items.length);
+	let at = 0;
+	for (const item of items) {
+		mapped[at++] = each(item);
+		if (at % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+	}
+	return mapped;
 }
 
 /** How vault-wide calls are run: how they give the host its turn, their slice and their whole budget. */

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { MAX_EDITED_NOTE_BYTES, MAX_REQUEST_BODY_BYTES } from "../../config/limits";
 import { splitFrontmatter } from "../../markdown/frontmatter";
-import { setProperty } from "../../markdown/properties";
 import { detectFormat, formatAsOutline, type EditMode } from "../../markdown/outline";
 import { dailyNoteSettings, indentationSettings, templateSettings } from "../../vault/obsidianSettings";
 import { isDailyNotePath } from "../../vault/dailyNotes";
+import { setPropertyInSlices } from "../../vault/noteEdits";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
 import {
 	backupPath,
@@ -25,13 +25,14 @@ import { fail, ok, type Result } from "../../result";
  * The note text to write: outliner mode sets `mode: outliner` in the frontmatter with set_property's edit, and
  * writes the body as bullets; refused, writing nothing, when the frontmatter cannot take it (not YAML, or its mode
  * is another property's alias). Edited as lines, a `mode: |` block's lines stayed under it (mode read `outliner a`:
- * not an outline), and a flow mapping or an anchored mode was left no longer YAML (every property lost).
+ * not an outline), and a flow mapping or an anchored mode was left no longer YAML (every property lost). The edit
+ * runs in set_property's slices: in one piece it held every client 62-70 ms at 1,900 properties (pieces180).
  */
-function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): Result<string> {
+async function noteText(content: string, mode: EditMode, defaults: Awaited<ReturnType<typeof indentationSettings>>): Promise<Result<string>> {
 	if (mode === "freeform") return ok(content.endsWith("\n") ? content : `${content}\n`);
 	const split = splitFrontmatter(content);
 	const body = split ? split.body : content;
-	const withMode = setProperty(content.slice(0, content.length - body.length), "mode", "outliner");
+	const withMode = await setPropertyInSlices(content.slice(0, content.length - body.length), "mode", "outliner");
 	if (!withMode.ok) return fail(`mode outliner sets mode: outliner in the content's frontmatter, which cannot take it: ${withMode.error}`);
 	const bullets = formatAsOutline(body, detectFormat("", defaults), 0).join("\n");
 	// A closing fence with no line break after it (content ending there) still ends its line.
@@ -92,7 +93,7 @@ export const createNoteTool = defineTool({
 			const daily = isDailyNotePath(dailySettings, path);
 			const mode: EditMode = args.mode ?? (daily && ctx.dailyNotesAreOutlines ? "outliner" : "freeform");
 			if (args.mode === undefined && ctx.dailyNotesAreOutlines) notice = dailySettings.unused;
-			const written = noteText(args.content, mode, defaults);
+			const written = await noteText(args.content, mode, defaults);
 			if (!written.ok) return written;
 			text = written.value;
 		}

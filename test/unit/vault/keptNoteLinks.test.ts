@@ -332,6 +332,40 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 		}
 	});
 
+	test(`a finished backlinks walk makes its answer in pieces: at most ${LINKS_PER_CLOCK_CHECK} entries between two pauses, the same answer`, async () => {
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		const scope = vault.scope();
+		const whole = await kept.backlinks(scope, "H2.md");
+		expect(whole).toHaveLength(LINKING_NOTES);
+		// Linking notes' counts looked up between two pauses, piece by piece: each entry of the answer looks up its count.
+		const pieces = [0];
+		const get = Object.getOwnPropertyDescriptor(Map.prototype, "get")?.value as (this: Map<unknown, unknown>, key: unknown) => unknown;
+		const counting = jest.spyOn(Map.prototype, "get").mockImplementation(function (this: Map<unknown, unknown>, key: unknown) {
+			if (typeof key === "string" && key.startsWith("L/")) pieces.push((pieces.pop() ?? 0) + 1);
+			return get.call(this, key);
+		});
+		const alwaysDue = {
+			due: () => true,
+			beginSlice: () => undefined,
+			checkpoint: async () => {
+				await new Promise((resolve) => setImmediate(resolve));
+				pieces.push(0);
+			},
+		} as unknown as CallBudget;
+		let again: Array<{ path: string; count: number }>;
+		try {
+			again = await kept.backlinks(scope, "H2.md", alwaysDue);
+		} finally {
+			counting.mockRestore();
+			kept.stop();
+		}
+		expect(again).toEqual(whole);
+		expect(pieces.reduce((sum, piece) => sum + piece, 0)).toBeGreaterThanOrEqual(LINKING_NOTES);
+		// On the base: all 600 in one piece.
+		expect(Math.max(...pieces)).toBeLessThanOrEqual(LINKS_PER_CLOCK_CHECK);
+	});
+
 	test("a backlinks walk's first sort goes in pieces; a call stopped in it is gone on with by the next, not sorted from the start", async () => {
 		const kept = new KeptNoteLinks(vault.host);
 		kept.start();

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { NOTE_TEXT_PIECE_CHARS } from "../../../../src/config/limits";
+import { Parser } from "yaml";
+import { NOTE_TEXT_PIECE_CHARS, YAML_TOKENS_PER_STEP } from "../../../../src/config/limits";
+import { countWorkPerPiece } from "../../../helpers/workPieces";
 import { sha256Hex } from "../../../../src/sha256";
 import { openToolVault, WRITES_ALLOWED, type ToolVault } from "../../../helpers/toolVault";
 
@@ -73,6 +75,29 @@ describe("create_note", () => {
 			spy.mockRestore();
 		}
 		expect(Math.max(...hashed)).toBeLessThanOrEqual(NOTE_TEXT_PIECE_CHARS);
+	});
+
+	test("outliner mode sets mode: outliner in a big frontmatter in set_property's pieces, not in one", async () => {
+		const PROPERTIES = 1_900;
+		const frontmatter = Array.from({ length: PROPERTIES }, (_, index) => `p${index}: value ${index}\n`).join("");
+		const pieces = countWorkPerPiece();
+		// YAML tokens read between two pauses: each goes through the parser's `next`.
+		const next = Object.getOwnPropertyDescriptor(Parser.prototype, "next")?.value as (this: Parser, source: string) => ReturnType<Parser["next"]>;
+		const spy = jest.spyOn(Parser.prototype, "next").mockImplementation(function (this: Parser, source: string) {
+			pieces.count();
+			return next.call(this, source);
+		});
+		try {
+			await tv.ok("create_note", { path: "Outline", content: `---\n${frontmatter}---\nfirst\nsecond\n`, mode: "outliner" });
+		} finally {
+			spy.mockRestore();
+			pieces.restore();
+		}
+		expect(await tv.read("Outline.md")).toBe(`---\n${frontmatter}mode: outliner\n---\n- first\n- second\n`);
+		// Every property is read (a key, a value and their separators: four tokens or more each)…
+		expect(pieces.perPiece.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(4 * PROPERTIES);
+		// …a step of tokens at a time. Before: all of them in one piece (7,600 and more).
+		expect(Math.max(...pieces.perPiece)).toBeLessThanOrEqual(YAML_TOKENS_PER_STEP + 1);
 	});
 
 	test("a read token cannot call it", async () => {
