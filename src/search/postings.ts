@@ -240,6 +240,49 @@ function phrasePairsOf(hashesByPosition: readonly number[][]): PhrasePair[] {
 }
 
 /**
+ * The notes holding every word of a phrase of `phraseLength` words, and the phrase's bound in each
+ * (phraseBoundValue, from the words' values): `words` are its distinct words' unions, fewest notes
+ * first, `repeats` how often the phrase holds each. A plain function, not a loop of the generator
+ * `candidatesSteps`: V8 does not optimise a function while a loop of a generator runs it (no
+ * on-stack replacement there), so a phrase's first search walked its words' tens of thousands of
+ * notes in baseline code, each read and call through an inline cache. Pure.
+ */
+function phraseCandidatesOf(
+	words: readonly ResolvedTerm[],
+	repeats: readonly number[],
+	phraseLength: number,
+): { slots: Uint32Array; phraseBounds: Uint32Array; length: number } {
+	const [first, ...rest] = words as [ResolvedTerm, ...ResolvedTerm[]];
+	const slots = new Uint32Array(first.length);
+	const phraseBounds = new Uint32Array(first.length);
+	const cursors = new Array<number>(rest.length).fill(0);
+	let length = 0;
+	next: for (let index = 0; index < first.length; index++) {
+		const slot = first.slots[index] as number;
+		for (let restIndex = 0; restIndex < rest.length; restIndex++) {
+			const other = rest[restIndex] as ResolvedTerm;
+			const at = seek(other.slots, other.length, cursors[restIndex] as number, slot);
+			cursors[restIndex] = at;
+			if (at >= other.length || other.slots[at] !== slot) continue next;
+		}
+		// Every word is here, each at its cursor: the phrase's bound in the note (phraseValueBound) from their values.
+		let value = first.values[index] as number;
+		let body = phraseWordBody(value, repeats[0] as number);
+		let title = phraseWordTitle(value, repeats[0] as number);
+		let heading = (value & IN_HEADING) !== 0;
+		for (let restIndex = 0; restIndex < rest.length; restIndex++) {
+			value = (rest[restIndex] as ResolvedTerm).values[cursors[restIndex] as number] as number;
+			body = Math.min(body, phraseWordBody(value, repeats[restIndex + 1] as number));
+			title = Math.min(title, phraseWordTitle(value, repeats[restIndex + 1] as number));
+			heading &&= (value & IN_HEADING) !== 0;
+		}
+		phraseBounds[length] = phraseBoundValue(body, title, heading, phraseLength);
+		slots[length++] = slot;
+	}
+	return { slots, phraseBounds, length };
+}
+
+/**
  * How many times a note's body holds a phrase of `length` words, read in one piece. A note whose pair sketch rules
  * the phrase out is not read; a phrase longer than the window is counted 32 positions a word of state.
  */
@@ -1813,33 +1856,7 @@ export class PostingsIndex {
 		words.sort((a, b) => a.term.length - b.term.length);
 		const positions = words.map((word) => word.term);
 		const phraseWordRepeats = words.map((word) => word.repeats);
-		const [first, ...rest] = positions as [ResolvedTerm, ...ResolvedTerm[]];
-		const slots = new Uint32Array(first.length);
-		const phraseBounds = new Uint32Array(first.length);
-		const cursors = new Array<number>(rest.length).fill(0);
-		let length = 0;
-		next: for (let index = 0; index < first.length; index++) {
-			const slot = first.slots[index] as number;
-			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
-				const other = rest[restIndex] as ResolvedTerm;
-				const at = seek(other.slots, other.length, cursors[restIndex] as number, slot);
-				cursors[restIndex] = at;
-				if (at >= other.length || other.slots[at] !== slot) continue next;
-			}
-			// Every word is here, each at its cursor: the phrase's bound in the note (phraseValueBound) from their values.
-			let value = first.values[index] as number;
-			let body = phraseWordBody(value, phraseWordRepeats[0] as number);
-			let title = phraseWordTitle(value, phraseWordRepeats[0] as number);
-			let heading = (value & IN_HEADING) !== 0;
-			for (let restIndex = 0; restIndex < rest.length; restIndex++) {
-				value = (rest[restIndex] as ResolvedTerm).values[cursors[restIndex] as number] as number;
-				body = Math.min(body, phraseWordBody(value, phraseWordRepeats[restIndex + 1] as number));
-				title = Math.min(title, phraseWordTitle(value, phraseWordRepeats[restIndex + 1] as number));
-				heading &&= (value & IN_HEADING) !== 0;
-			}
-			phraseBounds[length] = phraseBoundValue(body, title, heading, tokens.length);
-			slots[length++] = slot;
-		}
+		const { slots, phraseBounds, length } = phraseCandidatesOf(positions, phraseWordRepeats, tokens.length);
 		const hashes = this.dictionary.hashes;
 		const phrasePairs = phrasePairsOf(idsByPosition.map((ids) => ids.map((id) => hashes[id] as number)));
 		// Once for the phrase's notes, not at each search of it: a sketch read is a cache miss in a buffer as large as the vault.
