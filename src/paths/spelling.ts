@@ -65,7 +65,7 @@ const matchKeyCache = new Map<string, string>();
  * forms U+1C80–U+1C88, the iota below U+0345, and the dotless `ı` (read as `i`, as the Private/Prıvate look-alikes are).
  * Every code point whose one-letter capital has another key than it is listed (the spelling test checks them all).
  */
-const LOWER_CASE_APART = /[\u0131\u0345\u03c2\u1c80-\u1c88]/g;
+const LOWER_CASE_APART = /\u0345|[\u0131\u03c2\u1c80-\u1c88]/g;
 
 /** The text as a person sees it: compatibility-normalized (look-alike spaces and dots as plain ones), invisible characters removed. */
 export function visibleForm(text: string): string {
