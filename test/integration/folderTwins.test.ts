@@ -17,7 +17,13 @@ describe("folders read as another folder's name", () => {
 	let client: Client;
 
 	beforeAll(async () => {
-		vault = await makeVault({ "Notes/a.md": "a\n", "Notes/Sub/s.md": "s\n", "Private/p.md": "p\n", "Public.md": "public\n" });
+		vault = await makeVault({
+			"Notes/a.md": "a\n",
+			"Notes/Sub/s.md": "s\n",
+			"Private/p.md": "p\n",
+			"Public.md": "public\n",
+			"Cafe\u0301/c.md": "c\n",
+		});
 		running = await startService(vault, {
 			levels: ["write"],
 			settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] },
@@ -35,11 +41,13 @@ describe("folders read as another folder's name", () => {
 		for (const path of ["notes/b.md", "NOTES/new/b.md", " Notes/b.md", "Notes/sub/b.md"])
 			expect(await callError(client, "create_note", { path, content: "c" })).toMatch(/^A folder already exists at "Notes(\/Sub)?"/);
 		expect(await callError(client, "rename_note", { path: "Public.md", new_path: "notes/Public.md" })).toContain('A folder already exists at "Notes"');
-		expect(readdirSync(vault).sort()).toEqual([".obsidian", "Notes", "Private", "Public.md"]);
+		expect(readdirSync(vault).sort()).toEqual([".obsidian", "Cafe\u0301", "Notes", "Private", "Public.md"]);
 		expect(readdirSync(`${vault}/Notes`).sort()).toEqual(["Sub", "a.md"]);
 		// Held on the base too: the folder as spelt, and a folder with no twin.
 		await callOk(client, "create_note", { path: "Notes/Sub/b.md", content: "c" });
 		await callOk(client, "create_note", { path: "Other/c.md", content: "c" });
+		// A folder named in NFD on this disk, which the files list in NFC and the folder lookup misses: not a twin of itself.
+		await callOk(client, "create_note", { path: "Caf\u00e9/x.md", content: "c" });
 		// An excluded folder's twin is refused as that folder is, never named.
 		expect(await callError(client, "create_note", { path: "private/x.md", content: "c" })).not.toContain("Private");
 	});

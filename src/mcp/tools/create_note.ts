@@ -107,7 +107,7 @@ export const createNoteTool = defineTool({
 				return fail(
 					`A note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,
 				);
-			const folderNamesake = visibleFolderNamesake(host, ctx.scope, path);
+			const folderNamesake = await visibleFolderNamesake(host, ctx.scope, path);
 			if (folderNamesake !== undefined)
 				return fail(
 					`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${path}" (letter case and spaces aside). Nothing was written. Write the note in "${folderNamesake}", or choose another folder.`,

@@ -59,7 +59,7 @@ export const renameNoteTool = defineTool({
 		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.
 		const taken = visibleNamesake(host, scope, to, file.path);
 		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
-		const folderNamesake = visibleFolderNamesake(host, scope, to);
+		const folderNamesake = await visibleFolderNamesake(host, scope, to);
 		if (folderNamesake !== undefined)
 			return fail(
 				`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${to}" (letter case and spaces aside). Nothing was changed. Move the note into "${folderNamesake}", or choose another folder.`,
