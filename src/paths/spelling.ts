@@ -58,6 +58,14 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Spaces the key collapses or trims: a space at either end of a part, or two in a row. */
 const LOOSE_SPACES = /^ | $| \/|\/ | {2}/;
 const matchKeyCache = new Map<string, string>();
+/**
+ * Lower-case letters (after NFKC) that a disk folding case reads as another lower-case letter, their capital's: final
+ * sigma `ς` (U+03C2) is `σ` to macOS's and Windows' folding (both are `Σ`), so beside an excluded `Ιδιωτικός` the key
+ * let create_note make `Ιδιωτικόσ/x.md`, which such a disk writes into the excluded folder; likewise the old Cyrillic
+ * forms U+1C80–U+1C88, the iota below U+0345, and the dotless `ı` (read as `i`, as the Private/Prıvate look-alikes are).
+ * Every code point whose one-letter capital has another key than it is listed (the spelling test checks them all).
+ */
+const LOWER_CASE_APART = /\u0345|[\u0131\u03c2\u1c80-\u1c88]/g;
 
 /** The text as a person sees it: compatibility-normalized (look-alike spaces and dots as plain ones), invisible characters removed. */
 export function visibleForm(text: string): string {
@@ -80,7 +88,8 @@ export function pathMatchKey(path: string): string {
 		.map((part) => part.trim())
 		.join("/")
 		.toLowerCase()
-		.normalize("NFKC");
+		.normalize("NFKC")
+		.replace(LOWER_CASE_APART, (letter) => letter.toUpperCase().toLowerCase());
 	if (matchKeyCache.size >= MATCH_KEY_CACHE_SIZE) matchKeyCache.clear();
 	matchKeyCache.set(path, key);
 	return key;

@@ -9,6 +9,14 @@ const ENCODED_SEPARATORS = /%(?:2e|2f|5c|00)/i;
 const FORBIDDEN_NAME_CHARACTERS = /[*"<>:|?]/;
 /** Names Windows gives to devices: a note called this cannot exist there. */
 const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;
+/**
+ * A name of the shape Windows gives a file or folder as its short (8.3) name: up to six characters, `~` and a number, eight
+ * at most, then up to three after a dot (`PRIVAT~1`, `OBSIDI~1`, `NOTESA~1.md`). On an NTFS volume that makes short names
+ * (the system drive, by default) such a path opens the file or folder of the long name: `PRIVAT~1/x.md` was written into an
+ * excluded `Private notes`, `OBSIDI~1/x.md` into `.obsidian`, and a new `NOTESA~1.md` over `Notes about it.md`, no backup.
+ * Obsidian lists only long names, so the path policy saw another, visible name.
+ */
+const WINDOWS_SHORT_NAME = /^(?=[^.]{3,8}(?:\.|$))[!#$%&'()\-@^_`{}0-9a-z]{1,6}~[0-9]{1,6}(?:\.[!#$%&'()\-@^_`{}~0-9a-z]{0,3})?$/i;
 
 /**
  * A drive at a path's start as this system reads it. On Windows `a:b` is drive A's folder b, and `C:Private` is resolved
@@ -96,6 +104,11 @@ export function checkNewNamePath(input: string, scope: Scope): Result<string> {
 		if (FORBIDDEN_NAME_CHARACTERS.test(part))
 			return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
 		if (WINDOWS_DEVICE_NAME.test(part)) return fail(`"${part}" is a device name on Windows and cannot be a file or folder name.`);
+		// Not quoted: the name may come from a setting (a daily note's folder), and it may stand for a folder the caller may not see.
+		if (WINDOWS_SHORT_NAME.test(part))
+			return fail(
+				"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Choose another name.",
+			);
 	}
 	return checked;
 }

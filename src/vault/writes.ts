@@ -48,6 +48,33 @@ export function visibleNamesake(host: Host, scope: Scope, path: string, except?:
 	return host.vault.getFiles().find((other) => other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope));
 }
 
+/**
+ * A visible folder holding files whose path a person, or a disk that folds case, reads as the first folder of `path` not there
+ * as spelt (`pathMatchKey`), or undefined: a note made or moved there made a second folder beside it (`notes/` beside `Notes/`:
+ * two folders in Obsidian on Linux and Android, and on macOS and Windows one on the disk that Obsidian listed as two until it
+ * read the vault again). Looked for only when the path makes a folder, among the folders of visible files (an empty folder is
+ * not found): hidden ones are not named, and a twin of an excluded folder or one outside the token's is itself refused. A
+ * folder its files name exactly as `path` does is that folder, though the host did not find it (a folder named in NFD on a
+ * Linux disk: the files list it in NFC, the folder lookup misses it), and is written in as before.
+ */
+export async function visibleFolderNamesake(host: Host, scope: Scope, path: string): Promise<string | undefined> {
+	const parts = path.split("/").slice(0, -1);
+	let made = 0;
+	while (made < parts.length && (await folderAt(host, parts.slice(0, made + 1).join("/"))) !== null) made++;
+	if (made === parts.length) return undefined;
+	const depth = made + 1;
+	const wanted = parts.slice(0, depth).join("/");
+	const key = pathMatchKey(wanted);
+	for (const other of host.vault.getFiles()) {
+		let end = -1;
+		for (let part = 0; part < depth && (end = other.path.indexOf("/", end + 1)) !== -1; part++);
+		if (end === -1) continue;
+		const folder = other.path.slice(0, end);
+		if (folder !== wanted && pathMatchKey(folder) === key && isPathVisible(other.path, scope)) return folder;
+	}
+	return undefined;
+}
+
 /** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */
 const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
 

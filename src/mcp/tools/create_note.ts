@@ -16,6 +16,7 @@ import {
 	NoBackupNameError,
 	overEditedBytesMessage,
 	overwriteWithBackup,
+	visibleFolderNamesake,
 	visibleNamesake,
 } from "../../vault/writes";
 import { defineTool } from "../tool";
@@ -106,6 +107,11 @@ export const createNoteTool = defineTool({
 			if (namesake)
 				return fail(
 					`A note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,
+				);
+			const folderNamesake = await visibleFolderNamesake(host, ctx.scope, path);
+			if (folderNamesake !== undefined)
+				return fail(
+					`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${path}" (letter case and spaces aside). Nothing was written. Write the note in "${folderNamesake}", or choose another folder.`,
 				);
 			if (await folderAt(host, path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);

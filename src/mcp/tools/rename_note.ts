@@ -4,7 +4,7 @@ import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
 import { trimTrailingSlashes } from "../../paths/spelling";
 import { isPathVisible } from "../../vault/scope";
-import { checkNewNotePath, linkSyntaxNameError, visibleNamesake } from "../../vault/writes";
+import { checkNewNotePath, linkSyntaxNameError, visibleFolderNamesake, visibleNamesake } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { MAX_READ_NOTE_BYTES, RENAME_UNPARSED_LOOK_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
@@ -59,6 +59,11 @@ export const renameNoteTool = defineTool({
 		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.
 		const taken = visibleNamesake(host, scope, to, file.path);
 		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
+		const folderNamesake = await visibleFolderNamesake(host, scope, to);
+		if (folderNamesake !== undefined)
+			return fail(
+				`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${to}" (letter case and spaces aside). Nothing was changed. Move the note into "${folderNamesake}", or choose another folder.`,
+			);
 		if (host.vault.getFolderByPath(to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
 		// Taken on the disk all the same: a disk that folds case (macOS, Windows) reads `Work/X.md` as a hidden `WORK/x.md`.
 		// Refused at once, naming only the caller's own path; the write would otherwise find it taken and plan again and

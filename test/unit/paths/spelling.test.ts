@@ -69,6 +69,8 @@ describe("pathMatchKey: paths a person reads as the same share one key", () => {
 		["\uff26\uff55\uff4c\uff4c.md", "Full.md"],
 		["Folder /Note.md", "Folder/Note.md"],
 		["Secret\u2024md", "Secret.md"],
+		// Final sigma: macOS and Windows fold `ς` and `σ` alike (both `Σ`), so these are one folder there.
+		["\u0399\u03b4\u03b9\u03c9\u03c4\u03b9\u03ba\u03cc\u03c3/x.md", "\u0399\u03b4\u03b9\u03c9\u03c4\u03b9\u03ba\u03cc\u03c2/x.md"],
 	])("%j and %j", (a, b) => {
 		expect(pathMatchKey(a)).toBe(pathMatchKey(b));
 	});
@@ -91,6 +93,18 @@ describe("pathMatchKey: paths a person reads as the same share one key", () => {
 				expect(pathMatchKey(lookAlike)).toBe(pathMatchKey(path));
 			}),
 		);
+	});
+
+	test("every letter keys as its capital does, where the capital is one letter (a disk folding case reads them as one)", () => {
+		// Lower case alone kept final sigma, the dotless i, U+0345 and U+1C80–U+1C88 apart from their capitals' lower case.
+		const apart: string[] = [];
+		for (let code = 0x80; code <= 0x10ffff; code++) {
+			if (code >= 0xd800 && code <= 0xdfff) continue;
+			const letter = String.fromCodePoint(code);
+			const capital = letter.toUpperCase();
+			if (capital !== letter && [...capital].length === 1 && pathMatchKey(`a${letter}`) !== pathMatchKey(`a${capital}`)) apart.push(code.toString(16));
+		}
+		expect(apart).toEqual([]);
 	});
 
 	test("a plain ASCII path keys the same as the same path with an invisible character in it", () => {

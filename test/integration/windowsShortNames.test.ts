@@ -1,0 +1,47 @@
+/**
+ * Paths a Windows NTFS volume that makes short (8.3) names (the system drive, by default) reads as
+ * another file or folder: `PRIVAT~1` opens `Private notes`, `OBSIDI~1` opens `.obsidian`,
+ * `NOTESA~1.md` opens `Notes about it.md`. Obsidian lists only long names, so the path policy saw a
+ * new, visible name: create_note and rename_note wrote there, into an excluded folder, the
+ * configuration folder, or over a note without a backup. The real SDK client over real HTTP; this
+ * disk makes no short names, so what is checked is that the call is refused and nothing is made.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../helpers/http";
+import { startService, type RunningService } from "../helpers/service";
+import { callError } from "../helpers/tools";
+import { makeVault, removeDir } from "../helpers/vault";
+
+const FILES = { "Private notes/s.md": "zebracorn\n", "Notes about it.md": "kept\n", "Public.md": "public\n" };
+
+describe("paths shaped as Windows short names", () => {
+	let vault: string;
+	let running: RunningService;
+	let client: Client;
+
+	beforeAll(async () => {
+		vault = await makeVault(FILES);
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private notes"] },
+		});
+		await running.host.metadataCache.settled();
+		client = await connectClient(running.url, running.tokens.write ?? "");
+	}, 60_000);
+	afterAll(async () => {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	});
+
+	test("create_note and rename_note refuse them, and make nothing", async () => {
+		for (const path of ["PRIVAT~1/x.md", "OBSIDI~1/x.md", "NOTESA~1.md"])
+			expect(await callError(client, "create_note", { path, content: "c", overwrite: true })).toContain("Windows short name");
+		expect(await callError(client, "rename_note", { path: "Public.md", new_path: "PRIVAT~1/y.md" })).toContain("Windows short name");
+		expect(readdirSync(vault).sort()).toEqual([".obsidian", "Notes about it.md", "Private notes", "Public.md"]);
+		expect(existsSync(nodePath.join(vault, ".obsidian", "x.md"))).toBe(false);
+		expect(readFileSync(nodePath.join(vault, "Notes about it.md"), "utf8")).toBe("kept\n");
+	});
+});
