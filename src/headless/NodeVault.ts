@@ -522,7 +522,8 @@ export class NodeVault implements HostVault, WatchedVault {
 			if (spelt === undefined) return nodePath.join(at, ...parts.slice(index));
 			at = nodePath.join(at, spelt);
 			// Through a link nothing is looked for: its folder may be outside the vault, and the write refuses it anyway.
-			if (index < parts.length - 1 && lstatSync(at, { throwIfNoEntry: false })?.isDirectory() !== true) return nodePath.join(at, ...parts.slice(index + 1));
+			if (index < parts.length - 1 && lstatSync(at, { throwIfNoEntry: false })?.isDirectory() !== true)
+				return nodePath.join(at, ...parts.slice(index + 1));
 		}
 		return at;
 	}
@@ -710,7 +711,8 @@ function sleep(ms: number): Promise<void> {
 
 /** Whether `name` has no other Unicode spelling a disk could hold (ASCII only). */
 function hasOneSpelling(name: string): boolean {
-	return /^[\u0000-\u007f]*$/u.test(name);
+	for (let index = 0; index < name.length; index++) if (name.charCodeAt(index) > 0x7f) return false;
+	return true;
 }
 
 /** The name in the folder `diskFolder` that is another Unicode spelling of `name` (NFD for NFC), if one is there; one listing of the folder. */
