@@ -1,4 +1,4 @@
-import { lstatSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, promises as fs, readdirSync, rmSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
 import type { HostAbstractFile, HostFile, HostVault, MoveOptions, ProcessOptions } from "../host/Host";
@@ -505,9 +505,27 @@ export class NodeVault implements HostVault, WatchedVault {
 		this.watcher = null;
 	}
 
-	/** The absolute path on disk for a vault path (lexically: links are checked where bytes move). Refuses paths that would leave the vault folder. */
+	/**
+	 * The absolute path on disk for a vault path (links are checked where bytes move). Refuses paths that would leave the
+	 * vault folder. A name on disk under another Unicode spelling of the path's (a folder made on macOS is named in NFD, and
+	 * known here by its NFC spelling: `scan`) is spelt as the disk spells it: on Linux the NFC spelling names nothing, so a
+	 * note made or moved into such a folder went to a second folder of the same name beside it.
+	 */
 	toDiskPath(path: string): string {
-		return this.jail.diskPath(path);
+		const lexical = this.jail.diskPath(path);
+		const parts = nodePath.relative(this.root, lexical).split(nodePath.sep);
+		// Almost always one look, or none: there as spelt, or no name on the way has another spelling (ASCII has none).
+		if (parts.every(hasOneSpelling) || lstatSync(lexical, { throwIfNoEntry: false }) !== undefined) return lexical;
+		let at = this.root;
+		for (const [index, part] of parts.entries()) {
+			const spelt = lstatSync(nodePath.join(at, part), { throwIfNoEntry: false }) === undefined ? spellingOnDisk(at, part) : part;
+			if (spelt === undefined) return nodePath.join(at, ...parts.slice(index));
+			at = nodePath.join(at, spelt);
+			// Through a link nothing is looked for: its folder may be outside the vault, and the write refuses it anyway.
+			if (index < parts.length - 1 && lstatSync(at, { throwIfNoEntry: false })?.isDirectory() !== true)
+				return nodePath.join(at, ...parts.slice(index + 1));
+		}
+		return at;
 	}
 
 	/** A known file's disk path (as the disk spells it), else the lexical one. */
@@ -689,4 +707,23 @@ function retryPause(attempt: number): number {
 
 function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether `name` has no other Unicode spelling a disk could hold (ASCII only). */
+function hasOneSpelling(name: string): boolean {
+	for (let index = 0; index < name.length; index++) if (name.charCodeAt(index) > 0x7f) return false;
+	return true;
+}
+
+/** The name in the folder `diskFolder` that is another Unicode spelling of `name` (NFD for NFC), if one is there; one listing of the folder. */
+function spellingOnDisk(diskFolder: string, name: string): string | undefined {
+	if (hasOneSpelling(name)) return undefined;
+	let names: string[];
+	try {
+		names = readdirSync(diskFolder);
+	} catch {
+		return undefined;
+	}
+	const wanted = name.normalize("NFC");
+	return names.find((each) => !each.startsWith(".") && each.normalize("NFC") === wanted);
 }

@@ -15,7 +15,7 @@ import { countOf, drawnAsWritten, listenUntilClosed, renderNoteChanges } from ".
 /**
  * The window for one tool call set to Ask: who asks (the token's name), with which tool, and what
  * it would change, as the same diff "Show change" draws afterwards. It answers once: the first
- * button wins, and closing it any other way (Escape, the close button) declines.
+ * button wins, and closing it any other way (Escape, the close button) declines, except while its buttons wait.
  */
 export class ApprovalModal extends Modal {
 	private answered = false;
@@ -220,6 +220,16 @@ export class ApprovalModal extends Modal {
 	withdraw(): void {
 		this.answered = true;
 		this.close();
+	}
+
+	/**
+	 * Escape, the close button or a click outside the window decline, as Decline does: while a hold runs they do nothing, as
+	 * Decline takes no click then. An Escape pressed for the window that just gave way (or a click on the backdrop where a
+	 * bigger window's button was) declined the call that took its place, which the person had not seen.
+	 */
+	override close(): void {
+		if (this.holdTimer !== undefined && this.decision === null && !this.answered) return;
+		super.close();
 	}
 
 	override onClose(): void {

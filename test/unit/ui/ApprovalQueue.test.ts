@@ -89,6 +89,41 @@ describe("ApprovalQueue", () => {
 		expect(decided).toBe(redrawnText === null ? "approve" : "always");
 	});
 
+	/**
+	 * review181: while the buttons waited, Escape (as the close button or a click beside the window, which all close it) still
+	 * declined. Pressed for the window that gave way, it declined the call shown in its place, which the person had not seen.
+	 * On the base the look for "no answer yet" fails in both cases (decided "decline").
+	 */
+	const escape = () => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", cancelable: true }));
+	test.each(["took another's place", "had its 'Always allow' redrawn"])(
+		"a window that %s is not closed by Escape while its buttons wait; after, Escape declines",
+		async (how) => {
+			let decided: ApprovalAnswer | null = null;
+			if (how === "took another's place") {
+				const revoked = new AbortController();
+				void queue.decide(request("revoked", "laptop"), revoked.signal, () => undefined);
+				void queue.decide(request("other", "desktop"), new AbortController().signal, () => undefined).then((decision) => (decided = decision));
+				revoked.abort();
+			} else {
+				const asked: ApprovalRequest = { ...request("other", "laptop"), alwaysAllows: ["append_to_note", "create_note"] };
+				void queue.decide(asked, new AbortController().signal, () => undefined).then((decision) => (decided = decision));
+				await until(() => approveButton()?.disabled === false);
+				asked.alwaysAllows = ["append_to_note"];
+				queue.alwaysAllowsNarrowed(asked);
+			}
+			// In the same moment as the swap or the redraw: no timer can have ended the hold.
+			escape();
+			await sleep(0);
+			expect(decided).toBeNull();
+			expect(approvalWindow()?.textContent).toContain("other.md");
+			await until(() => approveButton()?.disabled === false, APPROVAL_SWAP_GRACE_MS * 20);
+			escape();
+			await until(() => decided !== null);
+			expect(decided).toBe("decline");
+			expect(approvalWindow()).toBeNull();
+		},
+	);
+
 	test("a call the person approved and then not written (its right taken just after) is told in a notice: which note and why (only the client was)", async () => {
 		const asked = request("approved", "laptop");
 		const decided = queue.decide(asked, new AbortController().signal, () => undefined);
