@@ -132,14 +132,31 @@ export async function mapOnBudget<T, U>(
 	each: (item: T) => U,
 	budget?: Pick<CallBudget, "due" | "checkpoint">,
 ): Promise<U[]> {
-	// Made at its length: grown a push at a time, the list was copied as it grew (a fifth more CPU at 100,000).
-	const mapped = new Array<U>("size" in items ? items.size : items.length);
-	let at = 0;
+	// A list is read by index, a run of LINKS_PER_CLOCK_CHECK items between two looks at the clock, into a list grown a
+	// push at a time (kept packed): read by its iterator into a list made at its length, with a remainder an item, a
+	// finished walk's answer of 100,000 backlinks took 32 ms of the main thread's CPU where `Array.prototype.map` took 20
+	// (review183, load 31); this way, 20.
+	const mapped: U[] = [];
+	if (isList(items)) {
+		for (let at = 0; at < items.length;) {
+			const end = Math.min(items.length, at + LINKS_PER_CLOCK_CHECK);
+			for (; at < end; at++) mapped.push(each(items[at] as T));
+			if (at < items.length && budget?.due()) await budget.checkpoint();
+		}
+		return mapped;
+	}
+	let left = LINKS_PER_CLOCK_CHECK;
 	for (const item of items) {
-		mapped[at++] = each(item);
-		if (at % LINKS_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+		mapped.push(each(item));
+		if (--left > 0) continue;
+		left = LINKS_PER_CLOCK_CHECK;
+		if (budget?.due()) await budget.checkpoint();
 	}
 	return mapped;
+}
+
+function isList<T>(items: readonly T[] | Iterable<T>): items is readonly T[] {
+	return Array.isArray(items);
 }
 
 /** How vault-wide calls are run: how they give the host its turn, their slice and their whole budget. */

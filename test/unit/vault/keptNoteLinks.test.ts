@@ -11,7 +11,7 @@ import {
 } from "../../../src/config/limits";
 import type { HostFile } from "../../../src/host/Host";
 import { KeptNoteLinks } from "../../../src/vault/keptNoteLinks";
-import { noteLinks } from "../../../src/vault/links";
+import { backlinks, noteLinks } from "../../../src/vault/links";
 import { CallOverBudget, type CallBudget } from "../../../src/vault/workBudget";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { replaceMethod } from "../../helpers/replaceMethod";
@@ -364,6 +364,59 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 		expect(pieces.reduce((sum, piece) => sum + piece, 0)).toBeGreaterThanOrEqual(LINKING_NOTES);
 		// On the base: all 600 in one piece.
 		expect(Math.max(...pieces)).toBeLessThanOrEqual(LINKS_PER_CLOCK_CHECK);
+	});
+
+	test("a linking note edited at any pause of a call, first or on a finished walk, is answered as it is after the edit", async () => {
+		const scope = vault.scope();
+		const hubLinks = Array.from({ length: HUBS }, (_, hub) => `[[H${hub}]]`).join(" ");
+		const before = await backlinks(vault.host, scope, "H3.md");
+		// A note from the middle of the answer, edited to link to H3 twice: it goes first, with a count of 2.
+		const edited = before[LINKING_NOTES / 2]?.path as string;
+		const edit = async (text: string) => {
+			await vault.host.vault.process(vault.host.vault.getFileByPath(edited) as HostFile, () => text);
+			await vault.host.metadataCache.settled();
+		};
+		/** A budget always due whose `at`-th pause (from 1) edits the note; `pauses` counts them. */
+		const editingAt = (at: number) => {
+			const budget = {
+				pauses: 0,
+				due: () => true,
+				beginSlice: () => undefined,
+				checkpoint: async () => {
+					if (++budget.pauses === at) await edit(`${hubLinks} [[H3]]\n`);
+					await new Promise((resolve) => setImmediate(resolve));
+				},
+			};
+			return budget;
+		};
+		const kept = new KeptNoteLinks(vault.host);
+		try {
+			for (const finished of [false, true]) {
+				kept.start();
+				if (finished) await kept.backlinks(scope, "H3.md");
+				// The call's pauses with nothing edited: the first call's counts, its sort and lists; a finished walk's few.
+				const dry = editingAt(0);
+				expect(await kept.backlinks(scope, "H3.md", dry as unknown as CallBudget)).toEqual(before);
+				if (finished) await kept.backlinks(scope, "H3.md");
+				else kept.stop();
+				// Edited at each pause after the counting (at each of a finished walk's): at the last ones, on the base, the
+				// answer was the one counted before the edit.
+				for (let at = finished ? 1 : LINKING_NOTES; at <= dry.pauses; at++) {
+					if (!finished) kept.start();
+					const answer = await kept.backlinks(scope, "H3.md", editingAt(at) as unknown as CallBudget);
+					expect([finished, at, answer]).toEqual([finished, at, await backlinks(vault.host, scope, "H3.md")]);
+					expect(answer[0]).toEqual({ path: edited, count: 2 });
+					await edit(`${hubLinks}\n`);
+					// Finished again (the note counted back), or let go.
+					if (finished) await kept.backlinks(scope, "H3.md");
+					else kept.stop();
+				}
+				kept.stop();
+			}
+		} finally {
+			kept.stop();
+			if ((await vault.host.vault.cachedRead(vault.host.vault.getFileByPath(edited) as HostFile)) !== `${hubLinks}\n`) await edit(`${hubLinks}\n`);
+		}
 	});
 
 	test("a backlinks walk's first sort goes in pieces; a call stopped in it is gone on with by the next, not sorted from the start", async () => {
