@@ -14,9 +14,11 @@ const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(
  * at most, then up to three after a dot (`PRIVAT~1`, `OBSIDI~1`, `NOTESA~1.md`). On an NTFS volume that makes short names
  * (the system drive, by default) such a path opens the file or folder of the long name: `PRIVAT~1/x.md` was written into an
  * excluded `Private notes`, `OBSIDI~1/x.md` into `.obsidian`, and a new `NOTESA~1.md` over `Notes about it.md`, no backup.
- * Obsidian lists only long names, so the path policy saw another, visible name.
+ * Obsidian lists only long names, so the path policy saw another, visible name. As narrow as Windows' generator
+ * (RtlGenerate8dot3Name): the first characters are those 8.3 keeps, `~` among them (`~Private notes` is `~PRIVA~1`, which
+ * the shape first missed), and the number counts from 1, so `Draft~0` and `Idea~01` are not refused.
  */
-const WINDOWS_SHORT_NAME = /^(?=[^.]{3,8}(?:\.|$))[!#$%&'()\-@^_`{}0-9a-z]{1,6}~[0-9]{1,6}(?:\.[!#$%&'()\-@^_`{}~0-9a-z]{0,3})?$/i;
+const WINDOWS_SHORT_NAME = /^(?=[^.]{3,8}(?:\.|$))[!#$%&'()\-@^_`{}~0-9a-z]{1,6}~[1-9][0-9]{0,5}(?:\.[!#$%&'()\-@^_`{}~0-9a-z]{0,3})?$/i;
 
 /**
  * A drive at a path's start as this system reads it. On Windows `a:b` is drive A's folder b, and `C:Private` is resolved
@@ -107,7 +109,7 @@ export function checkNewNamePath(input: string, scope: Scope): Result<string> {
 		// Not quoted: the name may come from a setting (a daily note's folder), and it may stand for a folder the caller may not see.
 		if (WINDOWS_SHORT_NAME.test(part))
 			return fail(
-				"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Choose another name.",
+				"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Nothing was changed. Choose another name: '-' or a space in place of the '~' will do (Draft-2.md).",
 			);
 	}
 	return checked;
