@@ -16,7 +16,9 @@ const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(
  * excluded `Private notes`, `OBSIDI~1/x.md` into `.obsidian`, and a new `NOTESA~1.md` over `Notes about it.md`, no backup.
  * Obsidian lists only long names, so the path policy saw another, visible name. As narrow as Windows' generator
  * (RtlGenerate8dot3Name): the first characters are those 8.3 keeps, `~` among them (`~Private notes` is `~PRIVA~1`, which
- * the shape first missed), and the number counts from 1, so `Draft~0` and `Idea~01` are not refused.
+ * the shape first missed), and the number counts from 1, so `Draft~0` and `Idea~01` are not refused. Not narrowed to NTFS's
+ * own generator (a base of 3 or more with `~1` to `~4`, then two characters, a checksum and a number): Linux's vfat names
+ * FAT drives' files `A~1` to `A~9`, then with a checksum, and a drive holding the vault may be either.
  */
 const WINDOWS_SHORT_NAME = /^(?=[^.]{3,8}(?:\.|$))[!#$%&'()\-@^_`{}~0-9a-z]{1,6}~[1-9][0-9]{0,5}(?:\.[!#$%&'()\-@^_`{}~0-9a-z]{0,3})?$/i;
 
