@@ -100,16 +100,21 @@ function pathChecked(input: string, configDir: string): Result<string> {
 	return ok(path);
 }
 
-/** A path a new note may be written at: checkVaultPath's rules, plus names every platform Obsidian runs on can hold. */
-export function checkNewNamePath(input: string, scope: Scope): Result<string> {
+/**
+ * A path a new note may be written at: checkVaultPath's rules, plus names every platform Obsidian runs on can hold. `renamed`:
+ * the path of the note being moved there; a new path it keys as (`pathMatchKey`: the note itself, or only its letter case or
+ * spacing changed) is that note's own name on the disk, which no short name of another file can be, so its shape is let be.
+ */
+export function checkNewNamePath(input: string, scope: Scope, renamed?: string): Result<string> {
 	const checked = checkVaultPath(input, scope);
 	if (!checked.ok) return checked;
+	const ownName = renamed !== undefined && [checked.value, `${checked.value}.md`].some((path) => pathMatchKey(path) === pathMatchKey(renamed));
 	for (const part of checked.value.split("/")) {
 		if (FORBIDDEN_NAME_CHARACTERS.test(part))
 			return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
 		if (WINDOWS_DEVICE_NAME.test(part)) return fail(`"${part}" is a device name on Windows and cannot be a file or folder name.`);
 		// Not quoted: the name may come from a setting (a daily note's folder), and it may stand for a folder the caller may not see.
-		if (WINDOWS_SHORT_NAME.test(part))
+		if (!ownName && WINDOWS_SHORT_NAME.test(part))
 			return fail(
 				"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Nothing was changed. Choose another name: '-' or a space in place of the '~' will do (Draft-2.md).",
 			);

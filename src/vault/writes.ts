@@ -31,9 +31,12 @@ export function hashTextInPieces(text: string): Promise<string> {
 	return sha256HexInPieces(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 }
 
-/** A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every platform can hold. */
-export function checkNewNotePath(input: string, scope: Scope): Result<string> {
-	const checked = checkNewNamePath(input, scope);
+/**
+ * A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every
+ * platform can hold. `renamed`: the path of the note rename_note moves there (checkNewNamePath).
+ */
+export function checkNewNotePath(input: string, scope: Scope, renamed?: string): Result<string> {
+	const checked = checkNewNamePath(input, scope, renamed);
 	if (!checked.ok) return checked;
 	const name = checked.value.slice(checked.value.lastIndexOf("/") + 1);
 	const dot = name.lastIndexOf(".");

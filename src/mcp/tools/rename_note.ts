@@ -49,7 +49,7 @@ export const renameNoteTool = defineTool({
 			return fail(
 				`"${args.new_path}" names a folder. Give the note's full path in it, e.g. "${trimTrailingSlashes(args.new_path.trimEnd())}/${file.name}". Nothing was changed.`,
 			);
-		const checked = checkNewNotePath(args.new_path, scope);
+		const checked = checkNewNotePath(args.new_path, scope, file.path);
 		if (!checked.ok) return fail(checked.error);
 		const to = checked.value;
 		const badName = linkSyntaxNameError(to);

@@ -35,6 +35,19 @@ describe("checkNewNotePath: where a new note may be written", () => {
 		expect(checkNewNotePath("data.json", scope).ok).toBe(false);
 	});
 
+	test("a short name's shape is let be only for the renamed note's own name, in its own or another letter case", () => {
+		// An existing `Draft~1.md` (made before, or outside) is its own name on the disk: renamed to itself or in other case it
+		// was refused as a short name; moved elsewhere, or as a new note, it is still refused.
+		expect(checkNewNotePath("draft~1.md", scope, "Draft~1.md")).toEqual(ok("draft~1.md"));
+		expect(checkNewNotePath("Notes/DRAFT~1", scope, "Notes/Draft~1.md")).toEqual(ok("Notes/DRAFT~1.md"));
+		for (const [path, renamed] of [
+			["Archive/Draft~1.md", "Draft~1.md"],
+			["Draft~1.md", undefined],
+			["Draft~2.md", "Draft~1.md"],
+		] as const)
+			expect(checkNewNotePath(path, scope, renamed)).toEqual({ ok: false, error: expect.stringContaining("Windows short name") });
+	});
+
 	test("an excluded, hidden or outside path is refused", () => {
 		for (const path of ["Private/Note", ".obsidian/x", "../outside", "/etc/passwd"]) expect(checkNewNotePath(path, scope).ok).toBe(false);
 	});
