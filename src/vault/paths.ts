@@ -14,9 +14,13 @@ const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(
  * at most, then up to three after a dot (`PRIVAT~1`, `OBSIDI~1`, `NOTESA~1.md`). On an NTFS volume that makes short names
  * (the system drive, by default) such a path opens the file or folder of the long name: `PRIVAT~1/x.md` was written into an
  * excluded `Private notes`, `OBSIDI~1/x.md` into `.obsidian`, and a new `NOTESA~1.md` over `Notes about it.md`, no backup.
- * Obsidian lists only long names, so the path policy saw another, visible name.
+ * Obsidian lists only long names, so the path policy saw another, visible name. As narrow as Windows' generator
+ * (RtlGenerate8dot3Name): the first characters are those 8.3 keeps, `~` among them (`~Private notes` is `~PRIVA~1`, which
+ * the shape first missed), and the number counts from 1, so `Draft~0` and `Idea~01` are not refused. Not narrowed to NTFS's
+ * own generator (a base of 3 or more with `~1` to `~4`, then two characters, a checksum and a number): Linux's vfat names
+ * FAT drives' files `A~1` to `A~9`, then with a checksum, and a drive holding the vault may be either.
  */
-const WINDOWS_SHORT_NAME = /^(?=[^.]{3,8}(?:\.|$))[!#$%&'()\-@^_`{}0-9a-z]{1,6}~[0-9]{1,6}(?:\.[!#$%&'()\-@^_`{}~0-9a-z]{0,3})?$/i;
+const WINDOWS_SHORT_NAME = /^(?=[^.]{3,8}(?:\.|$))[!#$%&'()\-@^_`{}~0-9a-z]{1,6}~[1-9][0-9]{0,5}(?:\.[!#$%&'()\-@^_`{}~0-9a-z]{0,3})?$/i;
 
 /**
  * A drive at a path's start as this system reads it. On Windows `a:b` is drive A's folder b, and `C:Private` is resolved
@@ -96,18 +100,23 @@ function pathChecked(input: string, configDir: string): Result<string> {
 	return ok(path);
 }
 
-/** A path a new note may be written at: checkVaultPath's rules, plus names every platform Obsidian runs on can hold. */
-export function checkNewNamePath(input: string, scope: Scope): Result<string> {
+/**
+ * A path a new note may be written at: checkVaultPath's rules, plus names every platform Obsidian runs on can hold. `renamed`:
+ * the path of the note being moved there; a new path it keys as (`pathMatchKey`: the note itself, or only its letter case or
+ * spacing changed) is that note's own name on the disk, which no short name of another file can be, so its shape is let be.
+ */
+export function checkNewNamePath(input: string, scope: Scope, renamed?: string): Result<string> {
 	const checked = checkVaultPath(input, scope);
 	if (!checked.ok) return checked;
+	const ownName = renamed !== undefined && [checked.value, `${checked.value}.md`].some((path) => pathMatchKey(path) === pathMatchKey(renamed));
 	for (const part of checked.value.split("/")) {
 		if (FORBIDDEN_NAME_CHARACTERS.test(part))
 			return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
 		if (WINDOWS_DEVICE_NAME.test(part)) return fail(`"${part}" is a device name on Windows and cannot be a file or folder name.`);
 		// Not quoted: the name may come from a setting (a daily note's folder), and it may stand for a folder the caller may not see.
-		if (WINDOWS_SHORT_NAME.test(part))
+		if (!ownName && WINDOWS_SHORT_NAME.test(part))
 			return fail(
-				"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Choose another name.",
+				"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Nothing was changed. Choose another name: '-' or a space in place of the '~' will do (Draft-2.md).",
 			);
 	}
 	return checked;

@@ -4,7 +4,15 @@ import { yieldToEventLoop } from "./workBudget";
 import { FileOverBytesError } from "../host/FileOverBytesError";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
-import { MAX_EDITED_NOTE_BYTES, MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, MAX_WRITE_ATTEMPTS, NOTE_TEXT_SLICE_MS } from "../config/limits";
+import {
+	MAX_EDITED_NOTE_BYTES,
+	MAX_EDITED_NOTE_CHARS,
+	MAX_EDITED_NOTE_LINES,
+	MAX_WRITE_ATTEMPTS,
+	NAMESAKE_LOOK_CHECK_MASK,
+	NOTE_TEXT_SLICE_MS,
+	VAULT_WIDE_SLICE_MS,
+} from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
@@ -23,9 +31,12 @@ export function hashTextInPieces(text: string): Promise<string> {
 	return sha256HexInPieces(text, new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop));
 }
 
-/** A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every platform can hold. */
-export function checkNewNotePath(input: string, scope: Scope): Result<string> {
-	const checked = checkNewNamePath(input, scope);
+/**
+ * A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every
+ * platform can hold. `renamed`: the path of the note rename_note moves there (checkNewNamePath).
+ */
+export function checkNewNotePath(input: string, scope: Scope, renamed?: string): Result<string> {
+	const checked = checkNewNamePath(input, scope, renamed);
 	if (!checked.ok) return checked;
 	const name = checked.value.slice(checked.value.lastIndexOf("/") + 1);
 	const dot = name.lastIndexOf(".");
@@ -41,11 +52,29 @@ export function checkNewNotePath(input: string, scope: Scope): Result<string> {
  * (`pathMatchKey`: letter case, look-alike characters and spaces opening or doubled in a part aside): a note made or
  * moved there would replace it on such a disk, and a link could not tell the two apart. rename_note and create_note
  * both refuse it (create_note made `linker.md`, ` Linker.md` and `\u3000Linker.md` beside `Linker.md`, where
- * rename_note refused each). Hidden files are not looked for: the answer would tell of one.
+ * rename_note refused each). Hidden files are not looked for: the answer would tell of one. Looked for in pieces, pausing on
+ * `clock` (NAMESAKE_LOOK_CHECK_MASK), as `visibleFolderNamesake` is.
  */
-export function visibleNamesake(host: Host, scope: Scope, path: string, except?: string): HostFile | undefined {
+export async function visibleNamesake(
+	host: Host,
+	scope: Scope,
+	path: string,
+	except?: string,
+	clock: SliceClock = twinLookClock(),
+): Promise<HostFile | undefined> {
 	const key = pathMatchKey(path);
-	return host.vault.getFiles().find((other) => other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope));
+	const files = host.vault.getFiles();
+	for (let index = 0; index < files.length; index++) {
+		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
+		const other = files[index] as HostFile;
+		if (other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope)) return other;
+	}
+	return undefined;
+}
+
+/** The clock the twin looks pause on when the caller gives none: the slice of vault-wide work, one event-loop turn. */
+function twinLookClock(): SliceClock {
+	return new SliceClock(VAULT_WIDE_SLICE_MS, yieldToEventLoop);
 }
 
 /**
@@ -55,9 +84,10 @@ export function visibleNamesake(host: Host, scope: Scope, path: string, except?:
  * read the vault again). Looked for only when the path makes a folder, among the folders of visible files (an empty folder is
  * not found): hidden ones are not named, and a twin of an excluded folder or one outside the token's is itself refused. A
  * folder its files name exactly as `path` does is that folder, though the host did not find it (a folder named in NFD on a
- * Linux disk: the files list it in NFC, the folder lookup misses it), and is written in as before.
+ * Linux disk: the files list it in NFC, the folder lookup misses it), and is written in as before. The files are walked in
+ * pieces, pausing on `clock` every NAMESAKE_LOOK_CHECK_MASK + 1 of them.
  */
-export async function visibleFolderNamesake(host: Host, scope: Scope, path: string): Promise<string | undefined> {
+export async function visibleFolderNamesake(host: Host, scope: Scope, path: string, clock: SliceClock = twinLookClock()): Promise<string | undefined> {
 	const parts = path.split("/").slice(0, -1);
 	let made = 0;
 	while (made < parts.length && (await folderAt(host, parts.slice(0, made + 1).join("/"))) !== null) made++;
@@ -65,7 +95,10 @@ export async function visibleFolderNamesake(host: Host, scope: Scope, path: stri
 	const depth = made + 1;
 	const wanted = parts.slice(0, depth).join("/");
 	const key = pathMatchKey(wanted);
-	for (const other of host.vault.getFiles()) {
+	const files = host.vault.getFiles();
+	for (let index = 0; index < files.length; index++) {
+		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
+		const other = files[index] as HostFile;
 		let end = -1;
 		for (let part = 0; part < depth && (end = other.path.indexOf("/", end + 1)) !== -1; part++);
 		if (end === -1) continue;

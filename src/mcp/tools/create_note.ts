@@ -103,7 +103,7 @@ export const createNoteTool = defineTool({
 			const badName = linkSyntaxNameError(path);
 			if (badName) return fail(badName);
 			// As rename_note refuses a new path read as another's: a twin in other case or spacing replaced it on a disk that folds case.
-			const namesake = visibleNamesake(host, ctx.scope, path);
+			const namesake = await visibleNamesake(host, ctx.scope, path);
 			if (namesake)
 				return fail(
 					`A note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,

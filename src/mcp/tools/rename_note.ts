@@ -49,7 +49,7 @@ export const renameNoteTool = defineTool({
 			return fail(
 				`"${args.new_path}" names a folder. Give the note's full path in it, e.g. "${trimTrailingSlashes(args.new_path.trimEnd())}/${file.name}". Nothing was changed.`,
 			);
-		const checked = checkNewNotePath(args.new_path, scope);
+		const checked = checkNewNotePath(args.new_path, scope, file.path);
 		if (!checked.ok) return fail(checked.error);
 		const to = checked.value;
 		const badName = linkSyntaxNameError(to);
@@ -57,7 +57,7 @@ export const renameNoteTool = defineTool({
 		if (to === file.path) return fail(`"${file.path}" already has that path. Nothing was changed.`);
 		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
 		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.
-		const taken = visibleNamesake(host, scope, to, file.path);
+		const taken = await visibleNamesake(host, scope, to, file.path);
 		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
 		const folderNamesake = await visibleFolderNamesake(host, scope, to);
 		if (folderNamesake !== undefined)

@@ -122,17 +122,21 @@ describe("checkVaultPath", () => {
 
 describe("checkNewNamePath", () => {
 	// On an NTFS volume making short names (Windows' system drive, by default) these open the file or folder of the long name.
-	test.each(["PRIVAT~1/x.md", "privat~1/x.md", "Notes/OBSIDI~1/x.md", "NOTESA~1.md", "AB12CD~1.md", "X~1", "PRIV~123/x.md"])(
+	test.each(["PRIVAT~1/x.md", "privat~1/x.md", "Notes/OBSIDI~1/x.md", "NOTESA~1.md", "AB12CD~1.md", "X~1", "PRIV~123/x.md", "~PRIVA~1/x.md", "~$DOC~1.md"])(
 		"%j, a Windows short name, is refused",
 		(path) => {
 			expect(checkNewNamePath(path, scope)).toEqual({ ok: false, error: expect.stringContaining("Windows short name") });
 		},
 	);
 
-	test.each(["Notes~1 old.md", "PRIVATE~1/x.md", "Long~1.markdown", "~1.md", "Caf\u00e9~1.md", "a~b.md", "Plan~draft.md"])(
+	test.each(["Notes~1 old.md", "PRIVATE~1/x.md", "Long~1.markdown", "~1.md", "Caf\u00e9~1.md", "a~b.md", "Plan~draft.md", "Draft~0.md", "Idea~01.md"])(
 		"%j is not a short name's shape",
 		(path) => {
 			expect(checkNewNamePath(path, scope)).toEqual({ ok: true, value: path });
 		},
 	);
+
+	test("the refusal says what to write instead", () => {
+		expect(checkNewNamePath("Draft~2.md", scope)).toEqual({ ok: false, error: expect.stringContaining("'-' or a space in place of the '~'") });
+	});
 });
