@@ -1,4 +1,6 @@
+import { NOTE_TEXT_PIECE_CHARS } from "../../../src/config/limits";
 import { TextCache } from "../../../src/headless/TextCache";
+import { heapAndBuffersAfterGc } from "../../helpers/gc";
 
 describe("TextCache (note texts the headless vault keeps in memory)", () => {
 	test("past its budget it drops the least recently used text first", () => {
@@ -50,5 +52,33 @@ describe("TextCache (note texts the headless vault keeps in memory)", () => {
 		cache.set("huge.md", "x".repeat(11));
 		expect(cache.get("huge.md")).toBeUndefined();
 		expect(cache.get("small.md")).toBe("small");
+	});
+});
+
+describe("TextCache's memory", () => {
+	test("texts with an emoji (two bytes a character as strings) are kept at under 1.5 bytes a character, and read back as they were", async () => {
+		const notes = 1000;
+		const chars = 2000;
+		const cache = new TextCache(notes * chars);
+		// Mostly ASCII, with one emoji as a task's date has: V8 keeps such a string at two bytes a character.
+		// Joined, so one flat string each, as a text read from disk is (padEnd or repeat would make ropes that share their pieces).
+		const textOf = (index: number) =>
+			[`- [ ] task ${index} 📅 2026-12-07`, ...Array.from({ length: 100 }, (_, line) => `line ${line} of note ${index}`)].join("\n").slice(0, chars);
+		const before = await heapAndBuffersAfterGc();
+		for (let index = 0; index < notes; index++) cache.set(`${index}.md`, textOf(index));
+		const growth = (await heapAndBuffersAfterGc()) - before;
+		// As strings: 2.07 bytes a character here; as UTF-8 1.15 (the bytes, and an object and a buffer a text).
+		expect(growth / (notes * chars)).toBeLessThan(1.5);
+		for (const index of [0, 1, 500, 999]) expect(cache.get(`${index}.md`)).toBe(textOf(index));
+		// A lone surrogate has no UTF-8 that gives it back, and a text over a piece is not decoded whole at each read: both kept as they are.
+		const lone = `half a pair \ud83d and ✅${"x".repeat(20)}`;
+		cache.set("lone.md", lone);
+		expect(cache.get("lone.md")).toBe(lone);
+		const long = `✅${"y".repeat(NOTE_TEXT_PIECE_CHARS)}`;
+		cache.set("long.md", long);
+		expect(cache.get("long.md")).toBe(long);
+		// The budget counts characters, as before: the least recently used notes went to make room for the long one.
+		expect(cache.get("2.md")).toBeUndefined();
+		expect(cache.get("999.md")).toBe(textOf(999));
 	});
 });
