@@ -207,7 +207,7 @@ export class TurnLane {
 		}
 		if (queue.length > 0) this.cursor = index + 1;
 		else {
-			// Out of the ring until it asks again (then at its end): the owner after it is now at its place, or, when it was
+			// Out of the ring until it asks again (then behind every owner waiting): the owner after it is now at its place, or, when it was
 			// the last, the first. Left at the end, the cursor pointed where the owner would be put back: one that asks again
 			// at once (a slice of work after each turn, a call waiting for the index build a turn at a time) got every turn,
 			// and an owner with two callers waiting before it none (a build's slice never ran: the call waited for it for ever).
