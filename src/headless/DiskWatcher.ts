@@ -383,12 +383,27 @@ export class DiskWatcher {
 	 */
 	private async dropUnlessMoved(path: string, known: WatchedFile): Promise<void> {
 		await this.eventsSoFarAnswered(RENAME_PAIRING_LOOKS_MS);
-		if (this.closed || this.vault.known(path) !== known || (await isPlainFile(known.diskPath))) return;
-		if (this.vault.known(path) !== known) return;
+		if (this.closed || this.vault.known(path) !== known) return;
+		// One look decides. Two (a plain file? then what is there?) dropped a note made again between them (an editor
+		// saving by delete and create, a checkout), and it stayed out when the look its own event made had come first.
+		const stats = await this.settledStats(path, known.diskPath);
+		if (this.closed || this.vault.known(path) !== known) return;
+		if (stats?.isFile() === true) await this.keepMadeAgain(path, known, stats);
 		// Swapped for a link (one whose target is missing is reported as an unlink): hidden, like any link.
-		const stats = await fs.lstat(known.diskPath).catch(() => undefined);
-		if (stats?.isSymbolicLink() === true) this.vault.forget(path);
+		else if (stats?.isSymbolicLink() === true) this.vault.forget(path);
 		else this.vault.drop(path, known);
+	}
+
+	/**
+	 * A plain file at a known note's path again once its unlink's wait is over: the note is kept, and read again unless
+	 * these are the stats it has (its event's look came first). Found through a folder swapped for a link, it is outside
+	 * the vault: dropped, never read.
+	 */
+	private async keepMadeAgain(path: string, known: WatchedFile, stats: Stats): Promise<void> {
+		const real = await this.vault.jail.isFolderReal(nodePath.dirname(known.diskPath));
+		if (this.closed || this.vault.known(path) !== known) return;
+		if (!real) this.vault.drop(path, known);
+		else if (!this.vault.isOwnWrite(known, stats)) this.vault.changedOnDisk(path, stats, known.diskPath);
 	}
 
 	private onUnlink(path: string): void {

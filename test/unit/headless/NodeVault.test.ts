@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, promises as fs, renameSync } from "node:fs";
+import { appendFileSync, mkdirSync, promises as fs, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
 import type { OpenEvents } from "../../../src/headless/openEvents";
@@ -553,6 +553,85 @@ describe("NodeVault watching a note another program keeps appending to", () => {
 			jest.restoreAllMocks();
 			await vault.close();
 			await removeDir(root);
+		}
+	});
+});
+
+describe("NodeVault watching a note another program deletes and makes again (an editor saving by delete and create, a checkout)", () => {
+	test("made again just after the watcher last found it gone, it is listed with its new text once all is seen, though the look its own event made came first", async () => {
+		const root = await makeVault({ "Note.md": "old\n", "Keep.md": "keep" });
+		const vault = await NodeVault.open(root, { watch: true });
+		const events: string[] = [];
+		for (const kind of ["create", "modify", "delete"] as const) vault.on(kind, (file: HostAbstractFile) => events.push(`${kind} ${file.path}`));
+		const note = nodePath.join(vault.root, "Note.md");
+		// The unlink's pairing wait is over (its timer has run): from then on the watcher decides whether the note is gone.
+		let pairingOver = false;
+		const realSetTimeout = global.setTimeout;
+		jest.spyOn(global, "setTimeout").mockImplementation((callback: () => void, ms?: number) =>
+			realSetTimeout(() => {
+				if (ms === RENAME_PAIRING_MS) pairingOver = true;
+				callback();
+			}, ms),
+		);
+		// Its first look at the path after that finds nothing, and the note is made again at once. Its next look is slow (a
+		// loaded thread pool): held until the vault has told anything of the note since, so the look the new file's own event
+		// made comes first. On main that next look was the second of two in the drop: the file found, the note dropped all the
+		// same, after the new file had been taken in, and it stayed out.
+		let made = "not yet";
+		let release = (): void => undefined;
+		const toldSince = new Promise<void>((resolve) => (release = resolve));
+		const lstat = fs.lstat.bind(fs);
+		jest.spyOn(fs, "lstat").mockImplementation((async (path: string, options?: unknown) => {
+			if (String(path) !== note || !pairingOver || made === "held") return lstat(path, options as undefined);
+			if (made === "again") {
+				made = "held";
+				await toldSince;
+				return lstat(path, options as undefined);
+			}
+			made = "again";
+			const found = await lstat(path, options as undefined).then(
+				(stats) => ({ stats }),
+				(error: unknown) => ({ error }),
+			);
+			writeFileSync(note, "made again\n");
+			events.length = 0;
+			vault.on("create", () => release());
+			vault.on("modify", () => release());
+			vault.on("delete", () => release());
+			if ("error" in found) throw found.error;
+			return found.stats;
+		}) as typeof fs.lstat);
+		try {
+			await fs.unlink(note);
+			await until(() => made !== "not yet", 10_000);
+			await until(() => events.length > 0, 10_000);
+			await vault.outsideChangesSeen();
+			expect(pathsOf(vault)).toEqual(["Keep.md", "Note.md"]);
+			const file = vault.getFileByPath("Note.md");
+			expect(file && (await vault.cachedRead(file))).toBe("made again\n");
+			expect(events.at(-1)).not.toBe("delete Note.md");
+		} finally {
+			jest.restoreAllMocks();
+			await vault.close();
+			await removeDir(root);
+		}
+	});
+
+	test("its folder swapped for a link to an outside folder holding a file of its name: dropped, not kept as the file behind the link", async () => {
+		const root = await makeVault({ "Sub/Note.md": "inside\n", "Keep.md": "keep" });
+		const outside = await makeVault({ "Note.md": "outside\n" });
+		const vault = await NodeVault.open(root, { watch: true });
+		try {
+			// In one turn: no look of the watcher's comes between the two.
+			rmSync(nodePath.join(vault.root, "Sub"), { recursive: true });
+			symlinkSync(outside, nodePath.join(vault.root, "Sub"));
+			await vault.outsideChangesSeen();
+			// On main the unlink's wait ended finding a plain file at Sub/Note.md (through the link): the note stayed listed.
+			expect(pathsOf(vault)).toEqual(["Keep.md"]);
+		} finally {
+			await vault.close();
+			await removeDir(root);
+			await removeDir(outside);
 		}
 	});
 });
