@@ -55,7 +55,7 @@ export interface McpServiceDeps {
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
 	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
-	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number };
+	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number; aheadOfBuild?: { creditMs?: number; holdMs?: number } };
 	/** Notes a search's phrases may be looked for in, summed over its phrases, when not MAX_QUERY_PHRASE_NOTES (tests make it small). */
 	searchPhraseNotesMax?: number;
 	/** Overrides for the HTTP deadlines and caps in src/config/limits.ts (tests use short ones). */
@@ -423,6 +423,7 @@ export class McpService {
 			warmUp: true,
 			whenIdle: (): Promise<void> | null => endpoint.whenIdle(),
 			phraseNotesMax: this.deps.searchPhraseNotesMax,
+			aheadOfBuild: this.deps.callBudget?.aheadOfBuild,
 		});
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);

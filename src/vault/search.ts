@@ -15,6 +15,8 @@ import {
 	PHRASE_READ_ALL_MAX_NOTES,
 	SEARCH_BUILD_HELP_MAX_MS,
 	SEARCH_BUILD_WORK_SHARE,
+	VAULT_WIDE_AHEAD_HOLD_MAX_MS,
+	VAULT_WIDE_AHEAD_OF_BUILD_MS,
 	SLICED_TAGS,
 	SHOWN_TITLE_MAX_CHARS,
 	SLICED_TOKENIZE_CHARS,
@@ -74,6 +76,12 @@ export interface NoteSearch {
 	 * `budget`, the search works in its slices and ends with `CallOverBudget` past its work limit.
 	 */
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer>;
+	/**
+	 * Runs a vault-wide call's `work`, which pauses with the `pause` it is given: at once when the index
+	 * is ready; while it builds, ahead of the build (its slices wait) while the calls' credit lasts
+	 * (VAULT_WIDE_AHEAD_OF_BUILD_MS), then taking turns with it through `pause`.
+	 */
+	aheadOfBuild<T>(pause: () => Promise<void>, work: (pause: () => Promise<void>) => Promise<T>): Promise<T>;
 	/** How far the index is built; with a scope, counted among the notes that scope shows. */
 	status(scope?: Scope): SearchStatus;
 	/**
@@ -415,8 +423,16 @@ export class IndexedNoteSearch implements NoteSearch {
 	private settledBuildWorkMs = 0;
 	/** Build work the build is still owed for the other work done since it started (SEARCH_BUILD_WORK_SHARE): what the next search repays. */
 	private buildWorkOwedMs = 0;
-	/** Searches between their help and their answer, each settled when it has answered: the build's slices wait for them (see `afterAnswers`). */
+	/**
+	 * Searches between their help and their answer, each settled when it has answered, and vault-wide calls going ahead
+	 * of the build (`aheadOfBuild`), each settled when it has answered or its credit or hold time ran out: the build's
+	 * slices wait for them (see `afterAnswers`).
+	 */
 	private readonly answering = new Set<Promise<unknown>>();
+	/** Work (ms of CPU) vault-wide calls may still do ahead of the build: see VAULT_WIDE_AHEAD_OF_BUILD_MS. Below 0 when calls taking turns used more. */
+	private aheadCreditMs = 0;
+	/** `buildWorkMs` when the build last earned credit. */
+	private aheadEarnedAt = 0;
 	/** When the help of each search waiting for it is due (performance.now()): the build's slices end then. */
 	private readonly helpsDue = new Set<number>();
 	private stopWords = DEFAULT_STOP_WORDS;
@@ -441,7 +457,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		 * `whenIdle`: null when no request is being answered, else settled once none is: the warm-up waits for it at each turn.
 		 * `phraseNotesMax`: notes a search's phrases may be looked for in (MAX_QUERY_PHRASE_NOTES when absent; tests make it small).
 		 */
-		private readonly options: { warmUp?: boolean; whenIdle?: () => Promise<void> | null; phraseNotesMax?: number } = {},
+		private readonly options: {
+			warmUp?: boolean;
+			whenIdle?: () => Promise<void> | null;
+			phraseNotesMax?: number;
+			/** The credit and wall-time hold of vault-wide calls ahead of the build, when not the limits' (tests). */
+			aheadOfBuild?: { creditMs?: number; holdMs?: number };
+		} = {},
 	) {
 		this.warmUpState = options.warmUp === true ? "waiting" : "over";
 		this.engine = this.newEngine();
@@ -804,6 +826,52 @@ export class IndexedNoteSearch implements NoteSearch {
 		return key === undefined ? { among, include } : { among, include, accepts, key };
 	}
 
+	async aheadOfBuild<T>(pause: () => Promise<void>, work: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
+		// Not only once the notes are listed: a call sent while they are (the first moments) otherwise took turns with the whole build.
+		if (this.ready || this.stopped) return work(pause);
+		// Held while credit is left: the build's slices wait for this call (it is in `answering`) until the hold is let go.
+		let letGo = (): void => undefined;
+		let holding = this.earnedAheadCreditMs() > 0;
+		if (holding) {
+			const held: Promise<void> = new Promise<void>((resolve) => (letGo = resolve)).then(() => void this.answering.delete(held));
+			this.answering.add(held);
+		}
+		const heldUntil = performance.now() + (this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS);
+		let sliceStart = workClockMs();
+		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread). An await that
+		// is not a pause (a disk read) lets other work in, counted too: the credit then errs towards the build.
+		const spend = (): void => {
+			if (this.ready) return;
+			const now = workClockMs();
+			this.aheadCreditMs -= now - sliceStart;
+			sliceStart = now;
+			if (holding && (this.earnedAheadCreditMs() <= 0 || performance.now() >= heldUntil)) {
+				holding = false;
+				letGo();
+			}
+		};
+		const pauseAhead = async (): Promise<void> => {
+			spend();
+			await pause();
+			sliceStart = workClockMs();
+		};
+		try {
+			return await work(pauseAhead);
+		} finally {
+			spend();
+			holding = false;
+			letGo();
+		}
+	}
+
+	/** The credit of vault-wide calls ahead of the build, with what the build earned since it was last asked. */
+	private earnedAheadCreditMs(): number {
+		const earned = (this.buildWorkMs - this.aheadEarnedAt) / SEARCH_BUILD_WORK_SHARE;
+		this.aheadEarnedAt = this.buildWorkMs;
+		this.aheadCreditMs = Math.min(this.options.aheadOfBuild?.creditMs ?? VAULT_WIDE_AHEAD_OF_BUILD_MS, this.aheadCreditMs + earned);
+		return this.aheadCreditMs;
+	}
+
 	/**
 	 * Indexes the build's next notes until the build has had SEARCH_BUILD_WORK_SHARE times the
 	 * other work done since it started (searches, other requests): the work the build would do
@@ -872,6 +940,8 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.settledAt = workClockMs();
 		this.settledBuildWorkMs = this.buildWorkMs;
 		this.buildWorkOwedMs = 0;
+		this.aheadCreditMs = this.options.aheadOfBuild?.creditMs ?? VAULT_WIDE_AHEAD_OF_BUILD_MS;
+		this.aheadEarnedAt = this.buildWorkMs;
 		let sliceStart = performance.now();
 		// Not once stopped or replaced: a pause then only held up the stop (or the next build) for a turn, or for as long as the host kept the turn.
 		while ((await this.indexNextNote(build)) && !this.isAbandoned(build)) {

@@ -43,7 +43,7 @@ async function start(
 	deps: {
 		host?: (host: NodeHost) => Host;
 		yieldToHost?: () => Promise<void>;
-		callBudget?: { sliceMs?: number; callWorkMs?: number };
+		callBudget?: { sliceMs?: number; callWorkMs?: number; aheadOfBuild?: { creditMs?: number; holdMs?: number } };
 		/** The first token ("flooder") may write, with writing on. */
 		flooderWrites?: boolean;
 	},
@@ -689,6 +689,56 @@ describe("an answer made or written after its token is revoked", () => {
 		} finally {
 			disk.open();
 			await stopAll(running, clients);
+		}
+	});
+});
+
+describe("a vault-wide call sent while the search index builds, over HTTP", () => {
+	/**
+	 * Notes of 400 words each, most of them different: about 4 ms of indexing a note (0.27 s for the build), ten notes a
+	 * build slice on a quiet machine, so the build lasts many of its slices after the call is sent, while the vault is
+	 * quick to write and parse (0.16 s to open and start).
+	 */
+	const BUILD_NOTES = 60;
+	const prose = (index: number) => Array.from({ length: 400 }, (_, word) => `w${(index * 31 + word * 7) % 5000}x`).join(" ");
+
+	test("is answered ahead of the build, whatever the build is owed, and its answer is the one given once the index is ready", async () => {
+		const files: Record<string, string> = {};
+		for (let index = 0; index < BUILD_NOTES; index++)
+			files[`Note ${index}.md`] = `# Note ${index}\n\n${prose(index)} #topic/${index % 5} #area${index % 3}\n- [ ] task ${index}\n`;
+		const root = await makeVault(files);
+		// Every checkpoint of the call ends its slice: taking turns with the build, it waits behind one build slice at each.
+		// The call's CPU credit is the limits' (list_tags here uses a few ms of it); only its wall-time hold is lifted, so
+		// the counts below hold on a machine of any load.
+		const running = await start(root, { callBudget: { sliceMs: 0, aheadOfBuild: { holdMs: 600_000 } } });
+		try {
+			const search = running.service.search;
+			if (!search) throw new Error("no search index");
+			const port = Number(new URL(running.url).port);
+			const headers = mcpHeaders(port, running.tokens[1]);
+			const tagsCall = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_tags", arguments: { limit: 20 } } });
+			// The server's first request is much of its first code compiled: the build is owed six times that (more than it has
+			// left, SEARCH_BUILD_WORK_SHARE) when the call is sent, which no longer keeps the call taking turns.
+			const first = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 1" } } });
+			expect((await rawRequest(port, { headers, body: first })).status).toBe(200);
+			const afterFirst = search.status().indexed_notes;
+			while (search.status().indexed_notes < Math.max(BUILD_NOTES / 10, afterFirst + BUILD_NOTES / 20))
+				await new Promise((resolve) => setTimeout(resolve, 2));
+			const indexedAtSend = search.status().indexed_notes;
+			const during = await rawRequest(port, { headers, body: tagsCall });
+			const indexedAtAnswer = search.status().indexed_notes;
+			await search.whenReady();
+			const after = await rawRequest(port, { headers, body: tagsCall });
+			expect(during.status).toBe(200);
+			expect(during.body).toContain("#topic");
+			expect(during.body).toBe(after.body);
+			// Answered ahead of the build, which indexed only the slices run while the request was read (one or two); taking
+			// turns, the call let the build run a slice at each of its own, and it finished before the answer.
+			expect(indexedAtAnswer - indexedAtSend).toBeLessThanOrEqual((BUILD_NOTES - indexedAtSend) / 2);
+		} finally {
+			await running.service.stop();
+			await running.host.close();
+			await removeDir(root);
 		}
 	});
 });
