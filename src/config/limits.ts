@@ -854,8 +854,9 @@ export const SEARCH_BUILD_HELP_MAX_MS = 200;
 export const VAULT_WIDE_AHEAD_OF_BUILD_MS = 300;
 /**
  * A vault-wide call goes ahead of the build at most this long in wall time, however little CPU it
- * used: one waiting on the disk would otherwise hold the build for as long as the disk took. Looked at
- * at the call's pauses.
+ * used: one waiting on the disk would otherwise hold the build for as long as the disk took. Ended by a
+ * timer: looked at only at the call's pauses, a call awaiting one late read (no pause until it came)
+ * held the build for all of it.
  */
 export const VAULT_WIDE_AHEAD_HOLD_MAX_MS = 2_000;
 /**

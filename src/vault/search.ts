@@ -836,7 +836,14 @@ export class IndexedNoteSearch implements NoteSearch {
 			const held: Promise<void> = new Promise<void>((resolve) => (letGo = resolve)).then(() => void this.answering.delete(held));
 			this.answering.add(held);
 		}
-		const heldUntil = performance.now() + (this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS);
+		// The wall-time hold ends by a timer, not at the call's next pause: a call awaiting a read the disk answers late (or
+		// never) pauses no more until it returns, and held the build all that while, past any backstop looked at only there.
+		const holdEnds = holding
+			? nodeTimers.setTimeout(() => {
+					holding = false;
+					letGo();
+				}, this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS)
+			: undefined;
 		let sliceStart = workClockMs();
 		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread). An await that
 		// is not a pause (a disk read) lets other work in, counted too: the credit then errs towards the build.
@@ -845,7 +852,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			const now = workClockMs();
 			this.aheadCreditMs -= now - sliceStart;
 			sliceStart = now;
-			if (holding && (this.earnedAheadCreditMs() <= 0 || performance.now() >= heldUntil)) {
+			if (holding && this.earnedAheadCreditMs() <= 0) {
 				holding = false;
 				letGo();
 			}
@@ -858,6 +865,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		try {
 			return await work(pauseAhead);
 		} finally {
+			nodeTimers.clearTimeout(holdEnds);
 			spend();
 			holding = false;
 			letGo();
@@ -930,6 +938,10 @@ export class IndexedNoteSearch implements NoteSearch {
 		let finish = (): void => undefined;
 		const finished = new Promise<void>((resolve) => (finish = resolve));
 		const engine = this.engine;
+		// The credit is the build's from its first moment: a call sent while the notes are listed (the first moments after
+		// `serve`) found none (0 before the first build) and took turns with the whole build; what it spent was forgiven.
+		this.aheadCreditMs = this.options.aheadOfBuild?.creditMs ?? VAULT_WIDE_AHEAD_OF_BUILD_MS;
+		this.aheadEarnedAt = this.buildWorkMs;
 		const listing = this.visibleNotesInSlices();
 		this.listing = listing;
 		const notes = await listing;
@@ -940,8 +952,6 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.settledAt = workClockMs();
 		this.settledBuildWorkMs = this.buildWorkMs;
 		this.buildWorkOwedMs = 0;
-		this.aheadCreditMs = this.options.aheadOfBuild?.creditMs ?? VAULT_WIDE_AHEAD_OF_BUILD_MS;
-		this.aheadEarnedAt = this.buildWorkMs;
 		let sliceStart = performance.now();
 		// Not once stopped or replaced: a pause then only held up the stop (or the next build) for a turn, or for as long as the host kept the turn.
 		while ((await this.indexNextNote(build)) && !this.isAbandoned(build)) {
