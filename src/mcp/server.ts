@@ -559,7 +559,9 @@ function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientG
 		const budget = ctx.callBudget;
 		if (!tool.vaultWide || !budget) return tool.handler(stoppedWhenWithdrawn(ctx, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]);
 		// While the search index builds, it goes ahead of the build; its pauses tell the index how much of its credit it used.
-		return ctx.search.aheadOfBuild(budget.pause, (pause) =>
+		// Past the credit a pause may be many turns (the build earning it back): each stops the call if its right is withdrawn.
+		const stoppingPause = new StoppedWhenWithdrawn(ctx, budget, tool, scopeAtStart).callBudget.pause;
+		return ctx.search.aheadOfBuild(stoppingPause, (pause) =>
 			tool.handler(new StoppedWhenWithdrawn(ctx, { ...budget, pause }, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]),
 		);
 	}

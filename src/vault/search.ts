@@ -463,6 +463,12 @@ export class IndexedNoteSearch implements NoteSearch {
 			phraseNotesMax?: number;
 			/** The credit and wall-time hold of vault-wide calls ahead of the build, when not the limits' (tests). */
 			aheadOfBuild?: { creditMs?: number; holdMs?: number };
+			/**
+			 * The build's slices (and a search's help's) end after this many notes, not INDEX_BUILD_SLICE_MS: tests count the
+			 * notes indexed while a call runs, which a slice of wall time makes depend on the machine's speed (a quick machine
+			 * indexed 23 of 40 test notes in the slice under way, and a whole 40-note build before a 1 ms timer fired).
+			 */
+			buildSliceNotes?: number;
 		} = {},
 	) {
 		this.warmUpState = options.warmUp === true ? "waiting" : "over";
@@ -845,13 +851,16 @@ export class IndexedNoteSearch implements NoteSearch {
 				}, this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS)
 			: undefined;
 		let sliceStart = workClockMs();
-		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread). An await that
-		// is not a pause (a disk read) lets other work in, counted too: the credit then errs towards the build.
+		let buildWorkAtSliceStart = this.buildWorkMs;
+		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread), but an await
+		// that is not a pause (a disk read) lets other work in. The build's own work then is not the call's (counted, a call
+		// awaiting the disk while the build ran was charged 5/6 of it, and waited 6 times that below); other requests' is.
 		const spend = (): void => {
 			if (this.ready) return;
 			const now = workClockMs();
-			this.aheadCreditMs -= now - sliceStart;
+			this.aheadCreditMs -= Math.max(0, now - sliceStart - (this.buildWorkMs - buildWorkAtSliceStart));
 			sliceStart = now;
+			buildWorkAtSliceStart = this.buildWorkMs;
 			if (holding && this.earnedAheadCreditMs() <= 0) {
 				holding = false;
 				letGo();
@@ -860,7 +869,12 @@ export class IndexedNoteSearch implements NoteSearch {
 		const pauseAhead = async (): Promise<void> => {
 			spend();
 			await pause();
+			// Past the credit, the call waits (a turn at a time) until the build has earned it back: calls that keep coming then
+			// have 1/SEARCH_BUILD_WORK_SHARE of the build's work, as searches do, not the 1/4 that taking turns gave them (one
+			// VAULT_WIDE_SLICE_MS slice per INDEX_BUILD_SLICE_MS slice), which alone kept a build past 1.2 times its idle time.
+			while (this.earnedAheadCreditMs() < 0 && this.buildGoesOn()) await pause();
 			sliceStart = workClockMs();
+			buildWorkAtSliceStart = this.buildWorkMs;
 		};
 		try {
 			return await work(pauseAhead);
@@ -870,6 +884,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			holding = false;
 			letGo();
 		}
+	}
+
+	/** Whether a build is listing or indexing notes: a call waiting for it to earn the credit back will not wait forever. */
+	private buildGoesOn(): boolean {
+		return !this.ready && !this.stopped && (this.listing !== null || this.currentBuild !== null);
 	}
 
 	/** The credit of vault-wide calls ahead of the build, with what the build earned since it was last asked. */
@@ -906,11 +925,13 @@ export class IndexedNoteSearch implements NoteSearch {
 		const helping = (async () => {
 			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
 			let sliceStart = performance.now();
+			let sliceNotes = 0;
 			while (workClockMs() - started < helpMs && (await this.indexNextNote(build)) && !this.isAbandoned(build)) {
-				if (!this.sliceOver(sliceStart)) continue;
+				if (!this.sliceOver(sliceStart, ++sliceNotes)) continue;
 				await this.yieldToHost();
 				await this.afterAnswers();
 				sliceStart = performance.now();
+				sliceNotes = 0;
 			}
 		})();
 		helping.catch(() => undefined);
@@ -923,13 +944,15 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * True when an index slice that started at `sliceStart` should give the turn back: it ran
-	 * INDEX_BUILD_SLICE_MS, or a search's help is due (the search answers only once the slice
-	 * running then has ended: up to a whole slice late, 40–130 ms on a busy machine).
+	 * True when an index slice that started at `sliceStart` and has indexed `sliceNotes` notes should
+	 * give the turn back: it ran INDEX_BUILD_SLICE_MS (or indexed the test's `buildSliceNotes`), or a
+	 * search's help is due (the search answers only once the slice running then has ended: up to a
+	 * whole slice late, 40–130 ms on a busy machine).
 	 */
-	private sliceOver(sliceStart: number): boolean {
+	private sliceOver(sliceStart: number, sliceNotes: number): boolean {
 		const now = performance.now();
-		if (now - sliceStart >= INDEX_BUILD_SLICE_MS) return true;
+		const notesBound = this.options.buildSliceNotes;
+		if (notesBound === undefined ? now - sliceStart >= INDEX_BUILD_SLICE_MS : sliceNotes >= notesBound) return true;
 		for (const dueAt of this.helpsDue) if (now >= dueAt) return true;
 		return false;
 	}
@@ -953,12 +976,14 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.settledBuildWorkMs = this.buildWorkMs;
 		this.buildWorkOwedMs = 0;
 		let sliceStart = performance.now();
+		let sliceNotes = 0;
 		// Not once stopped or replaced: a pause then only held up the stop (or the next build) for a turn, or for as long as the host kept the turn.
 		while ((await this.indexNextNote(build)) && !this.isAbandoned(build)) {
-			if (this.sliceOver(sliceStart)) {
+			if (this.sliceOver(sliceStart, ++sliceNotes)) {
 				await this.yieldToHost();
 				await this.afterAnswers();
 				sliceStart = performance.now();
+				sliceNotes = 0;
 			}
 		}
 		this.finishIfComplete(build);
