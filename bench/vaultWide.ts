@@ -27,10 +27,12 @@ const FLOOD_TOOLS = process.env.BENCH_FLOOD_TOOLS?.split(",") ?? null;
 /** `BENCH_FIRST_TOOLS=list_tasks,get_graph_stats` picks the `first` part's tools (default all of `firstCallTools`). */
 const FIRST_TOOLS = process.env.BENCH_FIRST_TOOLS?.split(",") ?? null;
 /**
- * `BENCH_AHEAD_CREDIT_MS=0` runs the server with no credit for vault-wide calls ahead of the index build
- * (VAULT_WIDE_AHEAD_OF_BUILD_MS): they take turns with it from the start, as before that credit was made.
+ * `BENCH_AHEAD_CREDIT_MS=N` runs the server with a credit of N ms for vault-wide calls ahead of the index build
+ * (VAULT_WIDE_AHEAD_OF_BUILD_MS); 0: they wait for the build from the start, at its pace.
  */
 const AHEAD_CREDIT_MS = process.env.BENCH_AHEAD_CREDIT_MS === undefined ? undefined : Number(process.env.BENCH_AHEAD_CREDIT_MS);
+/** `BENCH_AHEAD=off`: vault-wide calls take turns with the index build from the start, never ahead of it (the base before build175). */
+const AHEAD_OFF = process.env.BENCH_AHEAD === "off";
 /** Light calls timed on an idle server, for the baseline. */
 const BASELINE_CALLS = 200;
 /** Cards on the flooded canvas, all asked for in one page (what read_canvas answered whole before it was paged). */
@@ -142,7 +144,7 @@ async function start(host: NodeHost): Promise<Running> {
 		serverVersion: "bench",
 		logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
 		journal: new MemoryJournal(),
-		...(AHEAD_CREDIT_MS === undefined ? {} : { callBudget: { aheadOfBuild: { creditMs: AHEAD_CREDIT_MS } } }),
+		...(AHEAD_CREDIT_MS === undefined && !AHEAD_OFF ? {} : { callBudget: { aheadOfBuild: { creditMs: AHEAD_CREDIT_MS, off: AHEAD_OFF } } }),
 	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("service did not start");

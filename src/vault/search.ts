@@ -461,8 +461,11 @@ export class IndexedNoteSearch implements NoteSearch {
 			warmUp?: boolean;
 			whenIdle?: () => Promise<void> | null;
 			phraseNotesMax?: number;
-			/** The credit and wall-time hold of vault-wide calls ahead of the build, when not the limits' (tests). */
-			aheadOfBuild?: { creditMs?: number; holdMs?: number };
+			/**
+			 * The credit and wall-time hold of vault-wide calls ahead of the build, when not the limits' (tests); `off`: they
+			 * take turns with the build from the start, as before the credit was made (the bench's base).
+			 */
+			aheadOfBuild?: { creditMs?: number; holdMs?: number; off?: boolean };
 			/**
 			 * The build's slices (and a search's help's) end after this many notes, not INDEX_BUILD_SLICE_MS: tests count the
 			 * notes indexed while a call runs, which a slice of wall time makes depend on the machine's speed (a quick machine
@@ -834,7 +837,7 @@ export class IndexedNoteSearch implements NoteSearch {
 
 	async aheadOfBuild<T>(pause: () => Promise<void>, work: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
 		// Not only once the notes are listed: a call sent while they are (the first moments) otherwise took turns with the whole build.
-		if (this.ready || this.stopped) return work(pause);
+		if (this.ready || this.stopped || this.options.aheadOfBuild?.off === true) return work(pause);
 		// Held while credit is left: the build's slices wait for this call (it is in `answering`) until the hold is let go.
 		let letGo = (): void => undefined;
 		let holding = this.earnedAheadCreditMs() > 0;
