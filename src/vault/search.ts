@@ -839,20 +839,19 @@ export class IndexedNoteSearch implements NoteSearch {
 		// Not only once the notes are listed: a call sent while they are (the first moments) otherwise took turns with the whole build.
 		if (this.ready || this.stopped || this.options.aheadOfBuild?.off === true) return work(pause);
 		// Held while credit is left: the build's slices wait for this call (it is in `answering`) until the hold is let go.
-		let letGo = (): void => undefined;
+		let letGoOfHeld = (): void => undefined;
 		let holding = this.earnedAheadCreditMs() > 0;
 		if (holding) {
-			const held: Promise<void> = new Promise<void>((resolve) => (letGo = resolve)).then(() => void this.answering.delete(held));
+			const held: Promise<void> = new Promise<void>((resolve) => (letGoOfHeld = resolve)).then(() => void this.answering.delete(held));
 			this.answering.add(held);
 		}
+		const letGo = (): void => {
+			holding = false;
+			letGoOfHeld();
+		};
 		// The wall-time hold ends by a timer, not at the call's next pause: a call awaiting a read the disk answers late (or
 		// never) pauses no more until it returns, and held the build all that while, past any backstop looked at only there.
-		const holdEnds = holding
-			? nodeTimers.setTimeout(() => {
-					holding = false;
-					letGo();
-				}, this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS)
-			: undefined;
+		const holdEnds = holding ? nodeTimers.setTimeout(letGo, this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS) : undefined;
 		let sliceStart = workClockMs();
 		let buildWorkAtSliceStart = this.buildWorkMs;
 		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread), but an await
@@ -864,10 +863,7 @@ export class IndexedNoteSearch implements NoteSearch {
 			this.aheadCreditMs -= Math.max(0, now - sliceStart - (this.buildWorkMs - buildWorkAtSliceStart));
 			sliceStart = now;
 			buildWorkAtSliceStart = this.buildWorkMs;
-			if (holding && this.earnedAheadCreditMs() <= 0) {
-				holding = false;
-				letGo();
-			}
+			if (holding && this.earnedAheadCreditMs() <= 0) letGo();
 		};
 		const pauseAhead = async (): Promise<void> => {
 			spend();
@@ -875,7 +871,12 @@ export class IndexedNoteSearch implements NoteSearch {
 			// Past the credit, the call waits (a turn at a time) until the build has earned it back: calls that keep coming then
 			// have 1/SEARCH_BUILD_WORK_SHARE of the build's work, as searches do, not the 1/4 that taking turns gave them (one
 			// VAULT_WIDE_SLICE_MS slice per INDEX_BUILD_SLICE_MS slice), which alone kept a build past 1.2 times its idle time.
-			while (this.earnedAheadCreditMs() < 0 && this.buildGoesOn()) await pause();
+			// Never while still holding the build: a call whose credit other calls spent during its pause (its own `spend` found
+			// some left) otherwise waited for the build while the build's slice waited for it, until the wall-time hold ran out.
+			while (this.earnedAheadCreditMs() < 0 && this.buildGoesOn()) {
+				letGo();
+				await pause();
+			}
 			sliceStart = workClockMs();
 			buildWorkAtSliceStart = this.buildWorkMs;
 		};
@@ -884,7 +885,6 @@ export class IndexedNoteSearch implements NoteSearch {
 		} finally {
 			nodeTimers.clearTimeout(holdEnds);
 			spend();
-			holding = false;
 			letGo();
 		}
 	}

@@ -139,4 +139,51 @@ describe("vault-wide calls ahead of the index build (NoteSearch.aheadOfBuild)", 
 			await index.stop();
 		}
 	});
+	test("a call still holding the build when others spent the credit lets go of it before it waits for the build", async () => {
+		// Two calls within a credit of 3 ms, the hold lifted. A pauses having used none of it (still holding the build); during
+		// that pause B works 10 ms and spends the credit past 0 (B lets go). A's pause then waits for the build to earn it
+		// back: on build180 it waited still holding, the build's slice waited for A (`answering`), and neither went on
+		// until the wall-time hold (2 s) ran out (for ever with it lifted, as here). The way out, for the base only: A's pause
+		// gives up after WAY_OUT_TURNS turns; the build's 39 notes left need one turn each.
+		const WAY_OUT_TURNS = 5_000;
+		const gated = gatedYield();
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), gated.yieldToHost, undefined, {
+			aheadOfBuild: { creditMs: 3, holdMs: 600_000 },
+			buildSliceNotes: 1,
+		});
+		try {
+			index.start();
+			await gated.atGate;
+			let turnsOfA = 0;
+			let wayOutTaken = false;
+			const turnOfA = async (): Promise<void> => {
+				if (++turnsOfA > WAY_OUT_TURNS) {
+					wayOutTaken = true;
+					throw new Error("way out");
+				}
+				await turn();
+			};
+			let indexedWhileAWaited = -1;
+			const a = index
+				.aheadOfBuild(turnOfA, async (pause) => {
+					const atPause = index.status().indexed_notes;
+					await pause();
+					indexedWhileAWaited = index.status().indexed_notes - atPause;
+				})
+				.catch(() => undefined);
+			const b = index.aheadOfBuild(turn, async (pause) => {
+				const started = workClockMs();
+				while (workClockMs() - started < 10);
+				await pause();
+			});
+			gated.open();
+			await Promise.all([a, b]);
+			expect(wayOutTaken).toBe(false);
+			expect(indexedWhileAWaited).toBeGreaterThan(0);
+			await index.whenReady();
+			expect(index.status().indexed_notes).toBe(BUILD_NOTES);
+		} finally {
+			await index.stop();
+		}
+	});
 });
