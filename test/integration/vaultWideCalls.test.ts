@@ -740,4 +740,66 @@ describe("a vault-wide call sent while the search index builds, over HTTP", () =
 			await removeDir(root);
 		}
 	});
+	test("many clients calling every vault-wide tool from t=0 are all answered, and the index becomes ready", async () => {
+		// Six clients of two tokens, each sending every vault-wide tool in turn from the server's start, with a credit of 2 ms
+		// (calls go past it at once, and wait for the build at their pauses) and the wall-time hold lifted, so only the
+		// waiting logic can end a call holding the build. On build180 a call whose credit another call spent during its
+		// pause waited for the build still holding it, while the build's slice waited for it: with the hold lifted, for
+		// ever. Counted, not timed: the way out is WAY_OUT_TURNS turns of the host (every call's pause and build slice takes
+		// one; the calls and the build need a few thousand here), for the base only.
+		const WAY_OUT_TURNS = 200_000;
+		const files: Record<string, string> = {};
+		for (let index = 0; index < BUILD_NOTES; index++)
+			files[`Note ${index}.md`] =
+				`# Note ${index}\n\n${prose(index)} #topic/${index % 5}\n- [ ] task ${index}\n\nSee [[Note ${(index + 1) % BUILD_NOTES}]].\n`;
+		files["All.base"] = "views:\n  - type: table\n    name: All notes\n";
+		const root = await makeVault(files);
+		let turns = 0;
+		let wayOut = (): void => undefined;
+		const wayOutTaken = new Promise<"way out">((resolve) => (wayOut = () => resolve("way out")));
+		const countedTurn = (): Promise<void> => {
+			if (++turns === WAY_OUT_TURNS) wayOut();
+			return new Promise((resolve) => setImmediate(resolve));
+		};
+		const running = await start(root, {
+			yieldToHost: countedTurn,
+			callBudget: { sliceMs: 0, aheadOfBuild: { creditMs: 2, holdMs: 600_000 } },
+			searchBuildSliceNotes: 1,
+		});
+		try {
+			const search = running.service.search;
+			if (!search) throw new Error("no search index");
+			const port = Number(new URL(running.url).port);
+			const calls: Array<[string, Record<string, unknown>]> = [
+				["list_tags", { limit: 20 }],
+				["list_tasks", { status: "open", limit: 20 }],
+				["get_graph_stats", {}],
+				["find_notes_by_tag", { tag: "topic", limit: 10 }],
+				["list_notes", { recursive: true, sort: "path", limit: 5 }],
+				["get_note_links", { path: "Note 1", limit: 100 }],
+				["query_base", { path: "All.base", limit: 10 }],
+				["get_vault_status", {}],
+				["list_bases", { limit: 100 }],
+			];
+			const statuses: number[] = [];
+			const client = async (token: string, first: number): Promise<void> => {
+				const headers = mcpHeaders(port, token);
+				for (let step = 0; step < calls.length; step++) {
+					const [name, args] = calls[(first + step) % calls.length] as [string, Record<string, unknown>];
+					const body = JSON.stringify({ jsonrpc: "2.0", id: step, method: "tools/call", params: { name, arguments: args } });
+					const answer = await rawRequest(port, { headers, body });
+					statuses.push(answer.status);
+				}
+			};
+			const clients = Array.from({ length: 6 }, (_, index) => client(running.tokens[index % 2], index));
+			const outcome = await Promise.race([Promise.all([...clients, search.whenReady()]).then(() => "answered" as const), wayOutTaken]);
+			expect(outcome).toBe("answered");
+			expect(statuses).toEqual(Array.from({ length: 6 * calls.length }, () => 200));
+			expect(search.status().indexed_notes).toBe(BUILD_NOTES);
+		} finally {
+			await running.service.stop();
+			await running.host.close();
+			await removeDir(root);
+		}
+	});
 });
