@@ -202,10 +202,13 @@ export class TurnLane {
 		}
 		if (queue.length > 0) this.cursor = index + 1;
 		else {
-			// Out of the ring until it asks again (then at its end): the owner after it is now at its place.
+			// Out of the ring until it asks again (then at its end): the owner after it is now at its place, or, when it was
+			// the last, the first. Left at the end, the cursor pointed where the owner would be put back: one that asks again
+			// at once (a slice of work after each turn, a call waiting for the index build a turn at a time) got every turn,
+			// and an owner with two callers waiting before it none (a build's slice never ran: the call waited for it for ever).
 			this.waiting.delete(owner);
 			this.ring.splice(index, 1);
-			this.cursor = index;
+			this.cursor = this.ring.length === 0 ? 0 : index % this.ring.length;
 		}
 		resolve();
 	}

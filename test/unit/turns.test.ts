@@ -204,4 +204,28 @@ describe("TurnLane", () => {
 		// Before: one slice per bound, 20 × 20 ms and more (about 440 ms: 55 claims); after, about two bounds (5).
 		expect(claimsDuring).toBeLessThan((8 * firstMs) / 8);
 	});
+	test("an owner that asks again at once after each turn does not take every turn from work no token owns", async () => {
+		// A token's long work asks for its next turn as soon as it has one (its slice runs in the same turn); work no token
+		// owns has two callers waiting (the index build's slice and another, each asking again once served). The token, put
+		// back at the ring's end where the cursor was left, got every turn: 2,000 to 1.
+		const TOKEN_TURNS = 400;
+		const lane = new TurnLane();
+		let unownedTurns = 0;
+		let tokenDone = false;
+		const unowned = async (): Promise<void> => {
+			while (!tokenDone) {
+				await lane.take();
+				unownedTurns += 1;
+			}
+		};
+		const others = [unowned(), unowned()];
+		await new Promise((resolve) => setImmediate(resolve));
+		const atStart = unownedTurns;
+		for (let turn = 0; turn < TOKEN_TURNS; turn++) await lane.takeFor("token");
+		const duringToken = unownedTurns - atStart;
+		tokenDone = true;
+		await Promise.all(others);
+		// Round the ring: a turn of work no token owns between two of the token's.
+		expect(duringToken).toBeGreaterThanOrEqual(TOKEN_TURNS - 1);
+	});
 });
