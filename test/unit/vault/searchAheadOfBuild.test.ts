@@ -1,3 +1,4 @@
+import { TurnLane } from "../../../src/turns";
 import { IndexedNoteSearch } from "../../../src/vault/search";
 import { workClockMs } from "../../../src/vault/workBudget";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
@@ -183,6 +184,51 @@ describe("vault-wide calls ahead of the index build (NoteSearch.aheadOfBuild)", 
 			await index.whenReady();
 			expect(index.status().indexed_notes).toBe(BUILD_NOTES);
 		} finally {
+			await index.stop();
+		}
+	});
+	test("a call waiting for the build's credit a turn at a time, in the host's lane, lets the build's slices have their turns", async () => {
+		// The build and the call take their turns in one lane, as in the server (the build's as work no token owns, the
+		// call's as its token's), beside other work no token owns (a parse). build180's 10,000-note bench hung here: the call,
+		// past its credit, asked for its next turn at once, the lane gave it every turn, the build's slice none, and the
+		// credit never came back (the build stood at 11 notes for minutes). The way out, for the base only: the call gives up
+		// after WAY_OUT_TURNS turns; the build needs a turn per note.
+		const WAY_OUT_TURNS = 5_000;
+		const lane = new TurnLane();
+		let otherWorkGoesOn = true;
+		const otherWork = (async () => {
+			while (otherWorkGoesOn) await lane.take();
+		})();
+		const index = new IndexedNoteSearch(vault.host, vault.scope(), lane.take, undefined, { aheadOfBuild: { creditMs: 1 }, buildSliceNotes: 1 });
+		try {
+			index.start();
+			let turnsOfCall = 0;
+			let wayOutTaken = false;
+			const turnOfCall = (): Promise<void> => {
+				if (++turnsOfCall > WAY_OUT_TURNS) {
+					wayOutTaken = true;
+					return Promise.reject(new Error("way out"));
+				}
+				return lane.takeFor("token");
+			};
+			let indexedInPause = -1;
+			await index
+				.aheadOfBuild(turnOfCall, async (pause) => {
+					// 5 ms of the call's own work, past its credit of 1 ms: it waits at its pause until the build has done 24 ms.
+					const started = workClockMs();
+					while (workClockMs() - started < 5);
+					const atPause = index.status().indexed_notes;
+					await pause();
+					indexedInPause = index.status().indexed_notes - atPause;
+				})
+				.catch(() => undefined);
+			expect(wayOutTaken).toBe(false);
+			expect(indexedInPause).toBeGreaterThan(0);
+			await index.whenReady();
+			expect(index.status().indexed_notes).toBe(BUILD_NOTES);
+		} finally {
+			otherWorkGoesOn = false;
+			await otherWork;
 			await index.stop();
 		}
 	});
