@@ -86,7 +86,12 @@ export class TurnLane {
 			if (queue) queue.push(resolve);
 			else {
 				this.waiting.set(owner, [resolve]);
-				this.ring.push(owner);
+				// Behind every owner waiting, in the ring's turn order: just before the cursor, not at the ring's end. Put at the
+				// end, two tokens each asking again at once after its turn took every turn between them (the cursor always
+				// reached the one put back before it came round to the start), and work no token owns none.
+				const at = this.ring.length === 0 ? 0 : this.cursor % this.ring.length;
+				this.ring.splice(at, 0, owner);
+				this.cursor = at + 1;
 			}
 		});
 		this.schedule();

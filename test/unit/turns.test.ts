@@ -204,7 +204,7 @@ describe("TurnLane", () => {
 		// Before: one slice per bound, 20 × 20 ms and more (about 440 ms: 55 claims); after, about two bounds (5).
 		expect(claimsDuring).toBeLessThan((8 * firstMs) / 8);
 	});
-	test("an owner that asks again at once after each turn does not take every turn from work no token owns", async () => {
+	test("owners that ask again at once after each turn do not take every turn from work no token owns", async () => {
 		// A token's long work asks for its next turn as soon as it has one (its slice runs in the same turn); work no token
 		// owns has two callers waiting (the index build's slice and another, each asking again once served). The token, put
 		// back at the ring's end where the cursor was left, got every turn: 2,000 to 1.
@@ -223,9 +223,24 @@ describe("TurnLane", () => {
 		const atStart = unownedTurns;
 		for (let turn = 0; turn < TOKEN_TURNS; turn++) await lane.takeFor("token");
 		const duringToken = unownedTurns - atStart;
+		// Two tokens doing so (a call and a flood's call, each waiting for the index build a turn at a time): each put back
+		// at the ring's end, the cursor reached it before the start, and they took every turn between them.
+		const atTwo = unownedTurns;
+		let otherTokenTurns = 0;
+		await Promise.all([
+			(async () => {
+				for (let turn = 0; turn < TOKEN_TURNS; turn++) await lane.takeFor("token");
+			})(),
+			(async () => {
+				for (let turn = 0; turn < TOKEN_TURNS; turn++, otherTokenTurns++) await lane.takeFor("other token");
+			})(),
+		]);
+		const duringTwo = unownedTurns - atTwo;
 		tokenDone = true;
 		await Promise.all(others);
-		// Round the ring: a turn of work no token owns between two of the token's.
+		// Round the ring: a turn of work no token owns between two of the token's, and one per round of the two tokens.
 		expect(duringToken).toBeGreaterThanOrEqual(TOKEN_TURNS - 1);
+		expect(otherTokenTurns).toBe(TOKEN_TURNS);
+		expect(duringTwo).toBeGreaterThanOrEqual(TOKEN_TURNS - 1);
 	});
 });
