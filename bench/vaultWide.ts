@@ -24,15 +24,6 @@ const FLOOD_CONCURRENCY = 4;
  */
 const PARTS = (process.env.BENCH_VAULTWIDE_PARTS ?? "build,flood,heavy").split(",");
 const FLOOD_TOOLS = process.env.BENCH_FLOOD_TOOLS?.split(",") ?? null;
-/** `BENCH_FIRST_TOOLS=list_tasks,get_graph_stats` picks the `first` part's tools (default all of `firstCallTools`). */
-const FIRST_TOOLS = process.env.BENCH_FIRST_TOOLS?.split(",") ?? null;
-/**
- * `BENCH_AHEAD_CREDIT_MS=N` runs the server with a credit of N ms for vault-wide calls ahead of the index build
- * (VAULT_WIDE_AHEAD_OF_BUILD_MS); 0: they wait for the build from the start, at its pace.
- */
-const AHEAD_CREDIT_MS = process.env.BENCH_AHEAD_CREDIT_MS === undefined ? undefined : Number(process.env.BENCH_AHEAD_CREDIT_MS);
-/** `BENCH_AHEAD=off`: vault-wide calls take turns with the index build from the start, never ahead of it (the base before build175). */
-const AHEAD_OFF = process.env.BENCH_AHEAD === "off";
 /** Light calls timed on an idle server, for the baseline. */
 const BASELINE_CALLS = 200;
 /** Cards on the flooded canvas, all asked for in one page (what read_canvas answered whole before it was paged). */
@@ -144,7 +135,6 @@ async function start(host: NodeHost): Promise<Running> {
 		serverVersion: "bench",
 		logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
 		journal: new MemoryJournal(),
-		...(AHEAD_CREDIT_MS === undefined && !AHEAD_OFF ? {} : { callBudget: { aheadOfBuild: { creditMs: AHEAD_CREDIT_MS, off: AHEAD_OFF } } }),
 	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("service did not start");
@@ -459,7 +449,6 @@ export async function benchVaultWide(host: NodeHost, searchQueries: readonly str
 	const rows: VaultWideRow[] = [];
 	const row = (metric: string, value: number, unit: string) => rows.push({ metric, value, unit });
 	if (PARTS.includes("build")) await benchBuildWhileSearching(host, searchQueries, row);
-	if (PARTS.includes("first")) await benchFirstCalls(host, searchQueries, tag, row);
 	if (PARTS.includes("flood") || PARTS.includes("heavy")) await benchFloods(host, searchQueries, tag, row);
 	return rows;
 }
@@ -484,84 +473,6 @@ async function benchBuildWhileSearching(
 	row("of them saying index: building", searching.building, "");
 	row("search during the build p50", percentile(searching.answers, 0.5), "ms");
 	row("search during the build p95 (target ≤ 500)", percentile(searching.answers, 0.95), "ms");
-}
-
-/** The vault-wide read calls timed from the server's start (`first` part): each one's tool and arguments. */
-function firstCallTools(host: NodeHost, searchQueries: readonly string[], tag: string): Array<{ tool: string; args: Record<string, unknown> }> {
-	const notePath = host.vault.getMarkdownFiles()[0]?.path ?? "";
-	const tools = [
-		{ tool: "list_tags", args: {} },
-		{ tool: "list_tasks", args: { status: "any", limit: 100 } },
-		{ tool: "get_graph_stats", args: {} },
-		{ tool: "find_notes_by_tag", args: { tag, limit: 100 } },
-		{ tool: "list_notes", args: { sort: "modified", limit: 100 } },
-		{ tool: "get_note_links", args: { path: notePath } },
-		{ tool: "search_notes", args: { query: searchQueries[0] ?? "garden", limit: 10 } },
-	];
-	return FIRST_TOOLS === null ? tools : tools.filter(({ tool }) => FIRST_TOOLS.includes(tool));
-}
-
-/**
- * One vault-wide call sent the moment the server listens, its answer timed (and whether it says it is
- * partial): idle, beside another client searching back to back from t=0, and beside one calling
- * list_tasks back to back (vault-wide calls that keep coming); the index's ready time in each run
- * against the idle build's.
- */
-async function benchFirstCalls(
-	host: NodeHost,
-	searchQueries: readonly string[],
-	tag: string,
-	row: (metric: string, value: number, unit: string) => void,
-): Promise<void> {
-	const firstIdle = await idleBuild(host);
-	const readies: Array<{ metric: string; readyMs: number }> = [];
-	const floods: Array<{ beside: string; tool: string; args: (round: number) => Record<string, unknown> } | null> = [
-		null,
-		{
-			beside: ", beside a search flood",
-			tool: "search_notes",
-			args: (round) => ({ query: searchQueries[round % searchQueries.length] ?? "garden", limit: 10 }),
-		},
-		{ beside: ", beside a list_tasks flood", tool: "list_tasks", args: () => ({ status: "any", limit: 100 }) },
-	];
-	for (const flooded of floods)
-		for (const { tool, args } of firstCallTools(host, searchQueries, tag)) {
-			const started = performance.now();
-			const running = await start(host);
-			let readyMs = Number.NaN;
-			let ready = false;
-			void running.service.search?.whenReady().then(() => {
-				readyMs = performance.now() - started;
-				ready = true;
-			});
-			const floodAgent = new Agent({ keepAlive: true, maxSockets: 1 });
-			const flooding = flooded
-				? (async () => {
-						for (let round = 0; !ready; round++) await call(running.port, running.floodToken, flooded.tool, flooded.args(round), floodAgent);
-					})()
-				: Promise.resolve();
-			const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-			const indexedAtSend = running.service.search?.status().indexed_notes ?? 0;
-			const begin = performance.now();
-			const text = await call(running.port, running.otherToken, tool, args, agent);
-			const answerMs = performance.now() - begin;
-			// Counted, not timed: the build's work during the call, whatever the machine's load.
-			const indexedDuring = (running.service.search?.status().indexed_notes ?? 0) - indexedAtSend;
-			const partial = text.includes('"partial"') || text.includes("index: building") ? " (partial)" : "";
-			await running.service.search?.whenReady();
-			await flooding;
-			agent.destroy();
-			floodAgent.destroy();
-			await running.service.stop();
-			const beside = flooded?.beside ?? "";
-			row(`first: ${tool} answer from t=0${beside}${partial}`, answerMs, "ms");
-			row(`first: ${tool}${beside}: notes indexed during the call`, indexedDuring, "");
-			readies.push({ metric: `first: ${tool}${beside}: index ready ÷ idle`, readyMs });
-		}
-	// The best of an idle build before the calls and one after: on a shared machine one alone drifts with the neighbours' load.
-	const idleMs = Math.min(firstIdle.readyMs, (await idleBuild(host)).readyMs);
-	row("first: index ready, no client (best of 2)", idleMs, "ms");
-	for (const { metric, readyMs } of readies) row(metric, readyMs / idleMs, "×");
 }
 
 /** The heavy part's files: a base over every file and a canvas of CANVAS_CARDS text cards, each linking a note. */

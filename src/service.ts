@@ -55,11 +55,9 @@ export interface McpServiceDeps {
 	/** Lets the host breathe between slices of index building (in Obsidian, a window timer). */
 	yieldToHost?: () => Promise<void>;
 	/** Slice and whole budget of vault-wide calls, when not the limits' (tests make them tiny). */
-	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number; aheadOfBuild?: { creditMs?: number; holdMs?: number; off?: boolean } };
+	callBudget?: { sliceMs?: number; callWorkMs?: number; progressIntervalMs?: number };
 	/** Notes a search's phrases may be looked for in, summed over its phrases, when not MAX_QUERY_PHRASE_NOTES (tests make it small). */
 	searchPhraseNotesMax?: number;
-	/** Notes a slice of the search index's build indexes, in place of INDEX_BUILD_SLICE_MS of wall time (tests count notes indexed during a call). */
-	searchBuildSliceNotes?: number;
 	/** Overrides for the HTTP deadlines and caps in src/config/limits.ts (tests use short ones). */
 	httpDeadlinesAndCaps?: Partial<HttpDeadlinesAndCaps>;
 	/** Where every change a write tool makes is recorded before it is written. */
@@ -425,8 +423,6 @@ export class McpService {
 			warmUp: true,
 			whenIdle: (): Promise<void> | null => endpoint.whenIdle(),
 			phraseNotesMax: this.deps.searchPhraseNotesMax,
-			aheadOfBuild: this.deps.callBudget?.aheadOfBuild,
-			buildSliceNotes: this.deps.searchBuildSliceNotes,
 		});
 		searchIndex.setStopWords(settings.searchStopWords);
 		searchIndex.setLanguage(settings.searchLanguage);

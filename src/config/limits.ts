@@ -841,27 +841,6 @@ export const SEARCH_BUILD_WORK_SHARE = 6;
 /** A search helps the build at most this long, so no answer waits for the whole build however busy the server is. */
 export const SEARCH_BUILD_HELP_MAX_MS = 200;
 /**
- * A vault-wide call (tags, tasks, graph counts, notes lists, links, bases, the vault's status,
- * resources, prompts' and completions' note lists) sent while the search index builds goes ahead of
- * the build, whatever the build is owed: the build's slices wait for it. Its work meanwhile (CPU
- * time, counted at each of its pauses, so a busy machine does not shorten it; the build's own work
- * between them not counted) is taken from a credit of at most this many ms, which the build earns
- * back at one ms for every SEARCH_BUILD_WORK_SHARE ms of its own work; with none left, a call waits
- * at its pauses until the build has earned it back. So calls that keep coming leave the build at
- * most 1 + 1/SEARCH_BUILD_WORK_SHARE + this ÷ its work times its idle time: 1.195 for the 3.5 s of
- * work of a quiet 10,000-note build (300 ms, with turns past it, gave 1.25 + 300/W: 1.34); a build
- * under 3 s of work loses at most this plus a sixth. Taking turns from the start, list_tasks and
- * get_graph_stats sent at t=0 on 10,000 notes answered in 0.8 and 1.9 s at load 15.
- */
-export const VAULT_WIDE_AHEAD_OF_BUILD_MS = 100;
-/**
- * A vault-wide call goes ahead of the build at most this long in wall time, however little CPU it
- * used: one waiting on the disk would otherwise hold the build for as long as the disk took. Ended by a
- * timer: looked at only at the call's pauses, a call awaiting one late read (no pause until it came)
- * held the build for all of it.
- */
-export const VAULT_WIDE_AHEAD_HOLD_MAX_MS = 2_000;
-/**
  * Filters (a folder, a tag, the caller's scope) whose accepted notes the search index keeps, and
  * brings up to date as notes change (ACCEPTED_PATCH_SLOTS), so the same filter again does not look
  * at its notes again: at 50,000 notes, a tag carried by 40,000 of them took 35 ms of each search.

@@ -3,7 +3,7 @@ import { COMPLETION_MAX_BYTES, COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT } fr
 import { completeNotePath, sortNotePathsInSlices, type PathCompletion } from "../vault/notePaths";
 import { isNoteInScope } from "../vault/scope";
 import { CallBudget, withinCallBudget } from "../vault/workBudget";
-import { vaultWideWalk, type ToolContext } from "./context";
+import type { ToolContext } from "./context";
 import { promptArgumentSuggestions, promptNoteNamed } from "./prompts";
 import { NOTE_URI_TEMPLATE, requireNoteTextRight } from "./resources";
 
@@ -23,21 +23,19 @@ async function completeNotePathFor(ctx: ToolContext, typed: string): Promise<Pat
 	// The scope as it is now: ctx.scope follows the settings, and the kept list must stay the one of this scope's key.
 	const scope = ctx.scope;
 	const visible = (path: string) => isNoteInScope(path, scope);
-	const sorted = await vaultWideWalk(ctx, (callBudget) =>
-		withinCallBudget(
-			(budget: CallBudget) =>
-				ctx.notePaths?.visiblePaths(scope, budget) ??
-				sortNotePathsInSlices(
-					ctx.host.vault
-						.getMarkdownFiles()
-						.map((file) => file.path)
-						.filter(visible),
-					budget,
-				),
-			// Not shown: a call stopped here answers with its own error.
-			{ again: "redoes", narrowing: "" },
-			callBudget,
-		),
+	const sorted = await withinCallBudget(
+		(budget: CallBudget) =>
+			ctx.notePaths?.visiblePaths(scope, budget) ??
+			sortNotePathsInSlices(
+				ctx.host.vault
+					.getMarkdownFiles()
+					.map((file) => file.path)
+					.filter(visible),
+				budget,
+			),
+		// Not shown: a call stopped here answers with its own error.
+		{ again: "redoes", narrowing: "" },
+		ctx.callBudget,
 	);
 	if (!sorted.ok)
 		throw new ProtocolError(

@@ -45,17 +45,3 @@ export interface ToolContext {
 
 /** Every field of `T` present, its optional ones too (each may still be undefined): a context made field by field names them all. */
 export type EveryField<T> = { [K in keyof Required<T>]: T[K] };
-
-/**
- * Runs a walk over every note that is not a tool's (the resources listing, the prompts' and completions' note lists) as
- * vault-wide tools run: while the search index builds, ahead of the build while the calls' credit lasts, then at the
- * build's pace (`NoteSearch.aheadOfBuild`), instead of a turn per build slice.
- */
-export function vaultWideWalk<T>(
-	ctx: Pick<ToolContext, "search" | "callBudget">,
-	walk: (callBudget: CallBudgetSettings | undefined) => Promise<T>,
-): Promise<T> {
-	const budget = ctx.callBudget;
-	if (!budget) return walk(undefined);
-	return ctx.search.aheadOfBuild(budget.pause, (pause) => walk({ ...budget, pause }));
-}

@@ -23,7 +23,7 @@ import { firstInOrder } from "../vault/firstInOrder";
 import { jsonStringBytes } from "../jsonText";
 import { withinCallBudget } from "../vault/workBudget";
 import { isInFolder, isNoteInScope } from "../vault/scope";
-import { vaultWideWalk, type ToolContext } from "./context";
+import type { ToolContext } from "./context";
 import { requireNoteTextRight } from "./resources";
 import { readNoteForAnswer } from "./vaultErrors";
 
@@ -105,21 +105,19 @@ async function promptNotes(ctx: ToolContext): Promise<Map<string, HostFile>> {
 	const folder = promptsFolderFor(ctx);
 	if (folder === null) return prompts;
 	const visible = noteVisibility(ctx.scope);
-	const notes = await vaultWideWalk(ctx, (callBudget) =>
-		withinCallBudget(
-			(budget) =>
-				firstInOrder(
-					ctx.host.vault.getMarkdownFiles(),
-					(file) => isInFolder(file.path, folder) && visible(file.path),
-					// Strictly: the vault lists its notes in the order they were made, so two paths the collator calls equal were listed in that order.
-					(a, b) => comparePathsStrictly(a.path, b.path),
-					PROMPTS_LISTED,
-					budget,
-				),
-			// Not shown: a call stopped here answers with its own error.
-			{ again: "redoes", narrowing: "" },
-			callBudget,
-		),
+	const notes = await withinCallBudget(
+		(budget) =>
+			firstInOrder(
+				ctx.host.vault.getMarkdownFiles(),
+				(file) => isInFolder(file.path, folder) && visible(file.path),
+				// Strictly: the vault lists its notes in the order they were made, so two paths the collator calls equal were listed in that order.
+				(a, b) => comparePathsStrictly(a.path, b.path),
+				PROMPTS_LISTED,
+				budget,
+			),
+		// Not shown: a call stopped here answers with its own error.
+		{ again: "redoes", narrowing: "" },
+		ctx.callBudget,
 	);
 	if (!notes.ok)
 		throw new ProtocolError(

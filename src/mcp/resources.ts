@@ -6,7 +6,7 @@ import { findNote, noteVisibility, truncateAsJson } from "../vault/notes";
 import { firstInOrder } from "../vault/firstInOrder";
 import { withinCallBudget } from "../vault/workBudget";
 import { isNoteInScope } from "../vault/scope";
-import { vaultWideWalk, type ToolContext } from "./context";
+import type { ToolContext } from "./context";
 import { readNoteForAnswer } from "./vaultErrors";
 
 /** Notes as MCP resources: `vault-mcp://note/{+path}` reads one; the list holds the most recently modified. */
@@ -43,20 +43,18 @@ export function registerNoteResources(server: McpServer, contextOf: () => ToolCo
 				const visible = noteVisibility(ctx.scope);
 				// Newest first; notes changed in the same millisecond by path, so the same vault always lists the same way.
 				// Picked in one walk that pauses, not by sorting every note (a piece per call that grew with the vault).
-				const recent = await vaultWideWalk(ctx, (callBudget) =>
-					withinCallBudget(
-						(budget) =>
-							firstInOrder(
-								ctx.host.vault.getMarkdownFiles(),
-								(file) => visible(file.path),
-								(a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
-								RESOURCE_LIST_SIZE,
-								budget,
-							),
-						// Not shown: a call stopped here answers with its own error.
-						{ again: "redoes", narrowing: "" },
-						callBudget,
-					),
+				const recent = await withinCallBudget(
+					(budget) =>
+						firstInOrder(
+							ctx.host.vault.getMarkdownFiles(),
+							(file) => visible(file.path),
+							(a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+							RESOURCE_LIST_SIZE,
+							budget,
+						),
+					// Not shown: a call stopped here answers with its own error.
+					{ again: "redoes", narrowing: "" },
+					ctx.callBudget,
 				);
 				if (!recent.ok)
 					throw new ProtocolError(

@@ -556,14 +556,7 @@ function answerOf(ctx: ToolContext, tool: ToolDescriptor, args: unknown, clientG
 	if (tool.access === "read") {
 		// Rights are read again right before the call runs: a revocation or Deny since the request came (a held batch) wins.
 		if (ctx.writes.currentRight(tool) === "deny") return Promise.resolve(fail(noLongerAllowedMessage(tool)));
-		const budget = ctx.callBudget;
-		if (!tool.vaultWide || !budget) return tool.handler(stoppedWhenWithdrawn(ctx, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]);
-		// While the search index builds, it goes ahead of the build; its pauses tell the index how much of its credit it used.
-		// Past the credit a pause may be many turns (the build earning it back): each stops the call if its right is withdrawn.
-		const stoppingPause = new StoppedWhenWithdrawn(ctx, budget, tool, scopeAtStart).callBudget.pause;
-		return ctx.search.aheadOfBuild(stoppingPause, (pause) =>
-			tool.handler(new StoppedWhenWithdrawn(ctx, { ...budget, pause }, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]),
-		);
+		return tool.handler(stoppedWhenWithdrawn(ctx, tool, scopeAtStart), args as Parameters<typeof tool.handler>[1]);
 	}
 	const { expected_hash: expectedHash, ...toolArgs } = args as { expected_hash?: string };
 	return runWriteCall(ctx, tool, toolArgs, effectiveRight(ctx.grant.token, tool, ctx.grant.canWrite), expectedHash, clientGone);

@@ -26,11 +26,6 @@ export interface ToolDescriptor<Input extends z.ZodRawShape = z.ZodRawShape, Out
 	annotations: ToolAnnotations;
 	inputSchema: Input;
 	outputSchema: Output;
-	/**
-	 * Walks the whole vault (or its metadata): sent while the search index builds, the call goes ahead
-	 * of the build while the calls' credit lasts (`NoteSearch.aheadOfBuild`), not one slice per build slice.
-	 */
-	vaultWide?: true;
 	/** What the host must offer beyond the vault: "workspace" = only inside Obsidian, absent headless. */
 	needs?: "workspace";
 	/** Arguments that succeed on the demo vault; the registry test calls each. */

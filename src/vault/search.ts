@@ -15,8 +15,6 @@ import {
 	PHRASE_READ_ALL_MAX_NOTES,
 	SEARCH_BUILD_HELP_MAX_MS,
 	SEARCH_BUILD_WORK_SHARE,
-	VAULT_WIDE_AHEAD_HOLD_MAX_MS,
-	VAULT_WIDE_AHEAD_OF_BUILD_MS,
 	SLICED_TAGS,
 	SHOWN_TITLE_MAX_CHARS,
 	SLICED_TOKENIZE_CHARS,
@@ -76,12 +74,6 @@ export interface NoteSearch {
 	 * `budget`, the search works in its slices and ends with `CallOverBudget` past its work limit.
 	 */
 	search(scope: Scope, query: ParsedQuery, filter: SearchFilter, limit: number, budget?: CallBudget): Promise<NoteSearchAnswer>;
-	/**
-	 * Runs a vault-wide call's `work`, which pauses with the `pause` it is given: at once when the index
-	 * is ready; while it builds, ahead of the build (its slices wait) while the calls' credit lasts
-	 * (VAULT_WIDE_AHEAD_OF_BUILD_MS), then taking turns with it through `pause`.
-	 */
-	aheadOfBuild<T>(pause: () => Promise<void>, work: (pause: () => Promise<void>) => Promise<T>): Promise<T>;
 	/** How far the index is built; with a scope, counted among the notes that scope shows. */
 	status(scope?: Scope): SearchStatus;
 	/**
@@ -423,16 +415,8 @@ export class IndexedNoteSearch implements NoteSearch {
 	private settledBuildWorkMs = 0;
 	/** Build work the build is still owed for the other work done since it started (SEARCH_BUILD_WORK_SHARE): what the next search repays. */
 	private buildWorkOwedMs = 0;
-	/**
-	 * Searches between their help and their answer, each settled when it has answered, and vault-wide calls going ahead
-	 * of the build (`aheadOfBuild`), each settled when it has answered or its credit or hold time ran out: the build's
-	 * slices wait for them (see `afterAnswers`).
-	 */
+	/** Searches between their help and their answer, each settled when it has answered: the build's slices wait for them (see `afterAnswers`). */
 	private readonly answering = new Set<Promise<unknown>>();
-	/** Work (ms of CPU) vault-wide calls may still do ahead of the build: see VAULT_WIDE_AHEAD_OF_BUILD_MS. Below 0 when calls taking turns used more. */
-	private aheadCreditMs = 0;
-	/** `buildWorkMs` when the build last earned credit. */
-	private aheadEarnedAt = 0;
 	/** When the help of each search waiting for it is due (performance.now()): the build's slices end then. */
 	private readonly helpsDue = new Set<number>();
 	private stopWords = DEFAULT_STOP_WORDS;
@@ -457,22 +441,7 @@ export class IndexedNoteSearch implements NoteSearch {
 		 * `whenIdle`: null when no request is being answered, else settled once none is: the warm-up waits for it at each turn.
 		 * `phraseNotesMax`: notes a search's phrases may be looked for in (MAX_QUERY_PHRASE_NOTES when absent; tests make it small).
 		 */
-		private readonly options: {
-			warmUp?: boolean;
-			whenIdle?: () => Promise<void> | null;
-			phraseNotesMax?: number;
-			/**
-			 * The credit and wall-time hold of vault-wide calls ahead of the build, when not the limits' (tests); `off`: they
-			 * take turns with the build from the start, as before the credit was made (the bench's base).
-			 */
-			aheadOfBuild?: { creditMs?: number; holdMs?: number; off?: boolean };
-			/**
-			 * The build's slices (and a search's help's) end after this many notes, not INDEX_BUILD_SLICE_MS: tests count the
-			 * notes indexed while a call runs, which a slice of wall time makes depend on the machine's speed (a quick machine
-			 * indexed 23 of 40 test notes in the slice under way, and a whole 40-note build before a 1 ms timer fired).
-			 */
-			buildSliceNotes?: number;
-		} = {},
+		private readonly options: { warmUp?: boolean; whenIdle?: () => Promise<void> | null; phraseNotesMax?: number } = {},
 	) {
 		this.warmUpState = options.warmUp === true ? "waiting" : "over";
 		this.engine = this.newEngine();
@@ -835,73 +804,6 @@ export class IndexedNoteSearch implements NoteSearch {
 		return key === undefined ? { among, include } : { among, include, accepts, key };
 	}
 
-	async aheadOfBuild<T>(pause: () => Promise<void>, work: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
-		// Not only once the notes are listed: a call sent while they are (the first moments) otherwise took turns with the whole build.
-		if (this.ready || this.stopped || this.options.aheadOfBuild?.off === true) return work(pause);
-		// Held while credit is left: the build's slices wait for this call (it is in `answering`) until the hold is let go.
-		let letGoOfHeld = (): void => undefined;
-		let holding = this.earnedAheadCreditMs() > 0;
-		if (holding) {
-			const held: Promise<void> = new Promise<void>((resolve) => (letGoOfHeld = resolve)).then(() => void this.answering.delete(held));
-			this.answering.add(held);
-		}
-		const letGo = (): void => {
-			holding = false;
-			letGoOfHeld();
-		};
-		// The wall-time hold ends by a timer, not at the call's next pause: a call awaiting a read the disk answers late (or
-		// never) pauses no more until it returns, and held the build all that while, past any backstop looked at only there.
-		const holdEnds = holding ? nodeTimers.setTimeout(letGo, this.options.aheadOfBuild?.holdMs ?? VAULT_WIDE_AHEAD_HOLD_MAX_MS) : undefined;
-		let sliceStart = workClockMs();
-		let buildWorkAtSliceStart = this.buildWorkMs;
-		// Each slice's work is the call's: the build does not run between a pause's end and the next (one thread), but an await
-		// that is not a pause (a disk read) lets other work in. The build's own work then is not the call's (counted, a call
-		// awaiting the disk while the build ran was charged 5/6 of it, and waited 6 times that below); other requests' is.
-		const spend = (): void => {
-			if (this.ready) return;
-			const now = workClockMs();
-			this.aheadCreditMs -= Math.max(0, now - sliceStart - (this.buildWorkMs - buildWorkAtSliceStart));
-			sliceStart = now;
-			buildWorkAtSliceStart = this.buildWorkMs;
-			if (holding && this.earnedAheadCreditMs() <= 0) letGo();
-		};
-		const pauseAhead = async (): Promise<void> => {
-			spend();
-			await pause();
-			// Past the credit, the call waits (a turn at a time) until the build has earned it back: calls that keep coming then
-			// have 1/SEARCH_BUILD_WORK_SHARE of the build's work, as searches do, not the 1/4 that taking turns gave them (one
-			// VAULT_WIDE_SLICE_MS slice per INDEX_BUILD_SLICE_MS slice), which alone kept a build past 1.2 times its idle time.
-			// Never while still holding the build: a call whose credit other calls spent during its pause (its own `spend` found
-			// some left) otherwise waited for the build while the build's slice waited for it, until the wall-time hold ran out.
-			while (this.earnedAheadCreditMs() < 0 && this.buildGoesOn()) {
-				letGo();
-				await pause();
-			}
-			sliceStart = workClockMs();
-			buildWorkAtSliceStart = this.buildWorkMs;
-		};
-		try {
-			return await work(pauseAhead);
-		} finally {
-			nodeTimers.clearTimeout(holdEnds);
-			spend();
-			letGo();
-		}
-	}
-
-	/** Whether a build is listing or indexing notes: a call waiting for it to earn the credit back will not wait forever. */
-	private buildGoesOn(): boolean {
-		return !this.ready && !this.stopped && (this.listing !== null || this.currentBuild !== null);
-	}
-
-	/** The credit of vault-wide calls ahead of the build, with what the build earned since it was last asked. */
-	private earnedAheadCreditMs(): number {
-		const earned = (this.buildWorkMs - this.aheadEarnedAt) / SEARCH_BUILD_WORK_SHARE;
-		this.aheadEarnedAt = this.buildWorkMs;
-		this.aheadCreditMs = Math.min(this.options.aheadOfBuild?.creditMs ?? VAULT_WIDE_AHEAD_OF_BUILD_MS, this.aheadCreditMs + earned);
-		return this.aheadCreditMs;
-	}
-
 	/**
 	 * Indexes the build's next notes until the build has had SEARCH_BUILD_WORK_SHARE times the
 	 * other work done since it started (searches, other requests): the work the build would do
@@ -928,13 +830,11 @@ export class IndexedNoteSearch implements NoteSearch {
 		const helping = (async () => {
 			// Reads from the text cache do not wait for I/O: without a turn given back, the help would be one piece of helpMs.
 			let sliceStart = performance.now();
-			let sliceNotes = 0;
 			while (workClockMs() - started < helpMs && (await this.indexNextNote(build)) && !this.isAbandoned(build)) {
-				if (!this.sliceOver(sliceStart, ++sliceNotes)) continue;
+				if (!this.sliceOver(sliceStart)) continue;
 				await this.yieldToHost();
 				await this.afterAnswers();
 				sliceStart = performance.now();
-				sliceNotes = 0;
 			}
 		})();
 		helping.catch(() => undefined);
@@ -947,15 +847,13 @@ export class IndexedNoteSearch implements NoteSearch {
 	}
 
 	/**
-	 * True when an index slice that started at `sliceStart` and has indexed `sliceNotes` notes should
-	 * give the turn back: it ran INDEX_BUILD_SLICE_MS (or indexed the test's `buildSliceNotes`), or a
-	 * search's help is due (the search answers only once the slice running then has ended: up to a
-	 * whole slice late, 40–130 ms on a busy machine).
+	 * True when an index slice that started at `sliceStart` should give the turn back: it ran
+	 * INDEX_BUILD_SLICE_MS, or a search's help is due (the search answers only once the slice
+	 * running then has ended: up to a whole slice late, 40–130 ms on a busy machine).
 	 */
-	private sliceOver(sliceStart: number, sliceNotes: number): boolean {
+	private sliceOver(sliceStart: number): boolean {
 		const now = performance.now();
-		const notesBound = this.options.buildSliceNotes;
-		if (notesBound === undefined ? now - sliceStart >= INDEX_BUILD_SLICE_MS : sliceNotes >= notesBound) return true;
+		if (now - sliceStart >= INDEX_BUILD_SLICE_MS) return true;
 		for (const dueAt of this.helpsDue) if (now >= dueAt) return true;
 		return false;
 	}
@@ -964,10 +862,6 @@ export class IndexedNoteSearch implements NoteSearch {
 		let finish = (): void => undefined;
 		const finished = new Promise<void>((resolve) => (finish = resolve));
 		const engine = this.engine;
-		// The credit is the build's from its first moment: a call sent while the notes are listed (the first moments after
-		// `serve`) found none (0 before the first build) and took turns with the whole build; what it spent was forgiven.
-		this.aheadCreditMs = this.options.aheadOfBuild?.creditMs ?? VAULT_WIDE_AHEAD_OF_BUILD_MS;
-		this.aheadEarnedAt = this.buildWorkMs;
 		const listing = this.visibleNotesInSlices();
 		this.listing = listing;
 		const notes = await listing;
@@ -979,14 +873,12 @@ export class IndexedNoteSearch implements NoteSearch {
 		this.settledBuildWorkMs = this.buildWorkMs;
 		this.buildWorkOwedMs = 0;
 		let sliceStart = performance.now();
-		let sliceNotes = 0;
 		// Not once stopped or replaced: a pause then only held up the stop (or the next build) for a turn, or for as long as the host kept the turn.
 		while ((await this.indexNextNote(build)) && !this.isAbandoned(build)) {
-			if (this.sliceOver(sliceStart, ++sliceNotes)) {
+			if (this.sliceOver(sliceStart)) {
 				await this.yieldToHost();
 				await this.afterAnswers();
 				sliceStart = performance.now();
-				sliceNotes = 0;
 			}
 		}
 		this.finishIfComplete(build);

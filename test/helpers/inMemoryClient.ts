@@ -46,7 +46,6 @@ export const NO_SEARCH: NoteSearch = {
 		throw new Error("This test's connection has no search index.");
 	},
 	statusOnBudget: () => Promise.reject(new Error("This test's connection has no search index.")),
-	aheadOfBuild: (pause, work) => work(pause),
 	unsearched: () => {
 		throw new Error("This test's connection has no search index.");
 	},

@@ -43,9 +43,7 @@ async function start(
 	deps: {
 		host?: (host: NodeHost) => Host;
 		yieldToHost?: () => Promise<void>;
-		callBudget?: { sliceMs?: number; callWorkMs?: number; aheadOfBuild?: { creditMs?: number; holdMs?: number } };
-		/** Notes a slice of the search index's build indexes, in place of its wall-time slice (counts then hold on any machine). */
-		searchBuildSliceNotes?: number;
+		callBudget?: { sliceMs?: number; callWorkMs?: number };
 		/** The first token ("flooder") may write, with writing on. */
 		flooderWrites?: boolean;
 	},
@@ -65,7 +63,6 @@ async function start(
 		journal: new MemoryJournal(),
 		yieldToHost: deps.yieldToHost,
 		callBudget: deps.callBudget,
-		searchBuildSliceNotes: deps.searchBuildSliceNotes,
 	});
 	const status = await service.apply(settings);
 	if (status.state !== "listening") throw new Error("the server did not start");
@@ -692,114 +689,6 @@ describe("an answer made or written after its token is revoked", () => {
 		} finally {
 			disk.open();
 			await stopAll(running, clients);
-		}
-	});
-});
-
-describe("a vault-wide call sent while the search index builds, over HTTP", () => {
-	/**
-	 * Notes of 400 words each, most of them different. The build's slices are a note each (`searchBuildSliceNotes`), not
-	 * INDEX_BUILD_SLICE_MS of wall time: on a quick machine one 40 ms slice indexed much of the vault, so "notes indexed
-	 * during the call" depended on the machine. With a note a slice it counts event-loop turns only.
-	 */
-	const BUILD_NOTES = 60;
-	const prose = (index: number) => Array.from({ length: 400 }, (_, word) => `w${(index * 31 + word * 7) % 5000}x`).join(" ");
-
-	test("is answered ahead of the build, whatever the build is owed, and its answer is the one given once the index is ready", async () => {
-		const files: Record<string, string> = {};
-		for (let index = 0; index < BUILD_NOTES; index++)
-			files[`Note ${index}.md`] = `# Note ${index}\n\n${prose(index)} #topic/${index % 5} #area${index % 3}\n- [ ] task ${index}\n`;
-		const root = await makeVault(files);
-		// Every checkpoint of the call ends its slice: taking turns with the build, it let a build slice (a note) run at each.
-		// The credit and the wall-time hold are lifted, so only whether the call holds the build decides the count below.
-		const running = await start(root, { callBudget: { sliceMs: 0, aheadOfBuild: { creditMs: 600_000, holdMs: 600_000 } }, searchBuildSliceNotes: 1 });
-		try {
-			const search = running.service.search;
-			if (!search) throw new Error("no search index");
-			const port = Number(new URL(running.url).port);
-			const headers = mcpHeaders(port, running.tokens[1]);
-			const tagsCall = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_tags", arguments: { limit: 20 } } });
-			// The server's first request is much of its first code compiled: the build is owed six times that (more than it has
-			// left, SEARCH_BUILD_WORK_SHARE) when the call is sent, which does not keep it taking turns.
-			const first = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_note", arguments: { path: "Note 1" } } });
-			expect((await rawRequest(port, { headers, body: first })).status).toBe(200);
-			const indexedAtSend = search.status().indexed_notes;
-			const during = await rawRequest(port, { headers, body: tagsCall });
-			const indexedAtAnswer = search.status().indexed_notes;
-			await search.whenReady();
-			const after = await rawRequest(port, { headers, body: tagsCall });
-			expect(during.status).toBe(200);
-			expect(during.body).toContain("#topic");
-			expect(during.body).toBe(after.body);
-			// Ahead of the build, which indexed only in the turns the request took to be read and answered (a note each, 1–2
-			// seen); taking turns, the call let the build index a note at each of its checkpoints, and it indexed them all.
-			expect(indexedAtAnswer - indexedAtSend).toBeLessThanOrEqual((BUILD_NOTES - indexedAtSend) / 4);
-		} finally {
-			await running.service.stop();
-			await running.host.close();
-			await removeDir(root);
-		}
-	});
-	test("many clients calling every vault-wide tool from t=0 are all answered, and the index becomes ready", async () => {
-		// Six clients of two tokens, each sending every vault-wide tool in turn from the server's start, with a credit of 2 ms
-		// (calls go past it at once, and wait for the build at their pauses) and the wall-time hold lifted, so only the
-		// waiting logic can end a call holding the build. On build180 a call whose credit another call spent during its
-		// pause waited for the build still holding it, while the build's slice waited for it: with the hold lifted, for
-		// ever. Counted, not timed: the way out is WAY_OUT_TURNS turns of the host (every call's pause and build slice takes
-		// one; the calls and the build need a few thousand here), for the base only.
-		const WAY_OUT_TURNS = 200_000;
-		const files: Record<string, string> = {};
-		for (let index = 0; index < BUILD_NOTES; index++)
-			files[`Note ${index}.md`] =
-				`# Note ${index}\n\n${prose(index)} #topic/${index % 5}\n- [ ] task ${index}\n\nSee [[Note ${(index + 1) % BUILD_NOTES}]].\n`;
-		files["All.base"] = "views:\n  - type: table\n    name: All notes\n";
-		const root = await makeVault(files);
-		let turns = 0;
-		let wayOut = (): void => undefined;
-		const wayOutTaken = new Promise<"way out">((resolve) => (wayOut = () => resolve("way out")));
-		const countedTurn = (): Promise<void> => {
-			if (++turns === WAY_OUT_TURNS) wayOut();
-			return new Promise((resolve) => setImmediate(resolve));
-		};
-		const running = await start(root, {
-			yieldToHost: countedTurn,
-			callBudget: { sliceMs: 0, aheadOfBuild: { creditMs: 2, holdMs: 600_000 } },
-			searchBuildSliceNotes: 1,
-		});
-		try {
-			const search = running.service.search;
-			if (!search) throw new Error("no search index");
-			const port = Number(new URL(running.url).port);
-			const calls: Array<[string, Record<string, unknown>]> = [
-				["list_tags", { limit: 20 }],
-				["list_tasks", { status: "open", limit: 20 }],
-				["get_graph_stats", {}],
-				["find_notes_by_tag", { tag: "topic", limit: 10 }],
-				["list_notes", { recursive: true, sort: "path", limit: 5 }],
-				["get_note_links", { path: "Note 1", limit: 100 }],
-				["query_base", { path: "All.base", limit: 10 }],
-				["get_vault_status", {}],
-				["list_bases", { limit: 100 }],
-			];
-			const statuses: number[] = [];
-			const client = async (token: string, first: number): Promise<void> => {
-				const headers = mcpHeaders(port, token);
-				for (let step = 0; step < calls.length; step++) {
-					const [name, args] = calls[(first + step) % calls.length] as [string, Record<string, unknown>];
-					const body = JSON.stringify({ jsonrpc: "2.0", id: step, method: "tools/call", params: { name, arguments: args } });
-					const answer = await rawRequest(port, { headers, body });
-					statuses.push(answer.status);
-				}
-			};
-			const clients = Array.from({ length: 6 }, (_, index) => client(index % 2 === 0 ? running.tokens[0] : running.tokens[1], index));
-			const outcome = await Promise.race([Promise.all([...clients, search.whenReady()]).then(() => "answered" as const), wayOutTaken]);
-			expect(outcome).toBe("answered");
-			expect(statuses).toEqual(Array.from({ length: 6 * calls.length }, () => 200));
-			expect(search.status().indexed_notes).toBe(BUILD_NOTES);
-		} finally {
-			await running.service.stop();
-			await running.host.close();
-			await removeDir(root);
 		}
 	});
 });

@@ -19,7 +19,6 @@ export const findNotesByTagTool = defineTool({
 	title: "Find notes by tag",
 	description: "Notes with a tag in frontmatter or body, nested tags included ('project' finds #project/a). Paged.",
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		tag: z.string(),

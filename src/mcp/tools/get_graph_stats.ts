@@ -14,7 +14,6 @@ export const getGraphStatsTool = defineTool({
 	title: "Graph statistics",
 	description: "Counts of notes, links, unresolved links, orphans (no links in or out) and tags, and the most linked-to notes.",
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {},
 	outputSchema: {

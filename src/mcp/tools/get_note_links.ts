@@ -17,7 +17,6 @@ export const getNoteLinksTool = defineTool({
 	title: "Links of a note",
 	description: `A note's outgoing links (target: path or null; line: null in frontmatter), unresolved links (${NOTE_LINKS_MAX_ENTRIES} each at most; *_total counts all) and a page of notes linking to it, most first (backlinks_total). Paged.`,
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		path: z.string(),

@@ -12,7 +12,6 @@ export const getVaultStatusTool = defineTool({
 	title: "Vault status",
 	description: `Vault name, server version, whether this token may write, note count, search index state. Call it first. Notes over ${MAX_SEARCHABLE_NOTE_BYTES / 1048576} MiB are searched by title and headings only (unsearched_notes).`,
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {},
 	outputSchema: {

@@ -18,7 +18,6 @@ export const listBasesTool = defineTool({
 	title: "List bases",
 	description: "Bases files (.base) by path, with their view names (or why one cannot be read). Paged.",
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		limit: z.number().int().min(1).max(LIST_BASES_MAX_LIMIT).default(LIST_BASES_DEFAULT_LIMIT),

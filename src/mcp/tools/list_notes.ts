@@ -20,7 +20,6 @@ export const listNotesTool = defineTool({
 	title: "List notes",
 	description: "Notes, optionally in one folder, by path or newest first. Paged.",
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		folder: z.string().optional(),

@@ -18,7 +18,6 @@ export const listTagsTool = defineTool({
 	title: "List tags",
 	description: "Tags in use with their note counts, most used first; a nested tag also counts for its parents. Paged.",
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		prefix: z.string().optional(),

@@ -22,7 +22,6 @@ export const listTasksTool = defineTool({
 	description:
 		"Checkbox tasks ('[ ]' open, '[x]' done, '[-]' cancelled). Dates are read from Tasks emoji (📅 ⏳ 🛫 ✅) and Dataview [due:: …] fields; due_before and due_after are exclusive. Paged.",
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		status: z.enum(["open", "done", "cancelled", "other", "any"]).default("open"),

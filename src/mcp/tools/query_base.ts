@@ -31,7 +31,6 @@ export const queryBaseTool = defineTool({
 	title: "Query a base",
 	description: "Runs a view of a Bases file (.base) as Obsidian would: rows of path and the view's columns, filtered, sorted, grouped and limited. Paged.",
 	access: "read",
-	vaultWide: true,
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		path: z.string(),
