@@ -1,3 +1,6 @@
+/** How deep the first look walks before it leaves the rest to jest (which knows cycles): far below the stack's reach. */
+const PLAIN_DEPTH = 1_000;
+
 /**
  * `expect(actual).toEqual(expected)` for plain data (arrays, plain objects, primitives), with a fast
  * first look: jest's `equals` walks each value through its custom testers, type checks and key
@@ -25,18 +28,19 @@ export function expectStrictEqual(actual: unknown, expected: unknown): void {
 /**
  * Whether `a` and `b` are the same plain data: true only where `toEqual` holds too (and
  * `toStrictEqual` when `strict`); false may be a difference or a value it does not know (a class
- * instance, a Map, an array with a hole). Not for data with cycles.
+ * instance, a Map, an array with a hole, data nested deeper than PLAIN_DEPTH: a cycle, such as the yaml
+ * package's `toJS` makes of `&x [*x`, which toEqual compares and this walk would follow until the stack ran out).
  */
-export function plainEqual(a: unknown, b: unknown, strict = false): boolean {
+export function plainEqual(a: unknown, b: unknown, strict = false, depth = 0): boolean {
 	if (Object.is(a, b)) return true;
-	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+	if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth > PLAIN_DEPTH) return false;
 	// jest compares enumerable symbol keys, and no other (a compact note keeps its packed form under a hidden one).
 	if (hasEnumerableSymbol(a) || hasEnumerableSymbol(b)) return false;
 	if (Array.isArray(a)) {
 		// Only the indexes, none missing: an array with a hole or a named property of its own goes to toEqual.
 		if (!Array.isArray(b) || a.length !== b.length || Object.keys(a).length !== a.length || Object.keys(b).length !== b.length) return false;
 		for (let index = 0; index < a.length; index++) {
-			if (!plainEqual(a[index], b[index], strict)) return false;
+			if (!plainEqual(a[index], b[index], strict, depth + 1)) return false;
 		}
 		return true;
 	}
@@ -47,7 +51,7 @@ export function plainEqual(a: unknown, b: unknown, strict = false): boolean {
 	const left = a as Record<string, unknown>;
 	const right = b as Record<string, unknown>;
 	for (const key of keys) {
-		if (!Object.prototype.hasOwnProperty.call(right, key) || !plainEqual(left[key], right[key], strict)) return false;
+		if (!Object.prototype.hasOwnProperty.call(right, key) || !plainEqual(left[key], right[key], strict, depth + 1)) return false;
 	}
 	return true;
 }

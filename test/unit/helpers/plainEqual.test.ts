@@ -37,6 +37,17 @@ describe("plainEqual, the first look of expectEqual", () => {
 		);
 	});
 
+	test("data with a cycle (the yaml package's toJS of `&x [*x`) is left to toEqual, which compares it, not walked until the stack runs out", () => {
+		const cycle = (): unknown[] => {
+			const list: unknown[] = [];
+			list.push(list);
+			return list;
+		};
+		expect(plainEqual(cycle(), cycle())).toBe(false);
+		expect(() => expectEqual(cycle(), cycle())).not.toThrow();
+		expect(() => expectEqual(cycle(), [[1]])).toThrow();
+	});
+
 	test("tokens as the parse tests record them: the same, or each kind of difference", () => {
 		const token = { type: "paragraph_open", map: [0, 2], level: 0, markup: "", info: "", content: "" };
 		expect(plainEqual([token], [{ ...token, map: [0, 2] }])).toBe(true);

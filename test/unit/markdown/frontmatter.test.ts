@@ -356,7 +356,9 @@ describe("a frontmatter is parsed in steps, as the yaml package parses it in one
 					outcome(() => whole.toString()),
 				);
 			}),
-			{ numRuns: 3000 },
+			// Found at a desk: an alias inside its own anchor's collection, left open, makes toJS a cycle on both sides
+			// (expectEqual's first look followed it until the stack ran out).
+			{ numRuns: 3000, examples: [["&x [*x"], ['&x {"d\\n"*x']] },
 		);
 	});
 
