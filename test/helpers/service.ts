@@ -9,6 +9,8 @@ import { NodeHost, type NodeHostOptions } from "../../src/headless/NodeHost";
 import type { HttpDeadlinesAndCaps } from "../../src/http/deadlinesAndCaps";
 import { McpService, type McpServiceDeps } from "../../src/service";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "./http";
 import { makeVault } from "./vault";
 
 /** Collects log lines so tests can check nothing secret was logged. */
@@ -137,4 +139,21 @@ export async function startRenameApprovedAfter(approvesAfterMs: number, progress
 		callBudget: { progressIntervalMs },
 	});
 	return { root, running };
+}
+
+/**
+ * A service over `vaultRoot` with one write token and writes on (the rate limit out of reach), its metadata cache
+ * settled, and that token's SDK client over HTTP: the set-up of the suites that try paths through the write tools.
+ */
+export async function startWriteClient(vaultRoot: string, settings: Partial<VaultMcpSettings> = {}): Promise<{ client: Client; stop: () => Promise<void> }> {
+	const running = await startService(vaultRoot, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, ...settings } });
+	await running.host.metadataCache.settled();
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	return {
+		client,
+		stop: async () => {
+			await client.close();
+			await running.stop();
+		},
+	};
 }

@@ -7,8 +7,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { startWriteClient } from "../helpers/service";
 import { callError } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -21,18 +20,15 @@ const NOTE_TWIN = "\u039b\u03cc\u03b3\u03bf\u03c3.md";
 
 describe("final sigma twins of names (one name on a disk that folds case)", () => {
 	let vault: string;
-	let running: RunningService;
+	let stopClient: () => Promise<void>;
 	let client: Client;
 
 	beforeAll(async () => {
 		vault = await makeVault({ [`${EXCLUDED}/s.md`]: "zebracorn\n", [NOTE]: "word\n", "Public.md": "public\n" });
-		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: [EXCLUDED] } });
-		await running.host.metadataCache.settled();
-		client = await connectClient(running.url, running.tokens.write ?? "");
+		({ client, stop: stopClient } = await startWriteClient(vault, { excludedFolders: [EXCLUDED] }));
 	}, 60_000);
 	afterAll(async () => {
-		await client.close();
-		await running.stop();
+		await stopClient();
 		await removeDir(vault);
 	});
 

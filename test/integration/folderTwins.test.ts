@@ -6,14 +6,13 @@
  */
 import { readdirSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { startWriteClient } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 describe("folders read as another folder's name", () => {
 	let vault: string;
-	let running: RunningService;
+	let stopClient: () => Promise<void>;
 	let client: Client;
 
 	beforeAll(async () => {
@@ -24,16 +23,10 @@ describe("folders read as another folder's name", () => {
 			"Public.md": "public\n",
 			"Cafe\u0301/c.md": "c\n",
 		});
-		running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] },
-		});
-		await running.host.metadataCache.settled();
-		client = await connectClient(running.url, running.tokens.write ?? "");
+		({ client, stop: stopClient } = await startWriteClient(vault, { excludedFolders: ["Private"] }));
 	}, 60_000);
 	afterAll(async () => {
-		await client.close();
-		await running.stop();
+		await stopClient();
 		await removeDir(vault);
 	});
 

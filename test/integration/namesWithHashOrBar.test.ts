@@ -8,8 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { startWriteClient } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -28,19 +27,16 @@ const FILES = {
 
 describe("notes whose names hold # or |", () => {
 	let vault: string;
-	let running: RunningService;
+	let stopClient: () => Promise<void>;
 	let client: Client;
 	const read = (path: string) => readFileSync(nodePath.join(vault, path), "utf8");
 
 	beforeAll(async () => {
 		vault = await makeVault(FILES);
-		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private"] } });
-		await running.host.metadataCache.settled();
-		client = await connectClient(running.url, running.tokens.write ?? "");
+		({ client, stop: stopClient } = await startWriteClient(vault, { excludedFolders: ["Private"] }));
 	}, 60_000);
 	afterAll(async () => {
-		await client.close();
-		await running.stop();
+		await stopClient();
 		await removeDir(vault);
 	});
 

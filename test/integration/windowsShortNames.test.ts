@@ -9,8 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { startWriteClient } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -24,21 +23,15 @@ const FILES = {
 
 describe("paths shaped as Windows short names", () => {
 	let vault: string;
-	let running: RunningService;
+	let stopClient: () => Promise<void>;
 	let client: Client;
 
 	beforeAll(async () => {
 		vault = await makeVault(FILES);
-		running = await startService(vault, {
-			levels: ["write"],
-			settings: { writeEnabled: true, rateLimitPerMinute: 100_000, excludedFolders: ["Private notes", "~Private notes"] },
-		});
-		await running.host.metadataCache.settled();
-		client = await connectClient(running.url, running.tokens.write ?? "");
+		({ client, stop: stopClient } = await startWriteClient(vault, { excludedFolders: ["Private notes", "~Private notes"] }));
 	}, 60_000);
 	afterAll(async () => {
-		await client.close();
-		await running.stop();
+		await stopClient();
 		await removeDir(vault);
 	});
 
