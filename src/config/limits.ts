@@ -221,6 +221,15 @@ export const KEPT_NOTE_LINK_BYTES = 100 * 1024 * 1024;
  */
 export const KEPT_WALK_LEAD_ASKS = 32;
 /**
+ * get_note_links: times a backlinks walk counts again, in one call, the linking notes changed at its own pauses before it
+ * answers. Each count that changes sorts the linking notes again (200-320 ms in pieces at 100,000); with no bound, a hub
+ * whose linking notes a sync tool or another client kept editing was sorted again until the call's budget ran out, call
+ * after call, and never answered (and one note edited at every pause, as by a program appending to it every 2 ms, was
+ * counted again for ever within a pass). Past it the call answers the counts of its last pass, and the notes changed
+ * since are counted at the next call.
+ */
+export const BACKLINK_RECOUNTS_PER_CALL = 2;
+/**
  * get_note_links: the heap one link path of a kept walk holds, measured (with gc, the walk held): 96 bytes a path for
  * 600,000 paths `n0`…, 74 for 30,000 paths of 200 characters (the text is the metadata cache's, shared), so 96.
  */

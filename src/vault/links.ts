@@ -1,4 +1,5 @@
 import {
+	BACKLINK_RECOUNTS_PER_CALL,
 	KEPT_BACKLINK_BYTES,
 	KEPT_BACKLINK_SORTING_BYTES,
 	KEPT_BACKLINK_SOURCE_BYTES,
@@ -604,7 +605,7 @@ export class BacklinksWalk {
 		// The answer's entries, made for one order: a count that changes drops the order, so while the order is the same
 		// every count in them is still the count now.
 		let answered = null as { order: string[]; entries: Array<{ path: string; count: number }> } | null;
-		for (;;) {
+		for (let recounts = 0; ; recounts++) {
 			await this.countChanged(host, scope, visibleNamed, resolver, budget);
 			// Strictly: the sources come in the order they were last read, so two paths the collator calls equal were listed in that order.
 			// The lists below are made in pieces too: each was a piece of tens of ms at 100,000 linking notes. Only a count set
@@ -623,8 +624,9 @@ export class BacklinksWalk {
 				answered = { order, entries: await mapOnBudget(order, (path) => ({ path, count: counts.get(path) as number }), budget) };
 			// What the keeper heard at the pauses since the last count (`recount`: a linking note edited, moved or deleted) is
 			// counted before the walk answers, so the answer is the vault's as it is now: answered as counted before, a note
-			// edited to link once more kept its old count and place for that call (review183).
-			if (this.again.size === 0) break;
+			// edited to link once more kept its old count and place for that call (review183). At most
+			// BACKLINK_RECOUNTS_PER_CALL times: notes edited at every pause would otherwise keep the call sorting until its budget ran out.
+			if (this.again.size === 0 || recounts === BACKLINK_RECOUNTS_PER_CALL) break;
 		}
 		const { counts, mayBeGone } = this;
 		// After the walk's last pause: a linking file moved or deleted meanwhile is not named at the path it left.
@@ -641,9 +643,18 @@ export class BacklinksWalk {
 		resolver: () => Promise<VisibleLinkResolver>,
 		budget?: CallBudget,
 	): Promise<void> {
+		// Sources to count again are taken as many as were waiting once the new ones are counted: one edited at every pause
+		// (a note another program appends to every 2 ms) was counted again for ever. Those heard since wait for the walk's
+		// next pass (`walk`, at most BACKLINK_RECOUNTS_PER_CALL a call) or its next call.
+		let recountsLeft: number | null = null;
 		for (;;) {
 			if (budget?.due()) await budget.checkpoint();
 			if (this.counting === null) {
+				if (this.next >= this.sources.length) {
+					recountsLeft ??= this.again.size;
+					if (recountsLeft === 0) return;
+					recountsLeft--;
+				}
 				const source = this.nextSource();
 				if (source === undefined) return;
 				const isCanvas = source.endsWith(".canvas");

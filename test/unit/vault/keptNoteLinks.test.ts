@@ -419,6 +419,49 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 		}
 	});
 
+	test("a linking note edited at every pause of a call still gets an answer: the changes are counted again at most BACKLINK_RECOUNTS_PER_CALL times", async () => {
+		const scope = vault.scope();
+		const hubLinks = Array.from({ length: HUBS }, (_, hub) => `[[H${hub}]]`).join(" ");
+		const before = await backlinks(vault.host, scope, "H3.md");
+		const edited = before[LINKING_NOTES / 2]?.path as string;
+		const edit = async (text: string) => {
+			await vault.host.vault.process(vault.host.vault.getFileByPath(edited) as HostFile, () => text);
+			await vault.host.metadataCache.settled();
+		};
+		// Each pause after the first count edits the note to link to H3 once or twice in turn, as a sync tool rewriting it
+		// might: every count changes and the order must be made again. Without the bound the call sorted for ever (its way
+		// out here: WAY_OUT pauses).
+		const WAY_OUT = 20_000;
+		let editing = false;
+		const budget = {
+			pauses: 0,
+			due: () => true,
+			beginSlice: () => undefined,
+			checkpoint: async () => {
+				if (++budget.pauses > WAY_OUT) throw new Error(`still sorting after ${WAY_OUT} pauses`);
+				if (editing) await edit(budget.pauses % 2 === 0 ? `${hubLinks} [[H3]]\n` : `${hubLinks}\n`);
+				await new Promise((resolve) => setImmediate(resolve));
+			},
+		};
+		const kept = new KeptNoteLinks(vault.host);
+		try {
+			kept.start();
+			await kept.backlinks(scope, "H3.md");
+			editing = true;
+			const answer = await kept.backlinks(scope, "H3.md", budget as unknown as CallBudget);
+			editing = false;
+			expect(answer.map(({ path }) => path).sort()).toEqual(before.map(({ path }) => path).sort());
+			expect([1, 2]).toContain(answer.find(({ path }) => path === edited)?.count);
+			// The next call counts what changed since and answers the vault as it is.
+			await edit(`${hubLinks}\n`);
+			expect(await kept.backlinks(scope, "H3.md")).toEqual(before);
+		} finally {
+			editing = false;
+			kept.stop();
+			if ((await vault.host.vault.cachedRead(vault.host.vault.getFileByPath(edited) as HostFile)) !== `${hubLinks}\n`) await edit(`${hubLinks}\n`);
+		}
+	});
+
 	test("a backlinks walk's first sort goes in pieces; a call stopped in it is gone on with by the next, not sorted from the start", async () => {
 		const kept = new KeptNoteLinks(vault.host);
 		kept.start();
