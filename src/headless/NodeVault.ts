@@ -709,9 +709,12 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Whether `name` has no other Unicode spelling a disk could hold (ASCII only). */
+/**
+ * Whether `name` has no other Unicode spelling a disk could hold: ASCII, or a name its composed and decomposed forms
+ * spell alike (most CJK, emoji, plain Cyrillic), for which a missing path listed its folder for nothing.
+ */
 function hasOneSpelling(name: string): boolean {
-	for (let index = 0; index < name.length; index++) if (name.charCodeAt(index) > 0x7f) return false;
+	for (let index = 0; index < name.length; index++) if (name.charCodeAt(index) > 0x7f) return name.normalize("NFC") === name.normalize("NFD");
 	return true;
 }
 

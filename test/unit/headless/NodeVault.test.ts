@@ -1,3 +1,4 @@
+import nodeFs from "node:fs";
 import { appendFileSync, mkdirSync, promises as fs, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskWriter } from "../../../src/headless/DiskWriter";
@@ -43,6 +44,19 @@ describe("NodeVault", () => {
 		expect(await vault.adapter.exists("Folder")).toBe(true);
 		expect(() => vault.toDiskPath("../outside.md")).toThrow("not part of the vault");
 		expect(() => vault.toDiskPath("Folder/../../outside.md")).toThrow("not part of the vault");
+	});
+
+	test("a missing path whose names have one Unicode spelling (CJK, emoji) lists no folder; an accented one looks for its other spelling", () => {
+		const listings = jest.spyOn(nodeFs, "readdirSync");
+		try {
+			for (const path of ["日記/新しい.md", "Folder/📝 idea.md", "Заметки/план.md"]) expect(vault.toDiskPath(path)).toBe(nodePath.join(root, path));
+			// Each listed its folder on the base (the vault's root, or Folder), a synchronous look at every name in it.
+			expect(listings).not.toHaveBeenCalled();
+			vault.toDiskPath("Café/x.md");
+			expect(listings).toHaveBeenCalledTimes(1);
+		} finally {
+			listings.mockRestore();
+		}
 	});
 
 	test("process changes a note atomically and reports modify; cachedRead sees the new text", async () => {
