@@ -366,16 +366,24 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 		expect(Math.max(...pieces)).toBeLessThanOrEqual(LINKS_PER_CLOCK_CHECK);
 	});
 
-	test("a linking note edited at any pause of a call, first or on a finished walk, is answered as it is after the edit", async () => {
+	/**
+	 * H3's backlinks now, and one linking note from the middle of them with `edit`, which rewrites it (to link to H3 twice:
+	 * it goes first, with a count of 2) and waits for the cache.
+	 */
+	const editableLinkingNote = async () => {
 		const scope = vault.scope();
 		const hubLinks = Array.from({ length: HUBS }, (_, hub) => `[[H${hub}]]`).join(" ");
 		const before = await backlinks(vault.host, scope, "H3.md");
-		// A note from the middle of the answer, edited to link to H3 twice: it goes first, with a count of 2.
 		const edited = before[LINKING_NOTES / 2]?.path as string;
 		const edit = async (text: string) => {
 			await vault.host.vault.process(vault.host.vault.getFileByPath(edited) as HostFile, () => text);
 			await vault.host.metadataCache.settled();
 		};
+		return { scope, hubLinks, before, edited, edit };
+	};
+
+	test("a linking note edited at any pause of a call, first or on a finished walk, is answered as it is after the edit", async () => {
+		const { scope, hubLinks, before, edited, edit } = await editableLinkingNote();
 		/** A budget always due whose `at`-th pause (from 1) edits the note; `pauses` counts them. */
 		const editingAt = (at: number) => {
 			const budget = {
@@ -420,14 +428,7 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 	});
 
 	test("a linking note edited at every pause of a call still gets an answer: the changes are counted again at most BACKLINK_RECOUNTS_PER_CALL times", async () => {
-		const scope = vault.scope();
-		const hubLinks = Array.from({ length: HUBS }, (_, hub) => `[[H${hub}]]`).join(" ");
-		const before = await backlinks(vault.host, scope, "H3.md");
-		const edited = before[LINKING_NOTES / 2]?.path as string;
-		const edit = async (text: string) => {
-			await vault.host.vault.process(vault.host.vault.getFileByPath(edited) as HostFile, () => text);
-			await vault.host.metadataCache.settled();
-		};
+		const { scope, hubLinks, before, edited, edit } = await editableLinkingNote();
 		// Each pause after the first count edits the note to link to H3 once or twice in turn, as a sync tool rewriting it
 		// might: every count changes and the order must be made again. Without the bound the call sorted for ever (its way
 		// out here: WAY_OUT pauses).
