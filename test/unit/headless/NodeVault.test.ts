@@ -46,16 +46,19 @@ describe("NodeVault", () => {
 		expect(() => vault.toDiskPath("Folder/../../outside.md")).toThrow("not part of the vault");
 	});
 
-	test("a missing path whose names have one Unicode spelling (CJK, emoji) lists no folder; an accented one looks for its other spelling", () => {
+	test("a path's names are looked for in their other Unicode spelling one look each, never by listing a folder; a folder named in NFD is found", () => {
 		const listings = jest.spyOn(nodeFs, "readdirSync");
+		const nfdFolder = nodePath.join(root, "Cafe\u0301");
+		mkdirSync(nfdFolder);
 		try {
-			for (const path of ["日記/新しい.md", "Folder/📝 idea.md", "Заметки/план.md"]) expect(vault.toDiskPath(path)).toBe(nodePath.join(root, path));
 			// Each listed its folder on the base (the vault's root, or Folder), a synchronous look at every name in it.
+			for (const path of ["日記/新しい.md", "Folder/📝 idea.md", "Заметки/план.md", "Über/x.md", "Folder/Ärger.md"])
+				expect(vault.toDiskPath(path)).toBe(nodePath.join(root, path));
+			expect(vault.toDiskPath("Caf\u00e9/x.md")).toBe(nodePath.join(nfdFolder, "x.md"));
 			expect(listings).not.toHaveBeenCalled();
-			vault.toDiskPath("Café/x.md");
-			expect(listings).toHaveBeenCalledTimes(1);
 		} finally {
 			listings.mockRestore();
+			rmSync(nfdFolder, { recursive: true, force: true });
 		}
 	});
 
