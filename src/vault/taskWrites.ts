@@ -15,7 +15,7 @@ import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import { NOT_ACCESSIBLE } from "./paths";
 import { mayNameHidden, type Scope } from "./scope";
-import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
+import { checkNewNotePath, createNoteFile, editNote, NoteExistsError, visibleFolderNamesake, visibleNamesake } from "./writes";
 import { fail, ok, type Result } from "../result";
 import { taskItemsOf } from "../headless/compactMetadata";
 
@@ -39,6 +39,8 @@ export async function todaysDailyNote(
 	if (!checked.ok) return fail(`Today's daily note cannot be written: ${checked.error}`);
 	const existing = host.vault.getFileByPath(checked.value);
 	if (existing) return ok({ file: existing, created: false, unused });
+	const twin = await dailyNoteTwinError(host, scope, checked.value);
+	if (twin !== null) return fail(`Today's daily note cannot be written: ${twin}`);
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
 	const filled = fillTemplate(
 		await readDailyTemplate(host, scope, settings),
@@ -55,6 +57,23 @@ export async function todaysDailyNote(
 		if (!made) throw error;
 		return ok({ file: made, created: false, unused });
 	}
+}
+
+/**
+ * Why today's daily note may not be made at `path` (null when it may): a visible note, or a visible folder of its folder's
+ * name, that a person or a disk folding case reads as the same name (`visibleNamesake`, `visibleFolderNamesake`), which
+ * create_note refuses. A Daily notes folder set as `daily` beside the vault's `Daily/` made a second folder (two in
+ * Obsidian on Linux and Android; on macOS and Windows one on the disk, which Obsidian listed as two until it read the
+ * vault again). Only visible paths are named: the twin looks pass over hidden and excluded files.
+ */
+async function dailyNoteTwinError(host: Host, scope: Scope, path: string): Promise<string | null> {
+	const namesake = await visibleNamesake(host, scope, path);
+	if (namesake)
+		return `a note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Pass its path to add the task to it, or change the date format in Obsidian's Daily notes settings.`;
+	const folder = await visibleFolderNamesake(host, scope, path);
+	if (folder !== undefined)
+		return `a folder already exists at "${folder}", read as the same name as the folder of "${path}" (letter case and spaces aside). Nothing was written. Set the new file location in Obsidian's Daily notes settings to "${folder}", or pass a path to add the task to a note.`;
+	return null;
 }
 
 export interface AddTaskOptions {
