@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { startWriteClient } from "../helpers/service";
-import { callError, callOk } from "../helpers/tools";
+import { callError } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
 /** A vault with `files` and these Daily notes settings, served to a write token: add_task's answer, then the vault's top folders and `Notes/`'s files. */
