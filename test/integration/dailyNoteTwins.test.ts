@@ -17,7 +17,7 @@ async function addTaskIn(
 	daily: Record<string, string>,
 ): Promise<{ error: string; top: string[]; notes: string[]; vault: string }> {
 	const vault = await makeVault({ ...files, ".obsidian/daily-notes.json": JSON.stringify(daily) });
-	const { client, stop } = await startWriteClient(vault, { excludedFolders: ["Private"] });
+	const { client, stop } = await startWriteClient(vault);
 	try {
 		const error = await callError(client, "add_task", { text: "Water the plants" });
 		return { error, top: readdirSync(vault).sort(), notes: readdirSync(nodePath.join(vault, "Notes")).sort(), vault };
