@@ -2,6 +2,7 @@ import type { EventRef } from "obsidian";
 import { KEPT_NOTE_LINK_BYTES, KEPT_NOTE_LINK_WALKS, KEPT_WALK_LEAD_ASKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { backlinks, BacklinksWalk, emptyNoteLinks, NoteLinksWalk, type NoteLinks } from "./links";
+import type { BacklinksPage, CountedSource } from "./backlinkOrder";
 import { scopeKey, type Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
 
@@ -107,6 +108,24 @@ export class KeptNoteLinks {
 		const key = JSON.stringify([path, scopeKey(scope)]);
 		const kept = this.backlinkWalks.get(key) ?? { walk: new BacklinksWalk(this.host, path), turn: Promise.resolve(), asked: 0 };
 		return this.walkInTurn(this.backlinkWalks, key, kept, () => kept.walk.walk(this.host, scope, budget), budget);
+	}
+
+	/**
+	 * A page of the visible files linking to `path` (`BacklinksWalk.page`: after `cursor`'s place, in its first page's
+	 * order while counts change), going on from the kept walk for it in this scope; null when the keeper is stopped (the
+	 * caller pages `backlinks`' answer).
+	 */
+	async backlinksPage(
+		scope: Scope,
+		path: string,
+		limit: number,
+		cursor: { after: CountedSource; order?: string } | undefined,
+		budget?: CallBudget,
+	): Promise<(BacklinksPage & { nextOrder?: string }) | null> {
+		if (this.refs.length === 0) return null;
+		const key = JSON.stringify([path, scopeKey(scope)]);
+		const kept = this.backlinkWalks.get(key) ?? { walk: new BacklinksWalk(this.host, path), turn: Promise.resolve(), asked: 0 };
+		return this.walkInTurn(this.backlinkWalks, key, kept, () => kept.walk.page(this.host, scope, limit, cursor, budget), budget);
 	}
 
 	/** `file`'s links as `noteLinks` gives them, going on from the kept walk of its version in this scope when there is one. */
