@@ -101,11 +101,7 @@ export const getNoteLinksTool = defineTool({
 const ORDER_CHANGED = { kept: "pages_keep_first_order", lost: "notes_may_repeat_or_be_missing" } as const;
 
 /** A page of a whole backlinks answer (no keeper: each call walks them whole), by the cursor's key alone. */
-function wholePage(
-	incoming: Array<{ path: string; count: number }>,
-	after: CursorKey | undefined,
-	limit: number,
-): BacklinksPage & { nextOrder?: string } {
+function wholePage(incoming: Array<{ path: string; count: number }>, after: CursorKey | undefined, limit: number): BacklinksPage & { nextOrder?: string } {
 	const { items, nextCursor } = pageAfter(incoming, after, limit, KEYED);
 	const last = items.at(-1);
 	return { items, total: incoming.length, ...(nextCursor && last ? { next: { after: last, version: 0 } } : {}) };
