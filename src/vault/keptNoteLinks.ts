@@ -35,7 +35,9 @@ function progressOf(walk: NoteLinksWalk | BacklinksWalk): number {
  * LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
  * KEPT_NOTE_LINK_WALKS walks of each kind and `heldBytesBound` (KEPT_NOTE_LINK_BYTES) held by the walks of both kinds
  * (`dropPastBounds`: finished walks first, then the one stopped furthest behind; past the bytes, the one asked and the
- * one furthest on of those still asked for are kept).
+ * one furthest on of those still asked for are kept). get_note_links asks a backlinks walk for a page (`backlinksPage`),
+ * made from its kept order after its last pause, in the order of the client's first page while counts change; a walk
+ * dropped meanwhile is made again, and a page of its cursor says the order may have changed.
  */
 export class KeptNoteLinks {
 	/** By note path and scope, the one asked longest ago first. */
