@@ -259,8 +259,11 @@ export const KEPT_BACKLINK_SOURCE_BYTES = 8;
  * Past it (more edits to the hub's linking notes between two of a client's pages) the page says the order changed.
  */
 export const KEPT_BACKLINK_COUNT_CHANGES = 4096;
-/** get_note_links: the heap one kept count change holds (an object of a path, shared, and a count, in a list), about. */
-export const KEPT_BACKLINK_CHANGE_BYTES = 40;
+/**
+ * get_note_links: the heap one kept count change holds, about: an object of two fields (its path, shared with the counts,
+ * and the count before; 40 bytes without pointer compression) and its slot in the list (8).
+ */
+export const KEPT_BACKLINK_CHANGE_BYTES = 48;
 /**
  * get_note_links: counts a backlinks walk moves in its kept order (binary search, a shift of the entries between the two
  * places) before it sorts the order again instead. A move at 100,000 linking files costs up to a shift of the list (90–280
