@@ -5,6 +5,7 @@
 import { benchSettings } from "./benchSettings";
 import { copyCommittedDemoVault } from "../scripts/committedDemoVault";
 import { MemoryJournal } from "../test/helpers/memoryJournal";
+import { benchBacklinks } from "./backlinks";
 import { mainThreadCpu, mainThreadPieces } from "../test/helpers/threadCpu";
 import { scanAnswers } from "../test/helpers/indexedVault";
 import { JournalFile } from "../src/journal/JournalFile";
@@ -112,7 +113,7 @@ const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 8;
 const SCOPE = { configDir: ".obsidian", excludedFolders: [] };
 /** `npm run bench -- --only parse` runs only the rows whose group is named (ONLY_GROUPS). */
-const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide", "rename", "appends", "bignotes"];
+const ONLY_GROUPS = ["parse", "common", "judged", "protocol", "synthetic", "bases", "vaultwide", "rename", "appends", "bignotes", "backlinks"];
 const ONLY = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "") : null;
 /** rename_note of a note linked from RENAME_BACKLINKS notes, in a vault of 2 × RENAME_BACKLINKS + 1 notes: the target is at most 1.5 s. */
 const RENAME_BACKLINKS = 1_000;
@@ -852,6 +853,11 @@ async function main(): Promise<void> {
 		const parts = (process.env.BENCH_BIGNOTES_PARTS ?? "edits,hostile").split(",");
 		if (parts.includes("edits")) for (const row of await benchBigNotes()) record("big notes", row.metric, row.value, row.unit);
 		if (parts.includes("hostile")) for (const row of await benchHostileNotes()) record("hostile notes", row.metric, row.value, row.unit);
+		printRows(benchStarted);
+		return;
+	}
+	if (ONLY === "backlinks") {
+		await benchBacklinks(record);
 		printRows(benchStarted);
 		return;
 	}

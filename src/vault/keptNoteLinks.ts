@@ -2,6 +2,7 @@ import type { EventRef } from "obsidian";
 import { KEPT_NOTE_LINK_BYTES, KEPT_NOTE_LINK_WALKS, KEPT_WALK_LEAD_ASKS, LINKS_PER_CLOCK_CHECK } from "../config/limits";
 import type { Host, HostAbstractFile, HostFile } from "../host/Host";
 import { backlinks, BacklinksWalk, emptyNoteLinks, NoteLinksWalk, type NoteLinks } from "./links";
+import type { BacklinksPage, CountedSource } from "./backlinkOrder";
 import { scopeKey, type Scope } from "./scope";
 import type { CallBudget } from "./workBudget";
 
@@ -34,7 +35,9 @@ function progressOf(walk: NoteLinksWalk | BacklinksWalk): number {
  * LINKS_PER_CLOCK_CHECK links is done between two looks at the clock and is not kept. At most
  * KEPT_NOTE_LINK_WALKS walks of each kind and `heldBytesBound` (KEPT_NOTE_LINK_BYTES) held by the walks of both kinds
  * (`dropPastBounds`: finished walks first, then the one stopped furthest behind; past the bytes, the one asked and the
- * one furthest on of those still asked for are kept).
+ * one furthest on of those still asked for are kept). get_note_links asks a backlinks walk for a page (`backlinksPage`),
+ * made from its kept order after its last pause, in the order of the client's first page while counts change; a walk
+ * dropped meanwhile is made again, and a page of its cursor says the order may have changed.
  */
 export class KeptNoteLinks {
 	/** By note path and scope, the one asked longest ago first. */
@@ -107,6 +110,24 @@ export class KeptNoteLinks {
 		const key = JSON.stringify([path, scopeKey(scope)]);
 		const kept = this.backlinkWalks.get(key) ?? { walk: new BacklinksWalk(this.host, path), turn: Promise.resolve(), asked: 0 };
 		return this.walkInTurn(this.backlinkWalks, key, kept, () => kept.walk.walk(this.host, scope, budget), budget);
+	}
+
+	/**
+	 * A page of the visible files linking to `path` (`BacklinksWalk.page`: after `cursor`'s place, in its first page's
+	 * order while counts change), going on from the kept walk for it in this scope; null when the keeper is stopped (the
+	 * caller pages `backlinks`' answer).
+	 */
+	async backlinksPage(
+		scope: Scope,
+		path: string,
+		limit: number,
+		cursor: { after: CountedSource; order?: string } | undefined,
+		budget?: CallBudget,
+	): Promise<(BacklinksPage & { nextOrder?: string }) | null> {
+		if (this.refs.length === 0) return null;
+		const key = JSON.stringify([path, scopeKey(scope)]);
+		const kept = this.backlinkWalks.get(key) ?? { walk: new BacklinksWalk(this.host, path), turn: Promise.resolve(), asked: 0 };
+		return this.walkInTurn(this.backlinkWalks, key, kept, () => kept.walk.page(this.host, scope, limit, cursor, budget), budget);
 	}
 
 	/** `file`'s links as `noteLinks` gives them, going on from the kept walk of its version in this scope when there is one. */

@@ -49,9 +49,28 @@ function listDigest(list: string): string {
 	return sha256Hex(list).slice(0, LIST_DIGEST_CHARS);
 }
 
-/** The cursor of the page after the item whose key is `after`, in `list` when the tool pages several. */
-export function encodeCursor(tool: string, after: CursorKey, list?: string): string {
-	return Buffer.from(JSON.stringify({ tool, after, ...(list === undefined ? {} : { list: listDigest(list) }) })).toString("base64url");
+/** Characters of a cursor's `order` (the server's name for the order it pages, returned as is): longer is not one it made. */
+const MAX_ORDER_CHARS = 64;
+
+/**
+ * The cursor of the page after the item whose key is `after`, in `list` when the tool pages several; `order` names the
+ * order paged, when the server keeps it across changes (get_note_links' backlinks: `BacklinksWalk.page`).
+ */
+export function encodeCursor(tool: string, after: CursorKey, list?: string, order?: string): string {
+	return Buffer.from(
+		JSON.stringify({ tool, after, ...(list === undefined ? {} : { list: listDigest(list) }), ...(order === undefined ? {} : { order }) }),
+	).toString("base64url");
+}
+
+/** The order a cursor `decodeCursor` took names (`encodeCursor`'s `order`), if any: an opaque name the server checks. */
+export function cursorOrder(cursor: string | undefined): string | undefined {
+	if (cursor === undefined) return undefined;
+	try {
+		const { order } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { order?: unknown };
+		return typeof order === "string" && order.length <= MAX_ORDER_CHARS ? order : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /**

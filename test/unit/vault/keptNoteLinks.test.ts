@@ -463,6 +463,35 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 		}
 	});
 
+	test("a linking note's count changed on a finished walk moves it in the kept order: a binary search, not a sort of every linking note", async () => {
+		const { scope, hubLinks, edited, edit } = await editableLinkingNote();
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		try {
+			await kept.backlinks(scope, "H3.md");
+			// Up (first, count 2), then down (back among the rest), then a page of it: each call's comparisons counted.
+			const compared: number[] = [];
+			for (const text of [`${hubLinks} [[H3]]\n`, `${hubLinks}\n`]) {
+				await edit(text);
+				const before = collatorCalls();
+				const answer = await kept.backlinks(scope, "H3.md");
+				compared.push(collatorCalls() - before);
+				expect(answer).toEqual(await backlinks(vault.host, scope, "H3.md"));
+			}
+			await edit(`${hubLinks} [[H3]]\n`);
+			const before = collatorCalls();
+			const page = await kept.backlinksPage(scope, "H3.md", 10, undefined);
+			compared.push(collatorCalls() - before);
+			expect(page?.items[0]).toEqual({ path: edited, count: 2 });
+			expect(page?.total).toBe(LINKING_NOTES);
+			// Two binary searches over 600 (about 10 comparisons each), a page's one: on the base each was a sort, about 4,000.
+			for (const calls of compared) expect(calls).toBeLessThanOrEqual(64);
+		} finally {
+			kept.stop();
+			await edit(`${hubLinks}\n`);
+		}
+	});
+
 	test("a backlinks walk's first sort goes in pieces; a call stopped in it is gone on with by the next, not sorted from the start", async () => {
 		const kept = new KeptNoteLinks(vault.host);
 		kept.start();
