@@ -9,6 +9,7 @@ import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
+import { visibleFolderNamesake, visibleNamesake } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	applyChange,
@@ -117,7 +118,9 @@ export async function undoCall(
 		}
 	}
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
-	const steps = await planUndo(host, entry, scope);
+	const planned = await planUndo(host, entry, scope);
+	if (!planned.ok) return { ok: false, reason: `Undo of ${callId} refused: ${planned.reason} Nothing was changed.` };
+	const steps = planned.steps;
 	const notes: UndoneNote[] = [];
 	try {
 		for (let index = 0; index < steps.length;) {
@@ -178,7 +181,7 @@ async function located(change: JournalChange, scope: Scope, textNow: (path: stri
  * back, and left reaching it where it is when it cannot (its old path taken, or the note edited
  * or moved out of reach since).
  */
-async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<UndoStep[]> {
+async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<{ ok: true; steps: UndoStep[] } | { ok: false; reason: string }> {
 	// The vault as the steps planned so far leave it: a call may change one note twice, and its later change is undone first.
 	const planned = new Map<string, string | null>();
 	const textNow = async (path: string) => (planned.has(path) ? (planned.get(path) ?? null) : currentText(host, path));
@@ -197,6 +200,8 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 		const current = await textNow(move.path);
 		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
 		if (canMove && move.before !== null) {
+			const twin = await twinOfPathBack(host, scope, move.movedFrom, move.path);
+			if (twin !== null) return { ok: false, reason: `"${move.path}" cannot be moved back to "${move.movedFrom}": ${twin}` };
 			steps.push({
 				kind: "apply",
 				change: { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before },
@@ -221,11 +226,34 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 			continue;
 		}
 		const step = await clock.run(stepFor(here, journalledMove !== undefined, await textNow(here.path), await isFree(here.path)));
+		if (step.kind === "apply" && step.change.before === null) {
+			const twin = await twinOfPathBack(host, scope, step.change.path);
+			if (twin !== null) return { ok: false, reason: `"${step.change.path}" cannot be restored: ${twin}` };
+		}
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
 		steps.push(step);
 	}
-	return steps;
+	return { ok: true, steps };
+}
+
+/**
+ * Why undo may not put a note back at `path`, a path free now (null when it may): a visible note (other than `movedNote`,
+ * the note itself where it is now) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the
+ * same name, as create_note and rename_note refuse (`visibleNamesake`, `visibleFolderNamesake`). Put back, `Plan.md` was a
+ * second note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the
+ * name taken). The whole undo is refused, nothing written: a rename's move is what its links are pointed back to, and a
+ * copy of a note nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same
+ * undo puts everything back. Hidden and excluded files are not looked for: the answer would tell of one.
+ */
+async function twinOfPathBack(host: Host, scope: Scope, path: string, movedNote?: string): Promise<string | null> {
+	const namesake = await visibleNamesake(host, scope, path, movedNote);
+	if (namesake)
+		return `a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside). Rename or move "${namesake.path}" first, then undo again.`;
+	const folder = await visibleFolderNamesake(host, scope, path);
+	if (folder !== undefined)
+		return `a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside). Rename "${folder}" first, then undo again.`;
+	return null;
 }
 
 function* stepFor(change: JournalChange, relinkedByRename: boolean, current: string | null, pathFree: boolean): Steps<UndoStep> {
