@@ -119,7 +119,7 @@ export async function undoCall(
 	}
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
 	const planned = await planUndo(host, entry, scope);
-	if (!planned.ok) return { ok: false, reason: `Undo of ${callId} refused: ${planned.reason} Nothing was changed.` };
+	if (!planned.ok) return { ok: false, reason: `Undo of ${callId} refused: ${planned.reason}` };
 	const steps = planned.steps;
 	const notes: UndoneNote[] = [];
 	try {
@@ -201,7 +201,8 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
 		if (canMove && move.before !== null) {
 			const twin = await twinOfPathBack(host, scope, move.movedFrom, move.path);
-			if (twin !== null) return { ok: false, reason: `"${move.path}" cannot be moved back to "${move.movedFrom}": ${twin}` };
+			if (twin !== null)
+				return { ok: false, reason: `"${move.path}" cannot be moved back to "${move.movedFrom}": ${twin.why} Nothing was changed. ${twin.todo}` };
 			steps.push({
 				kind: "apply",
 				change: { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before },
@@ -228,7 +229,7 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 		const step = await clock.run(stepFor(here, journalledMove !== undefined, await textNow(here.path), await isFree(here.path)));
 		if (step.kind === "apply" && step.change.before === null) {
 			const twin = await twinOfPathBack(host, scope, step.change.path);
-			if (twin !== null) return { ok: false, reason: `"${step.change.path}" cannot be restored: ${twin}` };
+			if (twin !== null) return { ok: false, reason: `"${step.change.path}" cannot be restored: ${twin.why} Nothing was changed. ${twin.todo}` };
 		}
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
@@ -238,7 +239,7 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 }
 
 /**
- * Why undo may not put a note back at `path`, a path free now (null when it may): a visible note (other than `movedNote`,
+ * Why undo may not put a note back at `path`, a path free now, and what the person can do (null when it may): a visible note (other than `movedNote`,
  * the note itself where it is now) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the
  * same name, as create_note and rename_note refuse (`visibleNamesake`, `visibleFolderNamesake`). Put back, `Plan.md` was a
  * second note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the
@@ -246,13 +247,19 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
  * copy of a note nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same
  * undo puts everything back. Hidden and excluded files are not looked for: the answer would tell of one.
  */
-async function twinOfPathBack(host: Host, scope: Scope, path: string, movedNote?: string): Promise<string | null> {
+async function twinOfPathBack(host: Host, scope: Scope, path: string, movedNote?: string): Promise<{ why: string; todo: string } | null> {
 	const namesake = await visibleNamesake(host, scope, path, movedNote);
 	if (namesake)
-		return `a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside). Rename or move "${namesake.path}" first, then undo again.`;
+		return {
+			why: `a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
+			todo: `Rename or move "${namesake.path}" first, then undo again.`,
+		};
 	const folder = await visibleFolderNamesake(host, scope, path);
 	if (folder !== undefined)
-		return `a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside). Rename "${folder}" first, then undo again.`;
+		return {
+			why: `a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,
+			todo: `Rename "${folder}" first, then undo again.`,
+		};
 	return null;
 }
 

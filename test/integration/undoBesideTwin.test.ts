@@ -62,7 +62,7 @@ describe("undo of a change whose note would go back beside a twin made since", (
 		const refused = await undoCall(running.host, running.journal, rename);
 		expect(refused).toEqual({
 			ok: false,
-			reason: `Undo of ${rename} refused: "Other.md" cannot be moved back to "Plan.md": a note "plan.md" is there now, read as the same name (letter case and spaces aside). Rename or move "plan.md" first, then undo again. Nothing was changed.`,
+			reason: `Undo of ${rename} refused: "Other.md" cannot be moved back to "Plan.md": a note "plan.md" is there now, read as the same name (letter case and spaces aside). Nothing was changed. Rename or move "plan.md" first, then undo again.`,
 		});
 		expect(await notesOf(vault)).toEqual(before);
 		expect(running.journal.get(rename)?.undone).toBeNull();
@@ -93,7 +93,7 @@ describe("undo of a change whose note would go back beside a twin made since", (
 
 		const refused = await undoCall(running.host, running.journal, trashing);
 		expect(refused.ok ? refused.notes : refused.reason).toBe(
-			`Undo of ${trashing} refused: "Draft.md" cannot be restored: a note "DRAFT.md" is there now, read as the same name (letter case and spaces aside). Rename or move "DRAFT.md" first, then undo again. Nothing was changed.`,
+			`Undo of ${trashing} refused: "Draft.md" cannot be restored: a note "DRAFT.md" is there now, read as the same name (letter case and spaces aside). Nothing was changed. Rename or move "DRAFT.md" first, then undo again.`,
 		);
 		expect(await notesOf(vault)).toEqual(before);
 	});
@@ -109,7 +109,7 @@ describe("undo of a change whose note would go back beside a twin made since", (
 
 		const refused = await undoCall(running.host, running.journal, rename);
 		expect(refused.ok ? refused.notes : refused.reason).toBe(
-			`Undo of ${rename} refused: "A.md" cannot be moved back to "Plans/A.md": a folder "plans" is there now, read as the same name as the note's folder (letter case and spaces aside). Rename "plans" first, then undo again. Nothing was changed.`,
+			`Undo of ${rename} refused: "A.md" cannot be moved back to "Plans/A.md": a folder "plans" is there now, read as the same name as the note's folder (letter case and spaces aside). Nothing was changed. Rename "plans" first, then undo again.`,
 		);
 		expect(await notesOf(vault)).toEqual(before);
 		expect((await fs.readdir(vault)).sort()).toEqual([".obsidian", "A.md", "Linker.md", "Plan.md", "plans"]);
