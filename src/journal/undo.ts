@@ -147,7 +147,9 @@ export async function undoCall(
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
 		// Most errors' messages are sentences already (a note changed, replaced, gone): one full stop, not two.
 		const why = (error instanceof Error ? error.message : String(error)).replace(/\.?$/u, ".");
-		return { ok: false, reason: `Undo of ${callId} stopped: ${why}${done} Running it again carries on.` };
+		// A twin's refusal says already when to run it again.
+		const again = error instanceof PutBackTwinError ? "" : " Running it again carries on.";
+		return { ok: false, reason: `Undo of ${callId} stopped: ${why}${done}${again}` };
 	}
 	await journal.markUndone(callId, undo.id);
 	return { ok: true, entry, undoId: undo.id, notes };
@@ -200,12 +202,12 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 		const current = await textNow(move.path);
 		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
 		if (canMove && move.before !== null) {
-			const twin = await twinOfPathBack(host, scope, move.movedFrom, move.path);
-			if (twin !== null)
-				return { ok: false, reason: `"${move.path}" cannot be moved back to "${move.movedFrom}": ${twin.why} Nothing was changed. ${twin.todo}` };
+			const change = { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before };
+			const twin = await putBackTwin(host, scope, change);
+			if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 			steps.push({
 				kind: "apply",
-				change: { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before },
+				change,
 				done: { path: move.movedFrom, result: "moved back", from: move.path },
 				original: { ...move, path: move.movedFrom },
 			});
@@ -227,10 +229,8 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 			continue;
 		}
 		const step = await clock.run(stepFor(here, journalledMove !== undefined, await textNow(here.path), await isFree(here.path)));
-		if (step.kind === "apply" && step.change.before === null) {
-			const twin = await twinOfPathBack(host, scope, step.change.path);
-			if (twin !== null) return { ok: false, reason: `"${step.change.path}" cannot be restored: ${twin.why} Nothing was changed. ${twin.todo}` };
-		}
+		const twin = step.kind === "apply" ? await putBackTwin(host, scope, step.change) : null;
+		if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
 		steps.push(step);
@@ -239,29 +239,35 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 }
 
 /**
- * Why undo may not put a note back at `path`, a path free now, and what the person can do (null when it may): a visible note (other than `movedNote`,
- * the note itself where it is now) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the
- * same name, as create_note and rename_note refuse (`visibleNamesake`, `visibleFolderNamesake`). Put back, `Plan.md` was a
- * second note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the
- * name taken). The whole undo is refused, nothing written: a rename's move is what its links are pointed back to, and a
- * copy of a note nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same
- * undo puts everything back. Hidden and excluded files are not looked for: the answer would tell of one.
+ * Why undo may not put a note back where `change` writes it, and what the person can do (null when it may): a change that
+ * moves a note back (`movedFrom` set) or restores one (`before` null) to a path free now, beside a visible note (other than
+ * the moved note itself) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the same
+ * name, as create_note and rename_note refuse (`visibleNamesake`, `visibleFolderNamesake`). Put back, `Plan.md` was a second
+ * note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the name
+ * taken). The undo is refused, nothing written: a rename's move is what its links are pointed back to, and a copy of a note
+ * nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same undo puts it all
+ * back. Hidden and excluded files are not looked for: the answer would tell of one.
  */
-async function twinOfPathBack(host: Host, scope: Scope, path: string, movedNote?: string): Promise<{ why: string; todo: string } | null> {
-	const namesake = await visibleNamesake(host, scope, path, movedNote);
+async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promise<{ why: string; todo: string } | null> {
+	if (change.movedFrom === undefined && change.before !== null) return null;
+	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
+	const namesake = await visibleNamesake(host, scope, change.path, change.movedFrom);
 	if (namesake)
 		return {
-			why: `a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
+			why: `${what}: a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
 			todo: `Rename or move "${namesake.path}" first, then undo again.`,
 		};
-	const folder = await visibleFolderNamesake(host, scope, path);
+	const folder = await visibleFolderNamesake(host, scope, change.path);
 	if (folder !== undefined)
 		return {
-			why: `a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,
+			why: `${what}: a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,
 			todo: `Rename "${folder}" first, then undo again.`,
 		};
 	return null;
 }
+
+/** A twin made between the undo's plan and its write (`putBackTwin`): the undo stops there, before the note is put back. */
+class PutBackTwinError extends Error {}
 
 function* stepFor(change: JournalChange, relinkedByRename: boolean, current: string | null, pathFree: boolean): Steps<UndoStep> {
 	const { path } = change;
@@ -389,6 +395,9 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 		}
 		case "apply":
 			try {
+				// Looked for again at the write: a client's create_note of `plan.md` in one of the plan's pauses (the linking notes read).
+				const twin = await putBackTwin(host, scopeNow(), step.change);
+				if (twin !== null) throw new PutBackTwinError(`${twin.why} ${twin.todo}`);
 				await applyChange({ host, journal, call: undo, mayWrite }, step.change, false);
 				return step.done;
 			} catch (error) {

@@ -12,6 +12,7 @@ import * as nodePath from "node:path";
 import { undoCall } from "../../src/journal/undo";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
+import { replaceMethod } from "../helpers/replaceMethod";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -81,6 +82,34 @@ describe("undo of a change whose note would go back beside a twin made since", (
 		const caseOnly = await undoCall(running.host, running.journal, lastId(running));
 		expect(caseOnly.ok ? caseOnly.notes[0] : caseOnly.reason).toEqual({ path: "Plan.md", result: "moved back", from: "PLAN.md" });
 		expect(Object.keys(await notesOf(vault)).sort()).toEqual(["Linker.md", "Plan.md", "Plans/A.md", "plan 2.md"]);
+	});
+
+	test("a twin made while the undo plans (in its read of a linking note) stops it before the move, nothing written", async () => {
+		await callOk(client, "rename_note", { path: "Plan.md", new_path: "Other.md" });
+		const rename = lastId(running);
+		await running.host.metadataCache.settled();
+		const { vault: notes } = running.host;
+		const cachedRead = notes.cachedRead.bind(notes);
+		let made = false;
+		const reading = replaceMethod(notes, "cachedRead", async (file) => {
+			if (!made && file.path === "Linker.md") {
+				made = true;
+				await notes.create("plan.md", "made meanwhile\n");
+			}
+			return cachedRead(file);
+		});
+		let stopped;
+		try {
+			stopped = await undoCall(running.host, running.journal, rename);
+		} finally {
+			reading.restore();
+		}
+		expect(made).toBe(true);
+		expect(stopped.ok ? stopped.notes : stopped.reason).toBe(
+			`Undo of ${rename} stopped: "Other.md" cannot be moved back to "Plan.md": a note "plan.md" is there now, read as the same name (letter case and spaces aside). Rename or move "plan.md" first, then undo again. Nothing was changed.`,
+		);
+		expect(await notesOf(vault)).toEqual({ "Other.md": "# Plan\n", "Linker.md": "See [[Other]].\n", "Plans/A.md": "# A\n", "plan.md": "made meanwhile\n" });
+		expect(running.journal.get(rename)?.undone).toBeNull();
 	});
 
 	test("a trashed note's restore beside a note of its name in other letter case is refused, writing nothing", async () => {
