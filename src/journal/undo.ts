@@ -9,6 +9,7 @@ import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
+import { visibleFolderNamesake, visibleNamesake } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	applyChange,
@@ -117,7 +118,9 @@ export async function undoCall(
 		}
 	}
 	const undo: JournalCall = { id: newCallId(), time: new Date().toISOString(), tokenName: undoneBy, tool: UNDO_TOOL };
-	const steps = await planUndo(host, entry, scope);
+	const planned = await planUndo(host, entry, scope);
+	if (!planned.ok) return { ok: false, reason: `Undo of ${callId} refused: ${planned.reason}` };
+	const steps = planned.steps;
 	const notes: UndoneNote[] = [];
 	try {
 		for (let index = 0; index < steps.length;) {
@@ -144,7 +147,9 @@ export async function undoCall(
 		const done = notes.length > 0 ? ` Done before it stopped: ${describeNotes(notes)}` : " Nothing was changed.";
 		// Most errors' messages are sentences already (a note changed, replaced, gone): one full stop, not two.
 		const why = (error instanceof Error ? error.message : String(error)).replace(/\.?$/u, ".");
-		return { ok: false, reason: `Undo of ${callId} stopped: ${why}${done} Running it again carries on.` };
+		// A twin's refusal says already when to run it again.
+		const again = error instanceof PutBackTwinError ? "" : " Running it again carries on.";
+		return { ok: false, reason: `Undo of ${callId} stopped: ${why}${done}${again}` };
 	}
 	await journal.markUndone(callId, undo.id);
 	return { ok: true, entry, undoId: undo.id, notes };
@@ -178,7 +183,7 @@ async function located(change: JournalChange, scope: Scope, textNow: (path: stri
  * back, and left reaching it where it is when it cannot (its old path taken, or the note edited
  * or moved out of reach since).
  */
-async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<UndoStep[]> {
+async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<{ ok: true; steps: UndoStep[] } | { ok: false; reason: string }> {
 	// The vault as the steps planned so far leave it: a call may change one note twice, and its later change is undone first.
 	const planned = new Map<string, string | null>();
 	const textNow = async (path: string) => (planned.has(path) ? (planned.get(path) ?? null) : currentText(host, path));
@@ -197,9 +202,12 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 		const current = await textNow(move.path);
 		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
 		if (canMove && move.before !== null) {
+			const change = { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before };
+			const twin = await putBackTwin(host, scope, change);
+			if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 			steps.push({
 				kind: "apply",
-				change: { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before },
+				change,
 				done: { path: move.movedFrom, result: "moved back", from: move.path },
 				original: { ...move, path: move.movedFrom },
 			});
@@ -221,12 +229,45 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 			continue;
 		}
 		const step = await clock.run(stepFor(here, journalledMove !== undefined, await textNow(here.path), await isFree(here.path)));
+		const twin = step.kind === "apply" ? await putBackTwin(host, scope, step.change) : null;
+		if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
 		steps.push(step);
 	}
-	return steps;
+	return { ok: true, steps };
 }
+
+/**
+ * Why undo may not put a note back where `change` writes it, and what the person can do (null when it may): a change that
+ * moves a note back (`movedFrom` set) or restores one (`before` null) to a path free now, beside a visible note (other than
+ * the moved note itself) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the same
+ * name, as create_note and rename_note refuse (`visibleNamesake`, `visibleFolderNamesake`). Put back, `Plan.md` was a second
+ * note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the name
+ * taken). The undo is refused, nothing written: a rename's move is what its links are pointed back to, and a copy of a note
+ * nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same undo puts it all
+ * back. Hidden and excluded files are not looked for: the answer would tell of one.
+ */
+async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promise<{ why: string; todo: string } | null> {
+	if (change.movedFrom === undefined && change.before !== null) return null;
+	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
+	const namesake = await visibleNamesake(host, scope, change.path, change.movedFrom);
+	if (namesake)
+		return {
+			why: `${what}: a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
+			todo: `Rename or move "${namesake.path}" first, then undo again.`,
+		};
+	const folder = await visibleFolderNamesake(host, scope, change.path);
+	if (folder !== undefined)
+		return {
+			why: `${what}: a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,
+			todo: `Rename "${folder}" first, then undo again.`,
+		};
+	return null;
+}
+
+/** A twin made between the undo's plan and its write (`putBackTwin`): the undo stops there, before the note is put back. */
+class PutBackTwinError extends Error {}
 
 function* stepFor(change: JournalChange, relinkedByRename: boolean, current: string | null, pathFree: boolean): Steps<UndoStep> {
 	const { path } = change;
@@ -354,6 +395,9 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 		}
 		case "apply":
 			try {
+				// Looked for again at the write: a client's create_note of `plan.md` in one of the plan's pauses (the linking notes read).
+				const twin = await putBackTwin(host, scopeNow(), step.change);
+				if (twin !== null) throw new PutBackTwinError(`${twin.why} ${twin.todo}`);
 				await applyChange({ host, journal, call: undo, mayWrite }, step.change, false);
 				return step.done;
 			} catch (error) {

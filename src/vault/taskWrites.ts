@@ -15,7 +15,16 @@ import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import { NOT_ACCESSIBLE } from "./paths";
 import { mayNameHidden, type Scope } from "./scope";
-import { checkNewNotePath, createNoteFile, editNote, NoteExistsError, visibleFolderNamesake, visibleNamesake } from "./writes";
+import {
+	checkNewNotePath,
+	createNoteFile,
+	editNote,
+	LINK_SYNTAX_CHARACTERS_SHOWN,
+	linkSyntaxNameError,
+	NoteExistsError,
+	visibleFolderNamesake,
+	visibleNamesake,
+} from "./writes";
 import { fail, ok, type Result } from "../result";
 import { taskItemsOf } from "../headless/compactMetadata";
 
@@ -39,6 +48,11 @@ export async function todaysDailyNote(
 	if (!checked.ok) return fail(`Today's daily note cannot be written: ${checked.error}`);
 	const existing = host.vault.getFileByPath(checked.value);
 	if (existing) return ok({ file: existing, created: false, unused });
+	// As create_note refuses a name a link could not reach: a date format writing `#` or `[…]` as is (Obsidian makes it all the same).
+	if (linkSyntaxNameError(checked.value) !== null)
+		return fail(
+			`Today's daily note cannot be written: its name "${checked.value.slice(checked.value.lastIndexOf("/") + 1)}" would hold one of ${LINK_SYNTAX_CHARACTERS_SHOWN}, so links to it would break. Nothing was written. Change the date format in Obsidian's Daily notes settings, or pass a path to add the task to a note.`,
+		);
 	const twin = await dailyNoteTwinError(host, scope, checked.value);
 	if (twin !== null) return fail(`Today's daily note cannot be written: ${twin}`);
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);

@@ -110,6 +110,8 @@ export async function visibleFolderNamesake(host: Host, scope: Scope, path: stri
 
 /** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */
 const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
+/** Those characters as the refusals name them. */
+export const LINK_SYNTAX_CHARACTERS_SHOWN = "# ^ [ ] or |";
 
 /**
  * Why a note may not be given the name at the end of `path` (null when it may): a name holding one of
@@ -119,7 +121,9 @@ const LINK_SYNTAX_CHARACTERS = /[#^[\]|]/u;
  */
 export function linkSyntaxNameError(path: string): string | null {
 	const name = path.slice(path.lastIndexOf("/") + 1);
-	return LINK_SYNTAX_CHARACTERS.test(name) ? `A note's name may not contain # ^ [ ] or |: links to "${name}" would break. Nothing was changed.` : null;
+	return LINK_SYNTAX_CHARACTERS.test(name)
+		? `A note's name may not contain ${LINK_SYNTAX_CHARACTERS_SHOWN}: links to "${name}" would break. Nothing was changed.`
+		: null;
 }
 
 /**
