@@ -278,7 +278,7 @@ function contentRoomBeside(restBytes: number): number {
 	return Math.max(0, Math.min(MAX_NOTE_CONTENT_BYTES, Math.floor((MAX_RESPONSE_BYTES - READ_NOTE_ANSWER_MARGIN_BYTES - 3 * restBytes) / 3)));
 }
 
-/** read_note's answer beside its text, as `contentBytesBeside` takes it. */
+/** read_note's answer beside its text, as `contentBytesBeside` takes it: a field added here is counted in `restJsonBytesAtMost` too. */
 interface ReadNoteRest {
 	path: string;
 	section: string | undefined;

@@ -75,16 +75,34 @@ describe("read_note", () => {
 			return seed % below;
 		};
 		const text = (most: number) => Array.from({ length: next(most + 1) }, () => pieces[next(pieces.length)]).join("");
+		// The worst case, every field there: strings of NULs (6 bytes a character), numbers at their longest. The bound is met, and
+		// by a few bytes only (its last commas), so a field counted short anywhere fails here.
+		const nul = (length: number) => "\u0000".repeat(length);
+		const worst = {
+			path: nul(200),
+			section: nul(30),
+			frontmatter: null,
+			frontmatter_unparsed: nul(60),
+			tags: [nul(12), nul(3), nul(1), nul(7), nul(2)],
+			tags_left_out: -1.2345678901234567e-308,
+			hash: nul(64),
+			modified: nul(24),
+			size: -1.2345678901234567e-308,
+		};
+		const worstBytes = Buffer.byteLength(JSON.stringify(worst));
+		expect(restJsonBytesAtMost(worst)).toBeGreaterThanOrEqual(worstBytes);
+		expect(restJsonBytesAtMost(worst)).toBeLessThanOrEqual(worstBytes + 2);
 		for (let round = 0; round < 2_000; round++) {
 			const rest = {
-				path: `${text(40)}.md`,
+				path: `${text(200)}.md`,
 				section: next(2) === 0 ? undefined : text(30),
 				frontmatter: next(2) === 0 ? null : { [text(10)]: text(50), list: [text(5), 1.5e-300, -0] },
 				frontmatter_unparsed: next(3) === 0 ? text(60) : undefined,
 				tags: Array.from({ length: next(6) }, () => `#${text(12)}`),
 				tags_left_out: next(2) === 0 ? undefined : -1.2345678901234567e-308,
-				hash: "f".repeat(64),
-				modified: "2026-12-07T21:09:52.000Z",
+				// Short or long: a long one's room (6 bytes a character) would hide another field counted short.
+				hash: next(2) === 0 ? "" : text(64),
+				modified: next(2) === 0 ? "" : text(24),
 				size: Number.MAX_SAFE_INTEGER,
 			};
 			expect(restJsonBytesAtMost(rest)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(rest)));
