@@ -205,6 +205,12 @@ interface LoadTarget {
 interface InterleavedLoad {
 	/** Requests per second over all rounds. */
 	rate: number;
+	/**
+	 * This process's CPU time (every thread: the servers live here, the load generator in its own
+	 * process) per request answered, in ms: steadier than the rate on a shared machine, where the
+	 * share of a core the server gets moves from round to round.
+	 */
+	cpuPerRequest: number;
 	/** Each round's requests per second. */
 	rounds: number[];
 	non2xx: number;
@@ -212,19 +218,27 @@ interface InterleavedLoad {
 
 /** Every target under the same load, `seconds` in all, in LOAD_ROUNDS rounds taking turns. */
 async function interleavedLoads(targets: readonly LoadTarget[], seconds: number): Promise<InterleavedLoad[]> {
-	const results = targets.map(() => ({ requests: 0, seconds: 0, rounds: [] as number[], non2xx: 0 }));
+	const results = targets.map(() => ({ requests: 0, seconds: 0, rounds: [] as number[], non2xx: 0, cpuMs: 0 }));
 	const roundSeconds = Math.max(1, Math.round(seconds / LOAD_ROUNDS));
 	for (let round = 0; round < LOAD_ROUNDS; round++) {
 		for (const [index, target] of targets.entries()) {
+			const cpuBefore = process.cpuUsage();
 			const load = await loadFromOutside(target.port, target.token, target.body, roundSeconds, target.headers);
+			const cpu = process.cpuUsage(cpuBefore);
 			const result = results[index]!;
+			result.cpuMs += (cpu.user + cpu.system) / 1000;
 			result.requests += load.requests;
 			result.seconds += load.seconds;
 			result.rounds.push(load.requests / load.seconds);
 			result.non2xx += load.non2xx;
 		}
 	}
-	return results.map((result) => ({ rate: result.requests / result.seconds, rounds: result.rounds, non2xx: result.non2xx }));
+	return results.map((result) => ({
+		rate: result.requests / result.seconds,
+		cpuPerRequest: result.cpuMs / result.requests,
+		rounds: result.rounds,
+		non2xx: result.non2xx,
+	}));
 }
 
 /**
@@ -294,6 +308,23 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 			unit: "×",
 		});
 		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: this server's non-2xx answers`, value: ourLoad!.non2xx, unit: "" });
+		// The server's CPU per call under the same load (this process's, all threads): the rate's steadier cause.
+		rows.push({
+			metric: `trivial call, ${LOAD_CONNECTIONS} clients: server CPU per call, bare node:http`,
+			value: bareLoad!.cpuPerRequest * 1000,
+			unit: "µs",
+		});
+		rows.push({ metric: `trivial call, ${LOAD_CONNECTIONS} clients: server CPU per call, this server`, value: ourLoad!.cpuPerRequest * 1000, unit: "µs" });
+		rows.push({
+			metric: `trivial call, ${LOAD_CONNECTIONS} clients: server CPU per call, the minimal MCP server`,
+			value: minimalLoad!.cpuPerRequest * 1000,
+			unit: "µs",
+		});
+		rows.push({
+			metric: `trivial call, ${LOAD_CONNECTIONS} clients: bare's CPU per call ÷ this server's (the rate ratio if CPU alone set it)`,
+			value: bareLoad!.cpuPerRequest / ourLoad!.cpuPerRequest,
+			unit: "×",
+		});
 		rows.push({
 			metric: `trivial call, ${LOAD_CONNECTIONS} clients: node:http + JSON parse, token SHA-256, lstat, JSON answer`,
 			value: minimalLoad!.rate,
@@ -310,6 +341,11 @@ export async function benchProtocolCost(ours: ProtocolServer, loadSeconds: numbe
 			unit: "×",
 		});
 		rows.push({ metric: `trivial call at 2026-07-28, ${LOAD_CONNECTIONS} clients: non-2xx answers`, value: modernLoad!.non2xx, unit: "" });
+		rows.push({
+			metric: `trivial call at 2026-07-28, ${LOAD_CONNECTIONS} clients: server CPU per call`,
+			value: modernLoad!.cpuPerRequest * 1000,
+			unit: "µs",
+		});
 	} finally {
 		agent.destroy();
 		bare.server.close();

@@ -314,7 +314,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The most UTF-8 bytes one UTF-16 code unit takes in a JSON string: a control character or a lone surrogate, written `\u00xx`. */
-const MAX_JSON_BYTES_PER_CODE_UNIT = 6;
+export const MAX_JSON_BYTES_PER_CODE_UNIT = 6;
 
 /**
  * The longest prefix of `text` whose JSON string (as `JSON.stringify` writes it, less its quotes)

@@ -31,7 +31,7 @@ import {
 	type NotePart,
 } from "../../markdown/subpath";
 import { blockPartInSteps, headingPlacesInSteps } from "../../headless/compactMetadata";
-import { findNote, isNamedExactly, noteAsAnswered, truncateAsJson } from "../../vault/notes";
+import { findNote, isNamedExactly, MAX_JSON_BYTES_PER_CODE_UNIT, noteAsAnswered, truncateAsJson } from "../../vault/notes";
 import { hasNoTags, listedNoteTags } from "../../vault/tags";
 import { SliceClock, type Steps } from "../../markdown/steps";
 import { NoteHashes } from "../../vault/noteHashes";
@@ -156,7 +156,7 @@ export const readNoteTool = defineTool({
 		const tagsLeftOut = tags.leftOut > 0 ? tags.leftOut : undefined;
 		const modified = MODIFIED_TIMES.of(file.stat.mtime);
 		const size = Buffer.byteLength(text, "utf8");
-		const rest = {
+		const rest: ReadNoteRest = {
 			path,
 			section,
 			frontmatter,
@@ -167,7 +167,12 @@ export const readNoteTool = defineTool({
 			modified,
 			size,
 		};
-		const content = truncateAsJson(whole, contentBytesBeside(rest));
+		// A text that fits beside the most `rest` could take as JSON (nearly every note) is whole, as truncateAsJson would leave
+		// it beside `rest`'s exact JSON: that JSON is then not made (every read made it, the properties' JSON a second time).
+		const content =
+			whole.length * MAX_JSON_BYTES_PER_CODE_UNIT <= contentRoomBeside(restJsonBytesAtMost(rest))
+				? whole
+				: truncateAsJson(whole, contentBytesBeside(rest));
 		const furtherClock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 		const readFurther =
 			content.length < whole.length
@@ -264,10 +269,57 @@ const NOT_PARSED_YET =
  * at most two), three times its JSON in all. Frontmatter and tags of a few hundred KiB as JSON left
  * the text its whole MAX_NOTE_CONTENT_BYTES, and the note answered over MAX_RESPONSE_BYTES: unreadable.
  */
-function contentBytesBeside(rest: Record<string, unknown>): number {
-	const restBytes = 3 * Buffer.byteLength(JSON.stringify(rest));
-	return Math.max(0, Math.min(MAX_NOTE_CONTENT_BYTES, Math.floor((MAX_RESPONSE_BYTES - READ_NOTE_ANSWER_MARGIN_BYTES - restBytes) / 3)));
+function contentBytesBeside(rest: ReadNoteRest): number {
+	return contentRoomBeside(Buffer.byteLength(JSON.stringify(rest)));
 }
+
+/** `contentBytesBeside` for a `rest` of `restBytes` as JSON: the fewer its bytes, the more the text may take. */
+function contentRoomBeside(restBytes: number): number {
+	return Math.max(0, Math.min(MAX_NOTE_CONTENT_BYTES, Math.floor((MAX_RESPONSE_BYTES - READ_NOTE_ANSWER_MARGIN_BYTES - 3 * restBytes) / 3)));
+}
+
+/** read_note's answer beside its text, as `contentBytesBeside` takes it: a field added here is counted in `restJsonBytesAtMost` too. */
+interface ReadNoteRest {
+	path: string;
+	section: string | undefined;
+	/** Answered only when its JSON is at most MAX_ANSWERED_FRONTMATTER_BYTES (`unparsedFrontmatter`), else null. */
+	frontmatter: Record<string, unknown> | null;
+	frontmatter_unparsed: string | undefined;
+	tags: readonly string[];
+	tags_left_out: number | undefined;
+	hash: string;
+	modified: string;
+	size: number;
+}
+
+/** The most bytes JSON writes for a finite number (`-1.2345678901234567e-308` is 24). */
+const MAX_JSON_NUMBER_BYTES = 24;
+
+/** The most bytes of a JSON string of `text` with its quotes. */
+function jsonStringBytesAtMost(text: string): number {
+	return text.length * MAX_JSON_BYTES_PER_CODE_UNIT + 2;
+}
+
+/**
+ * At least the bytes of `JSON.stringify(rest)`, without making it: every key with its quotes, colon
+ * and comma, each string at its most bytes a code unit, numbers at their longest, properties at
+ * the most they are answered. Pure.
+ */
+export function restJsonBytesAtMost(rest: ReadNoteRest): number {
+	let bytes = 2 + REST_KEYS_BYTES + jsonStringBytesAtMost(rest.path) + jsonStringBytesAtMost(rest.hash) + jsonStringBytesAtMost(rest.modified);
+	bytes += MAX_JSON_NUMBER_BYTES * 2 + (rest.frontmatter === null ? 4 : MAX_ANSWERED_FRONTMATTER_BYTES);
+	if (rest.section !== undefined) bytes += jsonStringBytesAtMost(rest.section);
+	if (rest.frontmatter_unparsed !== undefined) bytes += jsonStringBytesAtMost(rest.frontmatter_unparsed);
+	bytes += 2;
+	for (let index = 0; index < rest.tags.length; index++) bytes += jsonStringBytesAtMost(rest.tags[index]!) + 1;
+	return bytes;
+}
+
+/** Every key of `ReadNoteRest` as JSON writes it (`"path":`), with a comma after each. */
+const REST_KEYS_BYTES = ["path", "section", "frontmatter", "frontmatter_unparsed", "tags", "tags_left_out", "hash", "modified", "size"].reduce(
+	(sum, key) => sum + JSON.stringify(key).length + 2,
+	0,
+);
 
 /**
  * Why the note's properties are not in the answer, or undefined when they are (or it has none): past

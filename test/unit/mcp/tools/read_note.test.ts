@@ -13,6 +13,7 @@ import type { HostFile } from "../../../../src/host/Host";
 import { NO_SEARCH } from "../../../helpers/inMemoryClient";
 import { openToolVault, type ToolVault } from "../../../helpers/toolVault";
 import { onLowerCase } from "../../../helpers/replaceMethod";
+import { restJsonBytesAtMost } from "../../../../src/mcp/tools/read_note";
 
 describe("read_note", () => {
 	let tv: ToolVault;
@@ -50,6 +51,61 @@ describe("read_note", () => {
 		} finally {
 			reads.mockRestore();
 			await hashed.close();
+		}
+	});
+
+	test("a note that fits is answered without making the answer beside its text as JSON (the properties' JSON was made twice a read)", async () => {
+		const stringify = jest.spyOn(JSON, "stringify");
+		try {
+			const read = await tv.ok("read_note", { path: "Plan" });
+			expect(read).toMatchObject({ frontmatter: { tags: ["project"] }, truncated: false });
+			// read_note's `rest`: every field of the answer but its text.
+			const restsMade = stringify.mock.calls.filter(([value]) => value !== null && typeof value === "object" && "hash" in value && !("content" in value));
+			expect(restsMade).toHaveLength(0);
+		} finally {
+			stringify.mockRestore();
+		}
+	});
+
+	test("the bound on the answer beside the text holds for every kind of character (control, lone surrogate, pair, quote, wide)", () => {
+		const pieces = ["a", "\u0000", "\u001f", "\ud800", "\udfff", "\ud83d\ude00", '"', "\\", "\u00e9", "\u4e2d", "\u2028", "\n"];
+		let seed = 7;
+		const next = (below: number) => {
+			seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+			return seed % below;
+		};
+		const text = (most: number) => Array.from({ length: next(most + 1) }, () => pieces[next(pieces.length)]).join("");
+		// The worst case, every field there: strings of NULs (6 bytes a character), numbers at their longest. The bound is met, and
+		// by a few bytes only (its last commas), so a field counted short anywhere fails here.
+		const nul = (length: number) => "\u0000".repeat(length);
+		const worst = {
+			path: nul(200),
+			section: nul(30),
+			frontmatter: null,
+			frontmatter_unparsed: nul(60),
+			tags: [nul(12), nul(3), nul(1), nul(7), nul(2)],
+			tags_left_out: -1.2345678901234567e-308,
+			hash: nul(64),
+			modified: nul(24),
+			size: -1.2345678901234567e-308,
+		};
+		const worstBytes = Buffer.byteLength(JSON.stringify(worst));
+		expect(restJsonBytesAtMost(worst)).toBeGreaterThanOrEqual(worstBytes);
+		expect(restJsonBytesAtMost(worst)).toBeLessThanOrEqual(worstBytes + 2);
+		for (let round = 0; round < 2_000; round++) {
+			const rest = {
+				path: `${text(200)}.md`,
+				section: next(2) === 0 ? undefined : text(30),
+				frontmatter: next(2) === 0 ? null : { [text(10)]: text(50), list: [text(5), 1.5e-300, -0] },
+				frontmatter_unparsed: next(3) === 0 ? text(60) : undefined,
+				tags: Array.from({ length: next(6) }, () => `#${text(12)}`),
+				tags_left_out: next(2) === 0 ? undefined : -1.2345678901234567e-308,
+				// Short or long: a long one's room (6 bytes a character) would hide another field counted short.
+				hash: next(2) === 0 ? "" : text(64),
+				modified: next(2) === 0 ? "" : text(24),
+				size: Number.MAX_SAFE_INTEGER,
+			};
+			expect(restJsonBytesAtMost(rest)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(rest)));
 		}
 	});
 
