@@ -1847,9 +1847,9 @@ export const SCOPE_VIEWS_KEPT = 8;
 /** Tags read between two points where `noteTagsInSteps` may pause: 16,384 were a piece of about 25 ms on a busy machine. */
 export const TAG_STEP = 4096;
 /**
- * The looks for a note's or a folder's twin (create_note, rename_note: `visibleNamesake`, `visibleFolderNamesake`) look at the
- * call's clock every this many files (a power of two, less one): each walked every file of the vault in one piece, 6-13 ms at
- * 100,000 files and more on a busy machine, on Obsidian's UI thread.
+ * The look for a note's and a folder's twin (create_note, rename_note: `visibleTwins`) looks at the call's clock every this many
+ * files (a power of two, less one): it walks every file of the vault, which in one piece was 6-13 ms at 100,000 files and more
+ * on a busy machine, on Obsidian's UI thread.
  */
 export const NAMESAKE_LOOK_CHECK_MASK = 1023;
 /** `firstInOrder`'s walk (the first few notes of a sorted listing: resources/list, prompts/list) looks at the call's clock every this many items (a power of two, less one). */

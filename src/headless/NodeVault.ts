@@ -231,6 +231,25 @@ export class NodeVault implements HostVault, WatchedVault {
 		}
 	}
 
+	/**
+	 * HostVault.listedFolderNames: the disk's listing of the folder (no hidden names, no links, each name in NFC as `scan`
+	 * lists it), read a few entries at a time through the thread pool. Not through a link: the folder is checked real before
+	 * and after it is read, so a folder swapped for a link meanwhile lists nothing.
+	 */
+	async listedFolderNames(path: string): Promise<string[] | null> {
+		const asked = this.folderAsked(path === "" ? "/" : path);
+		if (asked === null) return null;
+		try {
+			const diskPath = typeof asked === "string" ? this.toDiskPath(asked) : this.root;
+			if (!(await this.jail.isFolderReal(diskPath))) return null;
+			const names: string[] = [];
+			for await (const entry of await fs.opendir(diskPath)) if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
+			return (await this.jail.isFolderReal(diskPath)) ? names : null;
+		} catch {
+			return null;
+		}
+	}
+
 	/** What the folder lookups answer before asking the disk (the root, or null for a hidden part), else the normalised path to check. */
 	private folderAsked(path: string): HostAbstractFile | null | string {
 		const normalized = normalizeVaultPath(path);

@@ -15,7 +15,7 @@ import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import { NOT_ACCESSIBLE } from "./paths";
 import { mayNameHidden, type Scope } from "./scope";
-import { checkNewNotePath, createNoteFile, editNote, NoteExistsError } from "./writes";
+import { checkNewNotePathOnHost, createNoteFile, editNote, NoteExistsError } from "./writes";
 import { fail, ok, type Result } from "../result";
 import { taskItemsOf } from "../headless/compactMetadata";
 
@@ -31,7 +31,7 @@ export async function todaysDailyNote(
 	const settings = await dailyNoteSettings(host);
 	const { unused } = settings;
 	const path = dailyNotePath(settings, now);
-	const checked = checkNewNotePath(path, scope);
+	const checked = await checkNewNotePathOnHost(host, path, scope);
 	// Not named when it is where this token may not look: the path would tell the name of an excluded folder.
 	// Whatever the path rules refuse in it (a device name, a name too long), that refusal must not quote a part of it either.
 	if (!checked.ok && (checked.error.endsWith(`${NOT_ACCESSIBLE}.`) || mayNameHidden(path, scope)))
