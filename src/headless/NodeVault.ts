@@ -14,6 +14,7 @@ import {
 	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
 	METADATA_PARSE_SLICE_MS,
+	NAME_SPELLINGS_MIXED_LETTERS,
 	SCAN_BATCH_FILES,
 	STALE_NOTE_TEMPORARY_MS,
 	WRITE_RETRY_BUDGET_MS,
@@ -738,13 +739,33 @@ function hasOneSpelling(name: string): boolean {
 }
 
 /**
- * The name in the folder `diskFolder` that is another Unicode spelling of `name` (its NFD, as macOS names a folder, or
- * its NFC), if one is there: one look each, never a listing of the folder (which a read call naming a missing accented
- * folder made on every call: 14.7 ms of CPU at 20,000 names, in one piece).
+ * The name in the folder `diskFolder` that is another Unicode spelling of `name`, if one is there: its NFD (as macOS names a
+ * folder), its NFC, then, when neither is there, each mix of the two (each accented letter composed or decomposed, as a name
+ * typed partly on macOS and partly elsewhere, or pasted from both, may be spelt on disk), for a name of at most
+ * NAME_SPELLINGS_MIXED_LETTERS such letters: at most 2^NAME_SPELLINGS_MIXED_LETTERS looks, never a listing of the folder
+ * (which a read call naming a missing accented folder made on every call: 14.7 ms of CPU at 20,000 names, in one piece).
+ * A name holding more such letters is looked for in its two whole spellings only.
  */
 function spellingOnDisk(diskFolder: string, name: string): string | undefined {
 	if (hasOneSpelling(name)) return undefined;
-	for (const spelling of [name.normalize("NFD"), name.normalize("NFC")])
+	for (const spelling of otherSpellings(name))
 		if (spelling !== name && lstatSync(nodePath.join(diskFolder, spelling), { throwIfNoEntry: false }) !== undefined) return spelling;
 	return undefined;
+}
+
+/** `name`'s other Unicode spellings, whole ones first: NFD, NFC, then the mixes of its first NAME_SPELLINGS_MIXED_LETTERS accented letters. */
+function* otherSpellings(name: string): Generator<string> {
+	const nfd = name.normalize("NFD");
+	const nfc = name.normalize("NFC");
+	yield nfd;
+	yield nfc;
+	const letters = [...nfc];
+	const mixed = letters.flatMap((letter, index) => (letter.normalize("NFD") === letter ? [] : [index]));
+	if (mixed.length > NAME_SPELLINGS_MIXED_LETTERS) return;
+	// Every mix but the two whole spellings (no letter decomposed; every one).
+	for (let decomposed = 1; decomposed < (1 << mixed.length) - 1; decomposed++) {
+		const spelt = [...letters];
+		for (const [bit, index] of mixed.entries()) if ((decomposed >> bit) & 1) spelt[index] = (letters[index] ?? "").normalize("NFD");
+		yield spelt.join("");
+	}
 }
