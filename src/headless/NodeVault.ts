@@ -244,7 +244,8 @@ export class NodeVault implements HostVault, WatchedVault {
 			const diskPath = typeof asked === "string" ? this.toDiskPath(asked) : this.root;
 			if (!(await this.jail.isFolderReal(diskPath))) return null;
 			const names: string[] = [];
-			for await (const entry of await fs.opendir(diskPath)) if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
+			for await (const entry of await fs.opendir(diskPath))
+				if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
 			return (await this.jail.isFolderReal(diskPath)) ? names : null;
 		} catch {
 			return null;

@@ -21,10 +21,15 @@ const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../mani
 test("in Obsidian, a listed folder of a short name's shape takes a note, and an empty folder's twin is refused", async () => {
 	const vault = await makeVault({ "Old~1/a.md": "a\n", "Notes/n.md": "n\n", "Public.md": "p\n" });
 	await fs.mkdir(nodePath.join(vault, "drafts"));
-	const made = addToken({ ...defaultSettings(), port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 }, "writer", "write", {
-		create_note: "allow",
-		rename_note: "allow",
-	});
+	const made = addToken(
+		{ ...defaultSettings(), port: 0, writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
+		"writer",
+		"write",
+		{
+			create_note: "allow",
+			rename_note: "allow",
+		},
+	);
 	if ("error" in made) throw new Error(made.error);
 	await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
 	await fs.writeFile(
