@@ -40,7 +40,7 @@ function oemBytes(text: string): number {
 }
 
 /** Whether `part` has the shape of a Windows short name (WINDOWS_SHORT_NAME): six bytes at most before the `~`, eight with the number. */
-export function hasWindowsShortNameShape(part: string): boolean {
+function hasWindowsShortNameShape(part: string): boolean {
 	const match = WINDOWS_SHORT_NAME.exec(part);
 	if (match === null) return false;
 	const before = oemBytes(match[1] ?? "");
