@@ -102,34 +102,28 @@ export async function visibleTwins(host: Host, scope: Scope, path: string, excep
 	const names = path.split("/").slice(0, -1);
 	const folders = names.map((_, index) => names.slice(0, index + 1).join("/"));
 	const folderKeys = folders.map((folder) => pathMatchKey(folder));
-	// By depth: a file there as spelt; the first twin found; the last folder looked at (files come folder by folder, and one
-	// looked at is passed over without a copy of its name).
+	// By depth: a file there as spelt; the first twin found; the last folder looked at (files come folder by folder).
 	const heldByFiles = folders.map(() => false);
 	const twinsByFiles: Array<string | undefined> = folders.map(() => undefined);
-	const lastLooked: string[] = folders.map(() => "");
-	const within = folders.map((folder) => `${folder}/`);
+	const lastLooked: Array<string | undefined> = folders.map(() => undefined);
 	let note: HostFile | undefined;
 	const files = host.vault.getFiles();
 	for (let index = 0; index < files.length; index++) {
 		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
 		const other = files[index] as HostFile;
-		const otherPath = other.path;
-		if (note === undefined && otherPath !== except && pathMatchKey(otherPath) === key && isPathVisible(otherPath, scope)) note = other;
+		if (note === undefined && other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope)) note = other;
 		let end = -1;
-		for (let depth = 0; depth < folders.length; depth++) {
-			if (otherPath.startsWith(within[depth] as string)) {
+		for (let depth = 0; depth < folders.length && (end = other.path.indexOf("/", end + 1)) !== -1; depth++) {
+			const folder = other.path.slice(0, end);
+			if (folder === folders[depth]) {
 				heldByFiles[depth] = true;
-				end = (within[depth] as string).length - 1;
 				continue;
 			}
-			if (twinsByFiles[depth] !== undefined) break;
-			end = otherPath.indexOf("/", end + 1);
-			const last = lastLooked[depth] as string;
-			if (end === -1 || (end === last.length && otherPath.startsWith(last))) break;
-			const folder = otherPath.slice(0, end);
 			// A folder read as another's is looked at again for each file: one in an excluded folder inside it is not its answer.
-			if (pathMatchKey(folder) !== folderKeys[depth]) lastLooked[depth] = folder;
-			else if (isPathVisible(otherPath, scope)) twinsByFiles[depth] = folder;
+			if (twinsByFiles[depth] === undefined && folder !== lastLooked[depth]) {
+				if (pathMatchKey(folder) !== folderKeys[depth]) lastLooked[depth] = folder;
+				else if (isPathVisible(other.path, scope)) twinsByFiles[depth] = folder;
+			}
 			break;
 		}
 	}
