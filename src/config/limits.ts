@@ -1021,6 +1021,11 @@ export const MAX_CACHED_TEXT_CHARS = 2 * 1024 * 1024;
  * listing its folder (14.7 ms of CPU at 20,000 names, on every call naming a missing accented folder).
  */
 export const NAME_SPELLINGS_MIXED_LETTERS = 4;
+/**
+ * Headless, names a folder's listing for `listedFolderNames` (a new note's folder judged by its listed name) reads between two
+ * turns of the event loop, a few a system call: a root of 20,000 names read in one piece held every client for all of it.
+ */
+export const FOLDER_LISTING_PIECE_NAMES = 1024;
 /** Notes up to this size (bytes) missing from that cache are read synchronously (microseconds; a thread-pool read costs more). */
 export const MAX_SYNC_READ_BYTES = 256 * 1024;
 /**

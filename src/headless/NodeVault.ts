@@ -9,6 +9,7 @@ import { SliceClock } from "../markdown/steps";
 import {
 	EMPTY_PLAN_READ_POLL_MS,
 	EMPTY_PLAN_READ_WAIT_MS,
+	FOLDER_LISTING_PIECE_NAMES,
 	LEFT_TEMPORARIES_PIECE_FILES,
 	MAX_CACHED_TEXT_CHARS,
 	MAX_READ_NOTE_BYTES,
@@ -235,7 +236,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	/**
 	 * HostVault.listedFolderNames: the disk's listing of the folder (no hidden names, no links, each name in NFC as `scan`
 	 * lists it), read a few entries at a time through the thread pool. Not through a link: the folder is checked real before
-	 * and after it is read, so a folder swapped for a link meanwhile lists nothing.
+	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES names.
 	 */
 	async listedFolderNames(path: string): Promise<string[] | null> {
 		const asked = this.folderAsked(path === "" ? "/" : path);
@@ -244,8 +245,18 @@ export class NodeVault implements HostVault, WatchedVault {
 			const diskPath = typeof asked === "string" ? this.toDiskPath(asked) : this.root;
 			if (!(await this.jail.isFolderReal(diskPath))) return null;
 			const names: string[] = [];
-			for await (const entry of await fs.opendir(diskPath))
-				if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
+			// Read a few entries a system call, the event loop turning every FOLDER_LISTING_PIECE_NAMES names: each entry awaited
+			// (the folder's async iterator) was 40-45 ms of CPU for a root of 20,000 names.
+			const dir = await fs.opendir(diskPath);
+			try {
+				let read = 0;
+				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+					if (++read % FOLDER_LISTING_PIECE_NAMES === 0) await eventLoopTurns.take();
+					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
+				}
+			} finally {
+				dir.closeSync();
+			}
 			return (await this.jail.isFolderReal(diskPath)) ? names : null;
 		} catch {
 			return null;
