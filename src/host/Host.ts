@@ -75,6 +75,13 @@ export interface HostVault {
 	 * folder again where bytes move. Obsidian answers `getFolderByPath` from memory and has none.
 	 */
 	getFolderByPathAsync?(path: string): Promise<HostAbstractFile | null>;
+	/**
+	 * The names of the folders directly in the folder at `path` ("" for the vault's root) as the host lists them, or null when
+	 * it lists no folder there: Obsidian's own folder's children (hidden ones are not in its tree); headless, the disk's listing
+	 * without hidden names and links, read off the event loop a few names at a time. A name as listed, which a lookup of a path
+	 * is not: a disk that folds case answers a lookup of `notes` for `Notes`, and on Windows one of `PRIVAT~1` for `Private notes`.
+	 */
+	listedFolderNames(path: string): Promise<string[] | null>;
 	cachedRead(file: HostFile): Promise<string>;
 	/**
 	 * Headless only: `cachedRead`, but a note read empty (or a whole number of pages long) while

@@ -9,7 +9,7 @@ import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
-import { visibleFolderNamesake, visibleNamesake } from "../vault/writes";
+import { visibleTwins } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	applyChange,
@@ -242,7 +242,7 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
  * Why undo may not put a note back where `change` writes it, and what the person can do (null when it may): a change that
  * moves a note back (`movedFrom` set) or restores one (`before` null) to a path free now, beside a visible note (other than
  * the moved note itself) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the same
- * name, as create_note and rename_note refuse (`visibleNamesake`, `visibleFolderNamesake`). Put back, `Plan.md` was a second
+ * name, as create_note and rename_note refuse (`visibleTwins`). Put back, `Plan.md` was a second
  * note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the name
  * taken). The undo is refused, nothing written: a rename's move is what its links are pointed back to, and a copy of a note
  * nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same undo puts it all
@@ -251,13 +251,12 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promise<{ why: string; todo: string } | null> {
 	if (change.movedFrom === undefined && change.before !== null) return null;
 	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
-	const namesake = await visibleNamesake(host, scope, change.path, change.movedFrom);
+	const { note: namesake, folder } = await visibleTwins(host, scope, change.path, change.movedFrom);
 	if (namesake)
 		return {
 			why: `${what}: a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
 			todo: `Rename or move "${namesake.path}" first, then undo again.`,
 		};
-	const folder = await visibleFolderNamesake(host, scope, change.path);
 	if (folder !== undefined)
 		return {
 			why: `${what}: a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,
