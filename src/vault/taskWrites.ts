@@ -15,15 +15,7 @@ import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import { NOT_ACCESSIBLE } from "./paths";
 import { mayNameHidden, type Scope } from "./scope";
-import {
-	checkNewNotePathOnHost,
-	createNoteFile,
-	editNote,
-	LINK_SYNTAX_CHARACTERS_SHOWN,
-	linkSyntaxNameError,
-	NoteExistsError,
-	visibleTwins,
-} from "./writes";
+import { checkNewNotePathOnHost, createNoteFile, editNote, LINK_SYNTAX_CHARACTERS_SHOWN, linkSyntaxNameError, NoteExistsError, visibleTwins } from "./writes";
 import { fail, ok, type Result } from "../result";
 import { taskItemsOf } from "../headless/compactMetadata";
 
