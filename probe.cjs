@@ -1,0 +1,30 @@
+const { chromium } = require("playwright-core");
+(async () => {
+  const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const p = await b.newPage();
+  await p.setContent('<div class=modal tabindex=-1><button id=d>Decline</button><button id=a>Approve</button></div>');
+  const ae = () => p.evaluate(() => document.activeElement.tagName + ":" + document.activeElement.id + " blurs=" + window.blurs);
+  await p.evaluate(() => { window.clicks = 0; document.getElementById("a").addEventListener("click", () => window.clicks++); document.addEventListener("blur", e => (window.blurs = (window.blurs||0)+1), true); });
+  await p.focus("#a");
+  await p.evaluate(() => { document.getElementById("a").disabled = true; });
+  console.log("disabled", await ae());
+  await p.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+  console.log("after 2 rAF", await ae());
+  await p.waitForTimeout(300);
+  console.log("after 300ms", await ae());
+  await p.evaluate(() => { document.getElementById("a").disabled = false; });
+  console.log("reenabled", await ae());
+  await p.keyboard.press("Enter");
+  console.log("clicks " + await p.evaluate(() => window.clicks));
+  // variant 2: disable, Enter during, re-enable
+  await p.focus("#a");
+  console.log("refocus", await ae());
+  await p.evaluate(() => { document.getElementById("a").disabled = true; });
+  await p.keyboard.press("Enter");
+  console.log("enter during", await ae(), "clicks", await p.evaluate(() => window.clicks));
+  await p.evaluate(() => { document.getElementById("a").disabled = false; });
+  console.log("reenabled2", await ae());
+  await p.keyboard.press("Enter");
+  console.log("clicks " + await p.evaluate(() => window.clicks));
+  await b.close();
+})();
