@@ -8,7 +8,11 @@
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
+import { readFileSync } from "node:fs";
+import { addToken } from "../../src/auth/tokenList";
 import { NodeHost } from "../../src/headless/NodeHost";
+import VaultMcpPlugin from "../../src/main";
+import { createApp, type PluginManifest } from "../double/obsidian";
 import { JournalFile } from "../../src/journal/JournalFile";
 import { undoCall } from "../../src/journal/undo";
 import { connectClient } from "../helpers/http";
@@ -74,6 +78,44 @@ test("an append to a note with a no-break space in its name is undone", async ()
 	} finally {
 		await client.close();
 		await running.stop();
+		await removeDir(vault);
+	}
+});
+
+/**
+ * In Obsidian the move back is Obsidian's own `Vault.rename`, which takes a path only (obsidian.d.ts 1.13.1) and spells it
+ * as Obsidian does; the plugin's host records no name on disk. Pinned as the host double (NodeVault's rename, asked no
+ * spelling) does it: the notes come back with their texts, the no-break space one no longer refused, under the spelling
+ * normalizePath makes (NFC, a plain space). Real Obsidian on Linux with an NFD file is not verified.
+ */
+test("in the plugin (host double) undo of those renames puts the notes back under the spelling Obsidian's rename makes", async () => {
+	const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
+	const vault = await makeVault(FILES);
+	const host = await NodeHost.open(vault);
+	const plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
+	await (plugin as unknown as { load(): Promise<void> }).load();
+	try {
+		await plugin.updateSettings({ disclosureAccepted: true, serverEnabled: true, writeEnabled: true, writeDisclosureAccepted: true, port: 0 });
+		const made = addToken(plugin.settings, "laptop", "write", { rename_note: "allow" });
+		if ("error" in made) throw new Error(made.error);
+		await plugin.updateSettings({ tokens: made.settings.tokens });
+		const status = plugin.service.status;
+		if (status.state !== "listening") throw new Error("not listening");
+		const client = await connectClient(status.url, made.token);
+		try {
+			await callOk(client, "rename_note", { path: "Caf\u00e9.md", new_path: "Renamed NFD.md" });
+			await callOk(client, "rename_note", { path: "c\u00a0d.md", new_path: "Renamed space.md" });
+		} finally {
+			await client.close();
+		}
+		for (const entry of plugin.journal.list(2)) expect(await plugin.undoChange(entry.id)).toMatchObject({ ok: true });
+		expect(await namesOnDisk(vault)).toEqual(["Caf\u00e9.md", "Links.md", "c d.md"].map((name) => name.normalize("NFC")));
+		expect(await fs.readFile(nodePath.join(vault, "c d.md"), "utf8")).toBe("no-break space\n");
+	} finally {
+		(plugin as unknown as { unload(): void }).unload();
+		await plugin.service.stop();
+		document.body.empty();
+		await host.close();
 		await removeDir(vault);
 	}
 });
