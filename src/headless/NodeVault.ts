@@ -472,7 +472,10 @@ export class NodeVault implements HostVault, WatchedVault {
 	 * file that no longer holds it when the move opens it is not moved (ReplacedWhileMovedError).
 	 */
 	async rename(file: HostFile, newPath: string, options?: MoveOptions): Promise<void> {
-		const target = normalizeVaultPath(newPath);
+		// Given another spelling of the path to move to (undo putting a note back under its name on disk), the file is named
+		// so, and known by that name as the listing knows it (NFC, a no-break space kept).
+		const spelt = spellingOf(normalizeVaultPath(newPath), options?.spelling);
+		const target = spelt?.path ?? normalizeVaultPath(newPath);
 		// The file where it was asked to move from: one moved meanwhile (while the locks were waited for) is not moved from
 		// wherever it went, an excluded folder say, to `target`.
 		const from = file.path;
@@ -481,7 +484,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				const known = file.path === from ? this.files.get(from) : undefined;
 				if (!known) throw fileMissingError(from);
 				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase()) throw fileExistsError(target);
-				const diskTarget = this.toDiskPath(target);
+				const diskTarget = spelt === undefined ? this.toDiskPath(target) : nodePath.join(nodePath.dirname(this.toDiskPath(target)), spelt.name);
 				const stats = await this.writer.move(known.diskPath, diskTarget, options?.textRead, options?.beforeMove);
 				const oldPath = known.path;
 				// Written by another program before the watcher looked: the text kept is not the one moved, and the write's event,
@@ -558,6 +561,13 @@ export class NodeVault implements HostVault, WatchedVault {
 				return nodePath.join(at, ...parts.slice(index + 1));
 		}
 		return at;
+	}
+
+	pathOnDisk(file: HostFile): string | undefined {
+		const known = this.files.get(file.path);
+		if (known === undefined) return undefined;
+		const onDisk = nodePath.relative(this.root, known.diskPath).split(nodePath.sep).join("/");
+		return onDisk === known.path ? undefined : onDisk;
 	}
 
 	/** A known file's disk path (as the disk spells it), else the lexical one. */
@@ -739,6 +749,18 @@ function retryPause(attempt: number): number {
 
 function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * `spelling` as the path to move a file to, when it is the normalised `target` spelt as a disk may hold it (NFD, a no-break
+ * space): its vault path (NFC, as the listing keys a name) and its name on disk. Anything else (another path, slashes
+ * normalizePath would clean, a backslash) is not a spelling of `target`, and is ignored.
+ */
+function spellingOf(target: string, spelling: string | undefined): { path: string; name: string } | undefined {
+	if (spelling === undefined || spelling === target || spelling.includes("\\") || normalizeVaultPath(spelling) !== target) return undefined;
+	const path = spelling.normalize("NFC");
+	if (path.split("/").includes("")) return undefined;
+	return { path, name: nodePath.posix.basename(spelling) };
 }
 
 /**

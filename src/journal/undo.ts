@@ -7,6 +7,7 @@ import { linkMetadataSteps, metadataSteps } from "../markdown/metadata";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
+import { normalizeVaultPath, OBSIDIAN_SPACES } from "../paths/spelling";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
 import { visibleTwins } from "../vault/writes";
@@ -110,7 +111,10 @@ export async function undoCall(
 	const scope = scopeNow();
 	for (const change of entry.changes) {
 		for (const path of change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]) {
-			if (!isWritablePath(path, scope))
+			// A name on disk not another spelling of the path it was moved from (a planted line) would move the note elsewhere.
+			const onDiskElsewhere =
+				path === change.movedFrom && change.movedFromOnDisk !== undefined && normalizeVaultPath(change.movedFromOnDisk) !== normalizeVaultPath(path);
+			if (onDiskElsewhere || !isWritablePath(path, scope))
 				return {
 					ok: false,
 					reason: `Undo of ${callId} refused: its journal record names "${path}", which is not a note Vault MCP may write (outside the vault, hidden, in the config folder, in an excluded folder or behind a symbolic link). Nothing was changed.`,
@@ -155,10 +159,14 @@ export async function undoCall(
 	return { ok: true, entry, undoId: undo.id, notes };
 }
 
-/** A path undo may write: a vault path as the path policy spells it, visible to a token (not hidden, not excluded, not the config folder). */
+/**
+ * A path undo may write: a vault path as the path policy spells it, visible to a token (not hidden, not excluded, not the
+ * config folder). A no-break space (U+00A0, U+202F) is kept: a note named with one outside Obsidian is known by that name,
+ * and the policy's spelling (a space) named another note; its change was refused ("not a note Vault MCP may write").
+ */
 function isWritablePath(path: string, scope: Scope): boolean {
 	const checked = checkVaultPath(path, scope);
-	return checked.ok && checked.value === path && isPathVisible(path, scope);
+	return checked.ok && checked.value === path.replace(OBSIDIAN_SPACES, " ") && isPathVisible(path, scope);
 }
 
 /**
@@ -207,7 +215,8 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 			if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 			steps.push({
 				kind: "apply",
-				change,
+				// Back under the name it had on disk (NFD, a no-break space), not the one normalizePath makes of its path.
+				change: { ...change, spelling: move.movedFromOnDisk ?? move.movedFrom },
 				done: { path: move.movedFrom, result: "moved back", from: move.path },
 				original: { ...move, path: move.movedFrom },
 			});
