@@ -21,7 +21,7 @@ import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { OrderedSplitStringMap } from "../markdown/splitStringMap";
 import { askedName, namesAnsweredBy } from "../headless/linkSourcesByName";
 import { pickLinkTarget } from "../paths/linkResolution";
-import { backlinksPage, byCount, CountChanges, moveInOrder, type BacklinksPage, type CountedSource } from "./backlinkOrder";
+import { backlinksPage, byCount, changedSince, CountChanges, moveInOrder, type BacklinksPage, type CountedSource } from "./backlinkOrder";
 import { mapOnBudget, MergeSortInPieces, runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 interface OutgoingLink {
@@ -636,10 +636,13 @@ export class BacklinksWalk {
 		budget?: CallBudget,
 	): Promise<BacklinksPage & { nextOrder?: string }> {
 		await this.settle(host, scope, budget);
-		this.dropGone(host);
 		const [walk, version] = (cursor?.order ?? "").split("/");
 		const asOf = cursor && { after: cursor.after, version: walk === this.id && version !== undefined && /^\d+$/u.test(version) ? Number(version) : null };
-		const page = backlinksPage({ order: this.order ?? [], counts: this.counts, changes: this.changes, gone: this.mayBeGone }, limit, asOf);
+		// The changes since the cursor's version sorted in pieces: at its pauses only events come (`recount`, `nameChanged`:
+		// no count is set but by a call, and calls on a walk take turns), and those are looked at after (`dropGone`).
+		const since = asOf?.version == null ? null : await changedSince(this.changes, asOf.version, budget);
+		this.dropGone(host);
+		const page = backlinksPage({ order: this.order ?? [], counts: this.counts, changes: this.changes, gone: this.mayBeGone }, limit, asOf, since);
 		return page.next ? { ...page, nextOrder: `${this.id}/${page.next.version}` } : page;
 	}
 
