@@ -9,6 +9,7 @@ import {
 	LINKS_PER_CLOCK_CHECK,
 	MAX_VAULT_PATH_CHARS,
 } from "../config/limits";
+import { randomBytes } from "node:crypto";
 import type { CachedMetadata, FrontmatterLinkCache, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
@@ -519,10 +520,6 @@ interface SourceCounting {
  * answered. The keeper tells it what changed: `recount` a source resolved again, moved or deleted; `nameChanged` a file
  * that may answer a link asking for the target's name came, went or moved.
  */
-/** Backlinks walks made in this process, and the process's mark: a walk's id in a cursor never names a walk of a server run before. */
-let walksMade = 0;
-const WALKS_NONCE = Date.now().toString(36);
-
 export class BacklinksWalk {
 	/** The linking files when the walk began, taken in this order (let go once taken: 8 B a vault file); then those to count again. */
 	private sources: string[];
@@ -559,8 +556,12 @@ export class BacklinksWalk {
 	/** Whether the walk has answered: from then on the counts it changes are kept (`changes`) for the pages after. */
 	private answered = false;
 	private readonly changes = new CountChanges();
-	/** This walk's name in its pages' cursors: a cursor of another walk (this one dropped and made again) does not page this one's changes. */
-	readonly id = `${WALKS_NONCE}.${(walksMade++).toString(36)}`;
+	/**
+	 * This walk's name in its pages' cursors: a cursor of another walk (this one dropped and made again, or of a server run
+	 * before) does not page this one's changes. Random: named by a count of walks made (and the server's start time), two
+	 * of a token's cursors told it how many notes' backlinks other tokens had asked for between them.
+	 */
+	readonly id = randomBytes(9).toString("base64url");
 
 	constructor(
 		host: Host,

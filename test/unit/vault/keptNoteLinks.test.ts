@@ -596,4 +596,21 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 			await rewrite(`${hubLinks}\n`);
 		}
 	});
+
+	test("a page's cursor names its walk at random: two walks' names made one after the other tell nothing of the walks made between", async () => {
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		try {
+			const scope = vault.scope();
+			const walkOf = async (hub: string) => (await kept.backlinksPage(scope, hub, 10, undefined))?.nextOrder?.split("/")[0] ?? "";
+			const [a, b] = [await walkOf("H0.md"), await walkOf("H1.md")];
+			// Named by a count after the server's start time (on the base), the two shared all but the count's last characters.
+			let shared = 0;
+			while (shared < Math.min(a.length, b.length) && a[shared] === b[shared]) shared++;
+			expect(shared).toBeLessThanOrEqual(3);
+			expect(a.length).toBeGreaterThanOrEqual(12);
+		} finally {
+			kept.stop();
+		}
+	});
 });
