@@ -1844,6 +1844,17 @@ export const KEPT_TAG_NOTE_ANSWERS = 16;
 export const TAG_NOTES_CHECK_MASK = 1023;
 /** Merge passes of a sliced sort look at the clock every this many items. */
 export const SORT_CHECK_ITEMS = 1024;
+/**
+ * list_tags: walks over the tag counts kept, after notes' tags changed, for clients reading pages they began on them (each
+ * page after the first keeps the first's order, so a tag whose count changed between pages comes once), the one paged
+ * longest ago dropped first. Past it, a page says the order changed and tags may repeat or be missing.
+ */
+export const KEPT_PAGED_TAG_WALKS = 2;
+/**
+ * list_tags: tags a walk may count and still be kept for its pages (KEPT_PAGED_TAG_WALKS): each holds a slot per tag (tens
+ * of megabytes at 800,000 tags), beside the walks kept per scope. A vault with more pages by the counts now.
+ */
+export const KEPT_PAGED_TAG_WALK_TAGS = 100_000;
 /** list_tags: pages of one walk over the tag counts kept for calls asking the same again. */
 export const KEPT_TAG_COUNT_PAGES = 8;
 /** Links resolved (a note's own, its backlinks) between two looks at the call's clock. */
