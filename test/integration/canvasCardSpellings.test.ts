@@ -6,21 +6,14 @@
  * no-break space for a plain one, was `exists: true` headless and `false` in the plugin (review181's left (b)).
  * Cost: one plugin load and one headless server, one canvas read each.
  */
-import { promises as fs, readFileSync } from "node:fs";
-import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings } from "../../src/config/settings";
-import { NodeHost } from "../../src/headless/NodeHost";
-import VaultMcpPlugin from "../../src/main";
-import { createApp, type PluginManifest } from "../double/obsidian";
-import { until } from "../helpers/dom";
 import { connectClient } from "../helpers/http";
+import { withPluginClient } from "../helpers/pluginClient";
 import { startService } from "../helpers/service";
 import { callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
 
 /** Card paths, each with what Obsidian's lookup as given finds: the file as spelt in the vault, or nothing. */
 const CARDS: Array<[string, boolean]> = [
@@ -62,30 +55,7 @@ test("read_canvas says a card's file exists in the plugin (host double) as headl
 		}
 		const made = addToken({ ...defaultSettings(), port: 0 }, "reader", "read");
 		if ("error" in made) throw new Error(made.error);
-		await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
-		await fs.writeFile(
-			nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"),
-			JSON.stringify({ ...made.settings, serverEnabled: true, disclosureAccepted: true }),
-		);
-		const host = await NodeHost.open(vault);
-		const plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
-		await (plugin as unknown as { load(): Promise<void> }).load();
-		try {
-			await until(() => plugin.service.status.state === "listening", 20_000);
-			const status = plugin.service.status;
-			if (status.state !== "listening") throw new Error("not listening");
-			const client = await connectClient(status.url, made.token);
-			try {
-				expect(await existsByCard(client)).toEqual(expected);
-			} finally {
-				await client.close();
-			}
-		} finally {
-			(plugin as unknown as { unload(): void }).unload();
-			await plugin.service.stop();
-			document.body.empty();
-			await host.close();
-		}
+		expect(await withPluginClient(vault, made.settings, made.token, existsByCard)).toEqual(expected);
 	} finally {
 		await removeDir(vault);
 	}

@@ -5,21 +5,14 @@
  * host double now looks up as Obsidian does (asks180), so code that leaned on NodeVault's folding would find a note
  * headless and none in the plugin. Cost: one plugin load and one headless server, a dozen reads each.
  */
-import { promises as fs, readFileSync } from "node:fs";
-import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addToken } from "../../src/auth/tokenList";
 import { defaultSettings } from "../../src/config/settings";
-import { NodeHost } from "../../src/headless/NodeHost";
-import VaultMcpPlugin from "../../src/main";
-import { createApp, type PluginManifest } from "../double/obsidian";
-import { until } from "../helpers/dom";
 import { connectClient } from "../helpers/http";
+import { withPluginClient } from "../helpers/pluginClient";
 import { startService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-const manifest = JSON.parse(readFileSync(nodePath.resolve(__dirname, "../../manifest.json"), "utf8")) as PluginManifest;
 
 /** Names on disk: composed é (NFC), a no-break space kept in the name, a plain space, a note in a folder. */
 const FILES: Record<string, string> = {
@@ -67,20 +60,8 @@ test("read_note finds the same note for each spelling of its path in Obsidian (t
 	}
 	const made = addToken({ ...defaultSettings(), port: 0 }, "reader", "read");
 	if ("error" in made) throw new Error(made.error);
-	await fs.mkdir(nodePath.join(vault, ".obsidian/plugins/vault-mcp"), { recursive: true });
-	await fs.writeFile(
-		nodePath.join(vault, ".obsidian/plugins/vault-mcp/data.json"),
-		JSON.stringify({ ...made.settings, serverEnabled: true, disclosureAccepted: true }),
-	);
-	const host = await NodeHost.open(vault);
-	const plugin = new VaultMcpPlugin(createApp(host) as never, manifest);
-	await (plugin as unknown as { load(): Promise<void> }).load();
 	try {
-		await until(() => plugin.service.status.state === "listening", 20_000);
-		const status = plugin.service.status;
-		if (status.state !== "listening") throw new Error("not listening");
-		const client = await connectClient(status.url, made.token);
-		try {
+		await withPluginClient(vault, made.settings, made.token, async (client) => {
 			const inObsidian = await answers(client);
 			expect(inObsidian.map((answer, index) => `${ASKED[index]} → ${answer}`)).toEqual(
 				headlessAnswers.map((answer, index) => `${ASKED[index]} → ${answer}`),
@@ -104,14 +85,8 @@ test("read_note finds the same note for each spelling of its path in Obsidian (t
 				INNER,
 				PLAIN,
 			]);
-		} finally {
-			await client.close();
-		}
+		});
 	} finally {
-		(plugin as unknown as { unload(): void }).unload();
-		await plugin.service.stop();
-		document.body.empty();
-		await host.close();
 		await removeDir(vault);
 	}
 });
