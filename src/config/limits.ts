@@ -1034,6 +1034,17 @@ export const MAX_FRONTMATTER_EXPANDED_CHARS = 2 * MAX_FRONTMATTER_BYTES;
  * about 1,000 typical notes, at most 4 MiB of heap (the heap budget).
  */
 export const MAX_CACHED_TEXT_CHARS = 2 * 1024 * 1024;
+/**
+ * Headless, a name missing as spelt, and in its NFC and NFD spellings, is looked for in the mixes of the two (each accented
+ * letter composed or decomposed) for names of at most this many accented letters: 2^4 = 16 looks (lstat) at most, instead of
+ * listing its folder (14.7 ms of CPU at 20,000 names, on every call naming a missing accented folder).
+ */
+export const NAME_SPELLINGS_MIXED_LETTERS = 4;
+/**
+ * Headless, names a folder's listing for `listedFolderNames` (a new note's folder judged by its listed name) reads between two
+ * turns of the event loop, a few a system call: a root of 20,000 names read in one piece held every client for all of it.
+ */
+export const FOLDER_LISTING_PIECE_NAMES = 1024;
 /** Notes up to this size (bytes) missing from that cache are read synchronously (microseconds; a thread-pool read costs more). */
 export const MAX_SYNC_READ_BYTES = 256 * 1024;
 /**
@@ -1833,6 +1844,17 @@ export const KEPT_TAG_NOTE_ANSWERS = 16;
 export const TAG_NOTES_CHECK_MASK = 1023;
 /** Merge passes of a sliced sort look at the clock every this many items. */
 export const SORT_CHECK_ITEMS = 1024;
+/**
+ * list_tags: walks over the tag counts kept, after notes' tags changed, for clients reading pages they began on them (each
+ * page after the first keeps the first's order, so a tag whose count changed between pages comes once), the one paged
+ * longest ago dropped first. Past it, a page says the order changed and tags may repeat or be missing.
+ */
+export const KEPT_PAGED_TAG_WALKS = 2;
+/**
+ * list_tags: tags a walk may count and still be kept for its pages (KEPT_PAGED_TAG_WALKS): each holds a slot per tag (tens
+ * of megabytes at 800,000 tags), beside the walks kept per scope. A vault with more pages by the counts now.
+ */
+export const KEPT_PAGED_TAG_WALK_TAGS = 100_000;
 /** list_tags: pages of one walk over the tag counts kept for calls asking the same again. */
 export const KEPT_TAG_COUNT_PAGES = 8;
 /** Links resolved (a note's own, its backlinks) between two looks at the call's clock. */
@@ -1866,9 +1888,9 @@ export const SCOPE_VIEWS_KEPT = 8;
 /** Tags read between two points where `noteTagsInSteps` may pause: 16,384 were a piece of about 25 ms on a busy machine. */
 export const TAG_STEP = 4096;
 /**
- * The looks for a note's or a folder's twin (create_note, rename_note: `visibleNamesake`, `visibleFolderNamesake`) look at the
- * call's clock every this many files (a power of two, less one): each walked every file of the vault in one piece, 6-13 ms at
- * 100,000 files and more on a busy machine, on Obsidian's UI thread.
+ * The look for a note's and a folder's twin (create_note, rename_note: `visibleTwins`) looks at the call's clock every this many
+ * files (a power of two, less one): it walks every file of the vault, which in one piece was 6-13 ms at 100,000 files and more
+ * on a busy machine, on Obsidian's UI thread.
  */
 export const NAMESAKE_LOOK_CHECK_MASK = 1023;
 /** `firstInOrder`'s walk (the first few notes of a sorted listing: resources/list, prompts/list) looks at the call's clock every this many items (a power of two, less one). */

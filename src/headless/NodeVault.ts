@@ -9,11 +9,13 @@ import { SliceClock } from "../markdown/steps";
 import {
 	EMPTY_PLAN_READ_POLL_MS,
 	EMPTY_PLAN_READ_WAIT_MS,
+	FOLDER_LISTING_PIECE_NAMES,
 	LEFT_TEMPORARIES_PIECE_FILES,
 	MAX_CACHED_TEXT_CHARS,
 	MAX_READ_NOTE_BYTES,
 	MAX_SYNC_READ_BYTES,
 	METADATA_PARSE_SLICE_MS,
+	NAME_SPELLINGS_MIXED_LETTERS,
 	SCAN_BATCH_FILES,
 	STALE_NOTE_TEMPORARY_MS,
 	WRITE_RETRY_BUDGET_MS,
@@ -231,6 +233,36 @@ export class NodeVault implements HostVault, WatchedVault {
 		}
 	}
 
+	/**
+	 * HostVault.listedFolderNames: the disk's listing of the folder (no hidden names, no links, each name in NFC as `scan`
+	 * lists it), read a few entries at a time through the thread pool. Not through a link: the folder is checked real before
+	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES names.
+	 */
+	async listedFolderNames(path: string): Promise<string[] | null> {
+		const asked = this.folderAsked(path === "" ? "/" : path);
+		if (asked === null) return null;
+		try {
+			const diskPath = typeof asked === "string" ? this.toDiskPath(asked) : this.root;
+			if (!(await this.jail.isFolderReal(diskPath))) return null;
+			const names: string[] = [];
+			// Read a few entries a system call, the event loop turning every FOLDER_LISTING_PIECE_NAMES names: each entry awaited
+			// (the folder's async iterator) was 40-45 ms of CPU for a root of 20,000 names.
+			const dir = await fs.opendir(diskPath);
+			try {
+				let read = 0;
+				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+					if (++read % FOLDER_LISTING_PIECE_NAMES === 0) await eventLoopTurns.take();
+					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
+				}
+			} finally {
+				dir.closeSync();
+			}
+			return (await this.jail.isFolderReal(diskPath)) ? names : null;
+		} catch {
+			return null;
+		}
+	}
+
 	/** What the folder lookups answer before asking the disk (the root, or null for a hidden part), else the normalised path to check. */
 	private folderAsked(path: string): HostAbstractFile | null | string {
 		const normalized = normalizeVaultPath(path);
@@ -440,7 +472,10 @@ export class NodeVault implements HostVault, WatchedVault {
 	 * file that no longer holds it when the move opens it is not moved (ReplacedWhileMovedError).
 	 */
 	async rename(file: HostFile, newPath: string, options?: MoveOptions): Promise<void> {
-		const target = normalizeVaultPath(newPath);
+		// Given another spelling of the path to move to (undo putting a note back under its name on disk), the file is named
+		// so, and known by that name as the listing knows it (NFC, a no-break space kept).
+		const spelt = spellingOf(normalizeVaultPath(newPath), options?.spelling);
+		const target = spelt?.path ?? normalizeVaultPath(newPath);
 		// The file where it was asked to move from: one moved meanwhile (while the locks were waited for) is not moved from
 		// wherever it went, an excluded folder say, to `target`.
 		const from = file.path;
@@ -449,7 +484,7 @@ export class NodeVault implements HostVault, WatchedVault {
 				const known = file.path === from ? this.files.get(from) : undefined;
 				if (!known) throw fileMissingError(from);
 				if (this.files.has(target) && target.toLowerCase() !== known.path.toLowerCase()) throw fileExistsError(target);
-				const diskTarget = this.toDiskPath(target);
+				const diskTarget = spelt === undefined ? this.toDiskPath(target) : nodePath.join(nodePath.dirname(this.toDiskPath(target)), spelt.name);
 				const stats = await this.writer.move(known.diskPath, diskTarget, options?.textRead, options?.beforeMove);
 				const oldPath = known.path;
 				// Written by another program before the watcher looked: the text kept is not the one moved, and the write's event,
@@ -526,6 +561,13 @@ export class NodeVault implements HostVault, WatchedVault {
 				return nodePath.join(at, ...parts.slice(index + 1));
 		}
 		return at;
+	}
+
+	pathOnDisk(file: HostFile): string | undefined {
+		const known = this.files.get(file.path);
+		if (known === undefined) return undefined;
+		const onDisk = nodePath.relative(this.root, known.diskPath).split(nodePath.sep).join("/");
+		return onDisk === known.path ? undefined : onDisk;
 	}
 
 	/** A known file's disk path (as the disk spells it), else the lexical one. */
@@ -710,6 +752,18 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
+ * `spelling` as the path to move a file to, when it is the normalised `target` spelt as a disk may hold it (NFD, a no-break
+ * space): its vault path (NFC, as the listing keys a name) and its name on disk. Anything else (another path, slashes
+ * normalizePath would clean, a backslash) is not a spelling of `target`, and is ignored.
+ */
+function spellingOf(target: string, spelling: string | undefined): { path: string; name: string } | undefined {
+	if (spelling === undefined || spelling === target || spelling.includes("\\") || normalizeVaultPath(spelling) !== target) return undefined;
+	const path = spelling.normalize("NFC");
+	if (path.split("/").includes("")) return undefined;
+	return { path, name: nodePath.posix.basename(spelling) };
+}
+
+/**
  * Whether `name` has no other Unicode spelling a disk could hold: ASCII, or a name its composed and decomposed forms
  * spell alike (most CJK, emoji, plain Cyrillic), for which a missing path listed its folder for nothing.
  */
@@ -719,13 +773,33 @@ function hasOneSpelling(name: string): boolean {
 }
 
 /**
- * The name in the folder `diskFolder` that is another Unicode spelling of `name` (its NFD, as macOS names a folder, or
- * its NFC), if one is there: one look each, never a listing of the folder (which a read call naming a missing accented
- * folder made on every call: 14.7 ms of CPU at 20,000 names, in one piece).
+ * The name in the folder `diskFolder` that is another Unicode spelling of `name`, if one is there: its NFD (as macOS names a
+ * folder), its NFC, then, when neither is there, each mix of the two (each accented letter composed or decomposed, as a name
+ * typed partly on macOS and partly elsewhere, or pasted from both, may be spelt on disk), for a name of at most
+ * NAME_SPELLINGS_MIXED_LETTERS such letters: at most 2^NAME_SPELLINGS_MIXED_LETTERS looks, never a listing of the folder
+ * (which a read call naming a missing accented folder made on every call: 14.7 ms of CPU at 20,000 names, in one piece).
+ * A name holding more such letters is looked for in its two whole spellings only.
  */
 function spellingOnDisk(diskFolder: string, name: string): string | undefined {
 	if (hasOneSpelling(name)) return undefined;
-	for (const spelling of [name.normalize("NFD"), name.normalize("NFC")])
+	for (const spelling of otherSpellings(name))
 		if (spelling !== name && lstatSync(nodePath.join(diskFolder, spelling), { throwIfNoEntry: false }) !== undefined) return spelling;
 	return undefined;
+}
+
+/** `name`'s other Unicode spellings, whole ones first: NFD, NFC, then the mixes of its first NAME_SPELLINGS_MIXED_LETTERS accented letters. */
+function* otherSpellings(name: string): Generator<string> {
+	const nfd = name.normalize("NFD");
+	const nfc = name.normalize("NFC");
+	yield nfd;
+	yield nfc;
+	const letters = [...nfc];
+	const mixed = letters.flatMap((letter, index) => (letter.normalize("NFD") === letter ? [] : [index]));
+	if (mixed.length > NAME_SPELLINGS_MIXED_LETTERS) return;
+	// Every mix but the two whole spellings (no letter decomposed; every one).
+	for (let decomposed = 1; decomposed < (1 << mixed.length) - 1; decomposed++) {
+		const spelt = [...letters];
+		for (const [bit, index] of mixed.entries()) if ((decomposed >> bit) & 1) spelt[index] = (letters[index] ?? "").normalize("NFD");
+		yield spelt.join("");
+	}
 }

@@ -51,6 +51,12 @@ export interface MoveOptions {
 	 * revoked, or its right or folders changed, meanwhile). Obsidian moves at once, with no pause to ask it after.
 	 */
 	beforeMove?: () => void;
+	/**
+	 * Headless only: the new path as the disk is to spell it, when it is another spelling of it (NFD, a no-break space
+	 * normalizePath makes a space): undo of a rename puts a note back under the name it had. Anything else is ignored.
+	 * Obsidian's `Vault.rename` takes a path only.
+	 */
+	spelling?: string;
 }
 
 /** The part of Obsidian's `Vault` the code uses. */
@@ -75,6 +81,13 @@ export interface HostVault {
 	 * folder again where bytes move. Obsidian answers `getFolderByPath` from memory and has none.
 	 */
 	getFolderByPathAsync?(path: string): Promise<HostAbstractFile | null>;
+	/**
+	 * The names of the folders directly in the folder at `path` ("" for the vault's root) as the host lists them, or null when
+	 * it lists no folder there: Obsidian's own folder's children (hidden ones are not in its tree); headless, the disk's listing
+	 * without hidden names and links, read off the event loop a few names at a time. A name as listed, which a lookup of a path
+	 * is not: a disk that folds case answers a lookup of `notes` for `Notes`, and on Windows one of `PRIVAT~1` for `Private notes`.
+	 */
+	listedFolderNames(path: string): Promise<string[] | null>;
 	cachedRead(file: HostFile): Promise<string>;
 	/**
 	 * Headless only: `cachedRead`, but a note read empty (or a whole number of pages long) while
@@ -115,6 +128,8 @@ export interface HostVault {
 	removeLeftTemporaries?(): Promise<void>;
 	/** Moves a file to `newPath` (which must be free) and nothing else: no link in any note changes. */
 	rename(file: HostFile, newPath: string, options?: MoveOptions): Promise<void>;
+	/** Headless only: the file's vault path as the disk spells it (a name in NFD keeps its NFD), where that differs from `file.path`. */
+	pathOnDisk?(file: HostFile): string | undefined;
 	on(name: "create" | "modify" | "delete", callback: (file: HostAbstractFile) => unknown): EventRef;
 	on(name: "rename", callback: (file: HostAbstractFile, oldPath: string) => unknown): EventRef;
 	offref(ref: EventRef): void;

@@ -103,6 +103,11 @@ export async function obsidianHost(app: App, owner: Pick<Component, "registerEve
 		getFiles: () => vault.getFiles(),
 		getFileByPath: (path) => vault.getFileByPath(path),
 		getFolderByPath: (path) => vault.getFolderByPath(path),
+		// Obsidian's tree, in memory: a folder is a child with children of its own.
+		listedFolderNames: (path) => {
+			const folder = path === "" || path === "/" ? vault.getRoot() : vault.getFolderByPath(path);
+			return Promise.resolve(folder === null ? null : folder.children.filter((child) => "children" in child).map((child) => child.name));
+		},
 		cachedRead: (file) => checkedFile(file, (found) => vault.cachedRead(found)),
 		read: (file) => checkedFile(file, (found) => vault.read(found)),
 		// Obsidian's own size of the file (kept by its watcher): a file over the bound is not read in.

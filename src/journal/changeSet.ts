@@ -27,6 +27,8 @@ export interface NoteChange {
 	path: string;
 	/** The note's path before the call, when the call moves it. */
 	movedFrom?: string;
+	/** For a move: `path` as the disk is to spell it (MoveOptions.spelling): undo of a rename puts the note back under the name it had. */
+	spelling?: string;
 	before: string | null;
 	after: string;
 	/** A created note holding a copy of the note at this path (a backup, a conflict copy): made as private as that note (ProcessOptions.sameAccessAs). */
@@ -513,17 +515,26 @@ function refusedOnceNotAllowed(mayWrite: () => boolean): ProcessOptions {
 }
 
 /** `record`, with the two texts hashed in pieces between which the event loop is given back (a 1 MiB note's two hashes took up to 50 ms). */
-async function recordInPieces(path: string, before: string | null, after: string, movedFrom?: string): Promise<JournalChange> {
+async function recordInPieces(path: string, before: string | null, after: string, moved?: Move): Promise<JournalChange> {
 	const clock = new SliceClock(NOTE_TEXT_SLICE_MS, yieldToEventLoop);
 	const beforeHash = before === null ? null : await sha256HexInPieces(before, clock);
 	const afterHash = before === after && beforeHash !== null ? beforeHash : await sha256HexInPieces(after, clock);
-	return { path, ...(movedFrom === undefined ? {} : { movedFrom }), before, beforeHash, after, afterHash };
+	return { path, ...moved, before, beforeHash, after, afterHash };
 }
 
-function record(path: string, before: string | null, after: string, movedFrom?: string): JournalChange {
+/** Where a moved note came from, as its journal record keeps it. */
+type Move = Required<Pick<JournalChange, "movedFrom">> & Pick<JournalChange, "movedFromOnDisk">;
+
+/** The move of a note at `movedFrom`, `file`: with its name on disk when that is another spelling (HostVault.pathOnDisk). */
+function moveOf(host: Host, file: HostFile, movedFrom: string): Move {
+	const onDisk = host.vault.pathOnDisk?.(file);
+	return onDisk === undefined || onDisk === movedFrom ? { movedFrom } : { movedFrom, movedFromOnDisk: onDisk };
+}
+
+function record(path: string, before: string | null, after: string, moved?: Move): JournalChange {
 	return {
 		path,
-		...(movedFrom === undefined ? {} : { movedFrom }),
+		...moved,
 		before,
 		beforeHash: before === null ? null : hashText(before),
 		after,
@@ -643,13 +654,7 @@ async function createInFolders(
  * other text (then, when allowed, the edit is made again on that text). The host may run the edit
  * again on fresher text; the journal record follows the run that is written.
  */
-async function editWithCompare(
-	target: ApplyTarget,
-	file: HostFile,
-	change: NoteChange,
-	mayRedo: boolean | RedoCheck,
-	movedFrom?: string,
-): Promise<string | null> {
+async function editWithCompare(target: ApplyTarget, file: HostFile, change: NoteChange, mayRedo: boolean | RedoCheck, moved?: Move): Promise<string | null> {
 	const { host, journal, call } = target;
 	// Every record, drop and error of this edit names the path it was planned at, which `file` held when it was looked up: a
 	// note the person moves meanwhile (into an excluded folder) is the same file object, renamed. Named by `file.path`, a
@@ -670,14 +675,14 @@ async function editWithCompare(
 	// The planned change is recorded before the atomic edit, its texts hashed, escaped and written off the
 	// event loop; inside the edit, a note still holding the planned text only confirms it.
 	const recordAhead = async (before: string, after: string) => {
-		await journal.recordChangesAhead(call, [await recordInPieces(path, before, after, movedFrom)]);
+		await journal.recordChangesAhead(call, [await recordInPieces(path, before, after, moved)]);
 		recorded = { before, after };
 		if (target.mayWrite?.() === false) {
 			forget();
 			throw new WriteNoLongerAllowedError([]);
 		}
 	};
-	if (change.before !== null && (change.after !== change.before || movedFrom !== undefined)) await recordAhead(change.before, change.after);
+	if (change.before !== null && (change.after !== change.before || moved !== undefined)) await recordAhead(change.before, change.after);
 	// A note too long for the redo is not read in: refused with the tool's reason, or changed since planning when no redo is allowed.
 	const redoUsed = mayRedo !== false && change.redo !== undefined;
 	const accepts = (data: string, redone: string): Steps<boolean> | boolean => mayRedo === true || (typeof mayRedo === "function" && mayRedo(data, redone));
@@ -716,7 +721,7 @@ async function editWithCompare(
 						return data;
 					}
 				}
-				if (next === data && movedFrom === undefined) {
+				if (next === data && moved === undefined) {
 					forget();
 					// Made again on newer text, an edit that changed the note as planned changes nothing there: the tool's own
 					// check failed on that text (a note another program grew past the longest the tools edit, say). Reported as
@@ -726,7 +731,7 @@ async function editWithCompare(
 				}
 				if (recorded === null || recorded.before !== data || recorded.after !== next) {
 					forget(true);
-					journal.recordChange(call, record(path, data, next, movedFrom));
+					journal.recordChange(call, record(path, data, next, moved));
 					recorded = { before: data, after: next };
 				}
 				changedText = next;
@@ -748,7 +753,7 @@ async function editWithCompare(
 			forget();
 			throw new NoteChangedSinceError(path, []);
 		}
-		if (redone === data && movedFrom === undefined) {
+		if (redone === data && moved === undefined) {
 			// As inside the edit: nothing to write, and the call's change lost unless the note was only relinked.
 			forget();
 			if (data !== change.before && change.after !== change.before && change.relink !== true) throw new NoteChangedSinceError(path, []);
@@ -783,33 +788,36 @@ async function moveNote(
 	if (text !== change.before && !(mayRedo && change.redo)) throw new NoteChangedSinceError(movedFrom, []);
 	// Looked at again after the read: the folder may have gone while the set's earlier notes were written.
 	if (makesUnplannedFolder(host, change.path, plannedFolders)) throw new NoteChangedSinceError(change.path, []);
+	const moved = moveOf(host, file, movedFrom);
 	const madeFolders: string[] = [];
 	try {
 		await makeMissingFolders(host, missingFolders(host, change.path), madeFolders);
-		await moveRecorded(target, file, change.path, movedFrom, text);
+		await moveRecorded(target, file, change, moved, text);
 	} catch (error) {
 		// Refused at a last check (a revocation, the note changed, its path taken): the folders made for it go too, as a
 		// stopped create's do. Left, a refused `New/Sub/Plan.md` left `New/Sub/` behind, empty.
 		await removeEmptyFolders(host, madeFolders);
 		throw error;
 	}
-	const moved = host.vault.getFileByPath(change.path);
-	if (!moved) return null;
+	const movedFile = host.vault.getFileByPath(change.path);
+	if (!movedFile) return null;
 	journal.dropChange(call.id, change.path);
 	// Recorded again inside the edit, with the text the note holds at its new path.
 	try {
-		return await editWithCompare(target, moved, { ...change, redo: change.redo ?? ((current) => current) }, true, movedFrom);
+		return await editWithCompare(target, movedFile, { ...change, redo: change.redo ?? ((current) => current) }, true, moved);
 	} catch (error) {
 		// The move itself is done: it stays recorded even if its own edit could not be made.
-		journal.recordChange(call, record(change.path, text, text, movedFrom));
+		journal.recordChange(call, record(change.path, text, text, moved));
 		throw error;
 	}
 }
 
 /** The move itself, recorded first (with the text read) and dropped from the journal if refused. */
-async function moveRecorded(target: ApplyTarget, file: HostFile, path: string, movedFrom: string, text: string): Promise<void> {
+async function moveRecorded(target: ApplyTarget, file: HostFile, change: NoteChange, moved: Move, text: string): Promise<void> {
 	const { host, journal, call } = target;
-	await journal.recordChangesAhead(call, [await recordInPieces(path, text, text, movedFrom)]);
+	const { path } = change;
+	const { movedFrom } = moved;
+	await journal.recordChangesAhead(call, [await recordInPieces(path, text, text, moved)]);
 	if (target.mayWrite?.() === false) {
 		journal.dropChange(call.id, path);
 		throw new WriteNoLongerAllowedError([]);
@@ -824,7 +832,11 @@ async function moveRecorded(target: ApplyTarget, file: HostFile, path: string, m
 		// Only the file that still holds the text read and recorded: another program's save by rename since is not moved.
 		// Asked again last before the move: the move reads the note in pieces to check it (other requests answered between
 		// them), and a token revoked or narrowed, or the new path's folder excluded, in one of them moved the note anyway.
-		await host.vault.rename(file, path, { textRead: text, beforeMove: refusedOnceNotAllowed(() => target.mayWrite?.() !== false).beforeWrite });
+		await host.vault.rename(file, path, {
+			textRead: text,
+			beforeMove: refusedOnceNotAllowed(() => target.mayWrite?.() !== false).beforeWrite,
+			...(change.spelling === undefined ? {} : { spelling: change.spelling }),
+		});
 	} catch (error) {
 		journal.dropChange(call.id, path);
 		throw error;
@@ -843,7 +855,9 @@ async function moveWithHostLinks(target: ApplyTarget, move: NoteChange, changes:
 	const file = host.vault.getFileByPath(from);
 	if (!file || move.before === null) throw new NoteChangedSinceError(from, []);
 	const relinks = changes.filter((change) => change !== move && change.relink === true && change.before !== null && !written.has(change.path));
-	journal.recordChange(call, record(move.path, move.before, move.after, from));
+	// Its name on disk looked at before the move, which renames `file` in place.
+	const moved = moveOf(host, file, from);
+	journal.recordChange(call, record(move.path, move.before, move.after, moved));
 	for (const change of relinks) journal.recordChange(call, record(change.path, change.before, change.after));
 	try {
 		await host.fileManager.renameFile(file, move.path);
@@ -863,11 +877,11 @@ async function moveWithHostLinks(target: ApplyTarget, move: NoteChange, changes:
 		} else if (text === change.before) {
 			// The host left this note's links: our rewriting makes the planned change.
 			journal.dropChange(call.id, change.path);
-			const made = await editWithCompare(target, now, change, true, change.movedFrom);
+			const made = await editWithCompare(target, now, change, true, change === move ? moved : undefined);
 			text = made ?? text;
 		} else if (text !== change.after) {
 			journal.dropChange(call.id, change.path);
-			journal.recordChange(call, record(change.path, change.before, text, change.movedFrom));
+			journal.recordChange(call, record(change.path, change.before, text, change === move ? moved : undefined));
 		}
 		written.set(change.path, text);
 	}

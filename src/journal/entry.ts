@@ -10,6 +10,11 @@ export interface JournalChange {
 	path: string;
 	/** Set when the change moved the note (rename_note): the path it had before; undo moves it back there. */
 	movedFrom?: string;
+	/**
+	 * Set when the note's name on disk was another spelling of `movedFrom` (NFD, as macOS names a file; the vault's path
+	 * is its NFC): undo moves it back under that name, not under a new name a sync or a file manager shows as another file.
+	 */
+	movedFromOnDisk?: string;
 	/** The note's text before the change, or null when the change created it. */
 	before: string | null;
 	/** Hex SHA-256 of `before`, or null when the change created the note. */

@@ -23,6 +23,7 @@ export const JournalLine = z.discriminatedUnion("kind", [
 		tool: z.string(),
 		path: z.string().min(1),
 		movedFrom: z.string().min(1).optional(),
+		movedFromOnDisk: z.string().min(1).optional(),
 		before: z.string().nullable(),
 		beforeHash: hash.nullable(),
 		after: z.string().nullable(),
@@ -255,6 +256,7 @@ function changeBytes(change: JournalChange): number {
 	if (bytes === undefined) {
 		bytes =
 			Buffer.byteLength(change.path) * (change.movedFrom === undefined ? 1 : 2) +
+			Buffer.byteLength(change.movedFromOnDisk ?? "") +
 			Buffer.byteLength(change.before ?? "") +
 			Buffer.byteLength(change.after ?? "");
 		changeBytesKept.set(change, bytes);

@@ -72,6 +72,7 @@ function withWrites(host: Host, writes: Writes): Host {
 		getFiles: () => vault.getFiles(),
 		getFileByPath: writes.getFileByPath ?? ((path) => vault.getFileByPath(path)),
 		getFolderByPath: (path) => vault.getFolderByPath(path),
+		listedFolderNames: (path) => vault.listedFolderNames(path),
 		...(vault.getFolderByPathAsync ? { getFolderByPathAsync: (path: string) => vault.getFolderByPathAsync?.(path) ?? Promise.resolve(null) } : {}),
 		cachedRead: writes.cachedRead ?? ((file) => vault.cachedRead(file)),
 		read: writes.read ?? ((file) => vault.read(file)),

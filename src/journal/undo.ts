@@ -7,9 +7,10 @@ import { linkMetadataSteps, metadataSteps } from "../markdown/metadata";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
+import { normalizeVaultPath, OBSIDIAN_SPACES } from "../paths/spelling";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
-import { visibleFolderNamesake, visibleNamesake } from "../vault/writes";
+import { visibleTwins } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	applyChange,
@@ -116,8 +117,8 @@ export async function undoCall(
 }
 
 /**
- * The calls each journal has an undo under way for. A second undo of one call while the first ran (the plugin's Undo
- * clicked twice, or the CLI beside it) planned from the vault before the first's writes: its move back found the path
+ * The calls each journal has an undo under way for (in this process). A second undo of one call while the first ran (Undo
+ * in the Activity section clicked twice, or beside the command) planned from the vault before the first's writes: its move back found the path
  * taken, and a copy of the note was saved beside the note the first had just put back.
  */
 const undoesUnderWay = new WeakMap<WriteJournal, Set<string>>();
@@ -137,7 +138,10 @@ async function undoOnce(
 	const scope = scopeNow();
 	for (const change of entry.changes) {
 		for (const path of change.movedFrom === undefined ? [change.path] : [change.path, change.movedFrom]) {
-			if (!isWritablePath(path, scope))
+			// A name on disk not another spelling of the path it was moved from (a planted line) would move the note elsewhere.
+			const onDiskElsewhere =
+				path === change.movedFrom && change.movedFromOnDisk !== undefined && normalizeVaultPath(change.movedFromOnDisk) !== normalizeVaultPath(path);
+			if (onDiskElsewhere || !isWritablePath(path, scope))
 				return {
 					ok: false,
 					reason: `Undo of ${callId} refused: its journal record names "${path}", which is not a note Vault MCP may write (outside the vault, hidden, in the config folder, in an excluded folder or behind a symbolic link). Nothing was changed.`,
@@ -182,10 +186,14 @@ async function undoOnce(
 	return { ok: true, entry, undoId: undo.id, notes };
 }
 
-/** A path undo may write: a vault path as the path policy spells it, visible to a token (not hidden, not excluded, not the config folder). */
+/**
+ * A path undo may write: a vault path as the path policy spells it, visible to a token (not hidden, not excluded, not the
+ * config folder). A no-break space (U+00A0, U+202F) is kept: a note named with one outside Obsidian is known by that name,
+ * and the policy's spelling (a space) named another note; its change was refused ("not a note Vault MCP may write").
+ */
 function isWritablePath(path: string, scope: Scope): boolean {
 	const checked = checkVaultPath(path, scope);
-	return checked.ok && checked.value === path && isPathVisible(path, scope);
+	return checked.ok && checked.value === path.replace(OBSIDIAN_SPACES, " ") && isPathVisible(path, scope);
 }
 
 /**
@@ -234,7 +242,8 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 			if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 			steps.push({
 				kind: "apply",
-				change,
+				// Back under the name it had on disk (NFD, a no-break space), not the one normalizePath makes of its path.
+				change: { ...change, spelling: move.movedFromOnDisk ?? move.movedFrom },
 				done: { path: move.movedFrom, result: "moved back", from: move.path },
 				original: { ...move, path: move.movedFrom },
 			});
@@ -269,7 +278,7 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
  * Why undo may not put a note back where `change` writes it, and what the person can do (null when it may): a change that
  * moves a note back (`movedFrom` set) or restores one (`before` null) to a path free now, beside a visible note (other than
  * the moved note itself) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the same
- * name, as create_note and rename_note refuse (`visibleNamesake`, `visibleFolderNamesake`). Put back, `Plan.md` was a second
+ * name, as create_note and rename_note refuse (`visibleTwins`). Put back, `Plan.md` was a second
  * note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the name
  * taken). The undo is refused, nothing written: a rename's move is what its links are pointed back to, and a copy of a note
  * nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same undo puts it all
@@ -282,13 +291,12 @@ async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promis
 	// rename that note, the one a second undo of the same call had just put back there.
 	if (host.vault.getFileByPath(change.path) !== null) return null;
 	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
-	const namesake = await visibleNamesake(host, scope, change.path, change.movedFrom);
+	const { note: namesake, folder } = await visibleTwins(host, scope, change.path, change.movedFrom);
 	if (namesake)
 		return {
 			why: `${what}: a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
 			todo: `Rename or move "${namesake.path}" first, then undo again.`,
 		};
-	const folder = await visibleFolderNamesake(host, scope, change.path);
 	if (folder !== undefined)
 		return {
 			why: `${what}: a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,

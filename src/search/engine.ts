@@ -159,7 +159,7 @@ function nameHolds(ids: Uint32Array, from: number, to: number, term: TermEvidenc
 		for (let index = from; index < to; index++) if (term.strongIds.has(ids[index] as number)) return true;
 		return false;
 	}
-	return term.any.phrase !== null && countPhrase(ids.subarray(from, to), term.any.phrase) > 0;
+	return term.any.phrase !== null && countPhrase(ids, term.any.phrase, from, to) > 0;
 }
 
 /** Whether a name's word is one of the query's: a term's word or form, a word of a phrase, or an optional (stop) word. */

@@ -291,14 +291,14 @@ function readAnchoredPhrase(
 	return looked >= end;
 }
 
-/** How many times the phrase's words stand in a row in `tokens`. */
-export function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase): number {
+/** How many times the phrase's words stand in a row in `tokens[from, to)` (all of it by default). */
+export function countPhrase(tokens: Uint32Array, phrase: CompiledPhrase, from = 0, to = tokens.length): number {
 	let count = 0;
 	const length = phrase.length;
 	const first = phrase[0];
 	if (!first) return 0;
-	const last = tokens.length - length;
-	for (let start = 0; start <= last; start++) {
+	const last = to - length;
+	for (let start = from; start <= last; start++) {
 		if (!first.has(tokens[start] as number)) continue;
 		let matches = true;
 		for (let offset = 1; offset < length && matches; offset++) matches = phrase[offset]?.has(tokens[start + offset] as number) === true;

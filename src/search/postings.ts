@@ -1553,8 +1553,14 @@ export class PostingsIndex {
 			const body = bodyCount ?? phraseBodyCount(term, term.phrase.length, doc);
 			if ((bound & (IN_TITLE | IN_HEADING)) === 0) value = packValue(body, 0, false);
 			else {
-				const names = this.namesOf(doc);
-				value = packValue(body, countPhrase(names.title, term.phrase) * term.phrase.length, countPhrase(names.headings, term.phrase) > 0);
+				// The title's and the headings' runs (the first two, each after its length) in scratch: new arrays for a
+				// note's every name (namesOf) were the most time of any one function reading a first-time phrase's notes.
+				const { ids, count } = this.unpackNames(doc);
+				const titleTo = count > 0 ? Math.min(count, 1 + (ids[0] as number)) : 0;
+				const headingsTo = titleTo < count ? Math.min(count, titleTo + 1 + (ids[titleTo] as number)) : titleTo;
+				const inTitle = countPhrase(ids, term.phrase, Math.min(1, titleTo), titleTo);
+				const inHeadings = countPhrase(ids, term.phrase, Math.min(titleTo + 1, headingsTo), headingsTo);
+				value = packValue(body, inTitle * term.phrase.length, inHeadings > 0);
 			}
 		} else value = term.values[at] as number;
 		return (value & BODY_COUNT) > 0 || (value & IN_TITLE) !== 0 ? value >>> 0 : 0;

@@ -34,6 +34,8 @@ export class ApprovalModal extends Modal {
 	private readonly closed = new AbortController();
 	/** Runs while the buttons take no clicks: after the window took another's place, or after "Always allow" was redrawn. */
 	private holdTimer: number | undefined;
+	/** The button that had the focus when a hold began: it gets it back when the hold ends. */
+	private focusAfterHold: ButtonComponent | null = null;
 	/** Under the buttons while "Always allow" was just redrawn: why the buttons wait. */
 	private alwaysChangedEl: HTMLElement | null = null;
 	private latestDrawing: Promise<boolean> = Promise.resolve(true);
@@ -137,12 +139,30 @@ export class ApprovalModal extends Modal {
 	 */
 	private holdAnswers(ms: number): void {
 		if (this.holdTimer !== undefined) window.clearTimeout(this.holdTimer);
+		const focused = this.modalEl.ownerDocument.activeElement;
+		this.focusAfterHold = this.buttons.find((each) => each.buttonEl === focused) ?? this.focusAfterHold;
 		for (const each of this.buttons) each.setDisabled(true);
 		this.holdTimer = window.setTimeout(() => {
 			this.holdTimer = undefined;
 			this.alwaysChangedEl?.toggleClass("vault-mcp-hidden", true);
 			this.enableAnswers();
+			this.refocusAfterHold();
 		}, ms);
+	}
+
+	/**
+	 * Disabling the focused button for the hold takes the focus off it (Chromium moves it to the page's body), so Enter
+	 * did nothing after the hold until the person pressed Tab. The button they had focused gets it back, unless it left the
+	 * window (a removed "Always allow": Enter must not answer with the button that took its place), it is still disabled,
+	 * or the person put the focus somewhere else meanwhile. During the hold the focus stays off the buttons, so Enter answers nothing.
+	 */
+	private refocusAfterHold(): void {
+		const button = this.focusAfterHold;
+		this.focusAfterHold = null;
+		if (button === null || !this.buttons.includes(button) || button.buttonEl.disabled) return;
+		const focused = this.modalEl.ownerDocument.activeElement;
+		const focusLost = focused === null || focused === this.modalEl.ownerDocument.body || focused === button.buttonEl;
+		if (focusLost) button.buttonEl.focus();
 	}
 
 	/** After a hold, or once the latest drawing ends: Decline takes clicks, and Approve and Always allow if the change may be written. */

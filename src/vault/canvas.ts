@@ -31,9 +31,15 @@ export function visibleCanvas(host: Host, scope: Scope, canvas: Canvas): { nodes
 	return runSteps(visibleCanvasSteps(host, scope, canvas));
 }
 
-/** A file card with `exists` as the vault is now: a caller that paused since the card was made looks again before answering. */
+/**
+ * A file card with `exists` as the vault is now: a caller that paused since the card was made looks again before answering.
+ * A file at the card's path as written, as Obsidian looks a path up (`getAbstractFileByPath`: as given, case sensitive):
+ * headless, `getFileByPath` also finds the file at the path's normalised spelling, so a card naming a note in NFD or with a
+ * no-break space for a plain one existed headless and not in Obsidian.
+ */
 export function fileCardNow(host: Host, node: VisibleCanvasNode): VisibleCanvasNode {
-	return node.type === "file" && node.file !== undefined ? { ...node, exists: host.vault.getFileByPath(node.file) !== null } : node;
+	if (node.type !== "file" || node.file === undefined) return node;
+	return { ...node, exists: host.vault.getFileByPath(node.file)?.path === node.file };
 }
 
 /** `visibleCanvas` as steps, one a node or an edge. */

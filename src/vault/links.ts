@@ -9,6 +9,7 @@ import {
 	LINKS_PER_CLOCK_CHECK,
 	MAX_VAULT_PATH_CHARS,
 } from "../config/limits";
+import { randomBytes } from "node:crypto";
 import type { CachedMetadata, FrontmatterLinkCache, ReferenceCache } from "obsidian";
 import { packedReferencePlaces, type ReferencePlaces } from "../headless/compactMetadata";
 import type { Host, HostFile } from "../host/Host";
@@ -21,7 +22,7 @@ import { sharedNoteMemo, type NoteMemo } from "./noteMemo";
 import { OrderedSplitStringMap } from "../markdown/splitStringMap";
 import { askedName, namesAnsweredBy } from "../headless/linkSourcesByName";
 import { pickLinkTarget } from "../paths/linkResolution";
-import { backlinksPage, byCount, CountChanges, moveInOrder, type BacklinksPage, type CountedSource } from "./backlinkOrder";
+import { backlinksPage, byCount, changedSince, CountChanges, moveInOrder, type BacklinksPage, type CountedSource } from "./backlinkOrder";
 import { mapOnBudget, MergeSortInPieces, runStepsOnBudget, sortInSlices, type CallBudget } from "./workBudget";
 
 interface OutgoingLink {
@@ -519,10 +520,6 @@ interface SourceCounting {
  * answered. The keeper tells it what changed: `recount` a source resolved again, moved or deleted; `nameChanged` a file
  * that may answer a link asking for the target's name came, went or moved.
  */
-/** Backlinks walks made in this process, and the process's mark: a walk's id in a cursor never names a walk of a server run before. */
-let walksMade = 0;
-const WALKS_NONCE = Date.now().toString(36);
-
 export class BacklinksWalk {
 	/** The linking files when the walk began, taken in this order (let go once taken: 8 B a vault file); then those to count again. */
 	private sources: string[];
@@ -559,8 +556,12 @@ export class BacklinksWalk {
 	/** Whether the walk has answered: from then on the counts it changes are kept (`changes`) for the pages after. */
 	private answered = false;
 	private readonly changes = new CountChanges();
-	/** This walk's name in its pages' cursors: a cursor of another walk (this one dropped and made again) does not page this one's changes. */
-	readonly id = `${WALKS_NONCE}.${(walksMade++).toString(36)}`;
+	/**
+	 * This walk's name in its pages' cursors: a cursor of another walk (this one dropped and made again, or of a server run
+	 * before) does not page this one's changes. Random: named by a count of walks made (and the server's start time), two
+	 * of a token's cursors told it how many notes' backlinks other tokens had asked for between them.
+	 */
+	readonly id = randomBytes(9).toString("base64url");
 
 	constructor(
 		host: Host,
@@ -636,10 +637,13 @@ export class BacklinksWalk {
 		budget?: CallBudget,
 	): Promise<BacklinksPage & { nextOrder?: string }> {
 		await this.settle(host, scope, budget);
-		this.dropGone(host);
 		const [walk, version] = (cursor?.order ?? "").split("/");
 		const asOf = cursor && { after: cursor.after, version: walk === this.id && version !== undefined && /^\d+$/u.test(version) ? Number(version) : null };
-		const page = backlinksPage({ order: this.order ?? [], counts: this.counts, changes: this.changes, gone: this.mayBeGone }, limit, asOf);
+		// The changes since the cursor's version sorted in pieces: at its pauses only events come (`recount`, `nameChanged`:
+		// no count is set but by a call, and calls on a walk take turns), and those are looked at after (`dropGone`).
+		const since = asOf?.version == null ? null : await changedSince(this.changes, asOf.version, budget);
+		this.dropGone(host);
+		const page = backlinksPage({ order: this.order ?? [], counts: this.counts, changes: this.changes, gone: this.mayBeGone }, limit, asOf, since);
 		return page.next ? { ...page, nextOrder: `${this.id}/${page.next.version}` } : page;
 	}
 

@@ -19,8 +19,33 @@ const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(
  * the shape first missed), and the number counts from 1, so `Draft~0` and `Idea~01` are not refused. Not narrowed to NTFS's
  * own generator (a base of 3 or more with `~1` to `~4`, then two characters, a checksum and a number): Linux's vfat names
  * FAT drives' files `A~1` to `A~9`, then with a checksum, and a drive holding the vault may be either.
+ *
+ * Letters and digits past ASCII too: by default the generator leaves out every character past ASCII, but with
+ * NtfsAllowExtendedCharacterIn8dot3Name set it keeps each one the OEM code page holds, upper-cased, in at most six bytes
+ * before the `~` (`Privé notes` is `PRIVÉN~1`). A letter of a double-byte code page (Japanese, Chinese, Korean) takes two of
+ * them (SHORT_NAME_WIDE_CHARACTER), so `日記~1` (four bytes) can be made on such a Windows and is refused, and a name of four or
+ * more such letters before the `~` (`日記帳メモ~1`) cannot be and is not. Symbols past ASCII (`£`, box drawing) are left out: a
+ * code page holds some, but a name of them before `~1` is not one a person is likely to write.
  */
-const WINDOWS_SHORT_NAME = /^(?=[^.]{3,8}(?:\.|$))[!#$%&'()\-@^_`{}~0-9a-z]{1,6}~[1-9][0-9]{0,5}(?:\.[!#$%&'()\-@^_`{}~0-9a-z]{0,3})?$/i;
+const WINDOWS_SHORT_NAME = /^([!#$%&'()\-@^_`{}~0-9a-z\p{L}\p{N}]{1,6})~([1-9][0-9]{0,5})(?:\.[!#$%&'()\-@^_`{}~0-9a-z\p{L}\p{N}]{0,3})?$/iu;
+
+/** A character a double-byte OEM code page (932, 936, 949, 950) holds in two bytes: CJK, kana, hangul, full-width forms. */
+const SHORT_NAME_WIDE_CHARACTER = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+
+/** The bytes `text` takes in an OEM code page: two for a double-byte code page's letter, one for any other. */
+function oemBytes(text: string): number {
+	let bytes = 0;
+	for (const character of text) bytes += SHORT_NAME_WIDE_CHARACTER.test(character) ? 2 : 1;
+	return bytes;
+}
+
+/** Whether `part` has the shape of a Windows short name (WINDOWS_SHORT_NAME): six bytes at most before the `~`, eight with the number. */
+function hasWindowsShortNameShape(part: string): boolean {
+	const match = WINDOWS_SHORT_NAME.exec(part);
+	if (match === null) return false;
+	const before = oemBytes(match[1] ?? "");
+	return before <= 6 && before + 1 + (match[2] ?? "").length <= 8;
+}
 
 /**
  * A drive at a path's start as this system reads it. On Windows `a:b` is drive A's folder b, and `C:Private` is resolved
@@ -104,22 +129,35 @@ function pathChecked(input: string, configDir: string): Result<string> {
  * A path a new note may be written at: checkVaultPath's rules, plus names every platform Obsidian runs on can hold. `renamed`:
  * the path of the note being moved there; a new path it keys as (`pathMatchKey`: the note itself, or only its letter case or
  * spacing changed) is that note's own name on the disk, which no short name of another file can be, so its shape is let be.
+ * `listedFolder`: whether the folder at a path (as far as a part of that shape) is one the host lists by exactly that name, a
+ * long name, which no other folder's short name can be either (`Archive~2/`, made before): its shape is let be too.
  */
-export function checkNewNamePath(input: string, scope: Scope, renamed?: string): Result<string> {
+export function checkNewNamePath(input: string, scope: Scope, renamed?: string, listedFolder: (folder: string) => boolean = () => false): Result<string> {
 	const checked = checkVaultPath(input, scope);
 	if (!checked.ok) return checked;
 	const ownName = renamed !== undefined && [checked.value, `${checked.value}.md`].some((path) => pathMatchKey(path) === pathMatchKey(renamed));
-	for (const part of checked.value.split("/")) {
+	const parts = checked.value.split("/");
+	for (const [index, part] of parts.entries()) {
 		if (FORBIDDEN_NAME_CHARACTERS.test(part))
 			return fail('File and folder names may not contain * " < > : | or ? (Obsidian refuses them on every platform).');
 		if (WINDOWS_DEVICE_NAME.test(part)) return fail(`"${part}" is a device name on Windows and cannot be a file or folder name.`);
+		const listed = index < parts.length - 1 && listedFolder(parts.slice(0, index + 1).join("/"));
 		// Not quoted: the name may come from a setting (a daily note's folder), and it may stand for a folder the caller may not see.
-		if (!ownName && WINDOWS_SHORT_NAME.test(part))
-			return fail(
-				"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Nothing was changed. Choose another name: '-' or a space in place of the '~' will do (Draft-2.md).",
-			);
+		if (!ownName && !listed && hasWindowsShortNameShape(part)) return fail(SHORT_NAME_REFUSAL);
 	}
 	return checked;
+}
+
+/** The refusal of a name of a Windows short name's shape. */
+export const SHORT_NAME_REFUSAL =
+	"A file or folder name may not have the shape of a Windows short name (NAME~1, up to 8 characters): on Windows it can open another file or folder. Nothing was changed. Choose another name: '-' or a space in place of the '~' will do (Draft-2.md).";
+
+/** The folders of `path` (each as far as that part) whose name has a Windows short name's shape: the ones a host is asked about. */
+export function shortNamedFolders(path: string): string[] {
+	const parts = path.split("/");
+	const folders: string[] = [];
+	for (let index = 0; index < parts.length - 1; index++) if (hasWindowsShortNameShape(parts[index] ?? "")) folders.push(parts.slice(0, index + 1).join("/"));
+	return folders;
 }
 
 /** The limit on a note's own file name, with the reason in the message. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { HostFile, Host } from "../host/Host";
 import { MAX_LISTED_TAG_CHARS, MAX_TAG_PARENTS_COUNTED, SLICED_TAGS_COUNTED, KEPT_TAG_COUNT_PAGES } from "../config/limits";
 import { ChunkedArray } from "../markdown/chunkedArray";
@@ -12,6 +13,11 @@ import { runStepsOnBudget, type CallBudget } from "./workBudget";
 export interface CountedTag {
 	tag: string;
 	count: number;
+}
+
+/** A tag of a page read in the order of an earlier walk (`TagCountWalk.top`'s `then`): where it stood then, as its cursor names it. */
+export interface PlacedTag extends CountedTag {
+	place: CountedTag;
 }
 
 type Clock = Pick<CallBudget, "due" | "checkpoint">;
@@ -45,6 +51,11 @@ export class TagCountWalk {
 	private readonly answers = new Map<string, { tags: CountedTag[]; total: number }>();
 	/** The call walking now: one at a time, as the walk's place is shared. */
 	private walking: Promise<void> | null = null;
+	/**
+	 * This walk's name in list_tags' cursors (random: a count of walks made would tell a token how often others' notes
+	 * changed), so a later page can be read in the order of the walk its first page came from (`TagNotes.pagedWalk`).
+	 */
+	readonly id = randomBytes(9).toString("base64url");
 
 	constructor(
 		private readonly host: Host,
@@ -104,13 +115,23 @@ export class TagCountWalk {
 	 * The first `limit` tags whose key starts with `prefix`, most used first, then by spelling (a
 	 * stable order: tags the order calls equal stay in the order first met), past the place `after`
 	 * (see tagPlace) when given, and how many match in all; only once `finish` has ended. Keeps only
-	 * the `limit` best while it looks, never a sorted copy of every tag.
+	 * the `limit` best while it looks, never a sorted copy of every tag. With `then` (an earlier walk of the scope, the one
+	 * a client's first page came from), this walk's tags in `then`'s order: each placed by its count and spelling then (one
+	 * not counted then: after all that were, by spelling now), listed as now; a tag gone since is left out. So pages read
+	 * one after another while notes' tags change give each tag once: paged by the key now, a tag whose count went down past
+	 * the cursor came again, and one whose count went up past it never came.
 	 */
-	async top(prefix: string, limit: number, budget?: Clock, after?: CountedTag): Promise<{ tags: CountedTag[]; total: number }> {
-		const asked = JSON.stringify([prefix, limit, after]);
+	async top(
+		prefix: string,
+		limit: number,
+		budget?: Clock,
+		after?: CountedTag,
+		then?: TagCountWalk,
+	): Promise<{ tags: Array<CountedTag | PlacedTag>; total: number }> {
+		const asked = JSON.stringify([prefix, limit, after, then?.id]);
 		let answer = this.answers.get(asked);
 		if (!answer) {
-			answer = await this.best(prefix, limit, budget, after);
+			answer = await this.best(prefix, limit, budget, after, then);
 			// A few pages kept: the same call again (a client's retry, a second client) costs nothing.
 			if (this.answers.size >= KEPT_TAG_COUNT_PAGES) this.answers.delete(this.answers.keys().next().value as string);
 			this.answers.set(asked, answer);
@@ -118,8 +139,21 @@ export class TagCountWalk {
 		return { tags: answer.tags.slice(), total: answer.total };
 	}
 
-	private async best(prefix: string, limit: number, budget?: Clock, after?: CountedTag): Promise<{ tags: CountedTag[]; total: number }> {
-		const best: CountedTag[] = [];
+	/** Where the tag of `key` stood in this walk's order (count, spelling), or, not counted here, after every tag that was. */
+	private placeOf(key: string, spellingNow: string): CountedTag {
+		const slot = this.slots.get(key);
+		return slot === undefined ? { count: 0, tag: `#${spellingNow}` } : { count: this.counts.get(slot), tag: `#${this.spellings.get(slot)}` };
+	}
+
+	private async best(
+		prefix: string,
+		limit: number,
+		budget?: Clock,
+		after?: CountedTag,
+		then?: TagCountWalk,
+	): Promise<{ tags: Array<CountedTag | PlacedTag>; total: number }> {
+		// Ordered by `place` (the tag's place then, or now without `then`); each listed as now.
+		const best: PlacedTag[] = [];
 		let total = 0;
 		let looked = 0;
 		for (let slot = 0; slot < this.keys.length; slot++) {
@@ -129,22 +163,23 @@ export class TagCountWalk {
 			// How list_tags always filtered: the spelling shown, lower-cased (the key itself when they are the same text).
 			if (prefix !== "" && !(spelling === key ? key : spelling.toLowerCase()).startsWith(prefix)) continue;
 			total++;
-			const count = this.counts.get(slot);
+			const shown = { tag: `#${spelling}`, count: this.counts.get(slot) };
+			const place = then ? then.placeOf(key, spelling) : shown;
 			const last = best[best.length - 1];
-			if (best.length >= limit && last && count < last.count) continue;
-			const entry = { tag: `#${spelling}`, count };
-			if (best.length >= limit && last && inListOrder(entry, last) >= 0) continue;
-			if (after && count >= after.count) {
+			if (best.length >= limit && last && place.count < last.place.count) continue;
+			if (best.length >= limit && last && inListOrder(place, last.place) >= 0) continue;
+			if (after && place.count >= after.count) {
 				// A cursor's spelling comes from the client: one of 64,000 characters the collator skips (soft hyphens) took 3 ms a
 				// comparison at load 20, so the clock is looked at after each (every SLICED_TAGS_COUNTED would be pieces of seconds).
-				const before = count > after.count || inListOrder(tagPlace(entry), after) <= 0;
+				const before = place.count > after.count || inListOrder(tagPlace(place), after) <= 0;
 				if (budget?.due()) await budget.checkpoint();
 				if (before) continue;
 			}
+			const entry = { ...shown, place };
 			best.splice(afterEqual(best, entry), 0, entry);
 			if (best.length > limit) best.pop();
 		}
-		return { tags: best, total };
+		return { tags: then ? best : best.map(({ tag, count }) => ({ tag, count })), total };
 	}
 
 	/** Counts one of a note's keys and its first parents for the note, each once per note. */
@@ -199,13 +234,13 @@ function inListOrder(a: CountedTag, b: CountedTag): number {
 	return b.count - a.count || comparePathsStrictly(a.tag, b.tag);
 }
 
-/** Where `entry` goes in `sorted` (by inListOrder): after every entry it is not before. Pure. */
-function afterEqual(sorted: readonly CountedTag[], entry: CountedTag): number {
+/** Where `entry` goes in `sorted` (by inListOrder of their places): after every entry it is not before. Pure. */
+function afterEqual(sorted: readonly PlacedTag[], entry: PlacedTag): number {
 	let low = 0;
 	let high = sorted.length;
 	while (low < high) {
 		const middle = (low + high) >> 1;
-		if (inListOrder(sorted[middle] as CountedTag, entry) <= 0) low = middle + 1;
+		if (inListOrder((sorted[middle] as PlacedTag).place, entry.place) <= 0) low = middle + 1;
 		else high = middle;
 	}
 	return low;

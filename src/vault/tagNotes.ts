@@ -1,5 +1,12 @@
 import type { EventRef } from "obsidian";
-import { KEPT_TAG_COUNT_SCOPES, KEPT_TAG_NOTE_ANSWERS, RUNS_WHILE_RENAMED, TAG_NOTES_CHECK_MASK } from "../config/limits";
+import {
+	KEPT_PAGED_TAG_WALK_TAGS,
+	KEPT_PAGED_TAG_WALKS,
+	KEPT_TAG_COUNT_SCOPES,
+	KEPT_TAG_NOTE_ANSWERS,
+	RUNS_WHILE_RENAMED,
+	TAG_NOTES_CHECK_MASK,
+} from "../config/limits";
 import { untilNoneMovedOutOfSight } from "./renamesSeen";
 import type { Host, HostAbstractFile } from "../host/Host";
 import { noteVisibility } from "./notes";
@@ -86,6 +93,11 @@ export class TagNotes {
 	private refs: Array<{ ref: EventRef; from: "vault" | "metadata" }> = [];
 	/** The tag counts of each scope asked for since no note's tags changed: finished, or where a stopped call left them. */
 	private readonly countWalks = new Map<string, TagCountWalk>();
+	/**
+	 * Finished walks a list_tags page with a next page came from, by scope key and walk id (the cursor's `order`), the one
+	 * paged longest ago first: kept after notes' tags change so a client's later pages keep its first page's order.
+	 */
+	private readonly pagedWalks = new Map<string, TagCountWalk>();
 	/** Bumped at every rename of a note or folder: a walk that ran meanwhile may have counted a note moved out of its scope. */
 	private moves = 0;
 
@@ -144,6 +156,24 @@ export class TagNotes {
 			await walk.finish(budget);
 			return read(walk);
 		});
+	}
+
+	/**
+	 * Keeps `walk` (finished, of `scope`) for the pages after one it gave (`pagedWalk`); false when it is not kept (the
+	 * server does not follow changes, or the walk holds more than KEPT_PAGED_TAG_WALK_TAGS tags).
+	 */
+	keepPaged(scope: Scope, walk: TagCountWalk): boolean {
+		if (this.refs.length === 0 || walk.distinct > KEPT_PAGED_TAG_WALK_TAGS) return false;
+		const key = JSON.stringify([scopeKey(scope), walk.id]);
+		this.pagedWalks.delete(key);
+		if (this.pagedWalks.size >= KEPT_PAGED_TAG_WALKS) this.pagedWalks.delete(this.pagedWalks.keys().next().value as string);
+		this.pagedWalks.set(key, walk);
+		return true;
+	}
+
+	/** The walk named `id` kept for `scope`'s pages (`keepPaged`): only a walk of the same scope, so a cursor of another token's scope pages nothing of it. */
+	pagedWalk(scope: Scope, id: string): TagCountWalk | undefined {
+		return this.pagedWalks.get(JSON.stringify([scopeKey(scope), id]));
 	}
 
 	/**
@@ -396,6 +426,7 @@ export class TagNotes {
 		this.newNotesStarted.clear();
 		this.kept.clear();
 		this.countWalks.clear();
+		this.pagedWalks.clear();
 		this.version++;
 		this.era++;
 	}

@@ -16,15 +16,14 @@ import { findNote } from "./notes";
 import { NOT_ACCESSIBLE } from "./paths";
 import { mayNameHidden, type Scope } from "./scope";
 import {
-	checkNewNotePath,
+	checkNewNotePathOnHost,
 	createNoteFile,
 	editNote,
 	folderAt,
 	LINK_SYNTAX_CHARACTERS_SHOWN,
 	linkSyntaxNameError,
 	NoteExistsError,
-	visibleFolderNamesake,
-	visibleNamesake,
+	visibleTwins,
 } from "./writes";
 import { fail, ok, type Result } from "../result";
 import { taskItemsOf } from "../headless/compactMetadata";
@@ -41,7 +40,7 @@ export async function todaysDailyNote(
 	const settings = await dailyNoteSettings(host);
 	const { unused } = settings;
 	const path = dailyNotePath(settings, now);
-	const checked = checkNewNotePath(path, scope);
+	const checked = await checkNewNotePathOnHost(host, path, scope);
 	// Not named when it is where this token may not look: the path would tell the name of an excluded folder.
 	// Whatever the path rules refuse in it (a device name, a name too long), that refusal must not quote a part of it either.
 	if (!checked.ok && (checked.error.endsWith(`${NOT_ACCESSIBLE}.`) || mayNameHidden(path, scope)))
@@ -98,16 +97,15 @@ async function newFolderWithLinkCharacter(host: Host, path: string): Promise<str
 
 /**
  * Why today's daily note may not be made at `path` (null when it may): a visible note, or a visible folder of its folder's
- * name, that a person or a disk folding case reads as the same name (`visibleNamesake`, `visibleFolderNamesake`), which
+ * name, that a person or a disk folding case reads as the same name (`visibleTwins`), which
  * create_note refuses. A Daily notes folder set as `daily` beside the vault's `Daily/` made a second folder (two in
  * Obsidian on Linux and Android; on macOS and Windows one on the disk, which Obsidian listed as two until it read the
  * vault again). Only visible paths are named: the twin looks pass over hidden and excluded files.
  */
 async function dailyNoteTwinError(host: Host, scope: Scope, path: string): Promise<string | null> {
-	const namesake = await visibleNamesake(host, scope, path);
+	const { note: namesake, folder } = await visibleTwins(host, scope, path);
 	if (namesake)
 		return `a note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Pass its path to add the task to it, or change the date format in Obsidian's Daily notes settings.`;
-	const folder = await visibleFolderNamesake(host, scope, path);
 	if (folder !== undefined)
 		return `a folder already exists at "${folder}", read as the same name as the folder of "${path}" (letter case and spaces aside). Nothing was written. Set the new file location in Obsidian's Daily notes settings to "${folder}", or pass a path to add the task to a note.`;
 	return null;

@@ -14,7 +14,7 @@ import {
 	VAULT_WIDE_SLICE_MS,
 } from "../config/limits";
 import { fail, ok, type Result } from "../result";
-import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE } from "./paths";
+import { checkNewNamePath, checkNoteNameLength, NOT_ACCESSIBLE, SHORT_NAME_REFUSAL, shortNamedFolders } from "./paths";
 import { isNoteInScope, isPathVisible, type Scope } from "./scope";
 import { pathMatchKey } from "../paths/spelling";
 
@@ -33,10 +33,11 @@ export function hashTextInPieces(text: string): Promise<string> {
 
 /**
  * A path a new note may be written at: a vault path ending in .md (added when missing), visible to this token, with a name every
- * platform can hold. `renamed`: the path of the note rename_note moves there (checkNewNamePath).
+ * platform can hold. `renamed`: the path of the note rename_note moves there; `listedFolder`: folders the host lists by that
+ * very name (checkNewNamePath).
  */
-export function checkNewNotePath(input: string, scope: Scope, renamed?: string): Result<string> {
-	const checked = checkNewNamePath(input, scope, renamed);
+export function checkNewNotePath(input: string, scope: Scope, renamed?: string, listedFolder?: (folder: string) => boolean): Result<string> {
+	const checked = checkNewNamePath(input, scope, renamed, listedFolder);
 	if (!checked.ok) return checked;
 	const name = checked.value.slice(checked.value.lastIndexOf("/") + 1);
 	const dot = name.lastIndexOf(".");
@@ -48,64 +49,117 @@ export function checkNewNotePath(input: string, scope: Scope, renamed?: string):
 }
 
 /**
- * A visible file other than `except` whose path a person, or a disk that folds case (macOS, Windows), reads as `path`
- * (`pathMatchKey`: letter case, look-alike characters and spaces opening or doubled in a part aside): a note made or
- * moved there would replace it on such a disk, and a link could not tell the two apart. rename_note and create_note
- * both refuse it (create_note made `linker.md`, ` Linker.md` and `\u3000Linker.md` beside `Linker.md`, where
- * rename_note refused each). Hidden files are not looked for: the answer would tell of one. Looked for in pieces, pausing on
- * `clock` (NAMESAKE_LOOK_CHECK_MASK), as `visibleFolderNamesake` is.
+ * `checkNewNotePath`, letting a folder named in a Windows short name's shape be when the host lists a folder by exactly that name
+ * (`Old~1/` made before: a long name, so no other folder's short name): refused by shape alone, a vault holding one could no
+ * longer take a note into it through create_note, rename_note or add_task's daily note. Judged by the host's listing, never by
+ * the disk's answer for the name (on Windows `stat("PRIVAT~1")` answers for `Private notes`). The host is asked only for a path
+ * this token could write but for that shape: whether an excluded folder is there is not told by a refusal's words.
  */
-export async function visibleNamesake(
-	host: Host,
-	scope: Scope,
-	path: string,
-	except?: string,
-	clock: SliceClock = twinLookClock(),
-): Promise<HostFile | undefined> {
+export async function checkNewNotePathOnHost(host: Host, input: string, scope: Scope, renamed?: string): Promise<Result<string>> {
+	const checked = checkNewNotePath(input, scope, renamed);
+	if (checked.ok || checked.error !== SHORT_NAME_REFUSAL) return checked;
+	const otherwise = checkNewNotePath(input, scope, renamed, () => true);
+	if (!otherwise.ok) return checked;
+	const listed = new Set<string>();
+	for (const folder of shortNamedFolders(otherwise.value)) {
+		const slash = folder.lastIndexOf("/");
+		const names = await host.vault.listedFolderNames(slash === -1 ? "" : folder.slice(0, slash));
+		const name = folder.slice(slash + 1);
+		if (names?.some((listedName) => listedName.normalize("NFC") === name) === true) listed.add(folder);
+	}
+	return checkNewNotePath(input, scope, renamed, (folder) => listed.has(folder));
+}
+
+/** What a new note's path is read as besides itself (`visibleTwins`): another note's path, and another folder's. */
+export interface VisibleTwins {
+	/**
+	 * A visible file other than `except` whose path a person, or a disk that folds case (macOS, Windows), reads as the path
+	 * (`pathMatchKey`: letter case, look-alike characters and spaces opening or doubled in a part aside): a note made or moved
+	 * there would replace it on such a disk, and a link could not tell the two apart. rename_note and create_note both refuse it.
+	 */
+	note?: HostFile;
+	/**
+	 * A visible folder the same reads as the first folder of the path the host does not list by exactly its name: a note made
+	 * or moved there made a second folder beside it (`notes/` beside `Notes/`: two folders in Obsidian on Linux and Android,
+	 * and on macOS and Windows one on the disk that Obsidian listed as two until it read the vault again).
+	 */
+	folder?: string;
+}
+
+/**
+ * The twins of a new note's path (VisibleTwins), in one walk of the vault's files, in pieces, pausing on `clock` every
+ * NAMESAKE_LOOK_CHECK_MASK + 1 of them (a walk for the note and another for the folder were twice the CPU of one). Hidden
+ * files and folders are not looked for: the answer would tell of one; a twin of an excluded folder or one outside the token's
+ * is itself refused by the path rules. A folder of the path is judged by the names as listed, never by whether a lookup of
+ * the path answers: on a disk that folds case, headless `getFolderByPath("notes")` answers for `Notes`, and the twin went
+ * unseen. The walk tells which folders of the path hold files, by exactly the path's names, and which twins do; a folder it
+ * does not settle (one holding no files: empty, or missing) is looked for among the folders listed in the one above it
+ * (`listedFolderNames`), so an empty `notes/` is a twin of a new `NOTES/x.md` too. That listing is asked only for a path
+ * going through a folder holding no file, one folder after another until a name is not listed.
+ */
+export async function visibleTwins(host: Host, scope: Scope, path: string, except?: string, clock: SliceClock = twinLookClock()): Promise<VisibleTwins> {
 	const key = pathMatchKey(path);
+	const names = path.split("/").slice(0, -1);
+	const folders = names.map((_, index) => names.slice(0, index + 1).join("/"));
+	const folderKeys = folders.map((folder) => pathMatchKey(folder));
+	// By depth: a file there as spelt; the first twin found; the last folder looked at (files come folder by folder).
+	const heldByFiles = folders.map(() => false);
+	const twinsByFiles: Array<string | undefined> = folders.map(() => undefined);
+	const lastLooked: Array<string | undefined> = folders.map(() => undefined);
+	let note: HostFile | undefined;
 	const files = host.vault.getFiles();
 	for (let index = 0; index < files.length; index++) {
 		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
 		const other = files[index] as HostFile;
-		if (other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope)) return other;
+		if (note === undefined && other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope)) note = other;
+		let end = -1;
+		for (let depth = 0; depth < folders.length && (end = other.path.indexOf("/", end + 1)) !== -1; depth++) {
+			const folder = other.path.slice(0, end);
+			if (folder === folders[depth]) {
+				heldByFiles[depth] = true;
+				continue;
+			}
+			// A folder read as another's is looked at again for each file: one in an excluded folder inside it is not its answer.
+			if (twinsByFiles[depth] === undefined && folder !== lastLooked[depth]) {
+				if (pathMatchKey(folder) !== folderKeys[depth]) lastLooked[depth] = folder;
+				else if (isPathVisible(other.path, scope)) twinsByFiles[depth] = folder;
+			}
+			break;
+		}
 	}
-	return undefined;
+	return { ...(note === undefined ? {} : { note }), ...(await folderTwin(host, scope, path, folders, heldByFiles, twinsByFiles)) };
+}
+
+/** The folder twin of `path` once the files were walked (visibleTwins): the first folder not held by files, by its twin among files or in its listing. */
+async function folderTwin(
+	host: Host,
+	scope: Scope,
+	path: string,
+	folders: readonly string[],
+	heldByFiles: readonly boolean[],
+	twinsByFiles: ReadonlyArray<string | undefined>,
+): Promise<{ folder?: string }> {
+	for (const [depth, folder] of folders.entries()) {
+		if (heldByFiles[depth] === true) continue;
+		// Not held by files: empty, missing, or there beside a twin holding files (Linux lists both): the listing says which.
+		const above = depth === 0 ? "" : (folders[depth - 1] ?? "");
+		const name = folder.slice(above === "" ? 0 : above.length + 1);
+		const listed = (await host.vault.listedFolderNames(above)) ?? [];
+		if (listed.some((listedName) => listedName.normalize("NFC") === name)) continue;
+		const byFiles = twinsByFiles[depth];
+		if (byFiles !== undefined) return { folder: byFiles };
+		const key = pathMatchKey(name);
+		const twinName = listed.find((listedName) => pathMatchKey(listedName.normalize("NFC")) === key);
+		if (twinName === undefined) return {};
+		const twinPath = above === "" ? twinName.normalize("NFC") : `${above}/${twinName.normalize("NFC")}`;
+		return isPathVisible(`${twinPath}${path.slice(folder.length)}`, scope) ? { folder: twinPath } : {};
+	}
+	return {};
 }
 
 /** The clock the twin looks pause on when the caller gives none: the slice of vault-wide work, one event-loop turn. */
 function twinLookClock(): SliceClock {
 	return new SliceClock(VAULT_WIDE_SLICE_MS, yieldToEventLoop);
-}
-
-/**
- * A visible folder holding files whose path a person, or a disk that folds case, reads as the first folder of `path` not there
- * as spelt (`pathMatchKey`), or undefined: a note made or moved there made a second folder beside it (`notes/` beside `Notes/`:
- * two folders in Obsidian on Linux and Android, and on macOS and Windows one on the disk that Obsidian listed as two until it
- * read the vault again). Looked for only when the path makes a folder, among the folders of visible files (an empty folder is
- * not found): hidden ones are not named, and a twin of an excluded folder or one outside the token's is itself refused. A
- * folder its files name exactly as `path` does is that folder, though the host did not find it (a folder named in NFD on a
- * Linux disk: the files list it in NFC, the folder lookup misses it), and is written in as before. The files are walked in
- * pieces, pausing on `clock` every NAMESAKE_LOOK_CHECK_MASK + 1 of them.
- */
-export async function visibleFolderNamesake(host: Host, scope: Scope, path: string, clock: SliceClock = twinLookClock()): Promise<string | undefined> {
-	const parts = path.split("/").slice(0, -1);
-	let made = 0;
-	while (made < parts.length && (await folderAt(host, parts.slice(0, made + 1).join("/"))) !== null) made++;
-	if (made === parts.length) return undefined;
-	const depth = made + 1;
-	const wanted = parts.slice(0, depth).join("/");
-	const key = pathMatchKey(wanted);
-	const files = host.vault.getFiles();
-	for (let index = 0; index < files.length; index++) {
-		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
-		const other = files[index] as HostFile;
-		let end = -1;
-		for (let part = 0; part < depth && (end = other.path.indexOf("/", end + 1)) !== -1; part++);
-		if (end === -1) continue;
-		const folder = other.path.slice(0, end);
-		if (folder !== wanted && pathMatchKey(folder) === key && isPathVisible(other.path, scope)) return folder;
-	}
-	return undefined;
 }
 
 /** Characters Obsidian's link syntax gives a meaning: a note named with one could not be linked to. */

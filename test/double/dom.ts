@@ -17,6 +17,25 @@ if (typeof (globalThis as { document?: unknown }).document === "undefined") {
 	for (const name of ["document", "HTMLElement", "Element", "Node", "MouseEvent", "Event", "KeyboardEvent", "DocumentFragment"]) {
 		shared[name] = (dom.window as unknown as Record<string, unknown>)[name];
 	}
+	// Chromium's focus fixup (HTML's "focus fixup rule"): a focused control made disabled loses the focus to the page's
+	// body, and keeps it off when enabled again (probed in Chromium 156: activeElement is the body after `disabled = true`,
+	// a blur event fired, and Enter then clicks nothing). jsdom leaves the focus on the disabled control.
+	for (const control of [dom.window.HTMLButtonElement, dom.window.HTMLInputElement, dom.window.HTMLSelectElement, dom.window.HTMLTextAreaElement]) {
+		const disabled = Object.getOwnPropertyDescriptor(control.prototype, "disabled");
+		if (!disabled?.get || !disabled.set) continue;
+		Object.defineProperty(control.prototype, "disabled", {
+			configurable: true,
+			enumerable: disabled.enumerable,
+			get(this: HTMLElement): boolean {
+				return disabled.get?.call(this) as boolean;
+			},
+			set(this: HTMLElement, value: boolean) {
+				// Blurred first: jsdom's blur() does nothing on a control already disabled.
+				if (value && this.ownerDocument.activeElement === this) this.blur();
+				disabled.set?.call(this, value);
+			},
+		});
+	}
 	const proto = (dom.window.HTMLElement as unknown as { prototype: Record<string, unknown> }).prototype;
 	function createEl(this: HTMLElement, tag: string, info: DomElementInfo | string = {}): HTMLElement {
 		const options = typeof info === "string" ? { cls: info } : info;

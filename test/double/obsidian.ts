@@ -3,7 +3,7 @@
  * Behaviour lives in NodeHost (checked against captures from real Obsidian); this file only
  * supplies the plugin lifecycle (Component/Plugin), settings storage and UI stand-ins.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, readdirSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { NodeHost } from "../../src/headless/NodeHost";
 import { normalizeVaultPath } from "../../src/paths/spelling";
@@ -155,8 +155,31 @@ function obsidianVault(vault: NodeHost["vault"], unchangedSaves: string[]): Node
 		const found = vault.getFileByPath(path);
 		return found !== null && found.path === path ? found : null;
 	};
+	// Obsidian's folders (TFolder) hold their children; NodeVault's lookups answer a path and a name. A folder's children here are
+	// read from the disk when asked (hidden names and links left out, as Obsidian's tree has them), folders with children of their own.
+	const folderOf = (path: string, name: string): { path: string; name: string; children: Array<{ path: string; name: string }> } => ({
+		path,
+		name,
+		get children() {
+			const diskFolder = path === "/" ? vault.adapter.getBasePath() : vault.toDiskPath(path);
+			return readdirSync(diskFolder, { withFileTypes: true })
+				.filter((entry) => !entry.name.startsWith(".") && !entry.isSymbolicLink())
+				.map((entry) => {
+					const childName = entry.name.normalize("NFC");
+					const childPath = path === "/" ? childName : `${path}/${childName}`;
+					return entry.isDirectory() ? folderOf(childPath, childName) : { path: childPath, name: childName };
+				});
+		},
+	});
+	const getFolderByPath = (path: string) => {
+		const found = vault.getFolderByPath(path);
+		return found === null ? null : folderOf(found.path, found.name);
+	};
+	const getRoot = () => folderOf("/", "");
 	return new Proxy(vault, {
 		get(target, key) {
+			if (key === "getFolderByPath") return getFolderByPath;
+			if (key === "getRoot") return getRoot;
 			if (key === "getFileByPath") return getFileByPath;
 			if (key === "process") return process;
 			if (key === "createFolder") return createFolder;

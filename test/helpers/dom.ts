@@ -34,3 +34,13 @@ export function clickModalButton(text: string): void {
 export function closeModals(): void {
 	for (const modal of document.body.querySelectorAll(".modal-container")) modal.remove();
 }
+
+/**
+ * Enter, as Chromium takes it: a keydown on the focused element (the page's body when nothing is), and a click when that
+ * element is a button that takes clicks and no listener prevented the key. jsdom sends no click for a key.
+ */
+export function pressEnter(): void {
+	const target = document.activeElement ?? document.body;
+	const taken = target.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+	if (taken && target.tagName === "BUTTON" && !(target as HTMLButtonElement).disabled) (target as HTMLButtonElement).click();
+}

@@ -172,4 +172,38 @@ describe("get_note_links: backlinks pages read while linking notes are edited", 
 		expect(third.backlinks.map(({ path }) => path)).toEqual(Array.from({ length: 10 }, (_, index) => name(20 + index)));
 		expect(third.backlinks_order_changed).toBeUndefined();
 	});
+
+	test("another token's cursor, or one forged, pages the caller's own notes in the order now and says so", async () => {
+		/** `cursor` with its `order` (the server's name for the walk and version it pages) replaced. */
+		const withOrder = (cursor: string | undefined, order: string) =>
+			Buffer.from(JSON.stringify({ ...(JSON.parse(Buffer.from(cursor ?? "", "base64url").toString("utf8")) as object), order })).toString("base64url");
+		const orderOf = (cursor: string | undefined) => (JSON.parse(Buffer.from(cursor ?? "", "base64url").toString("utf8")) as { order: string }).order;
+		const full = await callOk<Links>(everyFolder, "get_note_links", { path: "L/Hub.md", limit: 10 });
+		const scoped = await callOk<Links>(inL, "get_note_links", { path: "L/Hub.md", limit: 10 });
+		// A change in each token's walk since: a page in a kept order would say so.
+		await relink(name(3), 1);
+		await relink(PRIVATE[0] as string, 5);
+		try {
+			const [walk] = orderOf(scoped.next_cursor).split("/");
+			const asks: Array<[Client, string]> = [
+				[inL, full.next_cursor ?? ""],
+				[everyFolder, scoped.next_cursor ?? ""],
+				[inL, withOrder(scoped.next_cursor, `${walk}/999999`)],
+				[inL, withOrder(scoped.next_cursor, `${walk}/-1`)],
+				[inL, withOrder(scoped.next_cursor, `${orderOf(full.next_cursor)}`)],
+				[inL, withOrder(scoped.next_cursor, `${walk}/0${"0".repeat(60)}`)],
+			];
+			for (const [client, cursor] of asks) {
+				const page = await callOk<Links>(client, "get_note_links", { path: "L/Hub.md", limit: 10, cursor });
+				expect(page.backlinks_order_changed).toBe("notes_may_repeat_or_be_missing");
+				expect(page.backlinks.some(({ path }) => path.startsWith("Private/"))).toBe(false);
+				if (client === inL) {
+					expect(page.backlinks.every(({ path }) => path.startsWith("L/"))).toBe(true);
+					expect(page.backlinks_total).toBe(L_NOTES);
+				} else expect(page.backlinks_total).toBe(L_NOTES + OTHER.length);
+			}
+		} finally {
+			await restore();
+		}
+	});
 });

@@ -58,3 +58,23 @@ test("a note made in, moved into or moved back into a folder named in NFD on dis
 		await removeDir(vault);
 	}
 });
+
+test("a folder whose name on disk mixes the two spellings (one letter composed, one not) is written into, not beside", async () => {
+	// `Café Über` with its é decomposed and its Ü composed: neither the NFC nor the NFD spelling names it. On the base both looks
+	// missed (lead19's last re-read), and the note went to a second folder `Café Über` (NFC) beside it.
+	const mixedOnDisk = "Cafe\u0301 \u00dcber";
+	const asked = "Caf\u00e9 \u00dcber";
+	const vault = await makeVault({ [`${mixedOnDisk}/Inner.md`]: "inner\n", "Out.md": "out\n" });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		await callOk(client, "create_note", { path: `${asked}/New.md`, content: "new" });
+		await callOk(client, "rename_note", { path: "Out.md", new_path: `${asked}/Moved.md` });
+		expect((await fs.readdir(vault)).filter((name) => !name.startsWith("."))).toEqual([mixedOnDisk]);
+		expect((await fs.readdir(nodePath.join(vault, mixedOnDisk))).sort()).toEqual(["Inner.md", "Moved.md", "New.md"]);
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});

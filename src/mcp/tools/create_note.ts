@@ -8,7 +8,7 @@ import { setPropertyInSlices } from "../../vault/noteEdits";
 import { fillTemplate, findTemplate, noteFromTemplate } from "../../vault/templates";
 import {
 	backupPath,
-	checkNewNotePath,
+	checkNewNotePathOnHost,
 	createNoteFile,
 	folderAt,
 	hashTextInPieces,
@@ -16,8 +16,7 @@ import {
 	NoBackupNameError,
 	overEditedBytesMessage,
 	overwriteWithBackup,
-	visibleFolderNamesake,
-	visibleNamesake,
+	visibleTwins,
 } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok, type Result } from "../../result";
@@ -67,10 +66,10 @@ export const createNoteTool = defineTool({
 		{ path: "Inbox/Planting meeting.md", content: "Agreed: raised bed first.", overwrite: false, template: "Meeting" },
 	],
 	handler: async (ctx, args) => {
-		const checked = checkNewNotePath(args.path, ctx.scope);
+		const { host } = ctx;
+		const checked = await checkNewNotePathOnHost(host, args.path, ctx.scope);
 		if (!checked.ok) return fail(checked.error);
 		const path = checked.value;
-		const { host } = ctx;
 		const defaults = await indentationSettings(host);
 		let text: string;
 		// A settings file the answer depended on that is there but not used (over its bound, not JSON): the person learns why.
@@ -103,12 +102,11 @@ export const createNoteTool = defineTool({
 			const badName = linkSyntaxNameError(path);
 			if (badName) return fail(badName);
 			// As rename_note refuses a new path read as another's: a twin in other case or spacing replaced it on a disk that folds case.
-			const namesake = await visibleNamesake(host, ctx.scope, path);
+			const { note: namesake, folder: folderNamesake } = await visibleTwins(host, ctx.scope, path);
 			if (namesake)
 				return fail(
 					`A note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,
 				);
-			const folderNamesake = await visibleFolderNamesake(host, ctx.scope, path);
 			if (folderNamesake !== undefined)
 				return fail(
 					`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${path}" (letter case and spaces aside). Nothing was written. Write the note in "${folderNamesake}", or choose another folder.`,

@@ -4,7 +4,7 @@ import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
 import { trimTrailingSlashes } from "../../paths/spelling";
 import { isPathVisible } from "../../vault/scope";
-import { checkNewNotePath, linkSyntaxNameError, visibleFolderNamesake, visibleNamesake } from "../../vault/writes";
+import { checkNewNotePathOnHost, linkSyntaxNameError, visibleTwins } from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { MAX_READ_NOTE_BYTES, RENAME_UNPARSED_LOOK_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
@@ -49,7 +49,7 @@ export const renameNoteTool = defineTool({
 			return fail(
 				`"${args.new_path}" names a folder. Give the note's full path in it, e.g. "${trimTrailingSlashes(args.new_path.trimEnd())}/${file.name}". Nothing was changed.`,
 			);
-		const checked = checkNewNotePath(args.new_path, scope, file.path);
+		const checked = await checkNewNotePathOnHost(host, args.new_path, scope, file.path);
 		if (!checked.ok) return fail(checked.error);
 		const to = checked.value;
 		const badName = linkSyntaxNameError(to);
@@ -57,9 +57,8 @@ export const renameNoteTool = defineTool({
 		if (to === file.path) return fail(`"${file.path}" already has that path. Nothing was changed.`);
 		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
 		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.
-		const taken = await visibleNamesake(host, scope, to, file.path);
+		const { note: taken, folder: folderNamesake } = await visibleTwins(host, scope, to, file.path);
 		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
-		const folderNamesake = await visibleFolderNamesake(host, scope, to);
 		if (folderNamesake !== undefined)
 			return fail(
 				`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${to}" (letter case and spaces aside). Nothing was changed. Move the note into "${folderNamesake}", or choose another folder.`,

@@ -55,6 +55,11 @@ describe("NodeVault", () => {
 			for (const path of ["日記/新しい.md", "Folder/📝 idea.md", "Заметки/план.md", "Über/x.md", "Folder/Ärger.md"])
 				expect(vault.toDiskPath(path)).toBe(nodePath.join(root, path));
 			expect(vault.toDiskPath("Caf\u00e9/x.md")).toBe(nodePath.join(nfdFolder, "x.md"));
+			// A name spelt on disk in neither form (é decomposed, Ü composed): found by looking for the mixes, not listing (missed on the base).
+			const mixedFolder = nodePath.join(root, "Cafe\u0301 \u00dcber");
+			mkdirSync(mixedFolder);
+			expect(vault.toDiskPath("Caf\u00e9 \u00dcber/x.md")).toBe(nodePath.join(mixedFolder, "x.md"));
+			expect(vault.toDiskPath("Cafe\u0301 U\u0308ber/x.md")).toBe(nodePath.join(mixedFolder, "x.md"));
 			expect(listings).not.toHaveBeenCalled();
 		} finally {
 			listings.mockRestore();

@@ -132,6 +132,27 @@ describe("phrases: words in a row", () => {
 		expect(countPhrase(Uint32Array.from([1, 2]), [])).toBe(0);
 	});
 
+	test("counted in a range of the tokens, the same as over that range alone, never across its ends", () => {
+		// A note's names unpacked one after another (unpackNames): a phrase counts within one name's run only.
+		fc.assert(
+			fc.property(
+				fc.array(fc.integer({ min: 0, max: VOCABULARY - 1 }), { maxLength: 60 }),
+				fc.array(fc.integer({ min: 0, max: VOCABULARY - 1 }), { minLength: 1, maxLength: 4 }),
+				fc.nat(),
+				fc.nat(),
+				(tokens, words, start, end) => {
+					const ids = Uint32Array.from(tokens);
+					const from = start % (ids.length + 1);
+					const to = from + (end % (ids.length - from + 1));
+					const phrase = compile(words);
+					expect(countPhrase(ids, phrase, from, to)).toBe(countPhrase(ids.slice(from, to), phrase));
+				},
+			),
+		);
+		expect(countPhrase(Uint32Array.from([1, 2, 1, 2]), compile([1, 2]), 1, 3)).toBe(0);
+		expect(countPhrase(Uint32Array.from([1, 2, 1, 2]), compile([1, 2]), 2, 4)).toBe(1);
+	});
+
 	test(`read from the packed body in one pass (up to ${MAX_PHRASE_WORDS} words), the count is the same as over the token list`, () => {
 		fc.assert(
 			fc.property(

@@ -9,7 +9,7 @@ import { APPROVAL_SWAP_GRACE_MS } from "../../../src/config/limits";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../src/mcp/approval";
 import { ApprovalQueue } from "../../../src/ui/ApprovalQueue";
 import { shownNotices } from "../../double/obsidian";
-import { until } from "../../helpers/dom";
+import { pressEnter, until } from "../../helpers/dom";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -87,6 +87,70 @@ describe("ApprovalQueue", () => {
 			?.click();
 		await until(() => decided !== null);
 		expect(decided).toBe(redrawnText === null ? "approve" : "always");
+	});
+
+	/**
+	 * review181's left (a): disabling the buttons for the hold took the focus off the one the person had focused (Chromium
+	 * moves it to the body; the DOM double does as Chromium does), and nothing gave it back: Enter after the hold did nothing
+	 * until Tab. On the base each of the three looks for the focus after the hold fails (the body has it).
+	 */
+	test.each([
+		["Decline", "decline"],
+		["Always allow this tool for this token", "always"],
+		["Approve", "approve"],
+	] as const)(
+		"the button focused when 'Always allow' is redrawn (%s) takes no Enter during the hold, has the focus after it, and Enter answers",
+		async (text, decision) => {
+			const asked: ApprovalRequest = {
+				...request("Daily/2026-12-07", "laptop"),
+				tool: "add_task",
+				toolTitle: "Add a task",
+				alwaysAllows: ["add_task", "create_note"],
+			};
+			let decided: ApprovalAnswer | null = null;
+			void queue.decide(asked, new AbortController().signal, () => undefined).then((answer) => (decided = answer));
+			await until(() => approveButton()?.disabled === false);
+			const buttons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])];
+			// Always is found by its place: its words change with the redraw.
+			const focused = text.startsWith("Always") ? buttons()[1] : buttons().find((each) => each.textContent === text);
+			focused?.focus();
+			expect(document.activeElement).toBe(focused);
+			asked.alwaysAllows = ["add_task"];
+			queue.alwaysAllowsNarrowed(asked);
+			expect(focused?.textContent).toBe(text);
+			// In the same moment as the redraw (no timer can have ended the hold): Enter answers nothing.
+			pressEnter();
+			await sleep(0);
+			expect(decided).toBeNull();
+			await until(() => buttons().every((each) => !each.disabled), APPROVAL_SWAP_GRACE_MS * 20);
+			expect(document.activeElement).toBe(focused);
+			pressEnter();
+			await until(() => decided !== null);
+			expect(decided).toBe(decision);
+		},
+	);
+
+	/** The focused "Always allow" removed by the redraw: no other button takes the focus (nor Enter) in its place. */
+	test("a focused 'Always allow' removed by the redraw leaves the focus on no button after the hold: Enter answers nothing", async () => {
+		const asked: ApprovalRequest = {
+			...request("Daily/2026-12-07", "laptop"),
+			tool: "add_task",
+			toolTitle: "Add a task",
+			alwaysAllows: ["add_task", "create_note"],
+		};
+		let decided: ApprovalAnswer | null = null;
+		void queue.decide(asked, new AbortController().signal, () => undefined).then((answer) => (decided = answer));
+		await until(() => approveButton()?.disabled === false);
+		const buttons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])];
+		buttons()[1]?.focus();
+		asked.alwaysAllows = [];
+		queue.alwaysAllowsNarrowed(asked);
+		await until(() => buttons().every((each) => !each.disabled), APPROVAL_SWAP_GRACE_MS * 20);
+		expect(buttons().map((each) => each.textContent)).toEqual(["Decline", "Approve"]);
+		expect(buttons()).not.toContain(document.activeElement);
+		pressEnter();
+		await sleep(0);
+		expect(decided).toBeNull();
 	});
 
 	/**

@@ -545,4 +545,72 @@ describe("KeptNoteLinks: backlinks walks, their memory counted and their first s
 			kept.stop();
 		}
 	});
+
+	test("a page read after hundreds of linking notes' counts changed sorts the changes since its cursor in pieces, not in one", async () => {
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		const scope = vault.scope();
+		const hubLinks = Array.from({ length: HUBS }, (_, hub) => `[[H${hub}]]`).join(" ");
+		// Half the linking notes, every other in the vault's order (random to the collator's): the changes are kept in the order they were counted.
+		const edited = vault.host.vault
+			.getMarkdownFiles()
+			.filter((file) => file.path.startsWith("L/"))
+			.filter((_, index) => index % 2 === 0);
+		const rewrite = async (text: string) => {
+			for (const file of edited) await vault.host.vault.process(file, () => text);
+			await vault.host.metadataCache.settled();
+		};
+		try {
+			const first = await kept.backlinksPage(scope, "H2.md", 10, undefined);
+			expect(first?.next).toBeDefined();
+			// Half the linking notes link H2 twice now: 300 count changes since the first page, all of count 1 then.
+			await rewrite(`${hubLinks} [[H2]]\n`);
+			const pieces = [0];
+			let last = collatorCalls();
+			const pausing = {
+				due: () => true,
+				beginSlice: () => undefined,
+				checkpoint: async () => {
+					pieces.push(collatorCalls() - last);
+					await new Promise((resolve) => setImmediate(resolve));
+					last = collatorCalls();
+				},
+			} as unknown as CallBudget;
+			const second = await kept.backlinksPage(
+				scope,
+				"H2.md",
+				10,
+				{ after: first?.next?.after as { path: string; count: number }, order: first?.nextOrder },
+				pausing,
+			);
+			pieces.push(collatorCalls() - last);
+			// In the first page's order (every count was 1 then), counts as now.
+			expect(second?.orderChanged).toBe("kept");
+			const then = (await backlinks(vault.host, scope, "H1.md")).map(({ path }) => path);
+			const twice = new Set(edited.map((file) => file.path));
+			expect(second?.items).toEqual(then.slice(10, 20).map((path) => ({ path, count: twice.has(path) ? 2 : 1 })));
+			// A piece merges SORT_CHECK_ITEMS items at most; on the base the 300 changes' keys were sorted in the page's one piece.
+			expect(Math.max(...pieces)).toBeLessThanOrEqual(SORT_CHECK_ITEMS);
+		} finally {
+			kept.stop();
+			await rewrite(`${hubLinks}\n`);
+		}
+	});
+
+	test("a page's cursor names its walk at random: two walks' names made one after the other tell nothing of the walks made between", async () => {
+		const kept = new KeptNoteLinks(vault.host);
+		kept.start();
+		try {
+			const scope = vault.scope();
+			const walkOf = async (hub: string) => (await kept.backlinksPage(scope, hub, 10, undefined))?.nextOrder?.split("/")[0] ?? "";
+			const [a, b] = [await walkOf("H0.md"), await walkOf("H1.md")];
+			// Named by a count after the server's start time (on the base), the two shared all but the count's last characters.
+			let shared = 0;
+			while (shared < Math.min(a.length, b.length) && a[shared] === b[shared]) shared++;
+			expect(shared).toBeLessThanOrEqual(3);
+			expect(a.length).toBeGreaterThanOrEqual(12);
+		} finally {
+			kept.stop();
+		}
+	});
 });

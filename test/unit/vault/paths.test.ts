@@ -129,7 +129,31 @@ describe("checkNewNamePath", () => {
 		},
 	);
 
-	test.each(["Notes~1 old.md", "PRIVATE~1/x.md", "Long~1.markdown", "~1.md", "Caf\u00e9~1.md", "a~b.md", "Plan~draft.md", "Draft~0.md", "Idea~01.md"])(
+	// With NtfsAllowExtendedCharacterIn8dot3Name set, Windows keeps the code page's letters, upper-cased, in six bytes before the
+	// `~` (a double-byte code page's letter takes two): `Privé notes` is `PRIVÉN~1`, `日記の下書き` on a Japanese Windows `日記~1`.
+	// On the base each of these was let through (the shape held ASCII only).
+	test.each([
+		"PRIV\u00c9N~1/x.md",
+		"Priv\u00e9n~1/x.md",
+		"Caf\u00e9~1.md",
+		"\u00dcBER~2.md",
+		"\u0421\u0415\u041a\u0420\u0415~1/x.md",
+		"\u65e5\u8a18~1.md",
+		"\u65e5\u8a18\u5e33~1.md",
+		"Caf\u00e9~1.\u00e9d",
+	])("%j, a short name Windows makes with the code page's letters, is refused", (path) => {
+		expect(checkNewNamePath(path, scope)).toEqual({ ok: false, error: expect.stringContaining("Windows short name") });
+	});
+
+	// More than six bytes before the `~` in any code page: four letters of a double-byte code page, seven of another.
+	test.each(["\u65e5\u8a18\u5e33\u30e1~1.md", "\u65e5\u8a18\u5e33\u30e1\u30e2~1/x.md", "Caf\u00e9s\u00e9s~1.md", "\u00a3~1.md"])(
+		"%j is not a short name Windows makes",
+		(path) => {
+			expect(checkNewNamePath(path, scope)).toEqual({ ok: true, value: path });
+		},
+	);
+
+	test.each(["Notes~1 old.md", "PRIVATE~1/x.md", "Long~1.markdown", "~1.md", "a~b.md", "Plan~draft.md", "Draft~0.md", "Idea~01.md"])(
 		"%j is not a short name's shape",
 		(path) => {
 			expect(checkNewNamePath(path, scope)).toEqual({ ok: true, value: path });

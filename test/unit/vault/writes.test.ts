@@ -14,8 +14,7 @@ import {
 	NoteExistsError,
 	overEditedSize,
 	overwriteWithBackup,
-	visibleFolderNamesake,
-	visibleNamesake,
+	visibleTwins,
 } from "../../../src/vault/writes";
 import type { Host } from "../../../src/host/Host";
 import { SliceClock } from "../../../src/markdown/steps";
@@ -58,22 +57,41 @@ describe("the looks for a note's or a folder's twin go in pieces", () => {
 	const scope = { configDir: ".obsidian", excludedFolders: [] };
 	const FILES = 10_000;
 	const pieces = Math.floor(FILES / (NAMESAKE_LOOK_CHECK_MASK + 1));
-	const hostOf = (paths: string[]) => ({ vault: { getFiles: () => paths.map((path) => ({ path })), getFolderByPath: () => null } }) as unknown as Host;
+	/** A host of these files, whose folders are those the files are in. */
+	const hostOf = (paths: string[]) =>
+		({
+			vault: {
+				getFiles: () => paths.map((path) => ({ path })),
+				getFolderByPath: () => null,
+				listedFolderNames: (folder: string) =>
+					Promise.resolve([
+						...new Set(
+							paths
+								.filter((path) => folder === "" || path.startsWith(`${folder}/`))
+								.map((path) => path.slice(folder === "" ? 0 : folder.length + 1).split("/"))
+								.filter((parts) => parts.length > 1)
+								.map((parts) => parts[0] ?? ""),
+						),
+					]),
+			},
+		}) as unknown as Host;
 	const paths = Array.from({ length: FILES - 1 }, (_, index) => `Notes/n${index}.md`);
 
-	test("visibleNamesake pauses every NAMESAKE_LOOK_CHECK_MASK + 1 files and still finds a twin last of all", async () => {
+	test("the look pauses every NAMESAKE_LOOK_CHECK_MASK + 1 files and still finds a twin note last of all", async () => {
 		let pauses = 0;
 		const clock = new SliceClock(0, async () => void pauses++);
-		const found = await visibleNamesake(hostOf([...paths, "TWIN.md"]), scope, "twin.md", undefined, clock);
-		expect(found?.path).toBe("TWIN.md");
+		const found = await visibleTwins(hostOf([...paths, "TWIN.md"]), scope, "twin.md", undefined, clock);
+		expect(found.note?.path).toBe("TWIN.md");
 		expect(pauses).toBe(pieces);
 	});
 
-	test("visibleFolderNamesake pauses likewise and still finds a twin folder last of all", async () => {
+	test("one walk of the files finds a note's twin and its folder's: the pauses of one walk, not two", async () => {
+		// On the base each twin had its own walk (visibleNamesake, then visibleFolderNamesake): twice the files looked at.
 		let pauses = 0;
 		const clock = new SliceClock(0, async () => void pauses++);
-		expect(await visibleFolderNamesake(hostOf([...paths, "OTHER/z.md"]), scope, "other/x.md", clock)).toBe("OTHER");
-		expect(pauses).toBe(pieces);
+		const found = await visibleTwins(hostOf([...paths, "OTHER/z.md", "OTHER/X.md"]), scope, "other/x.md", undefined, clock);
+		expect(found).toEqual({ note: { path: "OTHER/X.md" }, folder: "OTHER" });
+		expect(pauses).toBe(Math.floor((FILES + 1) / (NAMESAKE_LOOK_CHECK_MASK + 1)));
 	});
 });
 
