@@ -662,6 +662,18 @@ export const NOTE_READ_GROWTH_BYTES = 64 * 1024;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 
+// The lock `vault-mcp undo` holds while it undoes a call (a folder beside the journal).
+/**
+ * Times `vault-mcp undo` tries again for the lock another `vault-mcp undo` of the same vault holds, 200 ms apart (about
+ * a minute), before it gives up, nothing changed. Two at once each planned from the vault before the other wrote: the
+ * second said a renamed note "had changed since" and saved a copy of it beside the one the first had just moved back.
+ */
+export const UNDO_LOCK_RETRIES = 300;
+/** Wait between two tries for the undo lock. */
+export const UNDO_LOCK_RETRY_MS = 200;
+/** An undo lock this old is one a crashed `vault-mcp undo` left: it is taken over. It is kept fresh while held. */
+export const UNDO_LOCK_STALE_MS = 10_000;
+
 // The lock every process takes around a read-modify-write of data.json.
 /** A settings lock this old is one a crashed process left: it is taken over. It is kept fresh while held, so a slow write never passes it. */
 export const SETTINGS_LOCK_STALE_MS = 10_000;
@@ -671,6 +683,7 @@ export const SETTINGS_LOCK_RETRIES = 300;
 export const SETTINGS_LOCK_RETRY_MIN_MS = 5;
 /** Longest wait between two tries for the settings lock. */
 export const SETTINGS_LOCK_RETRY_MAX_MS = 200;
+
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
 /**

@@ -105,6 +105,33 @@ export async function undoCall(
 	const entry = journal.get(callId);
 	if (!entry) return { ok: false, reason: unknownCallReason(callId) };
 	if (entry.undone) return { ok: false, reason: `The change ${callId} was already undone, at ${entry.undone.time} (by ${entry.undone.by}).` };
+	let underWay = undoesUnderWay.get(journal);
+	if (underWay === undefined) undoesUnderWay.set(journal, (underWay = new Set()));
+	if (underWay.has(callId)) return { ok: false, reason: `The change ${callId} is being undone already. Nothing was changed.` };
+	underWay.add(callId);
+	try {
+		return await undoOnce(host, journal, callId, entry, undoneBy, excludedFolders);
+	} finally {
+		underWay.delete(callId);
+	}
+}
+
+/**
+ * The calls each journal has an undo under way for (in this process). A second undo of one call while the first ran (Undo
+ * in the Activity section clicked twice, or beside the command) planned from the vault before the first's writes: its move back found the path
+ * taken, and a copy of the note was saved beside the note the first had just put back.
+ */
+const undoesUnderWay = new WeakMap<WriteJournal, Set<string>>();
+
+/** `undoCall` once no other undo of the call is under way. */
+async function undoOnce(
+	host: Host,
+	journal: WriteJournal,
+	callId: string,
+	entry: JournalEntry,
+	undoneBy: string,
+	excludedFolders: readonly string[] | (() => readonly string[]),
+): Promise<UndoOutcome> {
 	// The person's excluded folders as they are at each write (in Obsidian the settings now): one excluded while the undo runs is not written.
 	const excludedNow = typeof excludedFolders === "function" ? excludedFolders : () => excludedFolders;
 	const scopeNow = (): Scope => ({ configDir: host.vault.configDir, excludedFolders: [...excludedNow(), ...host.hiddenLinks()] });
@@ -259,6 +286,10 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
  */
 async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promise<{ why: string; todo: string } | null> {
 	if (change.movedFrom === undefined && change.before !== null) return null;
+	// A note at the very path is no twin: the path is taken (made since the plan found it free), and the applier saves the
+	// earlier text beside it, as for any note changed since. Looked at as a twin, it refused the undo telling the person to
+	// rename that note, the one a second undo of the same call had just put back there.
+	if (host.vault.getFileByPath(change.path) !== null) return null;
 	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
 	const { note: namesake, folder } = await visibleTwins(host, scope, change.path, change.movedFrom);
 	if (namesake)

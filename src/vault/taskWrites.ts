@@ -15,7 +15,16 @@ import { fillTemplate } from "./templates";
 import { findNote } from "./notes";
 import { NOT_ACCESSIBLE } from "./paths";
 import { mayNameHidden, type Scope } from "./scope";
-import { checkNewNotePathOnHost, createNoteFile, editNote, LINK_SYNTAX_CHARACTERS_SHOWN, linkSyntaxNameError, NoteExistsError, visibleTwins } from "./writes";
+import {
+	checkNewNotePathOnHost,
+	createNoteFile,
+	editNote,
+	folderAt,
+	LINK_SYNTAX_CHARACTERS_SHOWN,
+	linkSyntaxNameError,
+	NoteExistsError,
+	visibleTwins,
+} from "./writes";
 import { fail, ok, type Result } from "../result";
 import { taskItemsOf } from "../headless/compactMetadata";
 
@@ -44,6 +53,11 @@ export async function todaysDailyNote(
 		return fail(
 			`Today's daily note cannot be written: its name "${checked.value.slice(checked.value.lastIndexOf("/") + 1)}" would hold one of ${LINK_SYNTAX_CHARACTERS_SHOWN}, so links to it would break. Nothing was written. Change the date format in Obsidian's Daily notes settings, or pass a path to add the task to a note.`,
 		);
+	const folderWithLinkCharacter = await newFolderWithLinkCharacter(host, checked.value);
+	if (folderWithLinkCharacter !== undefined)
+		return fail(
+			`Today's daily note cannot be written: its folder "${folderWithLinkCharacter}" would be made with one of ${LINK_SYNTAX_CHARACTERS_SHOWN} in its name, so links to notes in it by path would break. Nothing was written. Change the new file location or the date format in Obsidian's Daily notes settings, or pass a path to add the task to a note.`,
+		);
 	const twin = await dailyNoteTwinError(host, scope, checked.value);
 	if (twin !== null) return fail(`Today's daily note cannot be written: ${twin}`);
 	const title = checked.value.slice(checked.value.lastIndexOf("/") + 1, -".md".length);
@@ -62,6 +76,23 @@ export async function todaysDailyNote(
 		if (!made) throw error;
 		return ok({ file: made, created: false, unused });
 	}
+}
+
+/**
+ * The first folder of `path` that is not there yet and whose name holds one of Obsidian's link characters, or undefined:
+ * add_task would make it, and a link to a note in it by path (`[[Daily #/2026-12-07]]`, which Obsidian writes when the name
+ * alone is not unique, as a date format's `MM-DD` is not across years) reads `#` as a heading. A folder the person made
+ * already is theirs, and written in as before.
+ */
+async function newFolderWithLinkCharacter(host: Host, path: string): Promise<string | undefined> {
+	const parts = path.split("/").slice(0, -1);
+	let made = 0;
+	while (made < parts.length && (await folderAt(host, parts.slice(0, made + 1).join("/"))) !== null) made++;
+	for (let depth = made + 1; depth <= parts.length; depth++) {
+		const folder = parts.slice(0, depth).join("/");
+		if (linkSyntaxNameError(folder) !== null) return folder;
+	}
+	return undefined;
 }
 
 /**

@@ -63,3 +63,43 @@ describe("vault-mcp undo of a rename beside a twin of the old name made since", 
 		expect(await topNotes(vault)).toEqual({ "Linker.md": "See [[Plan]].\n", "Plan.md": "# Plan\n", "plan 2.md": "another plan\n" });
 	}, 60_000);
 });
+
+/**
+ * Two `vault-mcp undo` of one rename at once (two terminals, or a script run twice): each planned from the vault before the
+ * other wrote, and the second said the renamed note "had changed since" and saved a copy of it beside the one the first had
+ * just moved back, both exiting 0, history showing two undos. Now the second waits for the first's lock, then finds the call undone.
+ */
+describe("two vault-mcp undo of one rename at once", () => {
+	let vault: string;
+
+	afterEach(async () => {
+		await removeDir(vault);
+	});
+
+	test("one moves it all back; the other waits, then exits 1 saying it was already undone; no copy is made", async () => {
+		const linking: Record<string, string> = {};
+		for (let index = 0; index < 40; index++) linking[`L${index}.md`] = "See [[Plan]].\n";
+		vault = await makeVault({ "Plan.md": "# Plan\n", ...linking });
+		const token = await writer.putInto(vault);
+		const serving = await startServe([vault, "--port", "0", "--allow-write"]);
+		try {
+			const client = await connectClient(serving.url, token);
+			expect((await callTool(client, "rename_note", { path: "Plan.md", new_path: "Other.md" })).ok).toBe(true);
+			await client.close();
+		} finally {
+			await serving.stop();
+		}
+		const listed = JSON.parse((await runCli(["history", vault, "--json"])).stdout) as Array<{ id: string; tool: string }>;
+		const rename = listed.find((entry) => entry.tool === "rename_note")?.id ?? "";
+
+		const outcomes = await Promise.all([runCli(["undo", vault, rename]), runCli(["undo", vault, rename])]);
+		// On the base both exited 0, the second having saved "Plan (before rename_note …).md".
+		expect(outcomes.map((outcome) => outcome.code).sort()).toEqual([0, 1]);
+		expect(outcomes.find((outcome) => outcome.code === 1)?.stderr).toContain(`The change ${rename} was already undone`);
+		const top = await topNotes(vault);
+		expect(Object.keys(top).filter((name) => !/^L\d+\.md$/u.test(name))).toEqual(["Plan.md"]);
+		expect(Object.values(top).filter((text) => text === "See [[Plan]].\n")).toHaveLength(40);
+		const history = JSON.parse((await runCli(["history", vault, "--json"])).stdout) as Array<{ tool: string }>;
+		expect(history.map((entry) => entry.tool)).toEqual(["undo", "rename_note"]);
+	}, 60_000);
+});

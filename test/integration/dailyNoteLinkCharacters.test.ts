@@ -33,4 +33,32 @@ describe("add_task's daily note named with a link character", () => {
 			}
 		},
 	);
+
+	test.each([
+		["Daily #", "YYYY-MM-DD", "Daily #"],
+		["Daily", "[^]YYYY/MM-DD", "Daily/^YYYY"],
+	])("a folder it would make with one (folder %s, format %s) is refused, naming that folder, and nothing is made", async (folder, format, named) => {
+		vault = await makeVault({ "Notes/a.md": "a\n", ".obsidian/daily-notes.json": JSON.stringify({ folder, format }) });
+		const { client, stop } = await startWriteClient(vault);
+		try {
+			const error = await callError(client, "add_task", { text: "Water the plants" });
+			const shown = named.replace("YYYY", String(new Date().getFullYear()));
+			expect(error).toContain(`Today's daily note cannot be written: its folder "${shown}" would be made with one of # ^ [ ] or |`);
+			expect(error).toContain("Nothing was written. Change the new file location or the date format in Obsidian's Daily notes settings");
+			expect(readdirSync(vault).sort()).toEqual([".obsidian", "Notes"]);
+		} finally {
+			await stop();
+		}
+	});
+
+	test("a folder holding one that the person made already is written in as before", async () => {
+		vault = await makeVault({ "Daily #/old.md": "old\n", ".obsidian/daily-notes.json": JSON.stringify({ folder: "Daily #", format: "YYYY-MM-DD" }) });
+		const { client, stop } = await startWriteClient(vault);
+		try {
+			await callOk(client, "add_task", { text: "Water the plants" });
+			expect(readdirSync(nodePath.join(vault, "Daily #"))).toHaveLength(2);
+		} finally {
+			await stop();
+		}
+	});
 });

@@ -143,4 +143,69 @@ describe("undo of a change whose note would go back beside a twin made since", (
 		expect(await notesOf(vault)).toEqual(before);
 		expect((await fs.readdir(vault)).sort()).toEqual([".obsidian", "A.md", "Linker.md", "Plan.md", "plans"]);
 	});
+
+	test("a note made at the very path while the undo plans is no twin: the restore's text is saved beside it, as before the twin look", async () => {
+		await callOk(client, "create_note", { path: "Draft.md", content: "draft" });
+		const undoneCreate = await undoCall(running.host, running.journal, lastId(running));
+		const trashing = undoneCreate.ok ? undoneCreate.undoId : "";
+		// Made right after the plan found the path free (its look at the disk), before the twin looks.
+		const { vault: notes } = running.host;
+		const exists = notes.adapter.exists.bind(notes.adapter);
+		let made = false;
+		const looking = replaceMethod(notes.adapter, "exists", async (path: string, sensitive?: boolean) => {
+			const answer = await exists(path, sensitive);
+			if (!made && path === "Draft.md") {
+				made = true;
+				await notes.create("Draft.md", "mine\n");
+			}
+			return answer;
+		});
+		let outcome;
+		try {
+			outcome = await undoCall(running.host, running.journal, trashing);
+		} finally {
+			looking.restore();
+		}
+		expect(made).toBe(true);
+		// On lead20: refused, "a note "Draft.md" is there now, read as the same name … Rename or move "Draft.md" first".
+		expect(outcome.ok ? outcome.notes.map((note) => note.result) : outcome.reason).toEqual(["conflict"]);
+		const notesNow = await notesOf(vault);
+		expect(notesNow["Draft.md"]).toBe("mine\n");
+		expect(Object.entries(notesNow).filter(([path, text]) => path.startsWith("Draft (before undo ") && text === "draft\n")).toHaveLength(1);
+	});
+
+	test("a second undo of one rename, run while the first plans, is refused: no copy of the note the first puts back, no twin named", async () => {
+		await callOk(client, "rename_note", { path: "Plan.md", new_path: "Other.md" });
+		const rename = lastId(running);
+		await running.host.metadataCache.settled();
+		// The second undo runs whole in the first's read of the linking note: after the first planned the move, before its write.
+		const { vault: notes } = running.host;
+		const cachedRead = notes.cachedRead.bind(notes);
+		let second: Awaited<ReturnType<typeof undoCall>> | "running" | undefined;
+		const reading = replaceMethod(notes, "cachedRead", async (file) => {
+			if (second === undefined && file.path === "Linker.md") {
+				second = "running";
+				second = await undoCall(running.host, running.journal, rename);
+			}
+			return cachedRead(file);
+		});
+		let first;
+		try {
+			first = await undoCall(running.host, running.journal, rename);
+		} finally {
+			reading.restore();
+		}
+		// On lead20 the second moved it all back and the first was refused: 'a note "Plan.md" is there now, read as the same
+		// name … Rename or move "Plan.md" first' (on the base, 8d0e157d: a copy "Plan (before rename_note …).md" was made).
+		expect(second).toEqual({ ok: false, reason: `The change ${rename} is being undone already. Nothing was changed.` });
+		expect(first.ok ? first.notes : first.reason).toEqual([
+			{ path: "Plan.md", result: "moved back", from: "Other.md" },
+			{ path: "Linker.md", result: "restored" },
+		]);
+		expect(await notesOf(vault)).toEqual({ "Plan.md": "# Plan\n", "Linker.md": "See [[Plan]].\n", "Plans/A.md": "# A\n" });
+		// Once it is done, the same undo says so, as before.
+		expect(await undoCall(running.host, running.journal, rename)).toEqual(
+			expect.objectContaining({ ok: false, reason: expect.stringContaining("was already undone") }),
+		);
+	});
 });
