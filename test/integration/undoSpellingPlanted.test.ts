@@ -82,3 +82,36 @@ test("undo of a rename refuses a journal line whose name on disk is not a spelli
 		await removeDir(outside);
 	}
 });
+
+test.each([
+	["in NFD, the spelling the journal names", "Cafe\u0301.md"],
+	["in NFC, the vault path's spelling", "Caf\u00e9.md"],
+])("undo of a rename never replaces a file made since at the old name %s", async (_, madeSince) => {
+	const vault = await makeVault({ "Cafe\u0301.md": "nfd\n" });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		await callOk(client, "rename_note", { path: "Caf\u00e9.md", new_path: "Renamed.md" });
+		const [rename] = running.journal.list(1);
+		if (rename === undefined) throw new Error("no journal entry");
+		await client.close();
+		await running.stop();
+		await fs.writeFile(nodePath.join(vault, madeSince), "made since\n");
+		const before = await filesOnDisk(vault);
+		const host = await NodeHost.open(vault, { metadata: false });
+		const journal = JournalFile.forVault(vault, ".obsidian");
+		try {
+			const outcome = await undoCall(host, journal, rename.id);
+			if (outcome.ok) expect(outcome.notes.map((note) => note.result)).not.toContain("moved back");
+		} finally {
+			journal.close?.();
+			await host.close();
+		}
+		// Every file there before is there still, as it was (undo may leave a copy of the old text beside them).
+		expect(await filesOnDisk(vault)).toEqual(expect.arrayContaining(before));
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});
