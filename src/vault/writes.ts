@@ -55,7 +55,13 @@ export function checkNewNotePath(input: string, scope: Scope, renamed?: string, 
  * the disk's answer for the name (on Windows `stat("PRIVAT~1")` answers for `Private notes`). The host is asked only for a path
  * this token could write but for that shape: whether an excluded folder is there is not told by a refusal's words.
  */
-export async function checkNewNotePathOnHost(host: Host, input: string, scope: Scope, renamed?: string): Promise<Result<string>> {
+export async function checkNewNotePathOnHost(
+	host: Host,
+	input: string,
+	scope: Scope,
+	renamed?: string,
+	clock: SliceClock = twinLookClock(),
+): Promise<Result<string>> {
 	const checked = checkNewNotePath(input, scope, renamed);
 	if (checked.ok || checked.error !== SHORT_NAME_REFUSAL) return checked;
 	const otherwise = checkNewNotePath(input, scope, renamed, () => true);
@@ -63,11 +69,28 @@ export async function checkNewNotePathOnHost(host: Host, input: string, scope: S
 	const listed = new Set<string>();
 	for (const folder of shortNamedFolders(otherwise.value)) {
 		const slash = folder.lastIndexOf("/");
-		const names = await host.vault.listedFolderNames(slash === -1 ? "" : folder.slice(0, slash));
-		const name = folder.slice(slash + 1);
-		if (names?.some((listedName) => listedName.normalize("NFC") === name) === true) listed.add(folder);
+		const names = (await host.vault.listedFolderNames(slash === -1 ? "" : folder.slice(0, slash))) ?? [];
+		if ((await listedNameOrTwin(names, folder.slice(slash + 1), false, clock)).listed) listed.add(folder);
 	}
 	return checkNewNotePath(input, scope, renamed, (folder) => listed.has(folder));
+}
+
+/**
+ * Whether `names` (a folder's listing, `listedFolderNames`) holds `name` as spelt (NFC), and, when `twinToo`, the first name
+ * in it a person or a disk folding case reads as `name` (`pathMatchKey`), in NFC. One pass, in pieces, pausing on `clock` every
+ * NAMESAKE_LOOK_CHECK_MASK + 1 names: a folder's listing may hold any number of them (in one piece, 200,000 accented folder
+ * names were 225-255 ms of a create_note's CPU making their keys, and 7 ms holding them against the name as spelt).
+ */
+async function listedNameOrTwin(names: readonly string[], name: string, twinToo: boolean, clock: SliceClock): Promise<{ listed: boolean; twin?: string }> {
+	const key = twinToo ? pathMatchKey(name) : undefined;
+	let twin: string | undefined;
+	for (let index = 0; index < names.length; index++) {
+		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
+		const listedName = (names[index] ?? "").normalize("NFC");
+		if (listedName === name) return { listed: true };
+		if (twin === undefined && key !== undefined && pathMatchKey(listedName) === key) twin = listedName;
+	}
+	return twin === undefined ? { listed: false } : { listed: false, twin };
 }
 
 /** What a new note's path is read as besides itself (`visibleTwins`): another note's path, and another folder's. */
@@ -127,7 +150,7 @@ export async function visibleTwins(host: Host, scope: Scope, path: string, excep
 			break;
 		}
 	}
-	return { ...(note === undefined ? {} : { note }), ...(await folderTwin(host, scope, path, folders, heldByFiles, twinsByFiles)) };
+	return { ...(note === undefined ? {} : { note }), ...(await folderTwin(host, scope, path, folders, heldByFiles, twinsByFiles, clock)) };
 }
 
 /** The folder twin of `path` once the files were walked (visibleTwins): the first folder not held by files, by its twin among files or in its listing. */
@@ -138,20 +161,20 @@ async function folderTwin(
 	folders: readonly string[],
 	heldByFiles: readonly boolean[],
 	twinsByFiles: ReadonlyArray<string | undefined>,
+	clock: SliceClock,
 ): Promise<{ folder?: string }> {
 	for (const [depth, folder] of folders.entries()) {
 		if (heldByFiles[depth] === true) continue;
 		// Not held by files: empty, missing, or there beside a twin holding files (Linux lists both): the listing says which.
 		const above = depth === 0 ? "" : (folders[depth - 1] ?? "");
 		const name = folder.slice(above === "" ? 0 : above.length + 1);
-		const listed = (await host.vault.listedFolderNames(above)) ?? [];
-		if (listed.some((listedName) => listedName.normalize("NFC") === name)) continue;
 		const byFiles = twinsByFiles[depth];
+		const listed = await listedNameOrTwin((await host.vault.listedFolderNames(above)) ?? [], name, byFiles === undefined, clock);
+		if (listed.listed) continue;
 		if (byFiles !== undefined) return { folder: byFiles };
-		const key = pathMatchKey(name);
-		const twinName = listed.find((listedName) => pathMatchKey(listedName.normalize("NFC")) === key);
+		const twinName = listed.twin;
 		if (twinName === undefined) return {};
-		const twinPath = above === "" ? twinName.normalize("NFC") : `${above}/${twinName.normalize("NFC")}`;
+		const twinPath = above === "" ? twinName : `${above}/${twinName}`;
 		return isPathVisible(`${twinPath}${path.slice(folder.length)}`, scope) ? { folder: twinPath } : {};
 	}
 	return {};

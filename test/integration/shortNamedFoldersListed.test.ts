@@ -5,7 +5,8 @@
  * be. Judged by the listing, never by a lookup of the name (Windows answers `stat("PRIVAT~1")` for `Private notes`); an
  * excluded folder of that shape stays refused in the same words as one that is not there. The real SDK client over HTTP.
  */
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import * as os from "node:os";
 import * as nodePath from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startWriteClient } from "../helpers/service";
@@ -62,5 +63,26 @@ describe("folders of a short name's shape that the vault holds", () => {
 			await callError(client, "rename_note", { path: "Old~1/a.md", new_path: "Absent~1/a.md" }),
 		);
 		expect(readdirSync(nodePath.join(vault, "Secret~1"))).toEqual(["p.md"]);
+	});
+
+	test("a link of that shape to a folder outside is not listed: refused in the words of one not there, nothing written outside", async () => {
+		// The listing never goes through a link (its entries are links, not folders; a folder swapped for one lists nothing).
+		const outside = mkdtempSync(nodePath.join(os.tmpdir(), "vault-mcp-outside-"));
+		try {
+			symlinkSync(outside, nodePath.join(vault, "Link~1"), "dir");
+			renameSync(nodePath.join(vault, "Old~1"), nodePath.join(vault, "Old folder"));
+			symlinkSync(outside, nodePath.join(vault, "Old~1"), "dir");
+			const absent = await callError(client, "create_note", { path: "Absent~1/x.md", content: "c" });
+			for (const path of ["Link~1/x.md", "Old~1/x.md"]) expect(await callError(client, "create_note", { path, content: "c" })).toBe(absent);
+			expect(await callError(client, "rename_note", { path: "Daily~1/old day.md", new_path: "Link~1/old day.md" })).toBe(
+				await callError(client, "rename_note", { path: "Daily~1/old day.md", new_path: "Absent~1/old day.md" }),
+			);
+			expect(readdirSync(outside)).toEqual([]);
+		} finally {
+			rmSync(nodePath.join(vault, "Link~1"), { force: true });
+			rmSync(nodePath.join(vault, "Old~1"), { force: true });
+			if (existsSync(nodePath.join(vault, "Old folder"))) renameSync(nodePath.join(vault, "Old folder"), nodePath.join(vault, "Old~1"));
+			rmSync(outside, { recursive: true, force: true });
+		}
 	});
 });

@@ -7,6 +7,7 @@ import { MAX_EDITED_NOTE_CHARS, MAX_EDITED_NOTE_LINES, NAMESAKE_LOOK_CHECK_MASK 
 import {
 	backupPath,
 	checkNewNotePath,
+	checkNewNotePathOnHost,
 	createNoteFile,
 	editNote,
 	ensureParentFolder,
@@ -18,6 +19,7 @@ import {
 } from "../../../src/vault/writes";
 import type { Host } from "../../../src/host/Host";
 import { SliceClock } from "../../../src/markdown/steps";
+import { SHORT_NAME_REFUSAL } from "../../../src/vault/paths";
 import { openVault, type OpenVault } from "../../helpers/hostVault";
 import { makeVault, removeDir } from "../../helpers/vault";
 
@@ -92,6 +94,22 @@ describe("the looks for a note's or a folder's twin go in pieces", () => {
 		const found = await visibleTwins(hostOf([...paths, "OTHER/z.md", "OTHER/X.md"]), scope, "other/x.md", undefined, clock);
 		expect(found).toEqual({ note: { path: "OTHER/X.md" }, folder: "OTHER" });
 		expect(pauses).toBe(Math.floor((FILES + 1) / (NAMESAKE_LOOK_CHECK_MASK + 1)));
+	});
+
+	test("a folder's listing is looked through in pieces too: thousands of empty folders, a twin listed last, or a short-shaped name", async () => {
+		// On lead20 the listing was held against the name and then keyed in one piece each (a root of 200,000 accented folder
+		// names: 225-255 ms of a create_note's CPU between two turns of the event loop): no pause at all, as no file is there.
+		const folders = [...Array.from({ length: FILES - 1 }, (_, index) => `Café ${index}`), "NEWDIR"];
+		const emptyFolders = {
+			vault: { getFiles: () => [], getFolderByPath: () => null, listedFolderNames: () => Promise.resolve(folders) },
+		} as unknown as Host;
+		let pauses = 0;
+		const clock = new SliceClock(0, async () => void pauses++);
+		expect(await visibleTwins(emptyFolders, scope, "newdir/x.md", undefined, clock)).toEqual({ folder: "NEWDIR" });
+		expect(pauses).toBe(pieces);
+		pauses = 0;
+		expect(await checkNewNotePathOnHost(emptyFolders, "OLD~1/x.md", scope, undefined, clock)).toEqual({ ok: false, error: SHORT_NAME_REFUSAL });
+		expect(pauses).toBe(pieces);
 	});
 });
 
