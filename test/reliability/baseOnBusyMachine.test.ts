@@ -35,12 +35,17 @@ const BASE = [
 	"",
 ].join("\n");
 
-/** `perCore` threads for each core of this machine, busy until stopped: serve gets a small share of a core. */
-function spinEveryCore(perCore: number): { stop: () => Promise<void> } {
+/**
+ * `perCore` threads for each core of this machine, busy until stopped: serve gets a small share of a core. Answered once
+ * every thread runs: on a quiet machine a query sent at once ended (190 ms of wall time) before 48 threads had started
+ * (a trial CI, 7 December), and the machine was never seen busy.
+ */
+async function spinEveryCore(perCore: number): Promise<{ stop: () => Promise<void> }> {
 	const spinners = Array.from(
 		{ length: perCore * availableParallelism() },
 		() => new Worker("const until = Date.now() + 120000; while (Date.now() < until);", { eval: true }),
 	);
+	await Promise.all(spinners.map((spinner) => new Promise((resolve) => spinner.once("online", resolve))));
 	return { stop: async () => void (await Promise.all(spinners.map((spinner) => spinner.terminate()))) };
 }
 
@@ -78,7 +83,7 @@ describe("a base queried while the machine is busy", () => {
 		// under BASES_MAX_PIECE_WALL_MS.
 		let busy = quiet;
 		for (let perCore = 6; perCore <= 24; perCore *= 2) {
-			const spinning = spinEveryCore(perCore);
+			const spinning = await spinEveryCore(perCore);
 			try {
 				busy = await query();
 			} finally {
