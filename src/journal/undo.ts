@@ -188,12 +188,17 @@ async function undoOnce(
 
 /**
  * A path undo may write: a vault path as the path policy spells it, visible to a token (not hidden, not excluded, not the
- * config folder). A no-break space (U+00A0, U+202F) is kept: a note named with one outside Obsidian is known by that name,
- * and the policy's spelling (a space) named another note; its change was refused ("not a note Vault MCP may write").
+ * config folder). A no-break space (U+00A0, U+202F) in the note's own name is kept: a note named with one outside Obsidian
+ * is known by that name, and the policy's spelling (a space) named another note; its change was refused ("not a note Vault
+ * MCP may write"). Not in a folder's name: the folders of a path written back are found and made by the policy's spelling,
+ * so undo of a rename out of `A\u00a0B/` made a second folder `A B/` beside it and put the note there.
  */
 function isWritablePath(path: string, scope: Scope): boolean {
 	const checked = checkVaultPath(path, scope);
-	return checked.ok && checked.value === path.replace(OBSIDIAN_SPACES, " ") && isPathVisible(path, scope);
+	const folders = path.slice(0, path.lastIndexOf("/") + 1);
+	return (
+		checked.ok && folders === folders.replace(OBSIDIAN_SPACES, " ") && checked.value === path.replace(OBSIDIAN_SPACES, " ") && isPathVisible(path, scope)
+	);
 }
 
 /**

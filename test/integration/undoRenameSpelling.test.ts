@@ -83,6 +83,30 @@ test("an append to a note with a no-break space in its name is undone", async ()
 });
 
 /**
+ * Only a note's own name keeps its no-break space when undone: the folders of the path back are found and made by the path
+ * policy's spelling (a plain space), so a rename out of `A\u00a0B/` undone made a second folder `A B/` and put the note there
+ * (the whole-change review). Refused as before, nothing written, the note where the rename put it.
+ */
+test("undo of a rename out of a folder with a no-break space in its name makes no look-alike folder", async () => {
+	const vault = await makeVault({ "A\u00a0B/Plan.md": "plan\n" });
+	const running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, writeDisclosureAccepted: true } });
+	const client = await connectClient(running.url, running.tokens.write ?? "");
+	try {
+		await callOk(client, "rename_note", { path: "A\u00a0B/Plan.md", new_path: "Other.md" });
+		const [rename] = running.journal.list(1);
+		if (rename === undefined) throw new Error("no journal entry");
+		await undoCall(running.host, running.journal, rename.id);
+		expect(await namesOnDisk(vault)).toEqual(["A\\u00a0B", "Other.md"]);
+		expect(await fs.readdir(nodePath.join(vault, "A\u00a0B"))).toEqual([]);
+		expect(await fs.readFile(nodePath.join(vault, "Other.md"), "utf8")).toBe("plan\n");
+	} finally {
+		await client.close();
+		await running.stop();
+		await removeDir(vault);
+	}
+});
+
+/**
  * In Obsidian the move back is Obsidian's own `Vault.rename`, which takes a path only (obsidian.d.ts 1.13.1) and spells it
  * as Obsidian does; the plugin's host records no name on disk. Pinned as the host double (NodeVault's rename, asked no
  * spelling) does it: the notes come back with their texts, the no-break space one no longer refused, under the spelling
