@@ -11,6 +11,7 @@ import { describeUndo, undoCall, unknownCallReason } from "../../journal/undo";
 import { UNDO_COMMAND } from "../cliHelp";
 import { NodeHost } from "../NodeHost";
 import { visibleInTerminal } from "../terminalText";
+import type { Logger } from "../../activity";
 import { asUsage, loggerFor, quoted, UsageError, vaultRootFrom, type CliIo } from "./io";
 import { loadSettings, settingsStoreOf } from "./vaultSettings";
 import { journalToUndo } from "./journal";
@@ -36,7 +37,7 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 			logger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);
 			return 1;
 		}
-		return await undoHoldingLock(root, id, journal, io);
+		return await undoHoldingLock(root, id, journal, io, logger);
 	} finally {
 		await release().catch(() => undefined);
 	}
@@ -66,8 +67,7 @@ async function takeUndoLock(root: string): Promise<(() => Promise<void>) | null>
 	}
 }
 
-async function undoHoldingLock(root: string, id: string, journal: WriteJournal, io: CliIo): Promise<number> {
-	const logger = loggerFor(io);
+async function undoHoldingLock(root: string, id: string, journal: WriteJournal, io: CliIo, logger: Logger): Promise<number> {
 	// Undo writes nowhere a token could not: the saved excluded folders hold for it too.
 	const { excludedFolders } = await loadSettings(settingsStoreOf(root), logger);
 	const host = await NodeHost.open(root, { metadata: false });
