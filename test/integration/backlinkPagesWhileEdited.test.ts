@@ -1,12 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { addToken, revokeToken } from "../../src/auth/tokenList";
+import { revokeToken } from "../../src/auth/tokenList";
 import { KEPT_NOTE_LINK_WALKS } from "../../src/config/limits";
-import { defaultSettings } from "../../src/config/settings";
-import type { HostFile } from "../../src/host/Host";
-import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import type { RunningService } from "../helpers/service";
+import { startScopedReaders, type ScopedReaders } from "../helpers/scopedReaders";
 import { callOk, callTool } from "../helpers/tools";
-import { makeVault, removeDir } from "../helpers/vault";
 
 interface Links {
 	backlinks: Array<{ path: string; count: number }>;
@@ -34,7 +31,7 @@ const LONERS = Array.from({ length: KEPT_NOTE_LINK_WALKS + 1 }, (_, index) => `L
  * page came again, and one whose count went up before the cursor never came.
  */
 describe("get_note_links: backlinks pages read while linking notes are edited", () => {
-	let vault: string;
+	let readers: ScopedReaders;
 	let running: RunningService;
 	let everyFolder: Client;
 	let inL: Client;
@@ -44,25 +41,14 @@ describe("get_note_links: backlinks pages read while linking notes are edited", 
 		for (let index = 0; index < L_NOTES; index++) files[name(index)] = linking(startCount(index));
 		for (const path of [...OTHER, ...PRIVATE]) files[path] = linking(1);
 		for (const path of LONERS) files[path] = "# Alone\n";
-		vault = await makeVault(files);
-		const scoped = addToken({ ...defaultSettings(), excludedFolders: ["Private"] }, "scoped", "read", undefined, ["L"]);
-		if ("error" in scoped) throw new Error(scoped.error);
-		running = await startService(vault, { settings: { rateLimitPerMinute: 100_000, excludedFolders: ["Private"], tokens: scoped.settings.tokens } });
-		await running.host.metadataCache.settled();
-		everyFolder = await connectClient(running.url, running.tokens.read ?? "");
-		inL = await connectClient(running.url, scoped.token);
+		readers = await startScopedReaders(files);
+		({ running, everyFolder, inL } = readers);
 	}, 60_000);
-	afterAll(async () => {
-		await everyFolder.close();
-		await inL.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	afterAll(() => readers.stop());
 
 	/** Rewrites a note to link the hub `times` times, as another client would, and waits for the cache. */
 	async function relink(path: string, times: number): Promise<void> {
-		await running.host.vault.process(running.host.vault.getFileByPath(path) as HostFile, () => linking(times));
-		await running.host.metadataCache.settled();
+		await readers.rewrite(path, linking(times));
 	}
 	async function restore(): Promise<void> {
 		for (let index = 0; index < L_NOTES; index++) await relink(name(index), startCount(index));

@@ -1,12 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { addToken } from "../../src/auth/tokenList";
 import { KEPT_PAGED_TAG_WALKS } from "../../src/config/limits";
-import { defaultSettings } from "../../src/config/settings";
-import type { HostFile } from "../../src/host/Host";
-import { connectClient } from "../helpers/http";
-import { startService, type RunningService } from "../helpers/service";
+import { startScopedReaders, type ScopedReaders } from "../helpers/scopedReaders";
 import { callOk } from "../helpers/tools";
-import { makeVault, removeDir } from "../helpers/vault";
 
 interface Tags {
 	tags: Array<{ tag: string; count: number }>;
@@ -33,8 +28,7 @@ const PRIVATE = "Private/p.md";
  * count went up before the cursor never came.
  */
 describe("list_tags: pages read while notes' tags change", () => {
-	let vault: string;
-	let running: RunningService;
+	let readers: ScopedReaders;
 	let everyFolder: Client;
 	let inL: Client;
 
@@ -44,25 +38,12 @@ describe("list_tags: pages read while notes' tags change", () => {
 			for (let note = 0; note < NOTES_A_TAG; note++) files[noteOf(index, note)] = note < startCount(index) ? `#${tagName(index)}\n` : "none\n";
 		files[OTHER] = "#other\n";
 		files[PRIVATE] = "#secret #t05 #t25\n";
-		vault = await makeVault(files);
-		const scoped = addToken({ ...defaultSettings(), excludedFolders: ["Private"] }, "scoped", "read", undefined, ["L"]);
-		if ("error" in scoped) throw new Error(scoped.error);
-		running = await startService(vault, { settings: { rateLimitPerMinute: 100_000, excludedFolders: ["Private"], tokens: scoped.settings.tokens } });
-		await running.host.metadataCache.settled();
-		everyFolder = await connectClient(running.url, running.tokens.read ?? "");
-		inL = await connectClient(running.url, scoped.token);
+		readers = await startScopedReaders(files);
+		({ everyFolder, inL } = readers);
 	}, 60_000);
-	afterAll(async () => {
-		await everyFolder.close();
-		await inL.close();
-		await running.stop();
-		await removeDir(vault);
-	});
+	afterAll(() => readers.stop());
 
-	async function write(path: string, text: string): Promise<void> {
-		await running.host.vault.process(running.host.vault.getFileByPath(path) as HostFile, () => text);
-		await running.host.metadataCache.settled();
-	}
+	const write = (path: string, text: string) => readers.rewrite(path, text);
 	/** Makes `#tNN` carried by `count` notes, as another client editing them would. */
 	async function setCount(index: number, count: number): Promise<void> {
 		for (let note = 0; note < NOTES_A_TAG; note++) await write(noteOf(index, note), note < count ? `#${tagName(index)}\n` : "none\n");
