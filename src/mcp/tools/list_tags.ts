@@ -78,8 +78,10 @@ export const listTagsTool = defineTool({
 		// end every page); a tag that only lacked room on this page starts the next one.
 		const lastTaken = tags.length > taken ? (tags[taken - 1] as CountedTag | PlacedTag) : undefined;
 		const last = lastTaken && tagPlace((lastTaken as Partial<PlacedTag>).place ?? lastTaken);
-		// Named in the cursor only when the server keeps the walk for the pages after (a server not following changes does not).
-		const order = last && ctx.tagNotes?.keepPaged(ctx.scope, pagedWalk) ? pagedWalk.id : undefined;
+		// The walk kept for the pages after, and named in the cursor, only when the server keeps it (a server not following
+		// changes does not).
+		const keptForNextPage = last !== undefined && ctx.tagNotes?.keepPaged(ctx.scope, pagedWalk) === true;
+		const order = keptForNextPage ? pagedWalk.id : undefined;
 		const nextCursor = last ? { next_cursor: encodeCursor("list_tags", [last.count, last.tag], undefined, order) } : {};
 		return ok({
 			tags: listed.map(({ tag, count }) => ({ tag, count })),
