@@ -140,6 +140,13 @@ export const READ_NOTE_ANSWER_MARGIN_BYTES = 32 * 1024;
  * MAX_RESPONSE_BYTES, so the note could not be read at all.
  */
 export const MAX_LISTED_TAG_CHARS = 64 * 1024;
+/**
+ * Arrays and objects one inside another that a page cursor's text may hold (the server's own nest two deep: the cursor,
+ * its key). The text comes from the client and is parsed whole in one turn: a cursor of 400,000 `[` (533 KB, under the
+ * request's cap, whose own nesting limit does not look inside a string) held JSON.parse 15-25 ms a call, twice for
+ * list_tags, while other clients waited; deeper than this, it is refused unparsed (a scan of 1-2 ms).
+ */
+export const MAX_CURSOR_NESTING = 4;
 /** read_note lists at most this many stretches of hidden text (comments, invisible characters). */
 export const HIDDEN_CONTENT_MAX_ENTRIES = 50;
 /** list_notes page size: default and maximum. */

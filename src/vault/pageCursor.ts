@@ -1,4 +1,4 @@
-import { MAX_LISTED_TAG_CHARS, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import { MAX_CURSOR_NESTING, MAX_LISTED_TAG_CHARS, MAX_VAULT_PATH_CHARS } from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { sha256Hex } from "../sha256";
 import { comparePathsStrictly } from "./notes";
@@ -65,11 +65,36 @@ export function encodeCursor(tool: string, after: CursorKey, list?: string, orde
 /** The order a cursor `decodeCursor` took names (`encodeCursor`'s `order`), if any: an opaque name the server checks. */
 export function cursorOrder(cursor: string | undefined): string | undefined {
 	if (cursor === undefined) return undefined;
+	const parsed = parseCursor(cursor);
+	const order = typeof parsed === "object" && parsed !== null ? (parsed as { order?: unknown }).order : undefined;
+	return typeof order === "string" && order.length <= MAX_ORDER_CHARS ? order : undefined;
+}
+
+/** Not a cursor's text: its JSON could not be parsed, or was not tried (nested deeper than any cursor the server makes). */
+const UNPARSED = Symbol("unparsed");
+
+/**
+ * A cursor's JSON, or UNPARSED. Its nesting is looked at first, outside strings, in one pass without making anything:
+ * JSON.parse of text nested hundreds of thousands deep held the thread 15-25 ms before it failed (MAX_CURSOR_NESTING).
+ */
+function parseCursor(cursor: string): unknown {
+	const text = Buffer.from(cursor, "base64url").toString("utf8");
+	let depth = 0;
+	let inString = false;
+	for (let index = 0; index < text.length; index++) {
+		const char = text.charCodeAt(index);
+		if (inString) {
+			if (char === 0x5c) index++;
+			else if (char === 0x22) inString = false;
+		} else if (char === 0x22) inString = true;
+		else if (char === 0x5b || char === 0x7b) {
+			if (++depth > MAX_CURSOR_NESTING) return UNPARSED;
+		} else if (char === 0x5d || char === 0x7d) depth--;
+	}
 	try {
-		const { order } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { order?: unknown };
-		return typeof order === "string" && order.length <= MAX_ORDER_CHARS ? order : undefined;
+		return JSON.parse(text) as unknown;
 	} catch {
-		return undefined;
+		return UNPARSED;
 	}
 }
 
@@ -79,12 +104,7 @@ export function cursorOrder(cursor: string | undefined): string | undefined {
  */
 export function decodeCursor(cursor: string | undefined, tool: string, parts: readonly KeyPart[], list?: string): Result<CursorKey | undefined> {
 	if (cursor === undefined) return ok(undefined);
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-	} catch {
-		return fail(NOT_VALID);
-	}
+	const parsed = parseCursor(cursor);
 	if (typeof parsed !== "object" || parsed === null) return fail(NOT_VALID);
 	const { offset, tool: madeBy, after, list: madeFor } = parsed as { offset?: unknown; tool?: unknown; after?: unknown; list?: unknown };
 	if (typeof offset === "number" && madeBy === undefined) return fail(FROM_OLDER_SERVER);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
+import { MAX_CURSOR_NESTING, MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
 import { comparePathsStrictly } from "../../../src/vault/notes";
-import { BY_PATH, decodeCursor, encodeCursor, pageAfter, type KeyedOrder } from "../../../src/vault/pageCursor";
+import { BY_PATH, cursorOrder, decodeCursor, encodeCursor, pageAfter, type KeyedOrder } from "../../../src/vault/pageCursor";
 
 const BY_PATH_ORDER: KeyedOrder<string> = { tool: "list_x", parts: BY_PATH, keyOf: (path) => [path] };
 const NOT_VALID = "The cursor is not valid. Call again without a cursor to start from the first page.";
@@ -82,6 +82,29 @@ describe("keyset page cursors", () => {
 	test("a number that is not finite is refused", () => {
 		const cursor = Buffer.from(JSON.stringify({ tool: "list_x", after: [null, "a"] })).toString("base64url");
 		expect(decodeCursor(cursor, "list_x", ["descending", "path"])).toEqual({ ok: false, error: NOT_VALID });
+	});
+
+	test(`a cursor nested deeper than ${MAX_CURSOR_NESTING} is refused without JSON.parse; the server's own, whatever its key's characters, are parsed`, () => {
+		const tag = ["descending", "tag"] as const;
+		// Nested 400,000 deep: JSON.parse held the thread 15-25 ms before it failed; text like it inside a key's string is only text.
+		const deep = Buffer.from(`{"tool":"list_tags","after":${"[".repeat(400_000)}`).toString("base64url");
+		const parse = jest.spyOn(JSON, "parse");
+		try {
+			expect(decodeCursor(deep, "list_tags", tag)).toEqual({ ok: false, error: NOT_VALID });
+			expect(cursorOrder(deep)).toBeUndefined();
+			expect(parse).not.toHaveBeenCalled();
+			const bracketed = encodeCursor("list_tags", [3, `[{"\\${"[".repeat(50)}`], undefined, "walk-1");
+			expect(decodeCursor(bracketed, "list_tags", tag)).toEqual({ ok: true, value: [3, `[{"\\${"[".repeat(50)}`] });
+			expect(cursorOrder(bracketed)).toBe("walk-1");
+			fc.assert(
+				fc.property(fc.integer(), fc.string({ unit: "binary", maxLength: 40 }), (count, spelling) => {
+					const made = encodeCursor("list_tags", [count, spelling], undefined, "w");
+					expect(decodeCursor(made, "list_tags", tag)).toEqual({ ok: true, value: [count, spelling] });
+				}),
+			);
+		} finally {
+			parse.mockRestore();
+		}
 	});
 
 	test("a cursor of another tool is refused, naming neither that tool nor its key", () => {
