@@ -7,10 +7,11 @@ import {
 	PLACE_WAIT_MS,
 	RESPONSE_WRITE_TIMEOUT_MS,
 	STOP_TIMEOUT_MS,
+	SUBSCRIPTION_KEEPALIVE_MS,
 } from "../config/limits";
 
 /**
- * The deadlines (body, answer, first request, waiting for a place, a stop) and the caps (answer bytes,
+ * The deadlines (body, answer, first request, waiting for a place, a stop, a stream's keep-alive) and the caps (answer bytes,
  * unauthenticated connections) the HTTP layer enforces per connection and per answer. The defaults
  * are the limits in src/config/limits.ts; tests pass shorter ones so a deadline can be watched in a second.
  */
@@ -31,6 +32,8 @@ export interface HttpDeadlinesAndCaps {
 	placeWaitMs: number;
 	/** How long a stop waits in all for streams to end, written answers to be sent and running calls to finish. */
 	stopMs: number;
+	/** How often an open subscription stream sends a keep-alive comment. */
+	subscriptionKeepAliveMs: number;
 }
 
 /** The deadlines and caps from src/config/limits.ts, with any given overrides. */
@@ -44,6 +47,7 @@ export function httpDeadlinesAndCaps(overrides: Partial<HttpDeadlinesAndCaps> = 
 		maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
 		placeWaitMs: PLACE_WAIT_MS,
 		stopMs: STOP_TIMEOUT_MS,
+		subscriptionKeepAliveMs: SUBSCRIPTION_KEEPALIVE_MS,
 		...overrides,
 	};
 }

@@ -77,9 +77,10 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 	// Built here instead, before the port is open, so no request pays it (once a process: a memo).
 	preloadSchemas();
 	const modernServers = new WeakMap<Request, () => Promise<McpServer>>();
+	const deadlinesAndCaps = httpDeadlinesAndCaps(deps.deadlinesAndCaps);
 	const state: EndpointState<S> = {
 		deps,
-		deadlinesAndCaps: httpDeadlinesAndCaps(deps.deadlinesAndCaps),
+		deadlinesAndCaps,
 		rateLimiter: new RateLimiter(),
 		writeBudget: new WriteBudget(),
 		places: new InFlightPlaces(MAX_IN_FLIGHT_REQUESTS, MAX_IN_FLIGHT_PER_TOKEN),
@@ -98,7 +99,7 @@ export function createMcpEndpoint<S extends EndpointPolicy>(deps: EndpointDeps<S
 			),
 		),
 		modernServers,
-		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger) : null,
+		listens: deps.subscriptions ? new ListenStreams(deps.subscriptions, deps.logger, deadlinesAndCaps.subscriptionKeepAliveMs) : null,
 		turns: deps.turns ?? OWN_TURNS,
 		writtenAnswers: new WrittenAnswerSet(),
 	};

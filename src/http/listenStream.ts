@@ -2,13 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, InMemoryServerEventBus, type McpServer, type ServerEventBus } from "@modelcontextprotocol/server";
 import { errorKind, type Logger } from "../activity";
 import type { Grant } from "../auth/grant";
-import {
-	MAX_REQUEST_BODY_BYTES,
-	MAX_SUBSCRIBED_NOTES_PER_STREAM,
-	MAX_SUBSCRIPTION_STREAMS,
-	MAX_SUBSCRIPTION_STREAMS_PER_TOKEN,
-	SUBSCRIPTION_KEEPALIVE_MS,
-} from "../config/limits";
+import { MAX_REQUEST_BODY_BYTES, MAX_SUBSCRIBED_NOTES_PER_STREAM, MAX_SUBSCRIPTION_STREAMS, MAX_SUBSCRIPTION_STREAMS_PER_TOKEN } from "../config/limits";
 import { MCP_PATH } from "./endpointAddress";
 
 /** Where a stream's notifications come from: the vault's changes, filtered for one caller. */
@@ -78,7 +72,7 @@ export class ListenStreams {
 	constructor(
 		private readonly feed: SubscriptionFeed,
 		private readonly logger: Logger,
-		private readonly keepAliveMs: number = SUBSCRIPTION_KEEPALIVE_MS,
+		private readonly keepAliveMs: number,
 	) {}
 
 	/** Streams open now. */
@@ -111,7 +105,16 @@ export class ListenStreams {
 		this.byToken.set(key, streams);
 		this.total += 1;
 		const clientGone = new AbortController();
-		const onClose = () => clientGone.abort();
+		// The SDK ends its stream when the request's signal aborts, but the signal of a `Request` follows
+		// the one it was made with only while the `Request` object lives (Node 20 and 22): once the
+		// handler has answered nothing holds it, a garbage collection drops the link, and a client's
+		// close reached the stream only at the next keep-alive (15 s), its place counted all that time.
+		// So the stream's reader is cancelled here too, which ends it whatever was collected.
+		let cancelStream: () => void = () => undefined;
+		const onClose = () => {
+			clientGone.abort();
+			cancelStream();
+		};
 		res.once("close", onClose);
 		let handler: ReturnType<typeof createMcpHandler> | null = null;
 		const opened = this.feed.open(grant, uris, () => void handler?.close());
@@ -148,6 +151,7 @@ export class ListenStreams {
 			res.writeHead(response.status, headers);
 			res.flushHeaders();
 			const reader = response.body.getReader();
+			cancelStream = () => void reader.cancel().catch(() => undefined);
 			for (;;) {
 				const { value, done } = await reader.read();
 				if (done || res.destroyed) break;
