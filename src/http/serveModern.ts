@@ -347,6 +347,9 @@ async function serveThroughSdk<S extends EndpointPolicy>(admitted: AdmittedReque
 		return { written: writeAnswer(res, response.status, headers, body, (json as { id?: unknown }).id ?? null, state, answerable) };
 	} finally {
 		res.off("close", onClose);
+		// Also keeps `request` alive to the end: its signal follows `clientGone` only while the Request lives
+		// (listenStream.ts says why), so a client gone mid-call still aborts the call after a garbage collection.
+		state.modernServers.delete(request);
 		const served = lentServer as McpServer | null;
 		// The SDK disconnects the server once the answer is out; a server still connected cannot be lent again.
 		if (served && served.server.transport !== undefined) await disconnected;
