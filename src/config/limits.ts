@@ -147,6 +147,22 @@ export const MAX_LISTED_TAG_CHARS = 64 * 1024;
  * list_tags, while other clients waited; deeper than this, it is refused unparsed (a scan of 1-2 ms).
  */
 export const MAX_CURSOR_NESTING = 4;
+/**
+ * Characters of a page cursor (every tool's `cursor` argument, refused past it before it is read). A cursor carries the
+ * sort key of a page's last item, and some keys are long: a tag of 65,536 characters each written `\u0001` in JSON made
+ * a list_tags cursor of 524,288 characters, two paths of 16,383 a query_base one of up to 262,144, and a canvas card's id
+ * has no bound of its own. So a cursor was read and decoded up to the request's cap (1 MB: 8 ms of the thread a call).
+ * A key too long for this is kept by the server (KEPT_LONG_CURSOR_KEYS) and the cursor names it.
+ */
+export const MAX_CURSOR_CHARS = 4_096;
+/**
+ * Keys too long to carry in a cursor (MAX_CURSOR_CHARS) the server keeps, the newest, for the pages after them; a cursor
+ * naming one no longer kept (or after a restart) is refused: call again without a cursor. Only names of items nobody
+ * keeps short (a tag or path thousands of characters long) are kept.
+ */
+export const KEPT_LONG_CURSOR_KEYS = 256;
+/** Characters of the kept long cursor keys together (KEPT_LONG_CURSOR_KEYS): the oldest go first past it (the newest is always kept). */
+export const KEPT_LONG_CURSOR_KEY_CHARS = 4 * 1024 * 1024;
 /** read_note lists at most this many stretches of hidden text (comments, invisible characters). */
 export const HIDDEN_CONTENT_MAX_ENTRIES = 50;
 /** list_notes page size: default and maximum. */
