@@ -102,9 +102,13 @@ describe("backlinkOrder: the kept order moved in place, and pages read while cou
 		for (let index = 0; index < kept; index++) changes.add(`L/${String(index).padStart(5, "0")}.md`, index % 3);
 		const perPiece = [0];
 		const budget = { due: () => true, checkpoint: () => (perPiece.push(0), Promise.resolve()) };
-		const set = Map.prototype.set;
+		const set = Object.getOwnPropertyDescriptor(Map.prototype, "set")?.value as (
+			this: Map<unknown, unknown>,
+			key: unknown,
+			value: unknown,
+		) => Map<unknown, unknown>;
 		const counted = jest.spyOn(Map.prototype, "set").mockImplementation(function <K, V>(this: Map<K, V>, key: K, value: V) {
-			perPiece[perPiece.length - 1]++;
+			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
 			return set.call(this, key, value) as Map<K, V>;
 		});
 		let since: Awaited<ReturnType<typeof changedSince>>;
