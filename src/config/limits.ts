@@ -144,7 +144,8 @@ export const MAX_LISTED_TAG_CHARS = 64 * 1024;
  * Arrays and objects one inside another that a page cursor's text may hold (the server's own nest two deep: the cursor,
  * its key). The text comes from the client and is parsed whole in one turn: a cursor of 400,000 `[` (533 KB, under the
  * request's cap, whose own nesting limit does not look inside a string) held JSON.parse 15-25 ms a call, twice for
- * list_tags, while other clients waited; deeper than this, it is refused unparsed (a scan of 1-2 ms).
+ * list_tags, while other clients waited; deeper than this, it is refused unparsed (a scan of 1-2 ms). Such a cursor is now
+ * refused by its length first (MAX_CURSOR_CHARS); this still bounds one within it.
  */
 export const MAX_CURSOR_NESTING = 4;
 /**
