@@ -144,9 +144,26 @@ export const MAX_LISTED_TAG_CHARS = 64 * 1024;
  * Arrays and objects one inside another that a page cursor's text may hold (the server's own nest two deep: the cursor,
  * its key). The text comes from the client and is parsed whole in one turn: a cursor of 400,000 `[` (533 KB, under the
  * request's cap, whose own nesting limit does not look inside a string) held JSON.parse 15-25 ms a call, twice for
- * list_tags, while other clients waited; deeper than this, it is refused unparsed (a scan of 1-2 ms).
+ * list_tags, while other clients waited; deeper than this, it is refused unparsed (a scan of 1-2 ms). Such a cursor is now
+ * refused by its length first (MAX_CURSOR_CHARS); this still bounds one within it.
  */
 export const MAX_CURSOR_NESTING = 4;
+/**
+ * Characters of a page cursor (every tool's `cursor` argument, refused past it before it is read). A cursor carries the
+ * sort key of a page's last item, and some keys are long: a tag of 65,536 characters each written `\u0001` in JSON made
+ * a list_tags cursor of 524,288 characters, two paths of 16,383 a query_base one of up to 262,144, and a canvas card's id
+ * has no bound of its own. So a cursor was read and decoded up to the request's cap (1 MB: 8 ms of the thread a call).
+ * A key too long for this is kept by the server (KEPT_LONG_CURSOR_KEYS) and the cursor names it.
+ */
+export const MAX_CURSOR_CHARS = 4_096;
+/**
+ * Keys too long to carry in a cursor (MAX_CURSOR_CHARS) the server keeps, the newest, for the pages after them; a cursor
+ * naming one no longer kept (or after a restart) is refused: call again without a cursor. Only names of items nobody
+ * keeps short (a tag or path thousands of characters long) are kept.
+ */
+export const KEPT_LONG_CURSOR_KEYS = 256;
+/** Characters of the kept long cursor keys together (KEPT_LONG_CURSOR_KEYS): the oldest go first past it (the newest is always kept). */
+export const KEPT_LONG_CURSOR_KEY_CHARS = 4 * 1024 * 1024;
 /** read_note lists at most this many stretches of hidden text (comments, invisible characters). */
 export const HIDDEN_CONTENT_MAX_ENTRIES = 50;
 /** list_notes page size: default and maximum. */
@@ -266,6 +283,11 @@ export const KEPT_BACKLINK_SOURCE_BYTES = 8;
  * Past it (more edits to the hub's linking notes between two of a client's pages) the page says the order changed.
  */
 export const KEPT_BACKLINK_COUNT_CHANGES = 4096;
+/**
+ * get_note_links: kept count changes read (a page after a cursor, each file's count then) between two looks at the call's
+ * clock. Read in one piece, up to 8,191 of them took 1.7-10 ms at every such page.
+ */
+export const BACKLINK_CHANGES_PER_CLOCK_CHECK = 512;
 /**
  * get_note_links: the heap one kept count change holds, about: an object of two fields (its path, shared with the counts,
  * and the count before; 40 bytes without pointer compression) and its slot in the list (8).

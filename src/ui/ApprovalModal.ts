@@ -9,6 +9,8 @@ export interface ApprovalModalOptions {
 	onActivity?: () => void;
 	/** The window took the place of one that gave way: its buttons wait this long, so a click meant for the old one cannot land on it. */
 	holdAnswersMs?: number;
+	/** How the change is drawn: renderNoteChanges; a test gives one whose pages take as long as it says. */
+	drawNoteChanges?: typeof renderNoteChanges;
 }
 import { countOf, drawnAsWritten, listenUntilClosed, renderNoteChanges } from "./diffView";
 
@@ -74,7 +76,8 @@ export class ApprovalModal extends Modal {
 		// buttons that write wait until the first page of every note is drawn, and each page asked for.
 		// Past a note's first page they wait for every line to be drawn, or for the person to tick that
 		// they approve the lines not shown, by their number: what is approved is what they could see.
-		const drawn = renderNoteChanges(changes, this.request.changes, this.closed.signal, {
+		const draw = this.options.drawNoteChanges ?? renderNoteChanges;
+		const drawn = draw(changes, this.request.changes, this.closed.signal, {
 			pageDrawing: (page) => this.holdWhileDrawn(changes, page),
 			linesNotShown: (lines) => this.showNotShown(lines),
 		}).then(
@@ -130,6 +133,8 @@ export class ApprovalModal extends Modal {
 			if (!whole) this.showNotDrawn(changes);
 			this.drawnWhole = whole;
 			this.enableAnswers();
+			// A hold that ended while this was drawn left its button's focus waiting for the button to take clicks.
+			this.refocusAfterHold();
 		});
 	}
 
@@ -155,11 +160,15 @@ export class ApprovalModal extends Modal {
 	 * did nothing after the hold until the person pressed Tab. The button they had focused gets it back, unless it left the
 	 * window (a removed "Always allow": Enter must not answer with the button that took its place), it is still disabled,
 	 * or the person put the focus somewhere else meanwhile. During the hold the focus stays off the buttons, so Enter answers nothing.
+	 * A button disabled only because a page of the change is still being drawn when the hold ends gets it once that page is
+	 * drawn (`answersOnceDrawn` asks again); Enter did nothing after such a hold until Tab.
 	 */
 	private refocusAfterHold(): void {
 		const button = this.focusAfterHold;
+		if (button === null || this.holdTimer !== undefined) return;
+		if (button.buttonEl.disabled && this.drawnWhole === null && this.buttons.includes(button)) return;
 		this.focusAfterHold = null;
-		if (button === null || !this.buttons.includes(button) || button.buttonEl.disabled) return;
+		if (!this.buttons.includes(button) || button.buttonEl.disabled) return;
 		const focused = this.modalEl.ownerDocument.activeElement;
 		const focusLost = focused === null || focused === this.modalEl.ownerDocument.body || focused === button.buttonEl;
 		if (focusLost) button.buttonEl.focus();

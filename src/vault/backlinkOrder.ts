@@ -1,4 +1,4 @@
-import { KEPT_BACKLINK_COUNT_CHANGES } from "../config/limits";
+import { BACKLINK_CHANGES_PER_CLOCK_CHECK, KEPT_BACKLINK_COUNT_CHANGES } from "../config/limits";
 import { comparePathsStrictly } from "./notes";
 import { MergeSortInPieces, type CallBudget } from "./workBudget";
 
@@ -100,13 +100,36 @@ export class CountChanges {
 
 	/** For each path whose count changed since `version`, its count then; null when those changes are no longer kept (or `version` is not one of this walk's). */
 	countsAt(version: number): Map<string, number> | null {
-		if (!Number.isInteger(version) || version < this.base || version > this.version) return null;
+		if (!this.keeps(version)) return null;
 		const then = new Map<string, number>();
 		for (let index = version - this.base; index < this.changes.length; index++) {
 			const { path, before } = this.changes[index] as { path: string; before: number };
 			if (!then.has(path)) then.set(path, before);
 		}
 		return then;
+	}
+
+	/**
+	 * `countsAt`, read in pieces on `budget` (none: in one piece), looking at its clock every BACKLINK_CHANGES_PER_CLOCK_CHECK
+	 * changes: up to 2 × KEPT_BACKLINK_COUNT_CHANGES are kept, and read in one piece they took 1.7-10 ms at every page of
+	 * an old cursor. The changes are those kept when it begins (a change added at a pause is not read, as in one piece).
+	 */
+	async countsAtInPieces(version: number, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<Map<string, number> | null> {
+		if (!this.keeps(version)) return null;
+		const { changes, base } = this;
+		const end = changes.length;
+		const then = new Map<string, number>();
+		for (let index = version - base, read = 0; index < end; index++) {
+			const { path, before } = changes[index] as { path: string; before: number };
+			if (!then.has(path)) then.set(path, before);
+			if (++read % BACKLINK_CHANGES_PER_CLOCK_CHECK === 0 && budget?.due()) await budget.checkpoint();
+		}
+		return then;
+	}
+
+	/** Whether the changes since `version` are kept (and it is one of this walk's versions). */
+	private keeps(version: number): boolean {
+		return Number.isInteger(version) && version >= this.base && version <= this.version;
 	}
 }
 
@@ -148,10 +171,10 @@ function keysThen(then: ReadonlyMap<string, number>): CountedSource[] {
 /**
  * What changed since `version` (null: no longer kept, or not one of this walk's), its keys sorted in pieces on `budget`:
  * sorted at once, the keys of KEPT_BACKLINK_COUNT_CHANGES and more changed files were one piece of 17–24 ms at 100,000
- * linking notes (load 23), at every page read with a cursor of that version.
+ * linking notes (load 23), at every page read with a cursor of that version; the changes are read in pieces too.
  */
 export async function changedSince(changes: CountChanges, version: number, budget?: Pick<CallBudget, "due" | "checkpoint">): Promise<ChangedSince | null> {
-	const then = changes.countsAt(version);
+	const then = await changes.countsAtInPieces(version, budget);
 	return then && { then, sorted: await new MergeSortInPieces(keysThen(then), byCount).run(budget) };
 }
 

@@ -1,4 +1,12 @@
-import { MAX_CURSOR_NESTING, MAX_LISTED_TAG_CHARS, MAX_VAULT_PATH_CHARS } from "../config/limits";
+import { randomBytes } from "node:crypto";
+import {
+	KEPT_LONG_CURSOR_KEY_CHARS,
+	KEPT_LONG_CURSOR_KEYS,
+	MAX_CURSOR_CHARS,
+	MAX_CURSOR_NESTING,
+	MAX_LISTED_TAG_CHARS,
+	MAX_VAULT_PATH_CHARS,
+} from "../config/limits";
 import { fail, ok, type Result } from "../result";
 import { sha256Hex } from "../sha256";
 import { comparePathsStrictly } from "./notes";
@@ -9,7 +17,8 @@ import { comparePathsStrictly } from "./notes";
  * two pages, and the next page then repeats or skips a note that was there all along; a key stays
  * where it is. A cursor's key comes back from the client and may be forged: it is only compared with
  * the items the caller may see, so seeking to any key reaches nothing a call without a cursor would
- * not, and a key is never quoted in an error. Pure.
+ * not, and a key is never quoted in an error. A key too long to carry in a cursor of MAX_CURSOR_CHARS is kept here
+ * (`keptLongKeys`) under a random name the cursor carries instead.
  */
 
 /**
@@ -52,14 +61,63 @@ function listDigest(list: string): string {
 /** Characters of a cursor's `order` (the server's name for the order it pages, returned as is): longer is not one it made. */
 const MAX_ORDER_CHARS = 64;
 
+/** Random bytes naming a kept long key in a cursor: never guessed, so a forged cursor finds none. */
+const KEPT_KEY_NAME_BYTES = 16;
+
+const KEPT_KEY_GONE =
+	"The cursor names a place the server no longer holds (a name too long for a cursor, kept for the latest pages only, and not across a restart). Call again without a cursor to start from the first page.";
+
+/** A key too long for a cursor, kept for the pages after it: the tool that paged it, the key, its characters. */
+interface KeptKey {
+	tool: string;
+	after: CursorKey;
+	chars: number;
+}
+
+/**
+ * The long keys kept (MAX_CURSOR_CHARS), the newest last: at most KEPT_LONG_CURSOR_KEYS, of KEPT_LONG_CURSOR_KEY_CHARS
+ * characters together, the oldest dropped first. A key is found by its name and its tool only: it is compared with the
+ * items the caller may see, as a key carried in the cursor is, so one token's cursor used by another reaches nothing more.
+ */
+class KeptLongKeys {
+	private readonly kept = new Map<string, KeptKey>();
+	private chars = 0;
+
+	keep(tool: string, after: CursorKey): string {
+		const name = randomBytes(KEPT_KEY_NAME_BYTES).toString("base64url");
+		const chars = after.reduce<number>((sum, part) => sum + (typeof part === "string" ? part.length : 0), 0);
+		this.kept.set(name, { tool, after, chars });
+		this.chars += chars;
+		for (const [oldest, entry] of this.kept) {
+			if (oldest === name || (this.kept.size <= KEPT_LONG_CURSOR_KEYS && this.chars <= KEPT_LONG_CURSOR_KEY_CHARS)) break;
+			this.kept.delete(oldest);
+			this.chars -= entry.chars;
+		}
+		return name;
+	}
+
+	/** The key kept under `name` for `tool`, made the newest (a client paging on keeps its place), or undefined. */
+	find(name: string, tool: string): CursorKey | undefined {
+		const entry = this.kept.get(name);
+		if (entry === undefined || entry.tool !== tool) return undefined;
+		this.kept.delete(name);
+		this.kept.set(name, entry);
+		return entry.after;
+	}
+}
+
+const keptLongKeys = new KeptLongKeys();
+
 /**
  * The cursor of the page after the item whose key is `after`, in `list` when the tool pages several; `order` names the
- * order paged, when the server keeps it across changes (get_note_links' backlinks: `BacklinksWalk.page`).
+ * order paged, when the server keeps it across changes (get_note_links' backlinks: `BacklinksWalk.page`). At most
+ * MAX_CURSOR_CHARS: a longer key is kept by the server and named.
  */
 export function encodeCursor(tool: string, after: CursorKey, list?: string, order?: string): string {
-	return Buffer.from(
-		JSON.stringify({ tool, after, ...(list === undefined ? {} : { list: listDigest(list) }), ...(order === undefined ? {} : { order }) }),
-	).toString("base64url");
+	const rest = { ...(list === undefined ? {} : { list: listDigest(list) }), ...(order === undefined ? {} : { order }) };
+	const cursor = Buffer.from(JSON.stringify({ tool, after, ...rest })).toString("base64url");
+	if (cursor.length <= MAX_CURSOR_CHARS) return cursor;
+	return Buffer.from(JSON.stringify({ tool, kept: keptLongKeys.keep(tool, after), ...rest })).toString("base64url");
 }
 
 /** The order a cursor `decodeCursor` took names (`encodeCursor`'s `order`), if any: an opaque name the server checks. */
@@ -78,6 +136,8 @@ const UNPARSED = Symbol("unparsed");
  * JSON.parse of text nested hundreds of thousands deep held the thread 15-25 ms before it failed (MAX_CURSOR_NESTING).
  */
 function parseCursor(cursor: string): unknown {
+	// No cursor the server makes is longer (every tool's schema refuses one first; this guards any other caller).
+	if (cursor.length > MAX_CURSOR_CHARS) return UNPARSED;
 	const text = Buffer.from(cursor, "base64url").toString("utf8");
 	let depth = 0;
 	let inString = false;
@@ -106,12 +166,17 @@ export function decodeCursor(cursor: string | undefined, tool: string, parts: re
 	if (cursor === undefined) return ok(undefined);
 	const parsed = parseCursor(cursor);
 	if (typeof parsed !== "object" || parsed === null) return fail(NOT_VALID);
-	const { offset, tool: madeBy, after, list: madeFor } = parsed as { offset?: unknown; tool?: unknown; after?: unknown; list?: unknown };
+	const { offset, tool: madeBy, list: madeFor, kept } = parsed as { offset?: unknown; tool?: unknown; after?: unknown; list?: unknown; kept?: unknown };
 	if (typeof offset === "number" && madeBy === undefined) return fail(FROM_OLDER_SERVER);
 	if (typeof madeBy === "string" && madeBy !== tool)
 		return fail(`The cursor was made by another tool. Pass a cursor ${tool} gave, or none to start from the first page.`);
 	if (list !== undefined && madeBy === tool && madeFor !== listDigest(list))
 		return fail("The cursor was made for another file or view. Pass the cursor this one's last page gave, or none to start from the first page.");
+	let after = (parsed as { after?: unknown }).after;
+	if (madeBy === tool && typeof kept === "string" && after === undefined) {
+		after = keptLongKeys.find(kept, tool);
+		if (after === undefined) return fail(KEPT_KEY_GONE);
+	}
 	if (madeBy !== tool || !Array.isArray(after) || after.length !== parts.length) return fail(NOT_VALID);
 	const fits = parts.every((part, index) => {
 		const value: unknown = after[index];

@@ -6,6 +6,7 @@ import { notesWithTag } from "../../vault/tags";
 import { NOTES_KEPT_MOVING } from "../../vault/renamesSeen";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 import { echoed } from "../../markdown/echo";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
@@ -23,7 +24,7 @@ export const findNotesByTagTool = defineTool({
 	inputSchema: {
 		tag: z.string(),
 		limit: z.number().int().min(1).max(TAG_NOTES_MAX_LIMIT).default(TAG_NOTES_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		tag: z.string(),

@@ -6,6 +6,7 @@ import { findNote, noteAsAnswered } from "../../vault/notes";
 import { cursorOrder, decodeCursor, encodeCursor, pageAfter, type CursorKey, type KeyedOrder } from "../../vault/pageCursor";
 import type { BacklinksPage } from "../../vault/backlinkOrder";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
@@ -25,7 +26,7 @@ export const getNoteLinksTool = defineTool({
 	inputSchema: {
 		path: z.string(),
 		limit: z.number().int().min(1).max(BACKLINKS_MAX_LIMIT).default(BACKLINKS_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		path: z.string(),

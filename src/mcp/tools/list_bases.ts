@@ -8,6 +8,7 @@ import { isPathVisible, type Scope } from "../../vault/scope";
 import { CallBudget, CallOverBudget, runStepsOnBudget, withinCallBudget, yieldToEventLoop } from "../../vault/workBudget";
 import type { ToolContext } from "../context";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok, type Result } from "../../result";
 
 /** Bases come in path order (`visibleBases`); a page's cursor names the path the last one was listed at. */
@@ -21,7 +22,7 @@ export const listBasesTool = defineTool({
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		limit: z.number().int().min(1).max(LIST_BASES_MAX_LIMIT).default(LIST_BASES_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		bases: z.array(z.object({ path: z.string(), views: z.array(z.string()), error: z.string().optional() })),

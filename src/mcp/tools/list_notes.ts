@@ -7,6 +7,7 @@ import { BY_PATH, decodeCursor, pageAfter, type KeyedOrder } from "../../vault/p
 import { withinCallBudget, type CallBudget } from "../../vault/workBudget";
 import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 
 /** A page's cursor names the last note's path, or its time and path newest first: the path and time it was listed by. */
@@ -26,7 +27,7 @@ export const listNotesTool = defineTool({
 		recursive: z.boolean().default(true),
 		sort: z.enum(["path", "modified"]).default("path"),
 		limit: z.number().int().min(1).max(LIST_NOTES_MAX_LIMIT).default(LIST_NOTES_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		notes: z.array(z.object({ path: z.string(), modified: z.string(), size: z.number().int() })),

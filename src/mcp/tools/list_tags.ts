@@ -6,6 +6,7 @@ import { tagKey, tagPageWithinCharacters } from "../../vault/tags";
 import { withinCallBudget } from "../../vault/workBudget";
 import { NOTES_KEPT_MOVING } from "../../vault/renamesSeen";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 import { visibleNotesStillBeingRead } from "../../vault/notesStillBeingRead";
@@ -25,7 +26,7 @@ export const listTagsTool = defineTool({
 	inputSchema: {
 		prefix: z.string().optional(),
 		limit: z.number().int().min(1).max(LIST_TAGS_MAX_LIMIT).default(LIST_TAGS_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),

@@ -8,6 +8,7 @@ import { findTaskPage, type TaskPlace } from "../../vault/tasks";
 import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor";
 import { withinCallBudget } from "../../vault/workBudget";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 import { stillBeingReadField, stillBeingReadSchema } from "../stillBeingRead";
 
@@ -31,7 +32,7 @@ export const listTasksTool = defineTool({
 		due_after: isoDate.optional(),
 		due_on: isoDate.optional(),
 		limit: z.number().int().min(1).max(LIST_TASKS_MAX_LIMIT).default(LIST_TASKS_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		tasks: z.array(

@@ -10,6 +10,7 @@ import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renames
 import { checkFolderArgument } from "../../vault/paths";
 import { isPathVisible, mayNameHidden } from "../../vault/scope";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 
 /** Templates come in path order; a page's cursor names the path the last one was listed at. */
@@ -23,7 +24,7 @@ export const listTemplatesTool = defineTool({
 	annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 	inputSchema: {
 		limit: z.number().int().min(1).max(LIST_TEMPLATES_MAX_LIMIT).default(LIST_TEMPLATES_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		folder: z.string(),

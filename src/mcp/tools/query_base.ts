@@ -14,6 +14,7 @@ import { decodeCursor, encodeCursor, type KeyPart } from "../../vault/pageCursor
 import { baseVault, fileAsAnswered, findFileWithExtension, readBoundedFile } from "../../vault/bases";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 import { NOTES_KEPT_MOVING, untilNoneMovedOutOfSight } from "../../vault/renamesSeen";
 import { CUTTABLE_ANSWER_BYTES, smallestResultBytes } from "../cutToFit";
@@ -36,7 +37,7 @@ export const queryBaseTool = defineTool({
 		path: z.string(),
 		view: z.string().optional(),
 		limit: z.number().int().min(1).max(BASES_MAX_ROWS).default(BASES_DEFAULT_ROWS),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		path: z.string(),

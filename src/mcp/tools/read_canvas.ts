@@ -7,6 +7,7 @@ import { fileCardNow, visibleCanvasSteps } from "../../vault/canvas";
 import { decodeCursor, encodeCursor, type CursorKey, type KeyPart } from "../../vault/pageCursor";
 import { yieldToEventLoop } from "../../vault/workBudget";
 import { defineTool } from "../tool";
+import { cursorArgument } from "../cursorArgument";
 import { fail, ok } from "../../result";
 
 /**
@@ -36,7 +37,7 @@ export const readCanvasTool = defineTool({
 	inputSchema: {
 		path: z.string(),
 		limit: z.number().int().min(1).max(READ_CANVAS_MAX_LIMIT).default(READ_CANVAS_DEFAULT_LIMIT),
-		cursor: z.string().optional(),
+		cursor: cursorArgument,
 	},
 	outputSchema: {
 		path: z.string(),

@@ -1,8 +1,17 @@
 import "../../double/dom";
 import type { App } from "obsidian";
-import { DIFF_MAX_EDIT_LENGTH, DIFF_MAX_MATCH_WORK, DIFF_STEP_WORK, WINDOW_DIFF_LINES, WINDOW_DIFF_LINES_PER_STEP } from "../../../src/config/limits";
+import {
+	APPROVAL_SWAP_GRACE_MS,
+	DIFF_MAX_EDIT_LENGTH,
+	DIFF_MAX_MATCH_WORK,
+	DIFF_STEP_WORK,
+	WINDOW_DIFF_LINES,
+	WINDOW_DIFF_LINES_PER_STEP,
+} from "../../../src/config/limits";
 import type { ApprovalRequest } from "../../../src/mcp/approval";
 import { ApprovalModal } from "../../../src/ui/ApprovalModal";
+import { renderNoteChanges } from "../../../src/ui/diffView";
+import { pressEnter, until } from "../../helpers/dom";
 import { countWorkPerPiece } from "../../helpers/workPieces";
 
 /** The approval window for `changes`, opened; the decisions it gave, and its buttons by their text. */
@@ -225,6 +234,64 @@ describe("ApprovalModal", () => {
 		button("Approve").click();
 		expect(decisions).toEqual(["approve"]);
 	});
+
+	/**
+	 * The whole-change review of the forty-eighth session: "Always allow" redrawn while Approve had the focus, and a page
+	 * asked for during the hold still being drawn when the hold ended. Approve was still disabled then, so the focus was
+	 * not given back, and nothing gave it back once the page was drawn: Enter did nothing until Tab. A page here is drawn
+	 * when the test says (`drawNoteChanges`), so the hold surely ends first, however loaded the machine. On the base the
+	 * look for the focus after the page is drawn fails (the body has it). With the focus put on the box meanwhile, it stays there.
+	 */
+	test.each(["left off the buttons", "put on the box meanwhile"])(
+		"a hold ending while a page is drawn gives the focus back to Approve once the page is drawn (focus %s)",
+		async (meanwhile) => {
+			let pageDrawn: () => void = () => undefined;
+			const pageGate = new Promise<void>((resolve) => (pageDrawn = resolve));
+			const slowPages: typeof renderNoteChanges = (parent, changes, closed, paging = {}) =>
+				renderNoteChanges(parent, changes, closed, {
+					...paging,
+					pageDrawing: (page) => paging.pageDrawing?.(page.then(async (whole) => (await pageGate, whole))),
+				});
+			const lines = Array.from({ length: WINDOW_DIFF_LINES + 7 }, (_, index) => `Line ${index + 1}`);
+			const request: ApprovalRequest = {
+				id: "c1",
+				tokenName: "Laptop",
+				tool: "append_to_note",
+				toolTitle: "Append to a note",
+				changes: [{ path: "Long.md", before: null, after: lines.join("\n") }],
+				alwaysAllows: ["append_to_note", "create_note"],
+			};
+			const decisions: string[] = [];
+			const modal = new ApprovalModal({} as App, request, 1, (decision) => decisions.push(decision), { drawNoteChanges: slowPages });
+			modal.open();
+			const button = (text: string) => [...modal.contentEl.querySelectorAll("button")].find((each) => each.textContent === text)!;
+			await modal.drawing;
+			await turns(1);
+			tick(unseenBox(modal), true);
+			const approve = button("Approve");
+			approve.focus();
+			expect(document.activeElement).toBe(approve);
+			request.alwaysAllows = ["append_to_note"];
+			modal.redrawAlways();
+			pageButton(modal)!.click();
+			await until(() => !button("Decline").disabled, APPROVAL_SWAP_GRACE_MS * 20);
+			// The hold is over and the page is not drawn yet: Approve waits for it.
+			expect(approve.disabled).toBe(true);
+			expect(document.activeElement).not.toBe(approve);
+			if (meanwhile === "put on the box meanwhile") unseenBox(modal).focus();
+			const focusedMeanwhile = document.activeElement;
+			pageDrawn();
+			await until(() => !approve.disabled);
+			expect(drawnLines(modal)).toHaveLength(lines.length);
+			if (meanwhile === "put on the box meanwhile") {
+				expect(document.activeElement).toBe(focusedMeanwhile);
+				return;
+			}
+			expect(document.activeElement).toBe(approve);
+			pressEnter();
+			expect(decisions).toEqual(["approve"]);
+		},
+	);
 
 	test("closing the window while a page is drawn stops drawing it at the next pause, and its button is gone with the window", async () => {
 		const lines = Array.from({ length: 3 * WINDOW_DIFF_LINES }, (_, index) => `Line ${index + 1}`);

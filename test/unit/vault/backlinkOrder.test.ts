@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { KEPT_BACKLINK_COUNT_CHANGES } from "../../../src/config/limits";
-import { backlinksPage, byCount, CountChanges, moveInOrder, type BacklinksPage, type CountedSource } from "../../../src/vault/backlinkOrder";
+import { BACKLINK_CHANGES_PER_CLOCK_CHECK, KEPT_BACKLINK_COUNT_CHANGES } from "../../../src/config/limits";
+import { backlinksPage, byCount, changedSince, CountChanges, moveInOrder, type BacklinksPage, type CountedSource } from "../../../src/vault/backlinkOrder";
 
 /** Names whose code order is not the collator's (either case, an accent), some alike to the collator but for case. */
 const pathArb = fc.constantFrom("L/a.md", "L/A.md", "L/b.md", "L/é.md", "L/E.md", "L/e.md", "M/z.md", "M/Z.md", "a.md", "B.md", "ä.md", "c.md");
@@ -89,5 +89,39 @@ describe("backlinkOrder: the kept order moved in place, and pages read while cou
 		expect(walk.page(2, first.next && { after: first.next.after, version: null }).orderChanged).toBe("lost");
 		// The lost page's cursor is of the order now.
 		expect(walk.page(2, late.next).orderChanged).toBeUndefined();
+	});
+
+	/**
+	 * review195's left: the changes since an old cursor's version were read in one piece, up to 8,191 of them (1.7-10 ms at
+	 * every such page). Counted by the entries made for them (a Map's `set` a changed file) between two of the call's
+	 * checkpoints; a budget always due. On the base all 8,191 come before the first checkpoint.
+	 */
+	test(`the changes since a cursor's version are read in pieces of at most ${BACKLINK_CHANGES_PER_CLOCK_CHECK}`, async () => {
+		const changes = new CountChanges();
+		const kept = 2 * KEPT_BACKLINK_COUNT_CHANGES - 1;
+		for (let index = 0; index < kept; index++) changes.add(`L/${String(index).padStart(5, "0")}.md`, index % 3);
+		const perPiece = [0];
+		const budget = { due: () => true, checkpoint: () => (perPiece.push(0), Promise.resolve()) };
+		const set = Object.getOwnPropertyDescriptor(Map.prototype, "set")?.value as (
+			this: Map<unknown, unknown>,
+			key: unknown,
+			value: unknown,
+		) => Map<unknown, unknown>;
+		const counted = jest.spyOn(Map.prototype, "set").mockImplementation(function <K, V>(this: Map<K, V>, key: K, value: V) {
+			perPiece[perPiece.length - 1] = (perPiece.at(-1) ?? 0) + 1;
+			return set.call(this, key, value) as Map<K, V>;
+		});
+		let since: Awaited<ReturnType<typeof changedSince>>;
+		try {
+			since = await changedSince(changes, 0, budget);
+		} finally {
+			counted.mockRestore();
+		}
+		expect(perPiece.reduce((sum, each) => sum + each, 0)).toBe(kept);
+		expect(Math.max(...perPiece)).toBeLessThanOrEqual(BACKLINK_CHANGES_PER_CLOCK_CHECK);
+		// The same as read in one piece.
+		const then = changes.countsAt(0);
+		expect(since?.then).toEqual(then);
+		expect(since?.sorted).toEqual([...(then ?? [])].map(([path, count]) => ({ path, count })).sort(byCount));
 	});
 });

@@ -1,10 +1,19 @@
 import fc from "fast-check";
-import { MAX_CURSOR_NESTING, MAX_VAULT_PATH_CHARS } from "../../../src/config/limits";
+import {
+	KEPT_LONG_CURSOR_KEY_CHARS,
+	KEPT_LONG_CURSOR_KEYS,
+	MAX_CURSOR_CHARS,
+	MAX_CURSOR_NESTING,
+	MAX_LISTED_TAG_CHARS,
+	MAX_VAULT_PATH_CHARS,
+} from "../../../src/config/limits";
 import { comparePathsStrictly } from "../../../src/vault/notes";
 import { BY_PATH, cursorOrder, decodeCursor, encodeCursor, pageAfter, type KeyedOrder } from "../../../src/vault/pageCursor";
 
 const BY_PATH_ORDER: KeyedOrder<string> = { tool: "list_x", parts: BY_PATH, keyOf: (path) => [path] };
 const NOT_VALID = "The cursor is not valid. Call again without a cursor to start from the first page.";
+const KEPT_KEY_GONE =
+	"The cursor names a place the server no longer holds (a name too long for a cursor, kept for the latest pages only, and not across a restart). Call again without a cursor to start from the first page.";
 
 /** Every page of `pathsAt(page)` (the list as it is when that page is asked for), following the cursors. */
 function pageThrough(pathsAt: (page: number) => string[], limit: number): string[] {
@@ -86,8 +95,10 @@ describe("keyset page cursors", () => {
 
 	test(`a cursor nested deeper than ${MAX_CURSOR_NESTING} is refused without JSON.parse; the server's own, whatever its key's characters, are parsed`, () => {
 		const tag = ["descending", "tag"] as const;
-		// Nested 400,000 deep: JSON.parse held the thread 15-25 ms before it failed; text like it inside a key's string is only text.
-		const deep = Buffer.from(`{"tool":"list_tags","after":${"[".repeat(400_000)}`).toString("base64url");
+		// Nested 400,000 deep, JSON.parse held the thread 15-25 ms before it failed (now refused by its length first); nested as
+		// deep as a cursor's length allows, it is refused by its depth; text like it inside a key's string is only text.
+		const deep = Buffer.from(`{"tool":"list_tags","after":${"[".repeat(2_000)}`).toString("base64url");
+		expect(deep.length).toBeLessThanOrEqual(MAX_CURSOR_CHARS);
 		const parse = jest.spyOn(JSON, "parse");
 		try {
 			expect(decodeCursor(deep, "list_tags", tag)).toEqual({ ok: false, error: NOT_VALID });
@@ -102,6 +113,64 @@ describe("keyset page cursors", () => {
 					expect(decodeCursor(made, "list_tags", tag)).toEqual({ ok: true, value: [count, spelling] });
 				}),
 			);
+		} finally {
+			parse.mockRestore();
+		}
+	});
+
+	/**
+	 * asks205: a key too long for a cursor is kept by the server. A list_tags cursor after a tag of 65,536 characters each
+	 * written `\u0001` in JSON was 524,288 characters long, and a cursor up to the request's cap was read and decoded at
+	 * every call. On the base the look for the cursor's length fails (524,288).
+	 */
+	test(`a key too long for a cursor of ${MAX_CURSOR_CHARS} characters is kept by the server and named: the page after follows it; nothing else finds it`, () => {
+		const tag = ["descending", "tag"] as const;
+		const longTag = "\u0001".repeat(MAX_LISTED_TAG_CHARS);
+		const longPath = `${"é".repeat(MAX_VAULT_PATH_CHARS - 3)}.md`;
+		const tagCursor = encodeCursor("list_tags", [7, longTag], undefined, "walk-1");
+		const pathCursor = encodeCursor("query_base", [longPath, longPath, 3], "Views.base");
+		for (const cursor of [tagCursor, pathCursor]) expect(cursor.length).toBeLessThanOrEqual(MAX_CURSOR_CHARS);
+		expect(decodeCursor(tagCursor, "list_tags", tag)).toEqual({ ok: true, value: [7, longTag] });
+		expect(cursorOrder(tagCursor)).toBe("walk-1");
+		expect(decodeCursor(pathCursor, "query_base", ["path", "path", "ascending"], "Views.base")).toEqual({ ok: true, value: [longPath, longPath, 3] });
+		// Another list's, another tool's, or a forged name: refused, the key never given.
+		expect(decodeCursor(pathCursor, "query_base", ["path", "path", "ascending"], "Other.base").ok).toBe(false);
+		const { kept } = JSON.parse(Buffer.from(tagCursor, "base64url").toString("utf8")) as { kept: string };
+		const forged = (tool: string, name: string) => Buffer.from(JSON.stringify({ tool, kept: name })).toString("base64url");
+		expect(decodeCursor(forged("list_notes", kept), "list_notes", BY_PATH)).toEqual({ ok: false, error: KEPT_KEY_GONE });
+		expect(decodeCursor(forged("list_tags", `${kept.slice(0, -1)}A`), "list_tags", tag)).toEqual({ ok: false, error: KEPT_KEY_GONE });
+		expect(decodeCursor(forged("list_tags", "x".repeat(MAX_CURSOR_CHARS)), "list_tags", tag)).toEqual({ ok: false, error: NOT_VALID });
+		// A short key is carried in the cursor as before.
+		expect(JSON.parse(Buffer.from(encodeCursor("list_tags", [7, "#short"]), "base64url").toString("utf8"))).toEqual({
+			tool: "list_tags",
+			after: [7, "#short"],
+		});
+	});
+
+	test(`kept long keys: the newest ${KEPT_LONG_CURSOR_KEYS}, of ${KEPT_LONG_CURSOR_KEY_CHARS} characters together; an older one is refused with what to do, one in use stays`, () => {
+		const tag = ["descending", "tag"] as const;
+		const keyOf = (index: number, chars: number) => `#${String(index).padStart(6, "0")}${"\u0001".repeat(chars)}`;
+		const made = Array.from({ length: KEPT_LONG_CURSOR_KEYS }, (_, index) => encodeCursor("list_tags", [1, keyOf(index, 1_000)]));
+		// The first is used again (a client paging on): it is kept past the next one made; the second is the oldest then.
+		expect(decodeCursor(made[0], "list_tags", tag)).toEqual({ ok: true, value: [1, keyOf(0, 1_000)] });
+		encodeCursor("list_tags", [1, keyOf(-1, 1_000)]);
+		expect(decodeCursor(made[0], "list_tags", tag).ok).toBe(true);
+		expect(decodeCursor(made[1], "list_tags", tag)).toEqual({ ok: false, error: KEPT_KEY_GONE });
+		expect(decodeCursor(made[2], "list_tags", tag).ok).toBe(true);
+		// By characters: keys of the longest a tag is listed, fewer of them.
+		const longest = Math.floor(KEPT_LONG_CURSOR_KEY_CHARS / MAX_LISTED_TAG_CHARS);
+		const big = Array.from({ length: longest + 1 }, (_, index) => encodeCursor("list_tags", [1, keyOf(index, MAX_LISTED_TAG_CHARS - 7)]));
+		expect(decodeCursor(big[0], "list_tags", tag)).toEqual({ ok: false, error: KEPT_KEY_GONE });
+		expect(decodeCursor(big[1], "list_tags", tag).ok).toBe(true);
+		expect(decodeCursor(big[longest], "list_tags", tag).ok).toBe(true);
+	});
+
+	test("a cursor longer than any the server makes is refused unread", () => {
+		const long = Buffer.from(JSON.stringify({ tool: "list_x", after: ["a".repeat(MAX_CURSOR_CHARS)] })).toString("base64url");
+		const parse = jest.spyOn(JSON, "parse");
+		try {
+			expect(decodeCursor(long, "list_x", BY_PATH)).toEqual({ ok: false, error: NOT_VALID });
+			expect(parse).not.toHaveBeenCalled();
 		} finally {
 			parse.mockRestore();
 		}
