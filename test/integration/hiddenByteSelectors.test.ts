@@ -18,7 +18,7 @@ function asSelectors(message: string): string {
 }
 
 /** One of each run of other characters drawn as nothing (Default_Ignorable_Code_Point) hidden_content did not name. */
-const DRAWN_AS_NOTHING = [0x1d173, 0x1d17a, 0x1bca0, 0x17b4, 0x180b, 0x206a, 0x206f, 0x3164, 0xffa0, 0x115f];
+const DRAWN_AS_NOTHING = [0x1d173, 0x1d17a, 0x1bca0, 0x17b4, 0x180b, 0x2065, 0x206a, 0x206f, 0x3164, 0xffa0, 0x115f, 0xe0080, 0xe0fff];
 
 interface HiddenStretch {
 	kind: string;
