@@ -48,10 +48,17 @@ export function normalizeVaultPath(path: string): string {
 	return cleaned === "" ? "/" : cleaned;
 }
 
-/** Zero-width and other invisible format characters: a name that differs only by them looks the same. */
+/**
+ * Zero-width and other invisible format characters: a name that differs only by them looks the same. Exactly Unicode's
+ * Default_Ignorable_Code_Point (drawn as nothing by a renderer that does not know them, assigned or not), listed rather
+ * than matched by the property so the key does not move with the Unicode version of the Node or Electron it runs on.
+ * The astral ones as surrogate pairs: the shorthand format controls U+1BCA0–U+1BCA3, the musical beams and ties
+ * U+1D173–U+1D17A and the tags and variation selectors U+E0000–U+E0FFF (without the first two runs create_note made
+ * `Pri\u{1D173}vate/x.md` beside an excluded `Private`, and a twin of a note).
+ */
 const INVISIBLE =
 	// eslint-disable-next-line no-misleading-character-class -- each listed code point is removed on its own
-	/[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udfff]/g;
+	/[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|[\udb40-\udb43][\udc00-\udfff]/g;
 /** Every kind of space: NFKC maps most look-alikes to U+0020, this catches the rest. */
 const ANY_SPACE = /[\s\u2800]+/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

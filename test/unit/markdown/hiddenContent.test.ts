@@ -49,6 +49,21 @@ describe("findHiddenContent lists what reading view does not show", () => {
 		expect(findHiddenContent(text, ALL)).toEqual(expected);
 	});
 
+	test("every code point drawn as nothing is named, and a run of variation selectors (a byte each)", () => {
+		// U+1D173–U+1D17A, U+1BCA0–U+1BCA3, U+17B4–U+17B5, U+180B–U+180D, U+2065, U+206A–U+206F, the Hangul fillers,
+		// U+FFF0–U+FFF8 and U+E0080–U+E0FFF were passed over. A single variation selector chooses a look: not named.
+		const unnamed: string[] = [];
+		for (let code = 0x80; code <= 0x10ffff; code++) {
+			if (code >= 0xd800 && code <= 0xdfff) continue;
+			const mark = String.fromCodePoint(code);
+			if (!/\p{Default_Ignorable_Code_Point}/u.test(mark)) continue;
+			const text = /\p{Variation_Selector}/u.test(mark) ? `a${mark}${mark}b` : `a${mark}b`;
+			if (findHiddenContent(text, ALL).length !== 1) unnamed.push(code.toString(16));
+		}
+		expect(unnamed).toEqual([]);
+		expect(findHiddenContent("\u2615\ufe0f \u845b\udb40\udd00", ALL)).toEqual([]);
+	});
+
 	test("stops at the limit, keeping the first ones", () => {
 		expect(findHiddenContent("%%1%%\n%%2%%\n%%3%%\n", 2)).toEqual([
 			{ kind: "obsidian_comment", line: 0, characters: 5 },

@@ -107,6 +107,17 @@ describe("pathMatchKey: paths a person reads as the same share one key", () => {
 		expect(apart).toEqual([]);
 	});
 
+	test("every default-ignorable code point is left out of the key, as the zero-width space is", () => {
+		// U+1BCA0–U+1BCA3, U+1D173–U+1D17A, U+FFF0–U+FFF8 and U+E0400–U+E0FFF were kept: `Pri\u{1D173}vate` was another folder than `Private`.
+		const kept: string[] = [];
+		for (let code = 0x80; code <= 0x10ffff; code++) {
+			if (code >= 0xd800 && code <= 0xdfff) continue;
+			const mark = String.fromCodePoint(code);
+			if (/\p{Default_Ignorable_Code_Point}/u.test(mark) && pathMatchKey(`Pri${mark}vate`) !== "private") kept.push(code.toString(16));
+		}
+		expect(kept).toEqual([]);
+	});
+
 	test("a plain ASCII path keys the same as the same path with an invisible character in it", () => {
 		fc.assert(
 			fc.property(fc.string({ unit: fc.constantFrom("a", "Z", " ", "/", ".", "-") }), (path) => {
