@@ -113,7 +113,9 @@ function ownerOf(lockPath: string): UndoLockOwner | null {
 		const stats = lstatSync(nodePath.join(lockPath, OWNER_FILE));
 		if (!stats.isFile()) return null;
 		const read = JSON.parse(readFileSync(nodePath.join(lockPath, OWNER_FILE), "utf8")) as Partial<UndoLockOwner>;
-		return typeof read.pid === "number" && typeof read.host === "string" && typeof read.id === "string" ? { pid: read.pid, host: read.host, id: read.id } : null;
+		return typeof read.pid === "number" && typeof read.host === "string" && typeof read.id === "string"
+			? { pid: read.pid, host: read.host, id: read.id }
+			: null;
 	} catch {
 		return null;
 	}

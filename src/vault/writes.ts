@@ -204,43 +204,52 @@ export async function visibleTwinsOfEach(
 		return { folders, keys, held: none, twins: folders.map(() => undefined), leftFolders, leftHoldsOthers: leftFolders.map(() => false) };
 	});
 	// By depth, the last folder whose key was made (files come folder by folder) and that key.
-	const lastFolder: string[] = [];
-	const lastFolderKey: string[] = [];
+	// By depth, what the walk found of the last folder seen there (files come folder by folder): maps are asked once a folder.
+	const last: Array<{ folder: string; twinOf: number[]; exactly: Array<{ target: number }>; left: Array<{ target: number; depth: number }> }> = [];
+	const none: never[] = [];
+	// No folder deeper than the targets' (and their moved-out files') is looked at: a path at the top looks at none.
+	const deepest = Math.max(byFolderKey.length, ...walked.map((own) => own.leftFolders.length));
+	// A movedOut target's own file: it leaves its folders, so it holds none and makes no twin.
+	const skips = (target: number, path: string) => targets[target]?.movedOut === true && path === targets[target]?.except;
+	const onlyKey = targets.length === 1 ? [...byKey.keys()][0] : undefined;
+	const onlyTarget = [0];
 	const files = host.vault.getFiles();
 	for (let index = 0; index < files.length; index++) {
 		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
 		const other = files[index] as HostFile;
-		const key = pathMatchKey(other.path);
-		const visible = () => isPathVisible(other.path, scope);
-		for (const target of byKey.get(key) ?? [])
-			if (notes[target] === undefined && other.path !== targets[target]?.except && visible()) notes[target] = other;
-		if (keepKey !== undefined && !kept.has(key) && keepKey(key) && visible()) kept.set(key, other.path);
-		// The file's movedOut target skips it: it leaves its folders.
-		const skips = (target: number) => targets[target]?.movedOut === true && other.path === targets[target]?.except;
+		const { path } = other;
+		const key = pathMatchKey(path);
+		// One target (create_note, rename_note): its key compared, which stops at the first letter apart; a map hashes all of it.
+		const named = onlyKey === undefined ? byKey.get(key) : key === onlyKey ? onlyTarget : undefined;
+		if (named !== undefined)
+			for (const target of named)
+				if (notes[target] === undefined && path !== targets[target]?.except && isPathVisible(path, scope)) notes[target] = other;
+		if (keepKey !== undefined && !kept.has(key) && keepKey(key) && isPathVisible(path, scope)) kept.set(key, path);
 		let above: string | undefined;
 		let end = -1;
-		for (let depth = 0; (end = other.path.indexOf("/", end + 1)) !== -1; depth++) {
-			const folder = other.path.slice(0, end);
-			for (const { target, depth: at } of byLeftFolder.get(folder) ?? [])
-				if (!skips(target)) (walked[target] as TargetFolders).leftHoldsOthers[at] = true;
-			const keysHere = byFolderKey[depth];
-			if (keysHere !== undefined) {
-				if (lastFolder[depth] !== folder) {
-					lastFolder[depth] = folder;
-					lastFolderKey[depth] = pathMatchKey(folder);
-				}
-				// A folder read as another's is looked at again for each file: one in an excluded folder inside it is not its answer.
-				for (const target of keysHere.get(lastFolderKey[depth] ?? "") ?? []) {
-					const own = walked[target] as TargetFolders;
-					if (own.folders[depth] === folder || own.twins[depth] !== undefined || skips(target)) continue;
-					// As the walk of one path: a twin only under the path's own folder above.
-					if (depth > 0 && own.folders[depth - 1] !== above) continue;
-					if (visible()) own.twins[depth] = folder;
-				}
+		for (let depth = 0; depth < deepest && (end = path.indexOf("/", end + 1)) !== -1; depth++) {
+			const folder = path.slice(0, end);
+			let seen = last[depth];
+			if (seen?.folder !== folder) {
+				const keysHere = byFolderKey[depth];
+				seen = last[depth] = {
+					folder,
+					twinOf: keysHere === undefined ? none : (keysHere.get(pathMatchKey(folder)) ?? none),
+					exactly: byFolder.get(folder) ?? none,
+					left: byLeftFolder.get(folder) ?? none,
+				};
 			}
-			const exactly = byFolder.get(folder);
-			for (const { target } of exactly ?? []) if (!skips(target)) (walked[target] as TargetFolders).held[depth] = true;
-			if (exactly === undefined && !byLeftFolder.has(folder)) break;
+			for (const { target, depth: at } of seen.left) if (!skips(target, path)) (walked[target] as TargetFolders).leftHoldsOthers[at] = true;
+			// A folder read as another's is looked at again for each file: one in an excluded folder inside it is not its answer.
+			for (const target of seen.twinOf) {
+				const own = walked[target] as TargetFolders;
+				if (own.folders[depth] === folder || own.twins[depth] !== undefined || skips(target, path)) continue;
+				// As the walk of one path: a twin only under the path's own folder above.
+				if (depth > 0 && own.folders[depth - 1] !== above) continue;
+				if (isPathVisible(path, scope)) own.twins[depth] = folder;
+			}
+			for (const { target } of seen.exactly) if (!skips(target, path)) (walked[target] as TargetFolders).held[depth] = true;
+			if (seen.exactly.length === 0 && seen.left.length === 0) break;
 			above = folder;
 		}
 	}

@@ -61,7 +61,7 @@ function startCli(args: string[]): { pid: () => number; kill: (signal: NodeJS.Si
 
 /** Waits until `done` or `ms` have passed. */
 async function waitFor(done: () => boolean, ms: number, every = 50): Promise<void> {
-	for (const until = Date.now() + ms; !done() && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, every));
+	for (const until = Date.now() + ms; !done() && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, every));
 }
 
 const lockOf = (vault: string) => nodePath.join(vault, ".obsidian", "plugins", "vault-mcp", "journal.jsonl.undo.lock");
