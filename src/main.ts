@@ -2,6 +2,7 @@ import { normalizePath, Notice, Plugin } from "obsidian";
 import { JournalFile } from "./journal/JournalFile";
 import { followMoves } from "./journal/followMoves";
 import { undoCall, type UndoOutcome } from "./journal/undo";
+import { undoHoldingLock } from "./journal/UndoLock";
 import type { Logger } from "./activity";
 import type { Host } from "./host/Host";
 import { obsidianHost, vaultBasePath } from "./host/ObsidianHost";
@@ -157,7 +158,10 @@ export default class VaultMcpPlugin extends Plugin implements VaultMcpPort {
 
 	/** Undoes one journalled call through Obsidian's vault, recorded as an undo by "you"; a folder excluded while it runs is not written. */
 	undoChange(callId: string): Promise<UndoOutcome> {
-		return undoCall(this.host, this.journal, callId, undefined, () => this.settings.excludedFolders);
+		// Under the lock `vault-mcp undo` takes too: an undo here and one in a terminal at once are one after the other.
+		return undoHoldingLock(vaultBasePath(this.app), this.app.vault.configDir, () =>
+			undoCall(this.host, this.journal, callId, undefined, () => this.settings.excludedFolders),
+		);
 	}
 
 	/** The port clients should use: the one the server listens on, else the configured one. */

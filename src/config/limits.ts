@@ -691,16 +691,20 @@ export const NOTE_READ_GROWTH_BYTES = 64 * 1024;
 /** How often a running `serve` looks at data.json for token and settings changes made by the CLI or the plugin. */
 export const SETTINGS_POLL_INTERVAL_MS = 250;
 
-// The lock `vault-mcp undo` holds while it undoes a call (a folder beside the journal).
+// The lock every undo of a vault holds while it undoes a call (`withUndoLock`: a folder beside the journal), in Obsidian and in `vault-mcp undo`.
 /**
- * Times `vault-mcp undo` tries again for the lock another `vault-mcp undo` of the same vault holds, 200 ms apart (about
- * a minute), before it gives up, nothing changed. Two at once each planned from the vault before the other wrote: the
+ * Times an undo tries again for the lock another undo of the same vault holds (in Obsidian or `vault-mcp undo`), 200 ms apart
+ * (about a minute), before it gives up, nothing changed. Two at once each planned from the vault before the other wrote: the
  * second said a renamed note "had changed since" and saved a copy of it beside the one the first had just moved back.
  */
 export const UNDO_LOCK_RETRIES = 300;
 /** Wait between two tries for the undo lock. */
 export const UNDO_LOCK_RETRY_MS = 200;
-/** An undo lock this old is one a crashed `vault-mcp undo` left: it is taken over. It is kept fresh while held. */
+/**
+ * An undo lock held from another machine (a vault on a shared disk) this old is taken over: its holder keeps it fresh every
+ * half of this. On this machine a lock is taken over only when its process is gone: one paused (`kill -STOP`) past this kept
+ * running when it was resumed, beside the undo that took its lock over.
+ */
 export const UNDO_LOCK_STALE_MS = 10_000;
 
 // The lock every process takes around a read-modify-write of data.json.

@@ -7,10 +7,10 @@ import { linkMetadataSteps, metadataSteps } from "../markdown/metadata";
 import { SliceClock, type Steps } from "../markdown/steps";
 import { sha256HexInPieces } from "../sha256";
 import { copyNameBeside } from "../vault/copyName";
-import { normalizeVaultPath, OBSIDIAN_SPACES } from "../paths/spelling";
+import { normalizeVaultPath, OBSIDIAN_SPACES, pathMatchKey } from "../paths/spelling";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
-import { visibleTwins } from "../vault/writes";
+import { visibleTwinsOfEach, type VisibleTwins } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	applyChange,
@@ -152,13 +152,15 @@ async function undoOnce(
 	const planned = await planUndo(host, entry, scope);
 	if (!planned.ok) return { ok: false, reason: `Undo of ${callId} refused: ${planned.reason}` };
 	const steps = planned.steps;
+	const putBack = steps.flatMap((step) => (step.kind === "apply" && isPutBack(step.change) ? [step.change] : []));
+	const looks = new WriteLooks(host, scopeNow, putBack, entry);
 	const notes: UndoneNote[] = [];
 	try {
 		for (let index = 0; index < steps.length;) {
 			const group = editGroupAt(steps, index);
 			if (group.length === 0) {
 				const step = steps[index++] as UndoStep;
-				const done = await runStep(host, journal, undo, entry, step, scopeNow);
+				const done = await runStep(host, journal, undo, entry, step, scopeNow, looks);
 				notes.push(done);
 				// The renamed note changed between the plan and its move back (a client's append in one of the undo's pauses): it
 				// stays, so its links are left reaching it there, as for a note changed before the undo. Pointed back, they reached nothing.
@@ -170,7 +172,7 @@ async function undoOnce(
 					break;
 				}
 			} else {
-				await runEditGroup(host, journal, undo, entry, group, scopeNow, notes);
+				await runEditGroup(host, journal, undo, entry, group, scopeNow, notes, looks);
 				index += group.length;
 			}
 		}
@@ -243,8 +245,6 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 		const canMove = move.before !== null && current !== null && current === move.after && (await isFree(move.movedFrom));
 		if (canMove && move.before !== null) {
 			const change = { path: move.movedFrom, movedFrom: move.path, before: current, after: move.before };
-			const twin = await putBackTwin(host, scope, change);
-			if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 			steps.push({
 				kind: "apply",
 				// Back under the name it had on disk (NFD, a no-break space), not the one normalizePath makes of its path.
@@ -270,18 +270,20 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
 			continue;
 		}
 		const step = await clock.run(stepFor(here, journalledMove !== undefined, await textNow(here.path), await isFree(here.path)));
-		const twin = step.kind === "apply" ? await putBackTwin(host, scope, step.change) : null;
-		if (twin !== null) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 		if (step.kind === "apply") planned.set(step.change.path, step.change.after);
 		if (step.kind === "trash") planned.set(step.path, null);
 		steps.push(step);
 	}
+	// Every note put back looked at in one walk of the vault, after the plan's reads (one walk a note was 2N walks an undo).
+	const putBack = steps.flatMap((step) => (step.kind === "apply" && isPutBack(step.change) ? [step.change] : []));
+	const twin = (await putBackTwins(host, scope, putBack)).find((found) => found !== null);
+	if (twin) return { ok: false, reason: `${twin.why} Nothing was changed. ${twin.todo}` };
 	return { ok: true, steps };
 }
 
 /**
- * Why undo may not put a note back where `change` writes it, and what the person can do (null when it may): a change that
- * moves a note back (`movedFrom` set) or restores one (`before` null) to a path free now, beside a visible note (other than
+ * Why undo may not put each note back where its change writes it, and what the person can do (null when it may), in one walk
+ * of the vault for all of them: a change that moves a note back (`movedFrom` set) or restores one (`before` null) to a path free now, beside a visible note (other than
  * the moved note itself) or a visible folder that a person, or a disk folding case (macOS, Windows), reads as the same
  * name, as create_note and rename_note refuse (`visibleTwins`). Put back, `Plan.md` was a second
  * note beside a `plan.md` made since on Linux (and a conflict copy on macOS and Windows, whose disk check found the name
@@ -289,14 +291,39 @@ async function planUndo(host: Host, entry: JournalEntry, scope: Scope): Promise<
  * nobody changed only doubles it; the call stays undoable, and once the person renames the twin, the same undo puts it all
  * back. Hidden and excluded files are not looked for: the answer would tell of one.
  */
-async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promise<{ why: string; todo: string } | null> {
-	if (change.movedFrom === undefined && change.before !== null) return null;
-	// A note at the very path is no twin: the path is taken (made since the plan found it free), and the applier saves the
-	// earlier text beside it, as for any note changed since. Looked at as a twin, it refused the undo telling the person to
-	// rename that note, the one a second undo of the same call had just put back there.
-	if (host.vault.getFileByPath(change.path) !== null) return null;
+async function putBackTwins(host: Host, scope: Scope, changes: readonly NoteChange[]): Promise<Array<PutBackRefusal | null>> {
+	const looked = changes.filter((change) => isPutBack(change) && !isTaken(host, change));
+	const { twins } = await visibleTwinsOfEach(host, scope, looked.map(twinLookTarget));
+	return changes.map((change) => {
+		const at = looked.indexOf(change);
+		return at === -1 ? null : putBackRefusal(change, twins[at] ?? {});
+	});
+}
+
+/** Why undo may not put a note back (PutBackRefusal), from a twin look made for it. */
+type PutBackRefusal = { why: string; todo: string };
+
+/** A change that puts a note back (moves it back, or restores it): looked at for twins. */
+function isPutBack(change: NoteChange): boolean {
+	return change.movedFrom !== undefined || change.before === null;
+}
+
+/**
+ * A note at the very path is no twin: the path is taken (made since the plan found it free), and the applier saves the
+ * earlier text beside it, as for any note changed since. Looked at as a twin, it refused the undo telling the person to
+ * rename that note, the one a second undo of the same call had just put back there.
+ */
+function isTaken(host: Host, change: NoteChange): boolean {
+	return host.vault.getFileByPath(change.path) !== null;
+}
+
+/** The twin look of a put-back: the moved note itself is passed over, and leaves its folders (TwinLookTarget.movedOut). */
+function twinLookTarget(change: NoteChange): { path: string; except?: string; movedOut?: boolean } {
+	return change.movedFrom === undefined ? { path: change.path } : { path: change.path, except: change.movedFrom, movedOut: true };
+}
+
+function putBackRefusal(change: NoteChange, { note: namesake, folder }: VisibleTwins): PutBackRefusal | null {
 	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
-	const { note: namesake, folder } = await visibleTwins(host, scope, change.path, change.movedFrom);
 	if (namesake)
 		return {
 			why: `${what}: a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
@@ -308,6 +335,55 @@ async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promis
 			todo: `Rename "${folder}" first, then undo again.`,
 		};
 	return null;
+}
+
+/**
+ * The write's looks of one undo, made in one walk of the vault when the first is asked (`visibleTwinsOfEach`): the twins of
+ * every note it puts back, looked for again (a client's create_note of `plan.md` in one of the plan's pauses), and the
+ * visible files whose names read as a conflict copy's of this undo (`<name> (before <tool> <time>…`): a copy is saved under
+ * a name no visible note's reads as (`a (before … ).md` beside `A (before … ).md`), as create_note refuses one. A look a
+ * note was a walk a note. Copies this undo saves are added as they are written.
+ */
+class WriteLooks {
+	private looked: Promise<{ twins: Map<NoteChange, VisibleTwins>; copies: Map<string, string> }> | null = null;
+	/** What every conflict copy name of this undo holds, as its key spells it: the undone call's tool and time. */
+	private readonly copyMark: string;
+
+	constructor(
+		private readonly host: Host,
+		private readonly scopeNow: () => Scope,
+		private readonly putBack: readonly NoteChange[],
+		entry: JournalEntry,
+	) {
+		const key = pathMatchKey(conflictCopyName("x.md", entry.tool, new Date(entry.time)));
+		this.copyMark = key.slice(key.indexOf("("), key.lastIndexOf(")"));
+	}
+
+	private walk(): Promise<{ twins: Map<NoteChange, VisibleTwins>; copies: Map<string, string> }> {
+		this.looked ??= visibleTwinsOfEach(this.host, this.scopeNow(), this.putBack.map(twinLookTarget), undefined, (key) => key.includes(this.copyMark)).then(
+			({ twins, kept }) => ({ twins: new Map(this.putBack.map((change, index) => [change, twins[index] ?? {}])), copies: kept }),
+		);
+		return this.looked;
+	}
+
+	/** Why the note may not be put back now (see putBackTwins); null when it may. */
+	async putBackTwin(change: NoteChange): Promise<PutBackRefusal | null> {
+		if (!isPutBack(change) || isTaken(this.host, change)) return null;
+		const twins = (await this.walk()).twins.get(change) ?? (await visibleTwinsOfEach(this.host, this.scopeNow(), [twinLookTarget(change)])).twins[0];
+		return putBackRefusal(change, twins ?? {});
+	}
+
+	/** Whether a visible note other than `copy` is read as its name. */
+	async copyTwin(copy: string): Promise<boolean> {
+		const other = (await this.walk()).copies.get(pathMatchKey(copy));
+		return other !== undefined && other !== copy;
+	}
+
+	/** A copy saved: later copies are not named as its twins. */
+	async copySaved(copy: string): Promise<void> {
+		const { copies } = await this.walk();
+		if (!copies.has(pathMatchKey(copy))) copies.set(pathMatchKey(copy), copy);
+	}
 }
 
 /** A twin made between the undo's plan and its write (`putBackTwin`): the undo stops there, before the note is put back. */
@@ -377,6 +453,7 @@ async function runEditGroup(
 	group: readonly EditStep[],
 	scopeNow: () => Scope,
 	notes: UndoneNote[],
+	looks: WriteLooks,
 ): Promise<void> {
 	const target = { host, journal, call: undo };
 	await recordEditsAhead(
@@ -414,7 +491,7 @@ async function runEditGroup(
 				notes.push({ path, result: "excluded since" });
 				continue;
 			}
-			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow)));
+			notes.push(done ?? (await conflict(host, journal, undo, entry, step.original, scopeNow, looks)));
 		}
 	} finally {
 		// An error stopped the group: the notes after it were recorded and never written.
@@ -423,14 +500,22 @@ async function runEditGroup(
 }
 
 /** Writes one step; a note that changed between the check and its write gets a conflict copy instead. */
-async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, entry: JournalEntry, step: UndoStep, scopeNow: () => Scope): Promise<UndoneNote> {
+async function runStep(
+	host: Host,
+	journal: WriteJournal,
+	undo: JournalCall,
+	entry: JournalEntry,
+	step: UndoStep,
+	scopeNow: () => Scope,
+	looks: WriteLooks,
+): Promise<UndoneNote> {
 	if (step.kind === "none") return step.done;
 	const paths = step.kind === "apply" && step.change.movedFrom !== undefined ? [step.change.path, step.change.movedFrom] : [stepPath(step)];
 	const mayWrite = () => paths.every((path) => isWritablePath(path, scopeNow()));
 	if (!mayWrite()) return { path: stepPath(step), result: "excluded since" };
 	switch (step.kind) {
 		case "conflict":
-			return conflict(host, journal, undo, entry, step.original, scopeNow);
+			return conflict(host, journal, undo, entry, step.original, scopeNow, looks);
 		case "trash": {
 			const done = await trash(host, journal, undo, step.path, step.text, mayWrite);
 			if (done.result !== "trashed") return done;
@@ -440,13 +525,13 @@ async function runStep(host: Host, journal: WriteJournal, undo: JournalCall, ent
 		case "apply":
 			try {
 				// Looked for again at the write: a client's create_note of `plan.md` in one of the plan's pauses (the linking notes read).
-				const twin = await putBackTwin(host, scopeNow(), step.change);
+				const twin = await looks.putBackTwin(step.change);
 				if (twin !== null) throw new PutBackTwinError(`${twin.why} ${twin.todo}`);
 				await applyChange({ host, journal, call: undo, mayWrite }, step.change, false);
 				return step.done;
 			} catch (error) {
 				if (error instanceof WriteNoLongerAllowedError) return { path: stepPath(step), result: "excluded since" };
-				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scopeNow);
+				if (error instanceof NoteChangedSinceError) return conflict(host, journal, undo, entry, step.original, scopeNow, looks);
 				throw error;
 			}
 	}
@@ -564,6 +649,7 @@ async function conflict(
 	entry: JournalEntry,
 	change: JournalChange,
 	scopeNow: () => Scope,
+	looks: WriteLooks,
 ): Promise<UndoneNote> {
 	if (change.before === null) return { path: change.path, result: "kept" };
 	for (let number = 0; ; number++) {
@@ -573,10 +659,12 @@ async function conflict(
 		// Beside the note and a path a token may write, whatever the journal holds.
 		if (parentOf(candidate) !== parentOf(change.path) || !mayWrite())
 			throw new Error(`the copy of "${change.path}" cannot be saved under the name its journal record gives`);
-		if (!(await isPathFree(host, candidate))) continue;
+		// Taken, or read as a visible note's name (letter case, spaces): the next number.
+		if (!(await isPathFree(host, candidate)) || (await looks.copyTwin(candidate))) continue;
 		try {
 			// As private as the note it copies (headless): a note only its owner may read is not copied readable by all.
 			await applyChange({ host, journal, call: undo, mayWrite }, { path: candidate, before: null, after: change.before, copyOf: change.path }, false);
+			await looks.copySaved(candidate);
 			return { path: change.path, result: "conflict", copy: candidate };
 		} catch (error) {
 			if (error instanceof WriteNoLongerAllowedError) return { path: change.path, result: "excluded since" };

@@ -77,18 +77,24 @@ export async function checkNewNotePathOnHost(
 
 /**
  * Whether `names` (a folder's listing, `listedFolderNames`) holds `name` as spelt (NFC), and, when `twinToo`, the first name
- * in it a person or a disk folding case reads as `name` (`pathMatchKey`), in NFC. One pass, in pieces, pausing on `clock` every
+ * in it, other than `notTwin`, a person or a disk folding case reads as `name` (`pathMatchKey`), in NFC. One pass, in pieces, pausing on `clock` every
  * NAMESAKE_LOOK_CHECK_MASK + 1 names: a folder's listing may hold any number of them (in one piece, 200,000 accented folder
  * names were 225-255 ms of a create_note's CPU making their keys, and 7 ms holding them against the name as spelt).
  */
-async function listedNameOrTwin(names: readonly string[], name: string, twinToo: boolean, clock: SliceClock): Promise<{ listed: boolean; twin?: string }> {
+async function listedNameOrTwin(
+	names: readonly string[],
+	name: string,
+	twinToo: boolean,
+	clock: SliceClock,
+	notTwin?: string,
+): Promise<{ listed: boolean; twin?: string }> {
 	const key = twinToo ? pathMatchKey(name) : undefined;
 	let twin: string | undefined;
 	for (let index = 0; index < names.length; index++) {
 		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
 		const listedName = (names[index] ?? "").normalize("NFC");
 		if (listedName === name) return { listed: true };
-		if (twin === undefined && key !== undefined && pathMatchKey(listedName) === key) twin = listedName;
+		if (twin === undefined && key !== undefined && listedName !== notTwin && pathMatchKey(listedName) === key) twin = listedName;
 	}
 	return twin === undefined ? { listed: false } : { listed: false, twin };
 }
@@ -109,6 +115,19 @@ export interface VisibleTwins {
 	folder?: string;
 }
 
+/** One path whose twins `visibleTwinsOfEach` looks for. */
+export interface TwinLookTarget {
+	path: string;
+	/** A file that is no twin of the path as a note (the note rename_note or undo moves there). */
+	except?: string;
+	/**
+	 * Undo's move back of `except` to `path`: that file leaves its folders, so it makes none of them a twin, and a folder of it
+	 * holding no other file is none either (`Plans/A.md` renamed to `plans/A.md`, `Plans/` deleted since: `plans/` is left as
+	 * the rename found it, and the note goes back to `Plans/`). rename_note and create_note leave such a folder beside the new one.
+	 */
+	movedOut?: boolean;
+}
+
 /**
  * The twins of a new note's path (VisibleTwins), in one walk of the vault's files, in pieces, pausing on `clock` every
  * NAMESAKE_LOOK_CHECK_MASK + 1 of them (a walk for the note and another for the folder were twice the CPU of one). Hidden
@@ -121,58 +140,158 @@ export interface VisibleTwins {
  * going through a folder holding no file, one folder after another until a name is not listed.
  */
 export async function visibleTwins(host: Host, scope: Scope, path: string, except?: string, clock: SliceClock = twinLookClock()): Promise<VisibleTwins> {
-	const key = pathMatchKey(path);
+	const [twins] = (await visibleTwinsOfEach(host, scope, [except === undefined ? { path } : { path, except }], clock)).twins;
+	return twins ?? {};
+}
+
+/** One target's folders as `visibleTwinsOfEach` walks them. */
+interface TargetFolders {
+	folders: string[];
+	keys: string[];
+	/** By depth: a file there as spelt; the first visible twin found among files. */
+	held: boolean[];
+	twins: Array<string | undefined>;
+	/** The moved-out file's folders (`movedOut`), and by depth whether another file is in it. */
+	leftFolders: string[];
+	leftHoldsOthers: boolean[];
+}
+
+/** The folders of a path, outermost first: `a/b/c.md` → `a`, `a/b`. */
+function foldersOf(path: string): string[] {
 	const names = path.split("/").slice(0, -1);
-	const folders = names.map((_, index) => names.slice(0, index + 1).join("/"));
-	const folderKeys = folders.map((folder) => pathMatchKey(folder));
-	// By depth: a file there as spelt; the first twin found; the last folder looked at (files come folder by folder).
-	const heldByFiles = folders.map(() => false);
-	const twinsByFiles: Array<string | undefined> = folders.map(() => undefined);
-	const lastLooked: Array<string | undefined> = folders.map(() => undefined);
-	let note: HostFile | undefined;
+	return names.map((_, index) => names.slice(0, index + 1).join("/"));
+}
+
+/** Adds `value` to the list under `key`. */
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+	const list = map.get(key);
+	if (list === undefined) map.set(key, [value]);
+	else list.push(value);
+}
+
+/**
+ * `visibleTwins` of several paths in ONE walk of the vault's files (undo putting N notes back walked it 2N times: each look a
+ * walk): each file's key is looked up among the targets' keys, each of its folders among the targets' folders. `keepKey`: the
+ * visible files whose key it takes are returned by key too (`kept`, the first of each key), for looks made later without a
+ * walk (undo's conflict copies, whose names all hold the undo's own words).
+ */
+export async function visibleTwinsOfEach(
+	host: Host,
+	scope: Scope,
+	targets: readonly TwinLookTarget[],
+	clock: SliceClock = twinLookClock(),
+	keepKey?: (key: string) => boolean,
+): Promise<{ twins: VisibleTwins[]; kept: Map<string, string> }> {
+	const kept = new Map<string, string>();
+	const notes: Array<HostFile | undefined> = targets.map(() => undefined);
+	const byKey = new Map<string, number[]>();
+	// By folder as spelt: the targets (and depth) it is a folder of, or whose moved-out file's folder it is.
+	const byFolder = new Map<string, Array<{ target: number; depth: number }>>();
+	const byLeftFolder = new Map<string, Array<{ target: number; depth: number }>>();
+	// By depth, the folder keys looked for there, and the targets whose folder at that depth has the key.
+	const byFolderKey: Array<Map<string, number[]>> = [];
+	const walked: TargetFolders[] = targets.map((target, index) => {
+		addTo(byKey, pathMatchKey(target.path), index);
+		const folders = foldersOf(target.path);
+		const keys = folders.map((folder) => pathMatchKey(folder));
+		folders.forEach((folder, depth) => {
+			addTo(byFolder, folder, { target: index, depth });
+			addTo((byFolderKey[depth] ??= new Map<string, number[]>()), keys[depth] ?? "", index);
+		});
+		const leftFolders = target.movedOut === true && target.except !== undefined ? foldersOf(target.except) : [];
+		leftFolders.forEach((folder, depth) => addTo(byLeftFolder, folder, { target: index, depth }));
+		const none = folders.map(() => false);
+		return { folders, keys, held: none, twins: folders.map(() => undefined), leftFolders, leftHoldsOthers: leftFolders.map(() => false) };
+	});
+	// By depth, the last folder whose key was made (files come folder by folder) and that key.
+	// By depth, what the walk found of the last folder seen there (files come folder by folder): maps are asked once a folder.
+	const last: Array<{ folder: string; twinOf: number[]; exactly: Array<{ target: number }>; left: Array<{ target: number; depth: number }> }> = [];
+	const none: never[] = [];
+	// No folder deeper than the targets' (and their moved-out files') is looked at: a path at the top looks at none.
+	const deepest = Math.max(byFolderKey.length, ...walked.map((own) => own.leftFolders.length));
+	// A movedOut target's own file: it leaves its folders, so it holds none and makes no twin.
+	const skips = (target: number, path: string) => targets[target]?.movedOut === true && path === targets[target]?.except;
+	const onlyKey = targets.length === 1 ? [...byKey.keys()][0] : undefined;
+	const onlyTarget = [0];
 	const files = host.vault.getFiles();
 	for (let index = 0; index < files.length; index++) {
 		if ((index & NAMESAKE_LOOK_CHECK_MASK) === NAMESAKE_LOOK_CHECK_MASK) await clock.checkpoint();
 		const other = files[index] as HostFile;
-		if (note === undefined && other.path !== except && pathMatchKey(other.path) === key && isPathVisible(other.path, scope)) note = other;
+		const { path } = other;
+		const key = pathMatchKey(path);
+		// One target (create_note, rename_note): its key compared, which stops at the first letter apart; a map hashes all of it.
+		const named = onlyKey === undefined ? byKey.get(key) : key === onlyKey ? onlyTarget : undefined;
+		if (named !== undefined)
+			for (const target of named)
+				if (notes[target] === undefined && path !== targets[target]?.except && isPathVisible(path, scope)) notes[target] = other;
+		if (keepKey !== undefined && !kept.has(key) && keepKey(key) && isPathVisible(path, scope)) kept.set(key, path);
+		let above: string | undefined;
 		let end = -1;
-		for (let depth = 0; depth < folders.length && (end = other.path.indexOf("/", end + 1)) !== -1; depth++) {
-			const folder = other.path.slice(0, end);
-			if (folder === folders[depth]) {
-				heldByFiles[depth] = true;
-				continue;
+		for (let depth = 0; depth < deepest && (end = path.indexOf("/", end + 1)) !== -1; depth++) {
+			const folder = path.slice(0, end);
+			let seen = last[depth];
+			if (seen?.folder !== folder) {
+				const keysHere = byFolderKey[depth];
+				seen = last[depth] = {
+					folder,
+					twinOf: keysHere === undefined ? none : (keysHere.get(pathMatchKey(folder)) ?? none),
+					exactly: byFolder.get(folder) ?? none,
+					left: byLeftFolder.get(folder) ?? none,
+				};
 			}
+			for (const { target, depth: at } of seen.left) if (!skips(target, path)) (walked[target] as TargetFolders).leftHoldsOthers[at] = true;
 			// A folder read as another's is looked at again for each file: one in an excluded folder inside it is not its answer.
-			if (twinsByFiles[depth] === undefined && folder !== lastLooked[depth]) {
-				if (pathMatchKey(folder) !== folderKeys[depth]) lastLooked[depth] = folder;
-				else if (isPathVisible(other.path, scope)) twinsByFiles[depth] = folder;
+			for (const target of seen.twinOf) {
+				const own = walked[target] as TargetFolders;
+				if (own.folders[depth] === folder || own.twins[depth] !== undefined || skips(target, path)) continue;
+				// As the walk of one path: a twin only under the path's own folder above.
+				if (depth > 0 && own.folders[depth - 1] !== above) continue;
+				if (isPathVisible(path, scope)) own.twins[depth] = folder;
 			}
-			break;
+			for (const { target } of seen.exactly) if (!skips(target, path)) (walked[target] as TargetFolders).held[depth] = true;
+			if (seen.exactly.length === 0 && seen.left.length === 0) break;
+			above = folder;
 		}
 	}
-	return { ...(note === undefined ? {} : { note }), ...(await folderTwin(host, scope, path, folders, heldByFiles, twinsByFiles, clock)) };
+	const listings = new Map<string, readonly string[]>();
+	const listed = async (folder: string) => {
+		const names = listings.get(folder) ?? (await host.vault.listedFolderNames(folder)) ?? [];
+		listings.set(folder, names);
+		return names;
+	};
+	const twins: VisibleTwins[] = [];
+	for (const [index, target] of targets.entries()) {
+		const note = notes[index];
+		twins.push({ ...(note === undefined ? {} : { note }), ...(await folderTwin(scope, target.path, walked[index] as TargetFolders, listed, clock)) });
+	}
+	return { twins, kept };
 }
 
-/** The folder twin of `path` once the files were walked (visibleTwins): the first folder not held by files, by its twin among files or in its listing. */
+/** The folder twin of `path` once the files were walked (visibleTwinsOfEach): the first folder not held by files, by its twin among files or in its listing. */
 async function folderTwin(
-	host: Host,
 	scope: Scope,
 	path: string,
-	folders: readonly string[],
-	heldByFiles: readonly boolean[],
-	twinsByFiles: ReadonlyArray<string | undefined>,
+	walked: TargetFolders,
+	listed: (folder: string) => Promise<readonly string[]>,
 	clock: SliceClock,
 ): Promise<{ folder?: string }> {
+	const { folders, held, twins, leftFolders, leftHoldsOthers } = walked;
 	for (const [depth, folder] of folders.entries()) {
-		if (heldByFiles[depth] === true) continue;
+		if (held[depth] === true) continue;
 		// Not held by files: empty, missing, or there beside a twin holding files (Linux lists both): the listing says which.
 		const above = depth === 0 ? "" : (folders[depth - 1] ?? "");
 		const name = folder.slice(above === "" ? 0 : above.length + 1);
-		const byFiles = twinsByFiles[depth];
-		const listed = await listedNameOrTwin((await host.vault.listedFolderNames(above)) ?? [], name, byFiles === undefined, clock);
-		if (listed.listed) continue;
+		const byFiles = twins[depth];
+		// The moved-out note's own folder, in the same folder above and holding nothing else, is no twin (TwinLookTarget.movedOut).
+		const left = leftFolders[depth];
+		const leftName =
+			left !== undefined && leftHoldsOthers[depth] !== true && (depth === 0 || leftFolders[depth - 1] === above)
+				? left.slice(left.lastIndexOf("/") + 1)
+				: undefined;
+		const found = await listedNameOrTwin(await listed(above), name, byFiles === undefined, clock, leftName);
+		if (found.listed) continue;
 		if (byFiles !== undefined) return { folder: byFiles };
-		const twinName = listed.twin;
+		const twinName = found.twin;
 		if (twinName === undefined) return {};
 		const twinPath = above === "" ? twinName : `${above}/${twinName}`;
 		return isPathVisible(`${twinPath}${path.slice(folder.length)}`, scope) ? { folder: twinPath } : {};

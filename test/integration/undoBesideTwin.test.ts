@@ -84,7 +84,7 @@ describe("undo of a change whose note would go back beside a twin made since", (
 		expect(Object.keys(await notesOf(vault)).sort()).toEqual(["Linker.md", "Plan.md", "Plans/A.md", "plan 2.md"]);
 	});
 
-	test("a twin made while the undo plans (in its read of a linking note) stops it before the move, nothing written", async () => {
+	test("a twin made while the undo plans (in its read of a linking note) refuses it: the plan's look comes after its reads, nothing written", async () => {
 		await callOk(client, "rename_note", { path: "Plan.md", new_path: "Other.md" });
 		const rename = lastId(running);
 		await running.host.metadataCache.settled();
@@ -105,8 +105,10 @@ describe("undo of a change whose note would go back beside a twin made since", (
 			reading.restore();
 		}
 		expect(made).toBe(true);
+		// Until undo203 the plan looked before its reads, and the write's look stopped it ("stopped"); a twin made after the plan's
+		// look is test/integration/undoPutBackLooks' "a twin made after the plan's look".
 		expect(stopped.ok ? stopped.notes : stopped.reason).toBe(
-			`Undo of ${rename} stopped: "Other.md" cannot be moved back to "Plan.md": a note "plan.md" is there now, read as the same name (letter case and spaces aside). Rename or move "plan.md" first, then undo again. Nothing was changed.`,
+			`Undo of ${rename} refused: "Other.md" cannot be moved back to "Plan.md": a note "plan.md" is there now, read as the same name (letter case and spaces aside). Nothing was changed. Rename or move "plan.md" first, then undo again.`,
 		);
 		expect(await notesOf(vault)).toEqual({ "Other.md": "# Plan\n", "Linker.md": "See [[Other]].\n", "Plans/A.md": "# A\n", "plan.md": "made meanwhile\n" });
 		expect(running.journal.get(rename)?.undone).toBeNull();

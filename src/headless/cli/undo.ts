@@ -1,10 +1,6 @@
-import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
-import { lock } from "proper-lockfile";
-import { UNDO_LOCK_RETRIES, UNDO_LOCK_RETRY_MS, UNDO_LOCK_STALE_MS } from "../../config/limits";
-import { checkOwnFolder } from "../../config/ownFiles";
 import { DEFAULT_CONFIG_DIR } from "../NodeVault";
-import { journalPathFor } from "../../journal/JournalFile";
+import { UndoLockHeldError, withUndoLock } from "../../journal/UndoLock";
 import type { WriteJournal } from "../../journal/entry";
 import { followMoves } from "../../journal/followMoves";
 import { describeUndo, undoCall, unknownCallReason } from "../../journal/undo";
@@ -24,46 +20,21 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 	if (id === undefined) throw new UsageError(`undo needs the id of a change; \`vault-mcp history ${quoted(root)}\` lists them.`);
 	if (positionals.length > 2) throw new UsageError(`undo takes one id; unexpected: ${positionals.slice(2).join(" ")}`);
 	const logger = loggerFor(io);
-	// One `vault-mcp undo` of a vault at a time: a second waits, then opens the journal and finds the call undone.
-	const release = await takeUndoLock(root);
-	if (release === null) {
-		logger.error(`Another vault-mcp undo of this vault has been running for over a minute. Nothing was changed. Run this one again when it has finished.`);
-		return 1;
-	}
+	// One undo of a vault at a time, here or in Obsidian: a second waits, then opens the journal and finds the call undone.
 	try {
-		const journal = journalToUndo(root, id, logger);
-		if (!journal.get(id)) {
-			// Said before the vault is read, which can take a while.
-			logger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);
-			return 1;
-		}
-		return await undoHoldingLock(root, id, journal, io, logger);
-	} finally {
-		await release().catch(() => undefined);
-	}
-}
-
-/**
- * The lock held while one `vault-mcp undo` runs: a folder beside the journal, kept fresh while held and taken over once a
- * crashed process left it UNDO_LOCK_STALE_MS old; null when another undo held it through every try (UNDO_LOCK_RETRIES). Taken
- * before the journal is opened: opened before, it did not see the first undo's mark, and the second undid the call again.
- */
-async function takeUndoLock(root: string): Promise<(() => Promise<void>) | null> {
-	const path = journalPathFor(root, DEFAULT_CONFIG_DIR);
-	// The journal's folder is a real one in the vault (it was read from there a moment ago): the lock is not made through a link.
-	// No journal folder, no journal: nothing to undo, and the id is said unknown.
-	if (checkOwnFolder(root, nodePath.dirname(path), false) === null) return () => Promise.resolve();
-	try {
-		return await lock(path, {
-			realpath: false,
-			lockfilePath: `${path}.undo.lock`,
-			stale: UNDO_LOCK_STALE_MS,
-			retries: { retries: UNDO_LOCK_RETRIES, factor: 1, minTimeout: UNDO_LOCK_RETRY_MS, maxTimeout: UNDO_LOCK_RETRY_MS },
-			onCompromised: () => undefined,
+		return await withUndoLock(root, DEFAULT_CONFIG_DIR, () => {
+			const journal = journalToUndo(root, id, logger);
+			if (!journal.get(id)) {
+				// Said before the vault is read, which can take a while.
+				logger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);
+				return Promise.resolve(1);
+			}
+			return undoHoldingLock(root, id, journal, io, logger);
 		});
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ELOCKED") return null;
-		throw error;
+		if (!(error instanceof UndoLockHeldError)) throw error;
+		logger.error(error.message);
+		return 1;
 	}
 }
 
