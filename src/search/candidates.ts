@@ -1,6 +1,6 @@
 import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, PHRASE_READ_STEP_BYTES, RULED_OUT_MIN_NOTES } from "../config/limits";
 import { PAUSE_FIRST } from "./bestFirst";
-import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
+import type { IndexedDocument, PostingsIndex } from "./postings";
 import { longPhraseRead, readLongPackedPhrase, readShortPhrase, shortPhraseRead, type LongPhraseRead, type ShortPhraseRead } from "./phrases";
 import {
 	BODY_COUNT,
@@ -685,7 +685,7 @@ export class CandidateFinder {
 			doc.bodyBytes > PHRASE_READ_STEP_BYTES - this.phraseBytesRead ||
 			(this.reading?.term === term && this.reading.doc === doc);
 		// The sketch last: a note read in one piece has it read there (phraseBodyCount), once.
-		return steps && !(term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0);
+		return steps && !(term.phrasePairs && this.index.phrasePairBound(doc, term.phrasePairs) === 0);
 	}
 
 	/**
