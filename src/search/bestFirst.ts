@@ -35,6 +35,13 @@ export interface BoundedRanking {
 	 */
 	refine?(index: number): boolean;
 	/**
+	 * With `refine`: refines candidates `[from, to)` not flagged in `refined` or `out`, as `refine`
+	 * would one by one, flagging each in `refined`: each ruled out in `out`, with `rescore` each
+	 * other there (CandidateFinder.refineInOrder: the rest, refined at once). Without it, `refine`
+	 * is called for each.
+	 */
+	refineRange?(from: number, to: number, refined: Uint8Array, out: Uint8Array, rescore: Uint8Array | null): void;
+	/**
 	 * With `refine`: per candidate, 1 when `refine` is known to rule it out, without looking at it
 	 * (CandidateFinder.ruledOutSteps: what an earlier search of the phrase learnt). Such a candidate is
 	 * never read; it is left out of the heap, and only whether it would still be waiting at the end
@@ -275,6 +282,10 @@ export function* rankByBounds(
  * several times slower.
  */
 function refineRange(ranking: BoundedRanking, refined: Uint8Array, out: Uint8Array, rescore: Uint8Array | null, from: number, to: number): void {
+	if (ranking.refineRange) {
+		ranking.refineRange(from, to, refined, out, rescore);
+		return;
+	}
 	const refine = ranking.refine;
 	if (!refine) return;
 	for (let index = from; index < to; index++) {
