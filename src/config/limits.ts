@@ -1841,20 +1841,6 @@ export const RANKING_SPLIT_MIN_CANDIDATES = 4096;
 export const RANKING_SPLIT_FIRST = 1024;
 /** Candidates whose bounds are sorted to choose where to split (splitByBound). */
 export const RANKING_SPLIT_SAMPLE = 256;
-/**
- * Once the candidates refined one by one as they come up (rankByBounds) reach this share of all
- * candidates (1 in this many), the rest are refined at once, in slot order: a refinement as its
- * bound comes up costs two turns of the heap, a score and a sketch read scattered over the index
- * (about 1.5–2 µs); in slot order the sketch reads come in the order they lie in memory. A
- * two-word phrase whose words mostly stand apart refined 3,500–11,700 of 27,000–38,000 notes one
- * by one at 50,000 notes; most phrases settle their page after a few hundred.
- */
-export const RANKING_REFINE_REST_SHARE = 16;
-/**
- * Fewest candidates for which rankByBounds refines the rest at once (RANKING_REFINE_REST_SHARE):
- * below it, refining one by one costs a few ms at most.
- */
-export const RANKING_REFINE_REST_MIN_CANDIDATES = 4096;
 /** Words whose template count (`templateOf`) a search engine keeps; more, and it starts again. */
 export const TEMPLATE_MEMO_WORDS = 1024;
 /**

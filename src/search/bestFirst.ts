@@ -1,12 +1,4 @@
-import {
-	RANKING_SCORE_STEP_MASK,
-	RANKING_READ_STEP_MASK,
-	RANKING_REFINE_REST_MIN_CANDIDATES,
-	RANKING_REFINE_REST_SHARE,
-	RANKING_SPLIT_MIN_CANDIDATES,
-	RANKING_SPLIT_FIRST,
-	RANKING_SPLIT_SAMPLE,
-} from "../config/limits";
+import { RANKING_SCORE_STEP_MASK, RANKING_READ_STEP_MASK, RANKING_SPLIT_MIN_CANDIDATES, RANKING_SPLIT_FIRST, RANKING_SPLIT_SAMPLE } from "../config/limits";
 import { IndexHeap, type HeapOrder } from "./indexHeap";
 
 /** A read's answer when it must pause before reading more of the candidate's body: it is asked again after. */
@@ -34,13 +26,6 @@ export interface BoundedRanking {
 	 * `bound`, its loose bound: then it is scored once, refined).
 	 */
 	refine?(index: number): boolean;
-	/**
-	 * With `refine`: refines candidates `[from, to)` not flagged in `refined` or `out`, as `refine`
-	 * would one by one, flagging each in `refined`: each ruled out in `out`, with `rescore` each
-	 * other there (CandidateFinder.refineInOrder: the rest, refined at once). Without it, `refine`
-	 * is called for each.
-	 */
-	refineRange?(from: number, to: number, refined: Uint8Array, out: Uint8Array, rescore: Uint8Array | null): void;
 	/**
 	 * With `refine`: per candidate, 1 when `refine` is known to rule it out, without looking at it
 	 * (CandidateFinder.ruledOutSteps: what an earlier search of the phrase learnt). Such a candidate is
@@ -153,16 +138,11 @@ function splitByBound(members: Uint32Array | null, candidates: number, order: Bo
  * read best bound first and kept by their read score, until the page is full and the next bound
  * cannot enter it, or all are read. A candidate whose bound comes up first is refined before it is
  * read (`refine`, when given: cheaper than a read, too dear for every candidate), and waits its turn
- * again with its tighter bound; once as many were refined so as a share of them (at
- * `refineRestMinCandidates` candidates or more: RANKING_REFINE_REST_SHARE), the rest are refined
- * at once, in slot order. The page is what reading every candidate gives either way. The
+ * again with its tighter bound. The page is what reading every candidate gives either way. The
  * number held among those read, and, unless all were read or ruled out, how many were read. In
  * steps: it yields every few hundred candidates scored or refined and every few dozen read. Pure.
  */
-export function* rankByBounds(
-	ranking: BoundedRanking,
-	refineRestMinCandidates = RANKING_REFINE_REST_MIN_CANDIDATES,
-): Generator<void, { held: number; checks?: PhraseChecks }, void> {
+export function* rankByBounds(ranking: BoundedRanking): Generator<void, { held: number; checks?: PhraseChecks }, void> {
 	const { count, scored, slots } = ranking;
 	const boundScores = new Float64Array(count);
 	const boundTiers = new Float64Array(count);
@@ -178,38 +158,16 @@ export function* rankByBounds(
 	const members = ruledOut ? membersLeft(ruledOut, count) : null;
 	const split = splitByBound(members, count, order);
 	const byBound = new IndexHeap(count, order, split?.first ?? members ?? undefined);
-	// With refining: the key of each candidate read and the page's worst after it, in reading order (ruledOutWaiting).
-	const readKeys: ReadKeys | null = ranking.refine ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
+	// With candidates ruled out: the key of each candidate read and the page's worst after it, in reading order (stillWaiting).
+	const readKeys: ReadKeys | null = members ? { tiers: [], scores: [], slots: [], worstTiers: [], worstScores: [] } : null;
 	// The candidates not yet in the heap, all strictly below the split's bound: they join it once its best is below that bound.
 	let rest = split && split.rest.length > 0 ? split.rest : null;
 	const refined = ranking.refine ? new Uint8Array(count) : null;
 	let refinements = 0;
-	// The candidates known to be ruled out by refining, left out of the heap (1): those an earlier search learnt
-	// (ruledOut), and those refined with the rest (refineRange). Null: none.
-	let leftOut = ruledOut;
-	// Without a loose bound: the candidates refined with the rest whose key is still the score of their bounds before (1).
-	let rescore: Uint8Array | null = null;
-	let restRefined = false;
 	let tightened = 0;
 	let checked = 0;
 	let held = 0;
 	while (byBound.size > 0 || rest) {
-		if (!restRefined && refined && ranking.refine && count >= refineRestMinCandidates && refinements * RANKING_REFINE_REST_SHARE >= count) {
-			// Refining one by one as bounds come up has reached a share of the candidates: the rest are refined at once, in
-			// slot order. A refined key is never above the one it had, so the reads and the page are the same; those it rules
-			// out leave the heap, and whether they would still be waiting at the end is worked out as for learnt ones.
-			restRefined = true;
-			const out = leftOut ? leftOut.slice() : new Uint8Array(count);
-			rescore = loose ? null : new Uint8Array(count);
-			for (let from = 0; from < count; from += RANKING_SCORE_STEP_MASK + 1) {
-				yield;
-				refineRange(ranking, refined, out, rescore, from, Math.min(count, from + RANKING_SCORE_STEP_MASK + 1));
-			}
-			byBound.dropFlagged(out);
-			if (rest) rest = unflagged(rest, out);
-			leftOut = out;
-			if (byBound.size === 0 && !rest) break;
-		}
 		if (rest && split && (byBound.size === 0 || !order.atOrAbove(byBound.peek(), split.at))) {
 			byBound.addAll(rest);
 			rest = null;
@@ -226,7 +184,7 @@ export function* rankByBounds(
 			// instead of two (a phrase whose words mostly stand apart refines 10,000 notes at 50,000). Its
 			// refined key is below the scored one, so the reads and the page are the same; a note refining rules
 			// out no longer waits once its loose key has come up (ruledOutWaiting).
-			if (refined && refined[next] === 0 && ranking.refine) {
+			if (refined && ranking.refine) {
 				if ((++refinements & RANKING_SCORE_STEP_MASK) === 0) yield;
 				refined[next] = 1;
 				if (!ranking.refine(next)) continue;
@@ -248,17 +206,6 @@ export function* rankByBounds(
 			byBound.push(next);
 			continue;
 		}
-		if (rescore && rescore[next] === 1) {
-			// Refined with the rest: keyed by its refined bounds before it is read, as it would have been had it come up unrefined.
-			if ((++tightened & RANKING_SCORE_STEP_MASK) === 0) yield;
-			rescore[next] = 0;
-			byBound.pop();
-			ranking.score(next, true);
-			boundScores[next] = scored.score;
-			boundTiers[next] = scored.tier;
-			byBound.push(next);
-			continue;
-		}
 		if ((checked & RANKING_READ_STEP_MASK) === RANKING_READ_STEP_MASK) yield;
 		let read = ranking.read(next);
 		for (; read === PAUSE_FIRST; read = ranking.read(next)) yield;
@@ -270,41 +217,8 @@ export function* rankByBounds(
 		ranking.keep(next);
 		if (readKeys) noteRead(readKeys, boundTiers[next] as number, boundScores[next] as number, slots[next] as number, ranking.worstKept());
 	}
-	const allLookedAt =
-		byBound.size === 0 && !rest && !(leftOut && readKeys && (yield* ruledOutWaiting(leftOut, readKeys, boundTiers, boundScores, slots)));
+	const allLookedAt = byBound.size === 0 && !rest && !(ruledOut && readKeys && (yield* ruledOutWaiting(ranking, ruledOut, readKeys)));
 	return allLookedAt ? { held } : { held, checks: { checked, candidates: count } };
-}
-
-/**
- * Refines candidates `[from, to)` not refined yet and not ruled out already (`out`), in slot order
- * (candidates are): each one refining rules out is flagged in `out`; with `rescore`, each other is
- * flagged there. A plain function, not the generator's loop: V8 runs a loop inside a generator
- * several times slower.
- */
-function refineRange(ranking: BoundedRanking, refined: Uint8Array, out: Uint8Array, rescore: Uint8Array | null, from: number, to: number): void {
-	if (ranking.refineRange) {
-		ranking.refineRange(from, to, refined, out, rescore);
-		return;
-	}
-	const refine = ranking.refine;
-	if (!refine) return;
-	for (let index = from; index < to; index++) {
-		if (refined[index] === 1 || out[index] === 1) continue;
-		refined[index] = 1;
-		if (!refine.call(ranking, index)) out[index] = 1;
-		else if (rescore) rescore[index] = 1;
-	}
-}
-
-/** The members of `indices` whose flag in `flagged` is not 1; null when none is left. */
-function unflagged(indices: Uint32Array, flagged: Uint8Array): Uint32Array | null {
-	let kept = 0;
-	const left = new Uint32Array(indices.length);
-	for (let at = 0; at < indices.length; at++) {
-		const index = indices[at] as number;
-		if (flagged[index] !== 1) left[kept++] = index;
-	}
-	return kept > 0 ? left.subarray(0, kept) : null;
 }
 
 /** The candidates `ruledOut` leaves, in index order; null when it rules out none. */
@@ -338,26 +252,22 @@ function noteRead(keys: ReadKeys, tier: number, score: number, slot: number, wor
  * Whether a candidate `ruledOut` left out of the heap would still be waiting when every other was
  * looked at: in the heap, it would come up (and be ruled out by refining) once every read
  * candidate whose key is before its own was read, unless the page's worst was then strictly above
- * its key (its first key, `tiers` and `scores`: with `bound`, its loose bound, at which it is
- * refined; else its bounds scored; kept as it was, since it never came up).
+ * its key (with `bound`, its loose bound, at which it is refined; else its bounds scored).
  * Reading stops there, so it would wait. The reads are in order of their keys, best first: the
  * worst in force is found by a binary search. In steps, as rankByBounds.
  */
-function* ruledOutWaiting(
-	ruledOut: Uint8Array,
-	keys: ReadKeys,
-	tiers: Float64Array,
-	scores: Float64Array,
-	slots: Uint32Array,
-): Generator<void, boolean, void> {
-	// Paused by the candidates looked at, not by their indexes: ruled-out notes may all miss the indexes a mask picks (review63b).
-	let lookedAt = 0;
-	for (let index = 0; index < ruledOut.length; index++) {
+function* ruledOutWaiting(ranking: BoundedRanking, ruledOut: Uint8Array, keys: ReadKeys): Generator<void, boolean, void> {
+	const { scored, slots } = ranking;
+	// Paused by the candidates scored, not by their indexes: ruled-out notes may all miss the indexes a mask picks (review63b).
+	let scoredHere = 0;
+	for (let index = 0; index < ranking.count; index++) {
 		if (ruledOut[index] !== 1) continue;
-		if ((++lookedAt & RANKING_SCORE_STEP_MASK) === 0) yield;
+		if ((++scoredHere & RANKING_SCORE_STEP_MASK) === 0) yield;
 		// Refining rules it out when its first key comes up: its loose bound, when the ranking has one (rankByBounds).
-		const tier = tiers[index] as number;
-		const score = scores[index] as number;
+		if (ranking.bound) ranking.bound(index);
+		else ranking.score(index, true);
+		const tier = scored.tier;
+		const score = scored.score;
 		const slot = slots[index] as number;
 		// The reads whose key is before this one's: [0, low).
 		let low = 0;

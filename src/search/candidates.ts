@@ -1,6 +1,6 @@
 import { CANDIDATES_COUNT_STEP, GATHER_STEP_MASK, PHRASE_READ_STEP_BYTES, RULED_OUT_MIN_NOTES } from "../config/limits";
 import { PAUSE_FIRST } from "./bestFirst";
-import type { IndexedDocument, PostingsIndex } from "./postings";
+import { phrasePairBound, type IndexedDocument, type PostingsIndex } from "./postings";
 import { longPhraseRead, readLongPackedPhrase, readShortPhrase, shortPhraseRead, type LongPhraseRead, type ShortPhraseRead } from "./phrases";
 import {
 	BODY_COUNT,
@@ -559,48 +559,6 @@ export class CandidateFinder {
 	}
 
 	/**
-	 * `refine` for `gathered`'s notes `[from, to)` not flagged in `refined` or `out`, in slot order
-	 * (candidates are), flagging each in `refined`: each it rules out in `out`, with `rescore` each
-	 * other there. Each phrase's notes are sought from where the last one was, not from their
-	 * start, and the sketches read in the order they lie in (rankByBounds' rest, refined at once).
-	 */
-	refineInOrder(
-		required: readonly ResolvedTerm[],
-		gathered: Gathered,
-		from: number,
-		to: number,
-		refined: Uint8Array,
-		out: Uint8Array,
-		rescore: Uint8Array | null,
-	): void {
-		const termCount = required.length;
-		const values = gathered.values;
-		const cursors = new Array<number>(termCount).fill(0);
-		for (let index = from; index < to; index++) {
-			if (refined[index] === 1 || out[index] === 1) continue;
-			refined[index] = 1;
-			const slot = gathered.slots[index] as number;
-			if (this.index.documents[slot] === undefined) {
-				out[index] = 1;
-				continue;
-			}
-			const row = index * termCount;
-			for (const termIndex of gathered.unverified) {
-				const bound = values[row + termIndex] as number;
-				const term = required[termIndex] as ResolvedTerm;
-				const pairs = term.phrasePairs;
-				if (bound === 0 || !pairs || pairsBoundWhenResolved(pairs)) continue;
-				const at = seek(term.slots, term.length, cursors[termIndex] as number, slot);
-				cursors[termIndex] = at;
-				const position = at < term.length && term.slots[at] === slot ? at : -1;
-				values[row + termIndex] = tightenedBound(bound, this.pairBoundAtPosition(term, pairs, slot, position));
-			}
-			if (!holdsEnough(values, row, termCount, gathered.minimum)) out[index] = 1;
-			else if (rescore) rescore[index] = 1;
-		}
-	}
-
-	/**
 	 * Per candidate of `gathered`, 1 when `refine` would rule it out, known without reading a
 	 * sketch: an earlier search of its phrase learnt from the note's sketch that the phrase is not
 	 * there (PhraseLearnt), and without the phrase the note is no candidate. Null when no phrase
@@ -659,11 +617,7 @@ export class CandidateFinder {
 
 	/** The phrase's pairs' bound in the note at `slot` from its sketch (PostingsIndex.pairBoundAt), read once a phrase's memo (PhraseLearnt). */
 	private pairBound(term: ResolvedTerm, pairs: readonly PhrasePair[], slot: number): number {
-		return this.pairBoundAtPosition(term, pairs, slot, positionOf(term, slot));
-	}
-
-	/** `pairBound` of the note at `slot`, the `at`-th of the phrase's notes (−1: not among them). */
-	private pairBoundAtPosition(term: ResolvedTerm, pairs: readonly PhrasePair[], slot: number, at: number): number {
+		const at = positionOf(term, slot);
 		const learnt = at >= 0 ? (term.phraseLearnt?.pairBound(at) ?? -1) : -1;
 		if (learnt >= 0) return learnt;
 		const bound = this.index.pairBoundAt(slot, pairs);
@@ -731,7 +685,7 @@ export class CandidateFinder {
 			doc.bodyBytes > PHRASE_READ_STEP_BYTES - this.phraseBytesRead ||
 			(this.reading?.term === term && this.reading.doc === doc);
 		// The sketch last: a note read in one piece has it read there (phraseBodyCount), once.
-		return steps && !(term.phrasePairs && this.index.phrasePairBound(doc, term.phrasePairs) === 0);
+		return steps && !(term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0);
 	}
 
 	/**

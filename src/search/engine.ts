@@ -827,7 +827,6 @@ function withoutLooseBound(ranking: CandidateRanking): BoundedRanking {
 		ruledOut: ranking.ruledOut,
 		score: (index, anyOrder) => ranking.score(index, anyOrder),
 		refine: (index) => ranking.refine(index),
-		refineRange: (from, to, refined, out, rescore) => ranking.refineRange(from, to, refined, out, rescore),
 		read: (index) => ranking.read(index),
 		keep: (index) => ranking.keep(index),
 		worstKept: () => ranking.worstKept(),
@@ -1226,10 +1225,6 @@ class CandidateRanking implements BoundedRanking {
 
 	refine(index: number): boolean {
 		return this.finder.refine(this.wanted, this.gathered, index);
-	}
-
-	refineRange(from: number, to: number, refined: Uint8Array, out: Uint8Array, rescore: Uint8Array | null): void {
-		this.finder.refineInOrder(this.wanted, this.gathered, from, to, refined, out, rescore);
 	}
 
 	read(index: number): boolean | typeof PAUSE_FIRST {

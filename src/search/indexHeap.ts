@@ -41,18 +41,6 @@ export class IndexHeap {
 		this.heapify();
 	}
 
-	/** Takes out every index whose flag in `dropped` is 1, in linear time of the heap's size. */
-	dropFlagged(dropped: Uint8Array): void {
-		const heap = this.heap;
-		let kept = 0;
-		for (let at = 0; at < this.count; at++) {
-			const index = heap[at] as number;
-			if (dropped[index] !== 1) heap[kept++] = index;
-		}
-		this.count = kept;
-		this.heapify();
-	}
-
 	private heapify(): void {
 		for (let index = (this.count >> 1) - 1; index >= 0; index--) this.siftDown(index);
 	}

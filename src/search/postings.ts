@@ -151,13 +151,10 @@ export interface IndexedDocument {
 	 * The note's buffer: the body's token ids, packed (packedIds.ts), in its first `bodyBytes`
 	 * bytes; then the sketch of the body's word pairs (pairSketch.ts; its size follows from
 	 * `bodyLength`); then the title's, the headings' and each alias's ids, packed the same way, each
-	 * run after its count. After `compact`, the sketch is not there: it is in the index's buffer of
-	 * sketches (`sketches`), and the names follow the body.
+	 * run after its count.
 	 */
 	packed: Uint8Array;
 	bodyBytes: number;
-	/** Where the names start in `packed`: past the sketch, or at `bodyBytes` once `compact` moved the sketch out. */
-	namesFrom: number;
 	/** Ids in the body. */
 	bodyLength: number;
 	/**
@@ -286,10 +283,11 @@ function phraseCandidatesOf(
 }
 
 /**
- * How many times a note's body holds a phrase of `length` words, read in one piece (the caller rules out first a
- * note whose pair sketch rules the phrase out); a phrase longer than the window is counted 32 positions a word of state.
+ * How many times a note's body holds a phrase of `length` words, read in one piece. A note whose pair sketch rules
+ * the phrase out is not read; a phrase longer than the window is counted 32 positions a word of state.
  */
 function phraseBodyCount(term: ResolvedTerm, length: number, doc: IndexedDocument): number {
+	if (term.phrasePairs && phrasePairBound(doc, term.phrasePairs) === 0) return 0;
 	if (!term.phraseMasks) return countLongPackedPhrase(doc.packed, term.phraseChunkMasks ?? [], length, doc.bodyBytes);
 	return term.phraseAnchor
 		? countAnchoredPhrase(doc.packed, term.phraseAnchor, term.phraseMasks, length, doc.bodyBytes)
@@ -302,13 +300,8 @@ function phraseBodyCount(term: ResolvedTerm, length: number, doc: IndexedDocumen
  * it; BODY_COUNT when the sketch counts every pair three times or more, or the body is too long to
  * have a sketch (it bounds nothing then). Pure.
  */
-function ownPairBound(doc: IndexedDocument, pairs: readonly PhrasePair[]): number {
+export function phrasePairBound(doc: IndexedDocument, pairs: readonly PhrasePair[]): number {
 	return sketchedPairBound(doc.packed, doc.bodyBytes, doc.bodyLength, pairs);
-}
-
-/** Whether a note's buffer still holds its pair sketch (not moved out by `compact`, or of no bytes). Pure. */
-function holdsOwnSketch(doc: IndexedDocument): boolean {
-	return doc.namesFrom === doc.bodyBytes + pairSketchBytes(doc.bodyLength);
 }
 
 /** `phrasePairBound` of a body of `bodyLength` ids whose sketch starts at `packed[from]`. Pure. */
@@ -511,13 +504,12 @@ export class PostingsIndex {
 	aliased: Uint8Array = new Uint8Array(64);
 	modifiedTimes: Float64Array = new Float64Array(64);
 	/**
-	 * The buffer `compact` put every note's pair sketch in, in slot order, and where each starts in
-	 * it, plus one, by slot (0: not there, a note committed since, whose sketch is in its own
-	 * buffer). A phrase's notes have their sketches read by the tens of thousands: from here that is
-	 * one read a note, not three in a chain (the document, its buffer's view, then the byte), each a
-	 * cache miss at that count, and the sketches read one after another lie near each other.
+	 * The buffer `compact` put every note's in, and where each note's pair sketch starts in it, plus
+	 * one, by slot (0: not there, a note committed since). A phrase's notes have their sketches read
+	 * by the tens of thousands: from here that is one read a note, not three in a chain (the
+	 * document, its buffer's view, then the byte), each a cache miss at that count.
 	 */
-	private sketches: Uint8Array = new Uint8Array(0);
+	private compacted: Uint8Array = new Uint8Array(0);
 	private sketchAt: Float64Array = new Float64Array(0);
 	nextSlot = 0;
 	totalBodyLength = 0;
@@ -667,13 +659,12 @@ export class PostingsIndex {
 		const packed = body.finish();
 		writePairSketch(packed, bodyBytes, bodyBytes, sketchBytes, this.dictionary.hashes);
 		const sections = bodyLength >= SECTION_MIN_TOKENS && sectionStarts.length > 0 ? Uint32Array.from(sectionStarts) : null;
-		const namesFrom = bodyBytes + sketchBytes;
-		return { doc: { path, modified, packed, bodyBytes, namesFrom, bodyLength, sections }, names, uncounted, titleWholes: derivedWholes(titleTokens) };
+		return { doc: { path, modified, packed, bodyBytes, bodyLength, sections }, names, uncounted, titleWholes: derivedWholes(titleTokens) };
 	}
 
 	/** A document's names, read from its buffer (new arrays: a caller may keep them). */
 	namesOf(doc: IndexedDocument): DocumentNames {
-		const [title = new Uint32Array(0), headings = new Uint32Array(0), ...aliases] = readRuns(doc.packed, doc.namesFrom);
+		const [title = new Uint32Array(0), headings = new Uint32Array(0), ...aliases] = readRuns(doc.packed, doc.bodyBytes + pairSketchBytes(doc.bodyLength));
 		return { title, headings, aliases };
 	}
 
@@ -683,7 +674,7 @@ export class PostingsIndex {
 	 * the names of thousands of notes, and new arrays for each were most of its garbage.
 	 */
 	unpackNames(doc: IndexedDocument): { ids: Uint32Array; count: number } {
-		const from = doc.namesFrom;
+		const from = doc.bodyBytes + pairSketchBytes(doc.bodyLength);
 		const names = this.unpackedNames;
 		names.ids = growUint32(names.ids, doc.packed.length - from);
 		names.count = unpackIds(doc.packed, names.ids, from);
@@ -693,24 +684,9 @@ export class PostingsIndex {
 	/** `phrasePairBound` of the note at `slot`; BODY_COUNT (no bound) for a slot without a note. */
 	pairBoundAt(slot: number, pairs: readonly PhrasePair[]): number {
 		const at = slot < this.sketchAt.length ? (this.sketchAt[slot] as number) : 0;
-		if (at > 0) return sketchedPairBound(this.sketches, at - 1, this.bodyLengths[slot] as number, pairs);
+		if (at > 0) return sketchedPairBound(this.compacted, at - 1, this.bodyLengths[slot] as number, pairs);
 		const doc = this.documents[slot];
-		return doc ? ownPairBound(doc, pairs) : BODY_COUNT;
-	}
-
-	/**
-	 * How often a phrase's pairs allow it to stand in a row in `doc`'s body, from its pair sketch:
-	 * at most as often as its scarcest pair, which is at most as often as the sketch counts it;
-	 * BODY_COUNT when the sketch counts every pair three times or more, the body is too long to have
-	 * a sketch, or the note's version is no longer the index's and its sketch went with the buffer
-	 * `compact` moved it to (it bounds nothing then: the body is read).
-	 */
-	phrasePairBound(doc: IndexedDocument, pairs: readonly PhrasePair[]): number {
-		if (holdsOwnSketch(doc)) return ownPairBound(doc, pairs);
-		const slot = this.slotOfPath.get(doc.path);
-		if (slot === undefined || this.documents[slot] !== doc) return BODY_COUNT;
-		const at = slot < this.sketchAt.length ? (this.sketchAt[slot] as number) : 0;
-		return at > 0 ? sketchedPairBound(this.sketches, at - 1, doc.bodyLength, pairs) : BODY_COUNT;
+		return doc ? phrasePairBound(doc, pairs) : BODY_COUNT;
 	}
 
 	/** Adds or replaces a prepared document, in one piece. */
@@ -1266,42 +1242,19 @@ export class PostingsIndex {
 			}
 		}
 		let bytes = 0;
-		let sketchBytes = 0;
-		for (const doc of this.documents) {
-			if (!doc) continue;
-			bytes += doc.packed.length - (doc.namesFrom - doc.bodyBytes);
-			sketchBytes += pairSketchBytes(doc.bodyLength);
-		}
+		for (const doc of this.documents) bytes += doc?.packed.length ?? 0;
 		const shared = new Uint8Array(bytes);
-		// The sketches apart, in slot order: a phrase reads those of tens of thousands of notes in that order, and
-		// between bodies and names they were spread over the whole buffer (166 → 110 ns a note at 50,000 notes).
-		const sketches = new Uint8Array(sketchBytes);
 		const offsets = new Float64Array(this.documents.length);
-		const sketchAt = new Float64Array(this.documents.length);
 		at = 0;
-		let sketchTo = 0;
-		let copied = 0;
 		pausedAt = 0;
 		for (let slot = 0; slot < this.documents.length; slot++) {
 			const doc = this.documents[slot];
 			if (!doc) continue;
-			const packed = doc.packed;
-			const sketchSize = pairSketchBytes(doc.bodyLength);
-			shared.set(packed.subarray(0, doc.bodyBytes), at);
-			shared.set(packed.subarray(doc.namesFrom), at + doc.bodyBytes);
-			// A note compacted before has its sketch in the last compaction's buffer of sketches.
-			const sketchFrom = holdsOwnSketch(doc) ? null : (this.sketchAt[slot] as number) - 1;
-			sketches.set(
-				sketchFrom === null ? packed.subarray(doc.bodyBytes, doc.namesFrom) : this.sketches.subarray(sketchFrom, sketchFrom + sketchSize),
-				sketchTo,
-			);
+			shared.set(doc.packed, at);
 			offsets[slot] = at;
-			sketchAt[slot] = sketchTo + 1;
-			at += packed.length - (doc.namesFrom - doc.bodyBytes);
-			sketchTo += sketchSize;
-			copied += packed.length + (sketchFrom === null ? 0 : sketchSize);
-			if ((slot & COMPACT_STEP_MASK) === COMPACT_STEP_MASK || copied - pausedAt >= COMPACT_STEP_BYTES) {
-				pausedAt = copied;
+			at += doc.packed.length;
+			if ((slot & COMPACT_STEP_MASK) === COMPACT_STEP_MASK || at - pausedAt >= COMPACT_STEP_BYTES) {
+				pausedAt = at;
 				yield;
 				if (changed()) return false;
 			}
@@ -1314,13 +1267,13 @@ export class PostingsIndex {
 		this.arenaLength = room.slice();
 		// Every note's buffer in one: a buffer each cost about 90 bytes beside the note's few hundred.
 		// A note replaced or removed later leaves its bytes there until the next build.
+		const sketchAt = new Float64Array(this.documents.length);
 		this.documents.forEach((doc, slot) => {
 			if (!doc) return;
-			const length = doc.packed.length - (doc.namesFrom - doc.bodyBytes);
-			doc.packed = shared.subarray(offsets[slot], (offsets[slot] as number) + length);
-			doc.namesFrom = doc.bodyBytes;
+			doc.packed = shared.subarray(offsets[slot], (offsets[slot] as number) + doc.packed.length);
+			sketchAt[slot] = (offsets[slot] as number) + doc.bodyBytes + 1;
 		});
-		this.sketches = sketches;
+		this.compacted = shared;
 		this.sketchAt = sketchAt;
 		// A phrase's candidates may hold views of lists in the buffers just let go: kept, they would keep those buffers too.
 		this.wordUnions.clear();
@@ -1597,8 +1550,7 @@ export class PostingsIndex {
 		let value: number;
 		if (term.phrase && doc) {
 			// A long phrase read in steps (CandidateFinder) gives its count as `bodyCount`.
-			const body =
-				bodyCount ?? (term.phrasePairs && this.phrasePairBound(doc, term.phrasePairs) === 0 ? 0 : phraseBodyCount(term, term.phrase.length, doc));
+			const body = bodyCount ?? phraseBodyCount(term, term.phrase.length, doc);
 			if ((bound & (IN_TITLE | IN_HEADING)) === 0) value = packValue(body, 0, false);
 			else {
 				// The title's and the headings' runs (the first two, each after its length) in scratch: new arrays for a

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import { RANKING_REFINE_REST_MIN_CANDIDATES, RANKING_REFINE_REST_SHARE } from "../../../src/config/limits";
 import { rankByBounds } from "../../../src/search/bestFirst";
 import type { Ranked } from "../../../src/search/rank";
 import { expectEqual } from "../../helpers/plainEqual";
@@ -14,7 +13,6 @@ function rankAll(
 	refining = false,
 	ruledOut: Uint8Array | null = null,
 	loose: ReadonlyArray<number> | null = null,
-	refineRestMinCandidates = RANKING_REFINE_REST_MIN_CANDIDATES,
 ) {
 	const isRead = new Uint8Array(candidates.length);
 	let scores = 0;
@@ -23,60 +21,40 @@ function rankAll(
 	const top: Ranked[] = [];
 	const scored = { score: 0, tier: 0 };
 	const reads: number[] = [];
-	const steps = rankByBounds(
-		{
-			count: candidates.length,
-			slots: Uint32Array.from(candidates.keys()),
-			score: (index) => {
-				scores++;
-				const candidate = candidates[index];
-				scored.score = isRead[index] === 1 ? (candidate?.read ?? 0) : isRefined[index] === 1 ? (candidate?.refined ?? 0) : (candidate?.bound ?? 0);
-			},
-			...(refining
-				? {
-						refine: (index: number) => {
-							refinedOnes.push(index);
-							isRefined[index] = 1;
-							return candidates[index]?.refined !== null;
-						},
-					}
-				: {}),
-			...(loose ? { bound: (index: number) => (scored.score = loose[index] ?? 0) } : {}),
-			ruledOut,
-			scored,
-			read: (index) => {
-				reads.push(index);
-				isRead[index] = 1;
-				return candidates[index]?.read !== null;
-			},
-			keep: (index) => {
-				top.push({ slot: index, score: scored.score, tier: 0 });
-				top.sort((a, b) => a.score - b.score || b.slot - a.slot);
-				if (top.length > limit) top.shift();
-			},
-			worstKept: () => (top.length >= limit ? (top[0] ?? null) : null),
+	const steps = rankByBounds({
+		count: candidates.length,
+		slots: Uint32Array.from(candidates.keys()),
+		score: (index) => {
+			scores++;
+			const candidate = candidates[index];
+			scored.score = isRead[index] === 1 ? (candidate?.read ?? 0) : isRefined[index] === 1 ? (candidate?.refined ?? 0) : (candidate?.bound ?? 0);
 		},
-		refineRestMinCandidates,
-	);
+		...(refining
+			? {
+					refine: (index: number) => {
+						refinedOnes.push(index);
+						isRefined[index] = 1;
+						return candidates[index]?.refined !== null;
+					},
+				}
+			: {}),
+		...(loose ? { bound: (index: number) => (scored.score = loose[index] ?? 0) } : {}),
+		ruledOut,
+		scored,
+		read: (index) => {
+			reads.push(index);
+			isRead[index] = 1;
+			return candidates[index]?.read !== null;
+		},
+		keep: (index) => {
+			top.push({ slot: index, score: scored.score, tier: 0 });
+			top.sort((a, b) => a.score - b.score || b.slot - a.slot);
+			if (top.length > limit) top.shift();
+		},
+		worstKept: () => (top.length >= limit ? (top[0] ?? null) : null),
+	});
 	for (let step = steps.next(); ; step = steps.next())
 		if (step.done) return { ...step.value, reads, scores, ...(refining ? { refinedOnes } : {}), page: top.map((kept) => kept.slot).reverse() };
-}
-
-/**
- * Throws unless `refinedOnes` are the candidates refining one by one refines (`oneByOne`), or, once
- * those reach RANKING_REFINE_REST_SHARE of the `count` candidates, their first that many, then
- * every other candidate but the ones ruled out before (`learnt`), in slot order (index order here).
- */
-function expectRefinedAsRest(refinedOnes: readonly number[], oneByOne: readonly number[], count: number, learnt: Uint8Array | null = null): void {
-	const first = Math.ceil(count / RANKING_REFINE_REST_SHARE);
-	if (oneByOne.length < first) {
-		expectEqual(refinedOnes, oneByOne);
-		return;
-	}
-	expectEqual(refinedOnes.slice(0, first), oneByOne.slice(0, first));
-	const before = new Set(oneByOne.slice(0, first));
-	const rest = Array.from({ length: count }, (_, index) => index).filter((index) => !before.has(index) && learnt?.[index] !== 1);
-	expectEqual(refinedOnes.slice(first), rest);
 }
 
 describe("candidates read best bound first", () => {
@@ -227,7 +205,7 @@ describe("tens of thousands of candidates (the heap starts with the best of them
 		const expected = rankByScanning(candidates, limit, refining);
 		expect(ranked.reads).toEqual(expected.reads);
 		expect(ranked.held).toBe(expected.held);
-		if (refining) expectRefinedAsRest(ranked.refinedOnes ?? [], expected.refinedOnes, candidates.length);
+		if (refining) expect(ranked.refinedOnes).toEqual(expected.refinedOnes);
 		expect(ranked.checks?.checked).toBe(expected.checked);
 	});
 
@@ -317,57 +295,5 @@ describe("candidates an earlier search learnt refining rules out (ruledOut)", ()
 		const above = below.map((entry, index) => (index === 2 ? { ...entry, bound: 7 } : entry));
 		expect(rankAll(above, 2, true, ruledOut)).not.toHaveProperty("checks");
 		expect(rankAll(above, 2, true)).not.toHaveProperty("checks");
-	});
-});
-
-describe("the rest refined at once, in slot order (RANKING_REFINE_REST_SHARE)", () => {
-	const candidate = fc.record({
-		bound: fc.integer({ min: 0, max: 40 }),
-		looser: fc.integer({ min: 0, max: 5 }),
-		refinedShare: fc.integer({ min: 0, max: 100 }),
-		ruledOut: fc.boolean(),
-		learnt: fc.boolean(),
-		read: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
-	});
-
-	test("once a share was refined one by one: every other is refined, in slot order, and the reads, the page, the number held and whether every candidate was looked at are those of refining one by one", () => {
-		fc.assert(
-			fc.property(
-				fc.array(candidate, { minLength: 1, maxLength: 200 }),
-				fc.integer({ min: 1, max: 8 }),
-				fc.boolean(),
-				fc.boolean(),
-				(drawn, limit, withLoose, withLearnt) => {
-					const candidates = drawn.map((entry) => {
-						const refined = entry.ruledOut ? null : Math.floor((entry.bound * entry.refinedShare) / 100);
-						return { bound: entry.bound, refined, read: refined === null || entry.read === null ? null : Math.min(refined, entry.read) };
-					});
-					const loose = withLoose ? drawn.map((entry) => entry.bound + entry.looser) : null;
-					const learnt = withLearnt ? Uint8Array.from(drawn, (entry) => (entry.ruledOut && entry.learnt ? 1 : 0)) : null;
-					const oneByOne = rankAll(candidates, limit, true, learnt, loose, Infinity);
-					const rest = rankAll(candidates, limit, true, learnt, loose, 0);
-					expectEqual(rest.reads, oneByOne.reads);
-					expectEqual(rest.page, oneByOne.page);
-					expect(rest.held).toBe(oneByOne.held);
-					expectEqual(rest.checks, oneByOne.checks);
-					expectRefinedAsRest(rest.refinedOnes ?? [], oneByOne.refinedOnes ?? [], candidates.length, learnt);
-				},
-			),
-			{ numRuns: 1500 },
-		);
-	});
-
-	test("one refined with the rest and ruled out, left waiting below the page's worst, means not every candidate was looked at", () => {
-		// 16 candidates: the first refinement (candidate 0) reaches the share; the rest are refined then, and all ruled out.
-		// Refining one by one, they would still wait below the page's worst (8) when reading stops: the heap is empty
-		// here once candidate 0 is read, and only working out that they would wait tells not every one was looked at.
-		const candidates = [{ bound: 9, refined: 8, read: 8 }, ...Array.from({ length: 15 }, () => ({ bound: 2, refined: null, read: null }))];
-		const oneByOne = rankAll(candidates, 1, true, null, null, Infinity);
-		const rest = rankAll(candidates, 1, true, null, null, 0);
-		expect(oneByOne.refinedOnes).toEqual([0]);
-		expect(rest.refinedOnes).toEqual(Array.from({ length: 16 }, (_, index) => index));
-		expect(rest.reads).toEqual([0]);
-		expect(rest).toMatchObject({ held: 1, checks: { checked: 1, candidates: 16 } });
-		expectEqual(rest.checks, oneByOne.checks);
 	});
 });

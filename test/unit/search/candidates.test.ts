@@ -4,8 +4,6 @@ import { SearchEngine } from "../../../src/search/engine";
 import { PostingsIndex } from "../../../src/search/postings";
 import { BODY_COUNT, emptyTerm, IN_HEADING, IN_TITLE, pairsBoundWhenResolved, tightenedBound, titleCount } from "../../../src/search/postingValues";
 import { parseQuery } from "../../../src/search/query";
-import type { ResolvedTerm } from "../../../src/search/postingValues";
-import { expectEqual } from "../../helpers/plainEqual";
 
 describe("which notes join a partial answer", () => {
 	test("a note holding the minimum joins; one word fewer joins only when its title or an alias holds one", () => {
@@ -253,79 +251,6 @@ describe("the notes holding every word, searched without a phrase", () => {
 					const wordsOnly = drain(new CandidateFinder(index).holdingAll(required, excludedWords, [], accepted), query.length);
 					const general = drain(new CandidateFinder(index).holdingAll(required, excludedWords, [nowhere], accepted), query.length);
 					expect(wordsOnly).toEqual(general);
-				},
-			),
-			{ numRuns: 300 },
-		);
-	});
-});
-
-describe("the rest of a phrase's candidates refined at once, in slot order (refineInOrder)", () => {
-	/** Every step of a gathering to its end. */
-	const drain = (steps: Generator<void, Gathered, void>) => {
-		let next = steps.next();
-		while (!next.done) next = steps.next();
-		return next.value;
-	};
-
-	test("each note's bounds, which are ruled out, and what the phrase learns are those of refining them one by one", () => {
-		fc.assert(
-			fc.property(
-				fc.array(fc.record({ title: words(3), body: words(40), flag: fc.constantFrom(0, 0, 0, 1, 2) }), { minLength: 1, maxLength: 40 }),
-				fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 2 }),
-				fc.constantFrom(...WORDS),
-				fc.boolean(),
-				fc.array(fc.nat(), { maxLength: 3 }),
-				(notes, phrase, word, withWord, cuts) => {
-					// Two indexes of the same notes: each phrase learns (PhraseLearnt) on its own.
-					const sides = [0, 1].map(() => {
-						const index = new PostingsIndex(null);
-						notes.forEach((note, at) => index.add(`${at}.md`, note.title, 1, note.body, []));
-						index.compact();
-						const term = index.resolve(phrase);
-						const other = index.resolve([word]);
-						if (!term || !other) return null;
-						const required = withWord ? [term, other] : [term];
-						const finder = new CandidateFinder(index);
-						const found = drain(finder.holdingAll(required, null, [], null));
-						// A phrase's bound is still a bound here, as when its notes are too many to read while gathering.
-						return { term, required, finder, found };
-					});
-					const [oneByOne, inOrder] = sides;
-					if (!oneByOne || !inOrder) return;
-					const count = oneByOne.found.total;
-					// Some refined or ruled out already (flag 1: refined as their bound came up; 2: ruled out by what was learnt).
-					const flags = (note: number) => notes[oneByOne.found.slots[note] as number]?.flag ?? 0;
-					const refinedBefore = Uint8Array.from({ length: count }, (_, note) => (flags(note) === 1 ? 1 : 0));
-					const outBefore = Uint8Array.from({ length: count }, (_, note) => (flags(note) === 2 ? 1 : 0));
-					const expected = { refined: refinedBefore.slice(), out: outBefore.slice(), rescore: new Uint8Array(count) };
-					for (let note = 0; note < count; note++) {
-						if (expected.refined[note] === 1 || expected.out[note] === 1) continue;
-						expected.refined[note] = 1;
-						if (!oneByOne.finder.refine(oneByOne.required, oneByOne.found, note)) expected.out[note] = 1;
-						else expected.rescore[note] = 1;
-					}
-					const actual = { refined: refinedBefore.slice(), out: outBefore.slice(), rescore: new Uint8Array(count) };
-					const ends = [...new Set([0, ...cuts.map((cut) => cut % (count + 1)), count])].sort((a, b) => a - b);
-					for (let at = 1; at < ends.length; at++)
-						inOrder.finder.refineInOrder(
-							inOrder.required,
-							inOrder.found,
-							ends[at - 1] as number,
-							ends[at] as number,
-							actual.refined,
-							actual.out,
-							actual.rescore,
-						);
-					expectEqual(actual, expected);
-					const termCount = oneByOne.required.length;
-					expectEqual(
-						Array.from(inOrder.found.values.subarray(0, count * termCount)),
-						Array.from(oneByOne.found.values.subarray(0, count * termCount)),
-					);
-					const learnt = (side: { term: ResolvedTerm }) => Array.from({ length: side.term.length }, (_, at) => side.term.phraseLearnt?.pairBound(at));
-					expectEqual(learnt(inOrder), learnt(oneByOne));
-					expect(inOrder.term.phraseLearnt?.pairlessNotes).toBe(oneByOne.term.phraseLearnt?.pairlessNotes);
 				},
 			),
 			{ numRuns: 300 },
