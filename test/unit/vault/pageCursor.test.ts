@@ -138,7 +138,9 @@ describe("keyset page cursors", () => {
 		const { kept } = JSON.parse(Buffer.from(tagCursor, "base64url").toString("utf8")) as { kept: string };
 		const forged = (tool: string, name: string) => Buffer.from(JSON.stringify({ tool, kept: name })).toString("base64url");
 		expect(decodeCursor(forged("list_notes", kept), "list_notes", BY_PATH)).toEqual({ ok: false, error: KEPT_KEY_GONE });
-		expect(decodeCursor(forged("list_tags", `${kept.slice(0, -1)}A`), "list_tags", tag)).toEqual({ ok: false, error: KEPT_KEY_GONE });
+		// One letter other (the last letter of 16 bytes in base64url is A one time in four: the first is changed).
+		const otherName = `${kept.startsWith("A") ? "B" : "A"}${kept.slice(1)}`;
+		expect(decodeCursor(forged("list_tags", otherName), "list_tags", tag)).toEqual({ ok: false, error: KEPT_KEY_GONE });
 		expect(decodeCursor(forged("list_tags", "x".repeat(MAX_CURSOR_CHARS)), "list_tags", tag)).toEqual({ ok: false, error: NOT_VALID });
 		// A short key is carried in the cursor as before.
 		expect(JSON.parse(Buffer.from(encodeCursor("list_tags", [7, "#short"]), "base64url").toString("utf8"))).toEqual({
