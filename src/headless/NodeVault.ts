@@ -1,7 +1,7 @@
-import { lstatSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, opendirSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
-import type { HostAbstractFile, HostFile, HostVault, MoveOptions, ProcessOptions } from "../host/Host";
+import { LISTING_OVER_BOUND, type FolderListing, type HostAbstractFile, type HostFile, type HostVault, type MoveOptions, type ProcessOptions } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
@@ -9,6 +9,7 @@ import { SliceClock } from "../markdown/steps";
 import {
 	EMPTY_PLAN_READ_POLL_MS,
 	EMPTY_PLAN_READ_WAIT_MS,
+	FOLDER_LISTING_MAX_ENTRIES,
 	FOLDER_LISTING_PIECE_NAMES,
 	LEFT_TEMPORARIES_PIECE_FILES,
 	MAX_CACHED_TEXT_CHARS,
@@ -214,6 +215,10 @@ export class NodeVault implements HostVault, WatchedVault {
 			const diskPath = this.toDiskPath(asked);
 			// A symbolic link to a folder is not a folder of this vault.
 			if (!this.jail.isFolderRealSync(diskPath) || !lstatSync(diskPath).isDirectory()) return null;
+			for (const [parent, name] of this.foldersToFindListed(asked)) {
+				const listing = this.folderNamesSync(parent);
+				if (listing === LISTING_OVER_BOUND || listing === null || !isListedAs(listing, name)) return null;
+			}
 			return folderAt(asked);
 		} catch {
 			return null;
@@ -227,6 +232,10 @@ export class NodeVault implements HostVault, WatchedVault {
 		try {
 			const diskPath = this.toDiskPath(asked);
 			if (!(await this.jail.isFolderReal(diskPath)) || !(await fs.lstat(diskPath)).isDirectory()) return null;
+			for (const [parent, name] of this.foldersToFindListed(asked)) {
+				const listing = await this.listedFolderNames(parent);
+				if (listing === LISTING_OVER_BOUND || listing === null || !isListedAs(listing, name)) return null;
+			}
 			return folderAt(asked);
 		} catch {
 			return null;
@@ -234,15 +243,32 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/**
+	 * The folders of `path` (normalised, a folder there on disk) whose name is to be found in their parent's listing, each as
+	 * [parent, name]: a disk that folds case (macOS, Windows, a FAT drive) opens `Notes` when asked for `notes`, so that a
+	 * folder is there says nothing of its name, and Obsidian, answering from the names it listed, has no folder `notes`. A
+	 * folder holding a file the vault knows is listed by exactly its name (the listing gave the file's path), and so is every
+	 * folder above it: only the folders below the deepest such one (empty ones, or another's name on such a disk) are looked
+	 * for, most often none.
+	 */
+	private foldersToFindListed(path: string): Array<[string, string]> {
+		const parts = path.split("/");
+		let held = parts.length;
+		while (held > 0 && !this.files.holdsUnder(parts.slice(0, held).join("/"))) held--;
+		const toFind: Array<[string, string]> = [];
+		for (let depth = held; depth < parts.length; depth++) toFind.push([parts.slice(0, depth).join("/"), parts[depth] ?? ""]);
+		return toFind;
+	}
+
+	/**
 	 * HostVault.listedFolderNames: the disk's listing of the folder (no hidden names, no links, each name in NFC as `scan`
 	 * lists it), read a few entries at a time through the thread pool. Not through a link: the folder is checked real before
-	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES names.
+	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES
+	 * names, and no more than FOLDER_LISTING_MAX_ENTRIES entries: past them, LISTING_OVER_BOUND.
 	 */
-	async listedFolderNames(path: string): Promise<string[] | null> {
-		const asked = this.folderAsked(path === "" ? "/" : path);
-		if (asked === null) return null;
+	async listedFolderNames(path: string): Promise<FolderListing> {
+		const diskPath = this.listedFolderDiskPath(path);
+		if (diskPath === null) return null;
 		try {
-			const diskPath = typeof asked === "string" ? this.toDiskPath(asked) : this.root;
 			if (!(await this.jail.isFolderReal(diskPath))) return null;
 			const names: string[] = [];
 			// Read a few entries a system call, the event loop turning every FOLDER_LISTING_PIECE_NAMES names: each entry awaited
@@ -251,13 +277,48 @@ export class NodeVault implements HostVault, WatchedVault {
 			try {
 				let read = 0;
 				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
-					if (++read % FOLDER_LISTING_PIECE_NAMES === 0) await eventLoopTurns.take();
+					if (++read > FOLDER_LISTING_MAX_ENTRIES) return LISTING_OVER_BOUND;
+					if (read % FOLDER_LISTING_PIECE_NAMES === 0) await eventLoopTurns.take();
 					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
 				}
 			} finally {
 				dir.closeSync();
 			}
 			return (await this.jail.isFolderReal(diskPath)) ? names : null;
+		} catch {
+			return null;
+		}
+	}
+
+	/** `listedFolderNames` without the thread pool, in one piece, for the synchronous folder lookup (`getFolderByPath`). */
+	private folderNamesSync(path: string): FolderListing {
+		const diskPath = this.listedFolderDiskPath(path);
+		if (diskPath === null) return null;
+		try {
+			if (!this.jail.isFolderRealSync(diskPath)) return null;
+			const names: string[] = [];
+			const dir = opendirSync(diskPath);
+			try {
+				let read = 0;
+				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+					if (++read > FOLDER_LISTING_MAX_ENTRIES) return LISTING_OVER_BOUND;
+					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
+				}
+			} finally {
+				dir.closeSync();
+			}
+			return this.jail.isFolderRealSync(diskPath) ? names : null;
+		} catch {
+			return null;
+		}
+	}
+
+	/** The disk path of the folder a listing is asked of ("" or "/" for the root), or null for a hidden one. */
+	private listedFolderDiskPath(path: string): string | null {
+		const asked = this.folderAsked(path === "" ? "/" : path);
+		if (asked === null) return null;
+		try {
+			return typeof asked === "string" ? this.toDiskPath(asked) : this.root;
 		} catch {
 			return null;
 		}
@@ -723,6 +784,14 @@ export class NodeVault implements HostVault, WatchedVault {
 		});
 		return next;
 	}
+}
+
+/**
+ * Whether `listing` (names in NFC) holds the folder name `name` (a part of a normalised vault path): as spelt, or as the path
+ * policy spells a name on disk (a no-break space read as a space), never in other letter case.
+ */
+function isListedAs(listing: readonly string[], name: string): boolean {
+	return listing.some((listed) => listed === name || (listed.length === name.length && normalizeVaultPath(listed) === name));
 }
 
 /** The folder at a normalised vault path, as Obsidian's TFolder names it. */

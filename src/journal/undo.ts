@@ -10,7 +10,7 @@ import { copyNameBeside } from "../vault/copyName";
 import { normalizeVaultPath, OBSIDIAN_SPACES } from "../paths/spelling";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
-import { visibleTwins } from "../vault/writes";
+import { listingOverBoundReason, visibleTwins } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	applyChange,
@@ -296,7 +296,7 @@ async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promis
 	// rename that note, the one a second undo of the same call had just put back there.
 	if (host.vault.getFileByPath(change.path) !== null) return null;
 	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
-	const { note: namesake, folder } = await visibleTwins(host, scope, change.path, change.movedFrom);
+	const { note: namesake, folder, unlisted } = await visibleTwins(host, scope, change.path, change.movedFrom);
 	if (namesake)
 		return {
 			why: `${what}: a note "${namesake.path}" is there now, read as the same name (letter case and spaces aside).`,
@@ -307,6 +307,7 @@ async function putBackTwin(host: Host, scope: Scope, change: NoteChange): Promis
 			why: `${what}: a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,
 			todo: `Rename "${folder}" first, then undo again.`,
 		};
+	if (unlisted !== undefined) return { why: `${what}: its folder's name could not be checked.`, todo: listingOverBoundReason(unlisted) };
 	return null;
 }
 
