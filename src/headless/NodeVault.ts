@@ -1,7 +1,7 @@
 import { lstatSync, opendirSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
-import { LISTING_OVER_BOUND, type FolderListing, type HostAbstractFile, type HostFile, type HostVault, type MoveOptions, type ProcessOptions } from "../host/Host";
+import { type FolderListing, type HostAbstractFile, type HostFile, type HostVault, type MoveOptions, type ProcessOptions } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
@@ -88,6 +88,9 @@ export class NodeVault implements HostVault, WatchedVault {
 	private watcher: DiskWatcher | null = null;
 	/** The temporary files of replaces (TEMPORARY_NOTE_NAME) the listing at open found, until removeLeftTemporaries takes them. */
 	private leftTemporaries: string[] = [];
+
+	/** Entries one folder listing reads at most (FOLDER_LISTING_MAX_ENTRIES; NodeHostOptions.folderListingMaxEntries). */
+	private listingMaxEntries = FOLDER_LISTING_MAX_ENTRIES;
 
 	private constructor(
 		readonly jail: FolderJail,
@@ -178,11 +181,12 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/** Lists the folder and, with `watch`, follows changes made on disk by other programs. */
-	static async open(root: string, options: { configDir?: string; watch?: boolean } = {}): Promise<NodeVault> {
+	static async open(root: string, options: { configDir?: string; watch?: boolean; folderListingMaxEntries?: number } = {}): Promise<NodeVault> {
 		const jail = await FolderJail.open(root);
 		const rootStat = await fs.stat(jail.root);
 		if (!rootStat.isDirectory()) throw new Error(`Not a folder: ${jail.root}`);
 		const vault = new NodeVault(jail, options.configDir ?? DEFAULT_CONFIG_DIR);
+		vault.listingMaxEntries = options.folderListingMaxEntries ?? FOLDER_LISTING_MAX_ENTRIES;
 		// The watcher is put on each folder just before the listing reads it, so nothing another program does meanwhile is missed.
 		const watcher = options.watch === true ? DiskWatcher.begin(vault) : null;
 		vault.watcher = watcher;
@@ -217,7 +221,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			if (!this.jail.isFolderRealSync(diskPath) || !lstatSync(diskPath).isDirectory()) return null;
 			for (const [parent, name] of this.foldersToFindListed(asked)) {
 				const listing = this.folderNamesSync(parent);
-				if (listing === LISTING_OVER_BOUND || listing === null || !isListedAs(listing, name)) return null;
+				if (!Array.isArray(listing) || !isListedAs(listing, name)) return null;
 			}
 			return folderAt(asked);
 		} catch {
@@ -234,7 +238,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			if (!(await this.jail.isFolderReal(diskPath)) || !(await fs.lstat(diskPath)).isDirectory()) return null;
 			for (const [parent, name] of this.foldersToFindListed(asked)) {
 				const listing = await this.listedFolderNames(parent);
-				if (listing === LISTING_OVER_BOUND || listing === null || !isListedAs(listing, name)) return null;
+				if (!Array.isArray(listing) || !isListedAs(listing, name)) return null;
 			}
 			return folderAt(asked);
 		} catch {
@@ -263,7 +267,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	 * HostVault.listedFolderNames: the disk's listing of the folder (no hidden names, no links, each name in NFC as `scan`
 	 * lists it), read a few entries at a time through the thread pool. Not through a link: the folder is checked real before
 	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES
-	 * names, and no more than FOLDER_LISTING_MAX_ENTRIES entries: past them, LISTING_OVER_BOUND.
+	 * names, and no more than FOLDER_LISTING_MAX_ENTRIES entries: past them, ListingOverBound.
 	 */
 	async listedFolderNames(path: string): Promise<FolderListing> {
 		const diskPath = this.listedFolderDiskPath(path);
@@ -277,7 +281,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			try {
 				let read = 0;
 				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
-					if (++read > FOLDER_LISTING_MAX_ENTRIES) return LISTING_OVER_BOUND;
+					if (++read > this.listingMaxEntries) return { bound: this.listingMaxEntries };
 					if (read % FOLDER_LISTING_PIECE_NAMES === 0) await eventLoopTurns.take();
 					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
 				}
@@ -301,7 +305,7 @@ export class NodeVault implements HostVault, WatchedVault {
 			try {
 				let read = 0;
 				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
-					if (++read > FOLDER_LISTING_MAX_ENTRIES) return LISTING_OVER_BOUND;
+					if (++read > this.listingMaxEntries) return { bound: this.listingMaxEntries };
 					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
 				}
 			} finally {

@@ -61,12 +61,19 @@ export interface MoveOptions {
 
 /**
  * `listedFolderNames`' answer for a folder holding more entries than one listing reads (FOLDER_LISTING_MAX_ENTRIES,
- * headless): its names were not all read, so whether a name is among them is not known.
+ * headless): its names were not all read, so whether a name is among them is not known. `bound`: the entries read.
  */
-export const LISTING_OVER_BOUND = "over bound";
+export interface ListingOverBound {
+	readonly bound: number;
+}
 
-/** A folder's listing (HostVault.listedFolderNames): its folders' names, null when there is no such folder, or LISTING_OVER_BOUND. */
-export type FolderListing = string[] | null | typeof LISTING_OVER_BOUND;
+/** A folder's listing (HostVault.listedFolderNames): its folders' names, null when there is no such folder, or ListingOverBound. */
+export type FolderListing = string[] | null | ListingOverBound;
+
+/** Whether a listing stopped at its bound (ListingOverBound). */
+export function isListingOverBound(listing: FolderListing): listing is ListingOverBound {
+	return listing !== null && !Array.isArray(listing);
+}
 
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
@@ -99,7 +106,7 @@ export interface HostVault {
 	 * it lists no folder there: Obsidian's own folder's children (hidden ones are not in its tree); headless, the disk's listing
 	 * without hidden names and links, read off the event loop a few names at a time. A name as listed, which a lookup of a path
 	 * is not: a disk that folds case answers a lookup of `notes` for `Notes`, and on Windows one of `PRIVAT~1` for `Private notes`.
-	 * Headless, a folder of more than FOLDER_LISTING_MAX_ENTRIES entries answers LISTING_OVER_BOUND, read no further.
+	 * Headless, a folder of more than FOLDER_LISTING_MAX_ENTRIES entries answers ListingOverBound, read no further.
 	 */
 	listedFolderNames(path: string): Promise<FolderListing>;
 	cachedRead(file: HostFile): Promise<string>;

@@ -2,10 +2,9 @@ import { sha256Hex, sha256HexInPieces } from "../sha256";
 import { SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "./workBudget";
 import { FileOverBytesError } from "../host/FileOverBytesError";
-import { LISTING_OVER_BOUND, type Host, type HostAbstractFile, type HostFile } from "../host/Host";
+import { isListingOverBound, type Host, type ListingOverBound, type HostAbstractFile, type HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
 import {
-	FOLDER_LISTING_MAX_ENTRIES,
 	MAX_EDITED_NOTE_BYTES,
 	MAX_EDITED_NOTE_CHARS,
 	MAX_EDITED_NOTE_LINES,
@@ -71,10 +70,10 @@ export async function checkNewNotePathOnHost(
 	for (const folder of shortNamedFolders(otherwise.value)) {
 		const slash = folder.lastIndexOf("/");
 		const above = slash === -1 ? "" : folder.slice(0, slash);
-		const names = (await host.vault.listedFolderNames(above)) ?? [];
+		const names = await host.vault.listedFolderNames(above);
 		// Past the bound the name's being listed is not known: the shape's refusal stands, with why it was not looked for.
-		if (names === LISTING_OVER_BOUND) return fail(`${SHORT_NAME_REFUSAL} ${listingOverBoundReason(above)}`);
-		if ((await listedNameOrTwin(names, folder.slice(slash + 1), false, clock)).listed) listed.add(folder);
+		if (isListingOverBound(names)) return fail(`${SHORT_NAME_REFUSAL} ${listingOverBoundReason({ folder: above, bound: names.bound })}`);
+		if ((await listedNameOrTwin(names ?? [], folder.slice(slash + 1), false, clock)).listed) listed.add(folder);
 	}
 	return checkNewNotePath(input, scope, renamed, (folder) => listed.has(folder));
 }
@@ -115,16 +114,21 @@ export interface VisibleTwins {
 	 * The folder whose listing held more entries than one listing reads (FOLDER_LISTING_MAX_ENTRIES): the first folder of the
 	 * path it does not list by exactly its name could be another's twin, unseen. The callers refuse (`listingOverBoundReason`).
 	 */
-	unlisted?: string;
+	unlisted?: UnlistedFolder;
+}
+
+/** A folder whose listing stopped at its bound (`bound` entries read): `folder` ("" for the vault's root). */
+export interface UnlistedFolder extends ListingOverBound {
+	readonly folder: string;
 }
 
 /**
- * Why a new folder's name could not be looked for in the folder `above` ("" for the vault's root): its listing holds more
- * entries than one listing reads. Only the caller's own path is named; the count is the bound's, not the folder's.
+ * Why a new folder's name could not be looked for in `folder` ("" for the vault's root): its listing holds more entries than
+ * one listing reads (`bound`). Only the caller's own path is named; the count is the bound's, not the folder's.
  */
-export function listingOverBoundReason(above: string): string {
-	const where = above === "" ? "The vault's top folder" : `The folder "${above}"`;
-	return `${where} holds more than ${FOLDER_LISTING_MAX_ENTRIES} entries, more than this server reads to check a folder's name against those already there (one differing only in letter case would be the same folder on macOS and Windows). Make or choose the folder in Obsidian, or use a folder holding fewer entries.`;
+export function listingOverBoundReason({ folder, bound }: UnlistedFolder): string {
+	const where = folder === "" ? "The vault's top folder" : `The folder "${folder}"`;
+	return `${where} holds more than ${bound.toLocaleString("en-US")} entries, more than this server reads to check a folder's name against those already there (one differing only in letter case would be the same folder on macOS and Windows). Make or choose the folder in Obsidian, or use a folder holding fewer entries.`;
 }
 
 /**
@@ -180,7 +184,7 @@ async function folderTwin(
 	heldByFiles: readonly boolean[],
 	twinsByFiles: ReadonlyArray<string | undefined>,
 	clock: SliceClock,
-): Promise<{ folder?: string; unlisted?: string }> {
+): Promise<{ folder?: string; unlisted?: UnlistedFolder }> {
 	for (const [depth, folder] of folders.entries()) {
 		if (heldByFiles[depth] === true) continue;
 		// Not held by files: empty, missing, or there beside a twin holding files (Linux lists both): the listing says which.
@@ -188,7 +192,7 @@ async function folderTwin(
 		const name = folder.slice(above === "" ? 0 : above.length + 1);
 		const byFiles = twinsByFiles[depth];
 		const listing = await host.vault.listedFolderNames(above);
-		if (listing === LISTING_OVER_BOUND) return byFiles === undefined ? { unlisted: above } : { folder: byFiles };
+		if (isListingOverBound(listing)) return byFiles === undefined ? { unlisted: { folder: above, bound: listing.bound } } : { folder: byFiles };
 		const listed = await listedNameOrTwin(listing ?? [], name, byFiles === undefined, clock);
 		if (listed.listed) continue;
 		if (byFiles !== undefined) return { folder: byFiles };

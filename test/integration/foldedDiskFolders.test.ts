@@ -22,7 +22,10 @@ function foldCaseOnDisk(vault: NodeVault): jest.SpyInstance {
 	const lexical = vault.toDiskPath.bind(vault);
 	return jest.spyOn(vault, "toDiskPath").mockImplementation((path: string) => {
 		const asked = lexical(path);
-		const parts = nodePath.relative(vault.root, asked).split(nodePath.sep).filter((part) => part !== "");
+		const parts = nodePath
+			.relative(vault.root, asked)
+			.split(nodePath.sep)
+			.filter((part) => part !== "");
 		let at = vault.root;
 		for (const [index, part] of parts.entries()) {
 			let names: string[];

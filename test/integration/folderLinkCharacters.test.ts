@@ -45,7 +45,9 @@ describe("new folders named with a link character", () => {
 		expect(await callError(client, "rename_note", { path: "Public.md", new_path: "Archive #/Public.md" })).toBe(
 			`A folder's name may not contain # ^ [ ] or |: the folder "Archive #" would be made with "#" in its name, so links to notes in it by path would break. Nothing was changed. Choose another folder name, or a folder already there.`,
 		);
-		expect(await callError(client, "rename_note", { path: "Public.md", new_path: "Old #/Sub ^2/Public.md" })).toContain('the folder "Old #/Sub ^2" would be made with "^"');
+		expect(await callError(client, "rename_note", { path: "Public.md", new_path: "Old #/Sub ^2/Public.md" })).toContain(
+			'the folder "Old #/Sub ^2" would be made with "^"',
+		);
 		expect(readdirSync(vault).sort()).toEqual([".obsidian", "Notes", "Old #", "Other.md", "Public.md"]);
 		// The folder already there, and a new folder with no such character inside it: as before.
 		await callOk(client, "rename_note", { path: "Public.md", new_path: "Old #/Public.md" });
