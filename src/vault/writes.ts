@@ -402,7 +402,7 @@ export class NoteExistsError extends Error {
  * disk that folds case (macOS, Windows), a folder whose name differs only in letter case (a token limited to `Work` wrote
  * `Work/x.md` into the person's `WORK/`, which it may not see), or a link. Nothing was written.
  */
-export class FolderNameTakenError extends Error {
+class FolderNameTakenError extends Error {
 	readonly code = "EFOLDERTAKEN";
 	constructor(readonly folder: string) {
 		super(
