@@ -274,9 +274,7 @@ export class NodeVault implements HostVault, WatchedVault {
 	private async mayBeAnotherCase(parent: string, name: string): Promise<boolean> {
 		const other = otherLetterCase(name);
 		if (other === undefined) return false;
-		const [asked, changed] = await Promise.all(
-			[name, other].map((each) => fs.lstat(this.toDiskPath(joinVaultPath(parent, each))).catch(() => undefined)),
-		);
+		const [asked, changed] = await Promise.all([name, other].map((each) => fs.lstat(this.toDiskPath(joinVaultPath(parent, each))).catch(() => undefined)));
 		return asked !== undefined && changed !== undefined && asked.ino === changed.ino && asked.dev === changed.dev;
 	}
 
