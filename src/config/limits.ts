@@ -1091,6 +1091,13 @@ export const NAME_SPELLINGS_MIXED_LETTERS = 4;
  * turns of the event loop, a few a system call: a root of 20,000 names read in one piece held every client for all of it.
  */
 export const FOLDER_LISTING_PIECE_NAMES = 1024;
+/**
+ * Headless, entries of one folder a listing reads (`listedFolderNames`, and the folder lookups' check of a name as listed)
+ * before it stops and answers that the folder holds too many to look through: read whole, a root of 200,000 folders was
+ * 95-120 ms of a create_note's CPU at every call making a folder in it (in pieces, but no end to them). About 50 ms of CPU
+ * here, in pieces; a folder of this many entries is one no person lists in Obsidian either.
+ */
+export const FOLDER_LISTING_MAX_ENTRIES = 100_000;
 /** Notes up to this size (bytes) missing from that cache are read synchronously (microseconds; a thread-pool read costs more). */
 export const MAX_SYNC_READ_BYTES = 256 * 1024;
 /**

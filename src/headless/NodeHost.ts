@@ -8,6 +8,8 @@ export interface NodeHostOptions {
 	configDir?: string;
 	/** Follow changes other programs make on disk (the CLI does; one-shot commands need not). */
 	watch?: boolean;
+	/** Entries one folder listing reads, when not FOLDER_LISTING_MAX_ENTRIES (tests of the bound, on a folder of a few dozen). */
+	folderListingMaxEntries?: number;
 	/**
 	 * Parse every note into the metadata cache (the default). `undo` needs none of it (it writes the
 	 * journal's texts back and moves notes with `vault.rename`), and parsing a big vault first took

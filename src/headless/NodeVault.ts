@@ -1,7 +1,7 @@
-import { lstatSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, opendirSync, promises as fs, rmSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import type { EventRef } from "obsidian";
-import type { HostAbstractFile, HostFile, HostVault, MoveOptions, ProcessOptions } from "../host/Host";
+import { type FolderListing, type HostAbstractFile, type HostFile, type HostVault, type MoveOptions, type ProcessOptions } from "../host/Host";
 import { FolderJail, OutsideVaultError } from "../host/FolderJail";
 import { NoteTooLargeError } from "../host/NoteTooLargeError";
 import { eventLoopTurns } from "../turns";
@@ -9,6 +9,7 @@ import { SliceClock } from "../markdown/steps";
 import {
 	EMPTY_PLAN_READ_POLL_MS,
 	EMPTY_PLAN_READ_WAIT_MS,
+	FOLDER_LISTING_MAX_ENTRIES,
 	FOLDER_LISTING_PIECE_NAMES,
 	LEFT_TEMPORARIES_PIECE_FILES,
 	MAX_CACHED_TEXT_CHARS,
@@ -87,6 +88,9 @@ export class NodeVault implements HostVault, WatchedVault {
 	private watcher: DiskWatcher | null = null;
 	/** The temporary files of replaces (TEMPORARY_NOTE_NAME) the listing at open found, until removeLeftTemporaries takes them. */
 	private leftTemporaries: string[] = [];
+
+	/** Entries one folder listing reads at most (FOLDER_LISTING_MAX_ENTRIES; NodeHostOptions.folderListingMaxEntries). */
+	private listingMaxEntries = FOLDER_LISTING_MAX_ENTRIES;
 
 	private constructor(
 		readonly jail: FolderJail,
@@ -177,11 +181,12 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/** Lists the folder and, with `watch`, follows changes made on disk by other programs. */
-	static async open(root: string, options: { configDir?: string; watch?: boolean } = {}): Promise<NodeVault> {
+	static async open(root: string, options: { configDir?: string; watch?: boolean; folderListingMaxEntries?: number } = {}): Promise<NodeVault> {
 		const jail = await FolderJail.open(root);
 		const rootStat = await fs.stat(jail.root);
 		if (!rootStat.isDirectory()) throw new Error(`Not a folder: ${jail.root}`);
 		const vault = new NodeVault(jail, options.configDir ?? DEFAULT_CONFIG_DIR);
+		vault.listingMaxEntries = options.folderListingMaxEntries ?? FOLDER_LISTING_MAX_ENTRIES;
 		// The watcher is put on each folder just before the listing reads it, so nothing another program does meanwhile is missed.
 		const watcher = options.watch === true ? DiskWatcher.begin(vault) : null;
 		vault.watcher = watcher;
@@ -214,6 +219,11 @@ export class NodeVault implements HostVault, WatchedVault {
 			const diskPath = this.toDiskPath(asked);
 			// A symbolic link to a folder is not a folder of this vault.
 			if (!this.jail.isFolderRealSync(diskPath) || !lstatSync(diskPath).isDirectory()) return null;
+			for (const [parent, name] of this.foldersToFindListed(asked)) {
+				if (!this.mayBeAnotherCaseSync(parent, name)) continue;
+				const listing = this.folderNamesSync(parent);
+				if (!Array.isArray(listing) || !isListedAs(listing, name)) return null;
+			}
 			return folderAt(asked);
 		} catch {
 			return null;
@@ -227,6 +237,11 @@ export class NodeVault implements HostVault, WatchedVault {
 		try {
 			const diskPath = this.toDiskPath(asked);
 			if (!(await this.jail.isFolderReal(diskPath)) || !(await fs.lstat(diskPath)).isDirectory()) return null;
+			for (const [parent, name] of this.foldersToFindListed(asked)) {
+				if (!(await this.mayBeAnotherCase(parent, name))) continue;
+				const listing = await this.listedFolderNames(parent);
+				if (!Array.isArray(listing) || !isListedAs(listing, name)) return null;
+			}
 			return folderAt(asked);
 		} catch {
 			return null;
@@ -234,15 +249,54 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/**
+	 * The folders of `path` (normalised, a folder there on disk) whose name is to be found in their parent's listing, each as
+	 * [parent, name]: a disk that folds case (macOS, Windows, a FAT drive) opens `Notes` when asked for `notes`, so that a
+	 * folder is there says nothing of its name, and Obsidian, answering from the names it listed, has no folder `notes`. A
+	 * folder holding a file the vault knows is listed by exactly its name (the listing gave the file's path), and so is every
+	 * folder above it: only the folders below the deepest such one (empty ones, or another's name on such a disk) are looked
+	 * for, most often none.
+	 */
+	/**
+	 * Whether the disk opens the folder `name` in `parent` by another letter case too (it folds case there), so the name it
+	 * holds may be another: one lstat of the name with one letter's case changed, finding the same folder. A disk that tells
+	 * case apart (Linux, most often) answers no, and the folder found by the name as asked is named so: its parent's listing,
+	 * 15 ms of CPU at 20,000 entries in one piece for the synchronous lookup, is read only where the disk folds case.
+	 */
+	private mayBeAnotherCaseSync(parent: string, name: string): boolean {
+		const other = otherLetterCase(name);
+		if (other === undefined) return false;
+		const asked = lstatSync(this.toDiskPath(joinVaultPath(parent, name)), { throwIfNoEntry: false });
+		const changed = lstatSync(this.toDiskPath(joinVaultPath(parent, other)), { throwIfNoEntry: false });
+		return asked !== undefined && changed !== undefined && asked.ino === changed.ino && asked.dev === changed.dev;
+	}
+
+	/** `mayBeAnotherCaseSync` through the thread pool. */
+	private async mayBeAnotherCase(parent: string, name: string): Promise<boolean> {
+		const other = otherLetterCase(name);
+		if (other === undefined) return false;
+		const [asked, changed] = await Promise.all([name, other].map((each) => fs.lstat(this.toDiskPath(joinVaultPath(parent, each))).catch(() => undefined)));
+		return asked !== undefined && changed !== undefined && asked.ino === changed.ino && asked.dev === changed.dev;
+	}
+
+	private foldersToFindListed(path: string): Array<[string, string]> {
+		const parts = path.split("/");
+		let held = parts.length;
+		while (held > 0 && !this.files.holdsUnder(parts.slice(0, held).join("/"))) held--;
+		const toFind: Array<[string, string]> = [];
+		for (let depth = held; depth < parts.length; depth++) toFind.push([parts.slice(0, depth).join("/"), parts[depth] ?? ""]);
+		return toFind;
+	}
+
+	/**
 	 * HostVault.listedFolderNames: the disk's listing of the folder (no hidden names, no links, each name in NFC as `scan`
 	 * lists it), read a few entries at a time through the thread pool. Not through a link: the folder is checked real before
-	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES names.
+	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES
+	 * names, and no more than FOLDER_LISTING_MAX_ENTRIES entries: past them, ListingOverBound.
 	 */
-	async listedFolderNames(path: string): Promise<string[] | null> {
-		const asked = this.folderAsked(path === "" ? "/" : path);
-		if (asked === null) return null;
+	async listedFolderNames(path: string): Promise<FolderListing> {
+		const diskPath = this.listedFolderDiskPath(path);
+		if (diskPath === null) return null;
 		try {
-			const diskPath = typeof asked === "string" ? this.toDiskPath(asked) : this.root;
 			if (!(await this.jail.isFolderReal(diskPath))) return null;
 			const names: string[] = [];
 			// Read a few entries a system call, the event loop turning every FOLDER_LISTING_PIECE_NAMES names: each entry awaited
@@ -251,13 +305,48 @@ export class NodeVault implements HostVault, WatchedVault {
 			try {
 				let read = 0;
 				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
-					if (++read % FOLDER_LISTING_PIECE_NAMES === 0) await eventLoopTurns.take();
+					if (++read > this.listingMaxEntries) return { bound: this.listingMaxEntries };
+					if (read % FOLDER_LISTING_PIECE_NAMES === 0) await eventLoopTurns.take();
 					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
 				}
 			} finally {
 				dir.closeSync();
 			}
 			return (await this.jail.isFolderReal(diskPath)) ? names : null;
+		} catch {
+			return null;
+		}
+	}
+
+	/** `listedFolderNames` without the thread pool, in one piece, for the synchronous folder lookup (`getFolderByPath`). */
+	private folderNamesSync(path: string): FolderListing {
+		const diskPath = this.listedFolderDiskPath(path);
+		if (diskPath === null) return null;
+		try {
+			if (!this.jail.isFolderRealSync(diskPath)) return null;
+			const names: string[] = [];
+			const dir = opendirSync(diskPath);
+			try {
+				let read = 0;
+				for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+					if (++read > this.listingMaxEntries) return { bound: this.listingMaxEntries };
+					if (entry.isDirectory() && !entry.name.startsWith(".")) names.push(entry.name.normalize("NFC"));
+				}
+			} finally {
+				dir.closeSync();
+			}
+			return this.jail.isFolderRealSync(diskPath) ? names : null;
+		} catch {
+			return null;
+		}
+	}
+
+	/** The disk path of the folder a listing is asked of ("" or "/" for the root), or null for a hidden one. */
+	private listedFolderDiskPath(path: string): string | null {
+		const asked = this.folderAsked(path === "" ? "/" : path);
+		if (asked === null) return null;
+		try {
+			return typeof asked === "string" ? this.toDiskPath(asked) : this.root;
 		} catch {
 			return null;
 		}
@@ -723,6 +812,37 @@ export class NodeVault implements HostVault, WatchedVault {
 		});
 		return next;
 	}
+}
+
+/**
+ * Whether `listing` (names in NFC) holds the folder name `name` (a part of a normalised vault path): as spelt, or as the path
+ * policy spells a name on disk (a no-break space read as a space), never in other letter case.
+ */
+function isListedAs(listing: readonly string[], name: string): boolean {
+	return listing.some((listed) => listed === name || (listed.length === name.length && normalizeVaultPath(listed) === name));
+}
+
+/** `name` in the folder `parent` ("" for the vault's root). */
+function joinVaultPath(parent: string, name: string): string {
+	return parent === "" ? name : `${parent}/${name}`;
+}
+
+/**
+ * `name` with the case of its first letter that has one other case (one character each way) changed; undefined when it has
+ * none (digits, most CJK): no disk reads such a name as another by case.
+ */
+function otherLetterCase(name: string): string | undefined {
+	let at = 0;
+	for (const character of name) {
+		const upper = character.toUpperCase();
+		const lower = character.toLowerCase();
+		if (upper !== lower && upper.length === character.length && lower.length === character.length) {
+			const changed = character === upper ? lower : upper;
+			return `${name.slice(0, at)}${changed}${name.slice(at + character.length)}`;
+		}
+		at += character.length;
+	}
+	return undefined;
 }
 
 /** The folder at a normalised vault path, as Obsidian's TFolder names it. */

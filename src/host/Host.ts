@@ -59,6 +59,22 @@ export interface MoveOptions {
 	spelling?: string;
 }
 
+/**
+ * `listedFolderNames`' answer for a folder holding more entries than one listing reads (FOLDER_LISTING_MAX_ENTRIES,
+ * headless): its names were not all read, so whether a name is among them is not known. `bound`: the entries read.
+ */
+export interface ListingOverBound {
+	readonly bound: number;
+}
+
+/** A folder's listing (HostVault.listedFolderNames): its folders' names, null when there is no such folder, or ListingOverBound. */
+export type FolderListing = string[] | null | ListingOverBound;
+
+/** Whether a listing stopped at its bound (ListingOverBound). */
+export function isListingOverBound(listing: readonly string[] | null | ListingOverBound): listing is ListingOverBound {
+	return listing !== null && !Array.isArray(listing);
+}
+
 /** The part of Obsidian's `Vault` the code uses. */
 export interface HostVault {
 	readonly configDir: string;
@@ -73,6 +89,10 @@ export interface HostVault {
 	/** Every file, attachments included (a link can point to any of them). */
 	getFiles(): HostFile[];
 	getFileByPath(path: string): HostFile | null;
+	/**
+	 * The folder at exactly `path`, as Obsidian's tree holds it: headless, a folder the disk's listing names so (a disk that
+	 * folds case opens `Notes` for `notes`, and the folder lookups do not answer for it).
+	 */
 	getFolderByPath(path: string): HostAbstractFile | null;
 	/**
 	 * Headless only: `getFolderByPath` without holding the event loop. Its answer there comes from the
@@ -86,8 +106,9 @@ export interface HostVault {
 	 * it lists no folder there: Obsidian's own folder's children (hidden ones are not in its tree); headless, the disk's listing
 	 * without hidden names and links, read off the event loop a few names at a time. A name as listed, which a lookup of a path
 	 * is not: a disk that folds case answers a lookup of `notes` for `Notes`, and on Windows one of `PRIVAT~1` for `Private notes`.
+	 * Headless, a folder of more than FOLDER_LISTING_MAX_ENTRIES entries answers ListingOverBound, read no further.
 	 */
-	listedFolderNames(path: string): Promise<string[] | null>;
+	listedFolderNames(path: string): Promise<FolderListing>;
 	cachedRead(file: HostFile): Promise<string>;
 	/**
 	 * Headless only: `cachedRead`, but a note read empty (or a whole number of pages long) while

@@ -10,7 +10,7 @@ import { copyNameBeside } from "../vault/copyName";
 import { normalizeVaultPath, OBSIDIAN_SPACES, pathMatchKey } from "../paths/spelling";
 import { checkVaultPath } from "../vault/paths";
 import { isInFolder, isPathVisible, type Scope } from "../vault/scope";
-import { visibleTwinsOfEach, type VisibleTwins } from "../vault/writes";
+import { listingOverBoundReason, visibleTwinsOfEach, type VisibleTwins } from "../vault/writes";
 import { yieldToEventLoop } from "../vault/workBudget";
 import {
 	applyChange,
@@ -322,7 +322,7 @@ function twinLookTarget(change: NoteChange): { path: string; except?: string; mo
 	return change.movedFrom === undefined ? { path: change.path } : { path: change.path, except: change.movedFrom, movedOut: true };
 }
 
-function putBackRefusal(change: NoteChange, { note: namesake, folder }: VisibleTwins): PutBackRefusal | null {
+function putBackRefusal(change: NoteChange, { note: namesake, folder, unlisted }: VisibleTwins): PutBackRefusal | null {
 	const what = change.movedFrom === undefined ? `"${change.path}" cannot be restored` : `"${change.movedFrom}" cannot be moved back to "${change.path}"`;
 	if (namesake)
 		return {
@@ -334,6 +334,7 @@ function putBackRefusal(change: NoteChange, { note: namesake, folder }: VisibleT
 			why: `${what}: a folder "${folder}" is there now, read as the same name as the note's folder (letter case and spaces aside).`,
 			todo: `Rename "${folder}" first, then undo again.`,
 		};
+	if (unlisted !== undefined) return { why: `${what}: its folder's name could not be checked.`, todo: listingOverBoundReason(unlisted) };
 	return null;
 }
 

@@ -29,6 +29,9 @@ export function fixableMessageFor(error: unknown): string | null {
 		case "EOWNFILELINK":
 			// The owner's line names the file; the client learns only that writing is stopped, without paths.
 			return "Writing to this vault is stopped: one of the server's own files (its write journal or settings) is a link, and the server never writes through one. Nothing was written. The vault's owner sees why in the server log or the settings tab.";
+		case "EFOLDERTAKEN":
+			// Names only a folder of the caller's own path.
+			return (error as Error).message;
 		case "ENOTUTF8":
 			// Each note's own write: in a rename's set, notes before it may have been written (the journal holds them).
 			return "A note this call changes is not valid UTF-8 (another program saved it in another encoding), so it was not changed: written back, its bytes that are not UTF-8 would be replaced with U+FFFD and lost. append_to_note adds to it without changing them; to change it otherwise, save it as UTF-8 first.";

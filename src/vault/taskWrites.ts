@@ -19,9 +19,10 @@ import {
 	checkNewNotePathOnHost,
 	createNoteFile,
 	editNote,
-	folderAt,
 	LINK_SYNTAX_CHARACTERS_SHOWN,
 	linkSyntaxNameError,
+	listingOverBoundReason,
+	newFolderWithLinkCharacter,
 	NoteExistsError,
 	visibleTwins,
 } from "./writes";
@@ -56,7 +57,7 @@ export async function todaysDailyNote(
 	const folderWithLinkCharacter = await newFolderWithLinkCharacter(host, checked.value);
 	if (folderWithLinkCharacter !== undefined)
 		return fail(
-			`Today's daily note cannot be written: its folder "${folderWithLinkCharacter}" would be made with one of ${LINK_SYNTAX_CHARACTERS_SHOWN} in its name, so links to notes in it by path would break. Nothing was written. Change the new file location or the date format in Obsidian's Daily notes settings, or pass a path to add the task to a note.`,
+			`Today's daily note cannot be written: its folder "${folderWithLinkCharacter.folder}" would be made with one of ${LINK_SYNTAX_CHARACTERS_SHOWN} in its name ("${folderWithLinkCharacter.character}"), so links to notes in it by path would break. Nothing was written. Change the new file location or the date format in Obsidian's Daily notes settings, or pass a path to add the task to a note.`,
 		);
 	const twin = await dailyNoteTwinError(host, scope, checked.value);
 	if (twin !== null) return fail(`Today's daily note cannot be written: ${twin}`);
@@ -79,23 +80,6 @@ export async function todaysDailyNote(
 }
 
 /**
- * The first folder of `path` that is not there yet and whose name holds one of Obsidian's link characters, or undefined:
- * add_task would make it, and a link to a note in it by path (`[[Daily #/2026-12-07]]`, which Obsidian writes when the name
- * alone is not unique, as a date format's `MM-DD` is not across years) reads `#` as a heading. A folder the person made
- * already is theirs, and written in as before.
- */
-async function newFolderWithLinkCharacter(host: Host, path: string): Promise<string | undefined> {
-	const parts = path.split("/").slice(0, -1);
-	let made = 0;
-	while (made < parts.length && (await folderAt(host, parts.slice(0, made + 1).join("/"))) !== null) made++;
-	for (let depth = made + 1; depth <= parts.length; depth++) {
-		const folder = parts.slice(0, depth).join("/");
-		if (linkSyntaxNameError(folder) !== null) return folder;
-	}
-	return undefined;
-}
-
-/**
  * Why today's daily note may not be made at `path` (null when it may): a visible note, or a visible folder of its folder's
  * name, that a person or a disk folding case reads as the same name (`visibleTwins`), which
  * create_note refuses. A Daily notes folder set as `daily` beside the vault's `Daily/` made a second folder (two in
@@ -103,11 +87,12 @@ async function newFolderWithLinkCharacter(host: Host, path: string): Promise<str
  * vault again). Only visible paths are named: the twin looks pass over hidden and excluded files.
  */
 async function dailyNoteTwinError(host: Host, scope: Scope, path: string): Promise<string | null> {
-	const { note: namesake, folder } = await visibleTwins(host, scope, path);
+	const { note: namesake, folder, unlisted } = await visibleTwins(host, scope, path);
 	if (namesake)
 		return `a note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Pass its path to add the task to it, or change the date format in Obsidian's Daily notes settings.`;
 	if (folder !== undefined)
 		return `a folder already exists at "${folder}", read as the same name as the folder of "${path}" (letter case and spaces aside). Nothing was written. Set the new file location in Obsidian's Daily notes settings to "${folder}", or pass a path to add the task to a note.`;
+	if (unlisted !== undefined) return `Nothing was written. ${listingOverBoundReason(unlisted)}`;
 	return null;
 }
 

@@ -2,7 +2,7 @@ import { sha256Hex, sha256HexInPieces } from "../sha256";
 import { SliceClock } from "../markdown/steps";
 import { yieldToEventLoop } from "./workBudget";
 import { FileOverBytesError } from "../host/FileOverBytesError";
-import type { Host, HostAbstractFile, HostFile } from "../host/Host";
+import { isListingOverBound, type Host, type ListingOverBound, type HostAbstractFile, type HostFile } from "../host/Host";
 import type { EditResult } from "../markdown/outline";
 import {
 	MAX_EDITED_NOTE_BYTES,
@@ -69,8 +69,11 @@ export async function checkNewNotePathOnHost(
 	const listed = new Set<string>();
 	for (const folder of shortNamedFolders(otherwise.value)) {
 		const slash = folder.lastIndexOf("/");
-		const names = (await host.vault.listedFolderNames(slash === -1 ? "" : folder.slice(0, slash))) ?? [];
-		if ((await listedNameOrTwin(names, folder.slice(slash + 1), false, clock)).listed) listed.add(folder);
+		const above = slash === -1 ? "" : folder.slice(0, slash);
+		const names = await host.vault.listedFolderNames(above);
+		// Past the bound the name's being listed is not known: the shape's refusal stands, with why it was not looked for.
+		if (isListingOverBound(names)) return fail(`${SHORT_NAME_REFUSAL} ${listingOverBoundReason({ folder: above, bound: names.bound })}`);
+		if ((await listedNameOrTwin(names ?? [], folder.slice(slash + 1), false, clock)).listed) listed.add(folder);
 	}
 	return checkNewNotePath(input, scope, renamed, (folder) => listed.has(folder));
 }
@@ -113,6 +116,25 @@ export interface VisibleTwins {
 	 * and on macOS and Windows one on the disk that Obsidian listed as two until it read the vault again).
 	 */
 	folder?: string;
+	/**
+	 * The folder whose listing held more entries than one listing reads (FOLDER_LISTING_MAX_ENTRIES): the first folder of the
+	 * path it does not list by exactly its name could be another's twin, unseen. The callers refuse (`listingOverBoundReason`).
+	 */
+	unlisted?: UnlistedFolder;
+}
+
+/** A folder whose listing stopped at its bound (`bound` entries read): `folder` ("" for the vault's root). */
+export interface UnlistedFolder extends ListingOverBound {
+	readonly folder: string;
+}
+
+/**
+ * Why a new folder's name could not be looked for in `folder` ("" for the vault's root): its listing holds more entries than
+ * one listing reads (`bound`). Only the caller's own path is named; the count is the bound's, not the folder's.
+ */
+export function listingOverBoundReason({ folder, bound }: UnlistedFolder): string {
+	const where = folder === "" ? "The vault's top folder" : `The folder "${folder}"`;
+	return `${where} holds more than ${bound.toLocaleString("en-US")} entries, more than this server reads to check a folder's name against those already there (one differing only in letter case would be the same folder on macOS and Windows). Make or choose the folder in Obsidian, or use a folder holding fewer entries.`;
 }
 
 /** One path whose twins `visibleTwinsOfEach` looks for. */
@@ -253,7 +275,7 @@ export async function visibleTwinsOfEach(
 			above = folder;
 		}
 	}
-	const listings = new Map<string, readonly string[]>();
+	const listings = new Map<string, readonly string[] | ListingOverBound>();
 	const listed = async (folder: string) => {
 		const names = listings.get(folder) ?? (await host.vault.listedFolderNames(folder)) ?? [];
 		listings.set(folder, names);
@@ -272,9 +294,9 @@ async function folderTwin(
 	scope: Scope,
 	path: string,
 	walked: TargetFolders,
-	listed: (folder: string) => Promise<readonly string[]>,
+	listed: (folder: string) => Promise<readonly string[] | ListingOverBound>,
 	clock: SliceClock,
-): Promise<{ folder?: string }> {
+): Promise<{ folder?: string; unlisted?: UnlistedFolder }> {
 	const { folders, held, twins, leftFolders, leftHoldsOthers } = walked;
 	for (const [depth, folder] of folders.entries()) {
 		if (held[depth] === true) continue;
@@ -282,13 +304,15 @@ async function folderTwin(
 		const above = depth === 0 ? "" : (folders[depth - 1] ?? "");
 		const name = folder.slice(above === "" ? 0 : above.length + 1);
 		const byFiles = twins[depth];
+		const listing = await listed(above);
+		if (isListingOverBound(listing)) return byFiles === undefined ? { unlisted: { folder: above, bound: listing.bound } } : { folder: byFiles };
 		// The moved-out note's own folder, in the same folder above and holding nothing else, is no twin (TwinLookTarget.movedOut).
 		const left = leftFolders[depth];
 		const leftName =
 			left !== undefined && leftHoldsOthers[depth] !== true && (depth === 0 || leftFolders[depth - 1] === above)
 				? left.slice(left.lastIndexOf("/") + 1)
 				: undefined;
-		const found = await listedNameOrTwin(await listed(above), name, byFiles === undefined, clock, leftName);
+		const found = await listedNameOrTwin(listing, name, byFiles === undefined, clock, leftName);
 		if (found.listed) continue;
 		if (byFiles !== undefined) return { folder: byFiles };
 		const twinName = found.twin;
@@ -320,6 +344,33 @@ export function linkSyntaxNameError(path: string): string | null {
 	return LINK_SYNTAX_CHARACTERS.test(name)
 		? `A note's name may not contain ${LINK_SYNTAX_CHARACTERS_SHOWN}: links to "${name}" would break. Nothing was changed.`
 		: null;
+}
+
+/**
+ * The first folder of `path` a write would make (the host has none by exactly its name, and none above it is missing)
+ * whose name holds one of Obsidian's link characters, with the first such character; undefined when none would. A link to
+ * a note in it by path (`[[Daily #/12-07]]`, which Obsidian writes when the name alone is not unique) reads `#` as a
+ * heading, `|` as a shown name. A folder already there (made by the person, or outside Obsidian) is theirs, and written in as
+ * before. No lookup at all for a path whose folders hold no such character (nearly every one).
+ */
+export async function newFolderWithLinkCharacter(host: Host, path: string): Promise<{ folder: string; character: string } | undefined> {
+	const parts = path.split("/").slice(0, -1);
+	if (!parts.some((part) => LINK_SYNTAX_CHARACTERS.test(part))) return undefined;
+	let there = 0;
+	while (there < parts.length && (await folderAt(host, parts.slice(0, there + 1).join("/"))) !== null) there++;
+	for (let depth = there; depth < parts.length; depth++) {
+		const character = LINK_SYNTAX_CHARACTERS.exec(parts[depth] ?? "")?.[0];
+		if (character !== undefined) return { folder: parts.slice(0, depth + 1).join("/"), character };
+	}
+	return undefined;
+}
+
+/**
+ * The refusal of a new folder named with a link character (`newFolderWithLinkCharacter`), naming the folder and the
+ * character; `changed` is the tool's own word for what was not done ("written", "changed").
+ */
+export function folderLinkCharacterError(found: { folder: string; character: string }, changed: "written" | "changed"): string {
+	return `A folder's name may not contain ${LINK_SYNTAX_CHARACTERS_SHOWN}: the folder "${found.folder}" would be made with "${found.character}" in its name, so links to notes in it by path would break. Nothing was ${changed}. Choose another folder name, or a folder already there.`;
 }
 
 /**
@@ -465,12 +516,33 @@ export class NoteExistsError extends Error {
 	}
 }
 
-/** Creates the folders a new note needs (Obsidian's vault.create does not). */
+/**
+ * A folder of a new note's path that the host does not list by that name, where the disk has something all the same: on a
+ * disk that folds case (macOS, Windows), a folder whose name differs only in letter case (a token limited to `Work` wrote
+ * `Work/x.md` into the person's `WORK/`, which it may not see), or a link. Nothing was written.
+ */
+class FolderNameTakenError extends Error {
+	readonly code = "EFOLDERTAKEN";
+	constructor(readonly folder: string) {
+		super(
+			`The folder "${folder}" cannot be made: the disk already holds something by that name that is not that folder (on macOS and Windows, a folder whose name differs only in letter case). Nothing was written. Choose another folder.`,
+		);
+		this.name = "FolderNameTakenError";
+	}
+}
+
+/**
+ * Creates the folders a new note needs (Obsidian's vault.create does not). The host's folder lookups answer for a folder of
+ * exactly the name asked (headless too: a disk folding case opens `WORK` for `Work`); a folder the host does not list that
+ * the disk holds something at is not made through (FolderNameTakenError): on such a disk the note went into the other folder.
+ */
 export async function ensureParentFolder(host: Host, path: string): Promise<void> {
 	const slash = path.lastIndexOf("/");
 	if (slash === -1) return;
 	const folder = path.slice(0, slash);
 	if (await folderAt(host, folder)) return;
+	const taken = await firstFolderTakenOnDisk(host, folder);
+	if (taken !== undefined) throw new FolderNameTakenError(taken);
 	try {
 		await host.vault.createFolder(folder);
 	} catch (error) {
@@ -479,6 +551,21 @@ export async function ensureParentFolder(host: Host, path: string): Promise<void
 		if (isAlreadyExists(error) && (await folderAt(host, folder))) return;
 		throw error;
 	}
+}
+
+/**
+ * The first folder of `folder` (outermost first) not there by exactly its name, when the disk holds something at that name
+ * (`adapter.exists`: it answers as the disk does, folding case where the disk folds it); undefined when it is free, or
+ * every folder is there. Asked only for a note whose folder is not there: one lookup a folder down to the first missing one.
+ */
+async function firstFolderTakenOnDisk(host: Host, folder: string): Promise<string | undefined> {
+	const parts = folder.split("/");
+	for (let depth = 1; depth <= parts.length; depth++) {
+		const at = parts.slice(0, depth).join("/");
+		if (await folderAt(host, at)) continue;
+		return (await host.vault.adapter.exists(at)) ? at : undefined;
+	}
+	return undefined;
 }
 
 /** The folder at `path`, or null: asked of the host without holding the event loop where it can (headless checks the disk). */

@@ -11,8 +11,11 @@ import {
 	checkNewNotePathOnHost,
 	createNoteFile,
 	folderAt,
+	folderLinkCharacterError,
 	hashTextInPieces,
 	linkSyntaxNameError,
+	listingOverBoundReason,
+	newFolderWithLinkCharacter,
 	NoBackupNameError,
 	overEditedBytesMessage,
 	overwriteWithBackup,
@@ -101,8 +104,10 @@ export const createNoteTool = defineTool({
 		if (!existing) {
 			const badName = linkSyntaxNameError(path);
 			if (badName) return fail(badName);
+			const badFolder = await newFolderWithLinkCharacter(host, path);
+			if (badFolder !== undefined) return fail(folderLinkCharacterError(badFolder, "written"));
 			// As rename_note refuses a new path read as another's: a twin in other case or spacing replaced it on a disk that folds case.
-			const { note: namesake, folder: folderNamesake } = await visibleTwins(host, ctx.scope, path);
+			const { note: namesake, folder: folderNamesake, unlisted } = await visibleTwins(host, ctx.scope, path);
 			if (namesake)
 				return fail(
 					`A note already exists at "${namesake.path}", read as the same name as "${path}" (letter case and spaces aside). Nothing was written. Use append_to_note to add to it, or choose another path.`,
@@ -111,6 +116,7 @@ export const createNoteTool = defineTool({
 				return fail(
 					`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${path}" (letter case and spaces aside). Nothing was written. Write the note in "${folderNamesake}", or choose another folder.`,
 				);
+			if (unlisted !== undefined) return fail(`Nothing was written. ${listingOverBoundReason(unlisted)}`);
 			if (await folderAt(host, path)) return fail(`"${path}" is a folder. Choose a note path inside it.`);
 			await createNoteFile(host, path, text);
 			return ok({ path, created: true, hash: await hashTextInPieces(text), ...(notice === undefined ? {} : { notice }) });

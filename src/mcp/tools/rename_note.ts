@@ -1,10 +1,18 @@
 import { z } from "zod";
-import { ensureParentFolder } from "../../vault/writes";
 import { findNote } from "../../vault/notes";
 import { pathAfter, renameNote } from "../../vault/rename";
 import { trimTrailingSlashes } from "../../paths/spelling";
 import { isPathVisible } from "../../vault/scope";
-import { checkNewNotePathOnHost, linkSyntaxNameError, visibleTwins } from "../../vault/writes";
+import {
+	checkNewNotePathOnHost,
+	ensureParentFolder,
+	folderAt,
+	folderLinkCharacterError,
+	linkSyntaxNameError,
+	listingOverBoundReason,
+	newFolderWithLinkCharacter,
+	visibleTwins,
+} from "../../vault/writes";
 import { defineTool } from "../tool";
 import { fail, ok } from "../../result";
 import { MAX_READ_NOTE_BYTES, RENAME_UNPARSED_LOOK_BYTES, UNREAD_NOTES_LISTED } from "../../config/limits";
@@ -54,16 +62,19 @@ export const renameNoteTool = defineTool({
 		const to = checked.value;
 		const badName = linkSyntaxNameError(to);
 		if (badName) return fail(badName);
+		const badFolder = await newFolderWithLinkCharacter(host, to);
+		if (badFolder !== undefined) return fail(folderLinkCharacterError(badFolder, "changed"));
 		if (to === file.path) return fail(`"${file.path}" already has that path. Nothing was changed.`);
 		// Another file whose path a case-insensitive disk (or a person) reads as the same: a move there would replace it or confuse links.
 		// Only visible ones are looked for: a hidden one found first hid a visible one, so the answer depended on a file the token cannot see.
-		const { note: taken, folder: folderNamesake } = await visibleTwins(host, scope, to, file.path);
+		const { note: taken, folder: folderNamesake, unlisted } = await visibleTwins(host, scope, to, file.path);
 		if (taken) return fail(`A note already exists at "${taken.path}". Nothing was changed. Choose another new_path.`);
 		if (folderNamesake !== undefined)
 			return fail(
 				`A folder already exists at "${folderNamesake}", read as the same name as the folder of "${to}" (letter case and spaces aside). Nothing was changed. Move the note into "${folderNamesake}", or choose another folder.`,
 			);
-		if (host.vault.getFolderByPath(to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
+		if (unlisted !== undefined) return fail(`Nothing was changed. ${listingOverBoundReason(unlisted)}`);
+		if (await folderAt(host, to)) return fail(`"${to}" is a folder. Choose a note path inside it.`);
 		// Taken on the disk all the same: a disk that folds case (macOS, Windows) reads `Work/X.md` as a hidden `WORK/x.md`.
 		// Refused at once, naming only the caller's own path; the write would otherwise find it taken and plan again and
 		// again, then answer that the path "kept changing", as if the caller should read a note and retry.
