@@ -197,7 +197,7 @@ describe("rights per tool, the Activity list and undo, in the settings tab", () 
 		rights(tab(), "Desk").choose("read_note", "allow");
 		await until(async () => (await toolNames(connected)).includes("read_note"));
 		expect(await toolNames(connected)).toContain("read_note");
-	}, 60_000);
+	});
 
 	test("write tools show as unavailable, with the reason, for a read token and while writing is off", async () => {
 		const made = addToken(plugin.settings, "Reader", "read", initialRights(ALL_TOOLS, "read", "settings-tab"));
