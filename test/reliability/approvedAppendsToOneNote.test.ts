@@ -3,7 +3,7 @@
  * only if the text is still the one it planned on, so all but one redo their plan each round, within
  * the write's retry budget (WRITE_RETRY_BUDGET_MS, wall time). How many rounds fit in the budget
  * depends on the machine's speed: in the integration tier (two workers beside other suites, the lint,
- * the type check and the quick bench) 3-5 of ten and 5 of fourteen appends failed as "kept changing"
+ * the type check and the quick bench) 3-5 of ten appends failed as "kept changing"
  * at load 25-45, and with the process on one core beside five busy loops. Here, in a suite CI runs
  * alone (it is not among .ci/run's UNTIMED), they all land, as they do for a person whose machine is
  * not that loaded. Moved from integration/askOverHttp, with its first test's other point: calls waiting
