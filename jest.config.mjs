@@ -34,7 +34,13 @@ const shared = {
 const TIERS = ["unit", "golden", "integration", "e2e", "reliability"].filter((tier) => existsSync(nodePath.join(ROOT, "test", tier)));
 
 export default {
-	testTimeout: 30000,
+	// Jest's stop for a test or hook that hangs (one that takes longer needs its own), not a speed check. At 30 s,
+	// fourteen tests in eleven integration and e2e files ran out in two runs beside each other and two busy loops
+	// (load 25-45 on 2 cores; CI's loaded phase runs its two workers beside the lint, the type check and the quick
+	// bench), none failing an assertion: e2e tests that start the CLI six to ten times (about half a second of CPU
+	// each), property tests that serve forty vaults, a tools/list after a save per write tool; eight more passed at
+	// 24-29 s. A test that truly hangs fails 30 s later than it did.
+	testTimeout: 60_000,
 	// Jest's order, with the suites far slower than their size first when no time is recorded (a fresh clone).
 	testSequencer: "<rootDir>/scripts/jest-sequencer.cjs",
 	projects: TIERS.map((tier) => ({

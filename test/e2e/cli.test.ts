@@ -153,7 +153,9 @@ describe("vault-mcp CLI", () => {
 		expect(again.stderr).toBe('error: No token named "gone". The tokens are: "other".\n');
 		await runCli(["token", "revoke", vault, "other"]);
 		expect((await runCli(["token", "revoke", vault, "other"])).stderr).toBe('error: No token named "other". There are no tokens.\n');
-	});
+		// Six CLI starts and a serve (about half a second of CPU each): past jest's 30 s beside a second suite
+		// and two busy loops (load 25-45 on 2 cores), as the tests above that give themselves 60 s.
+	}, 60_000);
 
 	test("a start with tokens already made names them and says how to make another, and --allow-write without a write token says how to make one", async () => {
 		await laptop.putInto(vault);

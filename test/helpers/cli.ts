@@ -90,8 +90,15 @@ export interface ServingCli {
 	stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * How long a serve may take to print its listening line before the test gives up on it: a stop for a
+ * start that hangs, not a speed check (15 s ran out for settingsRaces' serve in a run beside a second
+ * suite and two busy loops: load 25-45 on 2 cores).
+ */
+const SERVE_START_TIMEOUT_MS = 60_000;
+
 /** Starts `vault-mcp serve`; `node` adds flags for Node (a `--require` of a fault to inject) and `env` replaces the environment. */
-export function startServe(args: string[], timeoutMs = 15_000, node: { flags?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServingCli> {
+export function startServe(args: string[], timeoutMs = SERVE_START_TIMEOUT_MS, node: { flags?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServingCli> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [...CLI_PRELOADS, ...(node.flags ?? []), CLI_PATH, "serve", ...args], { env: node.env ?? process.env });
 		let stdout = "";

@@ -7,11 +7,19 @@
 export const settle = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 30));
 
 /**
+ * How long `until` waits by default before it fails. A safety net only: a condition that holds ends
+ * the wait at once. At 5 s, activityUi's dropdown changes (one per write tool, each a save and an
+ * apply) and the tools/list asked after them did not all land in time in a run beside a second suite and two
+ * busy loops (load 25-30 on 2 cores, as CI's loaded phase): the test failed with nothing wrong.
+ */
+const UNTIL_DEFAULT_TIMEOUT_MS = 20_000;
+
+/**
  * Waits (bounded) until `condition` holds: on a loaded machine a save and apply can take longer
  * than one settle. Throws when it never does, naming the condition, so a test fails where it
  * waited rather than at a later assertion (or not at all).
  */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = UNTIL_DEFAULT_TIMEOUT_MS): Promise<void> {
 	for (const started = Date.now(); !(await condition()); await settle()) {
 		if (Date.now() - started >= timeoutMs) throw new Error(`until: this did not hold within ${timeoutMs} ms: ${condition.toString()}`);
 	}

@@ -1,12 +1,13 @@
 /**
  * Calls set to Ask over real HTTP: a call waiting for the person does no work, so it must not hold
  * one of the token's places in flight. Otherwise a few waiting calls lock the token out of
- * everything else, reads included, until the person answers or the wait times out.
+ * everything else, reads included, until the person answers or the wait times out. Many approved
+ * appends to one note at once (how many land depends on the machine's speed) are tested in
+ * reliability/approvedAppendsToOneNote, which CI runs alone.
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { addToken, revokeToken, setTokenRights, withToolRight } from "../../src/auth/tokenList";
-import { MAX_IN_FLIGHT_REQUESTS, WRITE_RETRY_BUDGET_MS } from "../../src/config/limits";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
 import type { HostFile, HostVault } from "../../src/host/Host";
@@ -44,52 +45,6 @@ describe("calls waiting for approval over HTTP", () => {
 		running = null;
 		await removeDir(vault);
 	});
-
-	/** Serves the vault with append_to_note at Ask, questions put to `approver`; a client of the write token. */
-	async function startAsking(approver: Approver) {
-		running = await startService(vault, {
-			levels: ["write"],
-			approver,
-			rights: { write: { append_to_note: "ask" } },
-			settings: { writeEnabled: true, writeDisclosureAccepted: true, rateLimitPerMinute: 100_000 },
-		});
-		return connectClient(running.url, running.tokens.write!);
-	}
-
-	test("more calls than the server has places for can wait at once, and the token's reads still run meanwhile", async () => {
-		const approver = new HoldingApprover();
-		const client = await startAsking(approver);
-		try {
-			const count = MAX_IN_FLIGHT_REQUESTS + 2;
-			const calls = Array.from({ length: count }, (_, index) => callTool(client, "append_to_note", { path: "Home", content: `Line ${index}` }));
-			await until(() => approver.held.length === count, `${count} calls to wait for approval`);
-			expect(await callTool(client, "list_notes", {})).toMatchObject({ ok: true });
-			for (const { answer } of approver.held) answer("approve");
-			expect((await Promise.all(calls)).map((outcome) => outcome.ok)).toEqual(Array.from({ length: count }, () => true));
-			const text = await fs.readFile(nodePath.join(vault, "Home.md"), "utf8");
-			for (let index = 0; index < count; index++) expect(text).toContain(`Line ${index}`);
-		} finally {
-			await client.close();
-		}
-	});
-
-	test("ten appends to one note approved after the write's retry budget all land: the person's time to answer is not the budget's", async () => {
-		const approver = new HoldingApprover();
-		const client = await startAsking(approver);
-		try {
-			const count = 10;
-			const calls = Array.from({ length: count }, (_, index) => callTool(client, "append_to_note", { path: "Home", content: `Line ${index}` }));
-			await until(() => approver.held.length === count, `${count} calls to wait for approval`);
-			await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_BUDGET_MS + 100));
-			for (const { answer } of approver.held) answer("approve");
-			// On the base: 4–5 of the ten failed with "kept changing while this append_to_note call waited" (five quick attempts each).
-			expect((await Promise.all(calls)).filter((outcome) => !outcome.ok)).toEqual([]);
-			const text = await fs.readFile(nodePath.join(vault, "Home.md"), "utf8");
-			for (let index = 0; index < count; index++) expect(text).toContain(`Line ${index}`);
-		} finally {
-			await client.close();
-		}
-	}, 30_000);
 
 	describe("a question whose call can no longer be written", () => {
 		test.each([

@@ -28,7 +28,9 @@ describe("get_note_links pages the backlinks of a note that thousands of notes l
 		vault = await makeVault(files);
 		running = await startService(vault, { settings: { rateLimitPerMinute: 100_000 } });
 		client = await connectClient(running.url, running.tokens.read ?? "");
-	}, 60_000);
+		// Thousands of notes written and opened: past 60 s beside a second suite and two busy loops (load 25-45 on 2
+		// cores). A stop for a hang, not a speed check.
+	}, 180_000);
 	afterAll(async () => {
 		await client.close();
 		await running.stop();

@@ -51,7 +51,9 @@ describe("read tools over a copy of tasks-demo, through a real HTTP client", () 
 			const links = await callOk<{ backlinks: unknown[] }>(client, "get_note_links", { path });
 			expect({ path, backlinks: links.backlinks }).toEqual({ path, backlinks: expected });
 		}
-	});
+		// 201 calls in turn over HTTP: past jest's 30 s beside a second suite and two busy loops (load 25-45
+		// on 2 cores), every answer right.
+	}, 120_000);
 
 	test("get_note_links lists outgoing links with their targets and lines, and unresolved ones", async () => {
 		const links = await callOk<{ outgoing: Array<{ link: string; target: string | null; line: number | null }>; unresolved: string[] }>(

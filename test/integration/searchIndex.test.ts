@@ -57,8 +57,9 @@ describe.each([
 		root = await makeRoot();
 		vault = await openIndexedVault(root, scope);
 		({ host, index } = vault);
-		// Writing and indexing the vault: past jest's 30 s for a hook at a load of 17 (a wait, not what is tested).
-	}, 120_000);
+		// Writing and indexing the vault: past jest's 30 s for a hook at a load of 17 (a wait, not what is tested), and
+		// past 120 s beside a second suite and two busy loops (load 25-45 on 2 cores).
+	}, 240_000);
 	afterAll(() => vault?.close());
 
 	test("indexes every visible note", () => {
