@@ -80,7 +80,15 @@ describe("write tools over HTTP", () => {
 		// Saved "UTF-8 with BOM" (Notepad, PowerShell 5): the mark stands before line 0.
 		await fs.writeFile(nodePath.join(vault, "Bom Prose.md"), "\uFEFF# Plan\n\nText.\n\n# Later\n");
 		await fs.writeFile(nodePath.join(vault, "Bom Outline.md"), "\uFEFF- Work\n- Home\n");
-		running = await startService(vault, { levels: ["write"], settings: { writeEnabled: true, excludedFolders: ["Private"], rateLimitPerMinute: 100_000 } });
+		running = await startService(vault, {
+			levels: ["write"],
+			settings: { writeEnabled: true, excludedFolders: ["Private"], rateLimitPerMinute: 100_000 },
+			// Eight clients of one token append at once: four are answered, four wait for a place. At load 25 on two cores
+			// (CI's loaded phase, others' runs beside) the wait passed the 2 s it has in use and the appends were refused
+			// "already has 4 requests being answered": what this suite asks is that every append lands once, not that
+			// the wait is short, so a place is waited for as long as the test may take.
+			httpDeadlines: { placeWaitMs: 60_000 },
+		});
 		client = await connectClient(running.url, running.tokens.write ?? "");
 	});
 	afterAll(async () => {
