@@ -48,12 +48,12 @@ describe("a subscription stream closed by its client at any point gives its plac
 		});
 		client = new ClientV2({ name: "subscriber", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
 		await client.connect(new HttpTransportV2(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${running.tokens.read ?? ""}` } } }));
-	});
+	}, 60_000);
 	afterAll(async () => {
 		await client.close().catch(() => undefined);
 		await running.stop();
 		await removeDir(vault);
-	});
+	}, 60_000);
 
 	/** Opens a stream and closes it at `point`; resolves once the client has gone. */
 	function openAndClose(point: ClosePoint): Promise<void> {

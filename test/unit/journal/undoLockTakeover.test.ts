@@ -21,11 +21,11 @@ beforeEach(async () => {
 	lockPath = `${journalPathFor(vault, ".obsidian")}.undo.lock`;
 	await fs.mkdir(lockPath, { recursive: true });
 	await fs.writeFile(nodePath.join(lockPath, "owner.json"), JSON.stringify({ pid: GONE_PID, host: hostname(), id: "gone" }));
-});
+}, 30_000);
 afterEach(async () => {
 	jest.restoreAllMocks();
 	await removeDir(vault);
-});
+}, 30_000);
 
 test("two undos taking over a gone holder's lock at once run one after the other", async () => {
 	let running = 0;
@@ -54,7 +54,7 @@ test("two undos taking over a gone holder's lock at once run one after the other
 	// Both released theirs: nothing left at the lock's path, nor beside it.
 	const left = (await fs.readdir(nodePath.dirname(lockPath))).filter((name) => name.includes(".undo.lock"));
 	expect(left).toEqual([]);
-});
+}, 30_000);
 
 test("a lock put in place by another after the gone holder's was seen is not taken away", async () => {
 	// The lock the gone holder left is replaced by a live one (this process's) between the look and the takeover.
@@ -86,4 +86,4 @@ test("a lock put in place by another after the gone holder's was seen is not tak
 	await fs.rm(lockPath, { recursive: true });
 	await undo;
 	expect(ran).toBe(true);
-});
+}, 30_000);
