@@ -64,7 +64,7 @@ async function takeUndoLock(lockPath: string): Promise<() => void> {
 		if (putInPlace(lockPath, owner)) break;
 		holder = ownerOf(lockPath);
 		if (isAbandoned(lockPath, holder)) {
-			takeAway(lockPath);
+			takeAway(lockPath, holder);
 			continue;
 		}
 		if (attempt >= UNDO_LOCK_RETRIES) throw new UndoLockHeldError(lockPath, holder?.pid ?? null);
@@ -82,7 +82,7 @@ async function takeUndoLock(lockPath: string): Promise<() => void> {
 	return () => {
 		nodeTimers.clearInterval(fresh);
 		// Only the lock this undo put there (one taken over meanwhile is another's).
-		if (ownerOf(lockPath)?.id === owner.id) takeAway(lockPath);
+		if (ownerOf(lockPath)?.id === owner.id) takeAway(lockPath, owner);
 	};
 }
 
@@ -139,14 +139,26 @@ function isRunning(pid: number): boolean {
 	}
 }
 
-/** Moves the lock away under a name of its own, then removes it: a lock put in place meanwhile is not removed in its stead. */
-function takeAway(lockPath: string): void {
+/**
+ * Moves the lock `seen` held away under a name of its own, then removes it. Another undo may have taken a gone holder's lock
+ * over between this one's look and this move (both saw it gone): what was moved is then that undo's live lock, and it is put
+ * back. Removed instead, both undos ran at once.
+ */
+function takeAway(lockPath: string, seen: UndoLockOwner | null): void {
 	const away = `${lockPath}.${randomBytes(6).toString("hex")}.gone`;
 	try {
 		renameSync(lockPath, away);
 	} catch {
 		// Taken away by another already.
 		return;
+	}
+	if ((ownerOf(away)?.id ?? null) !== (seen?.id ?? null)) {
+		try {
+			renameSync(away, lockPath);
+			return;
+		} catch {
+			// A third put its lock in place meanwhile: the one moved is removed below (its holder's release finds it gone).
+		}
 	}
 	rmSync(away, { recursive: true, force: true });
 }
