@@ -12,14 +12,15 @@
  * zero-width space and joiners, word joiner, invisible operators, BOM, soft hyphen, tag
  * characters), the line and paragraph separators, lone surrogate halves, the combining grapheme
  * joiner, the Hangul fillers, Khmer's inherent vowels, Mongolian's variation selectors and the
- * unassigned U+FFF0–U+FFF8 (drawn as nothing by most fonts); and variation selectors (U+FE00–U+FE0F,
+ * unassigned U+2065, U+FFF0–U+FFF8, U+E0000–U+E00FF and U+E01F0–U+E0FFF (drawn as nothing by most
+ * fonts; `\p{Cf}` holds no unassigned one, and U+E0080–U+E00FF spell ASCII a byte each); and variation selectors (U+FE00–U+FE0F,
  * U+E0100–U+E01EF) two or more in a row. One chooses the look of the character before it (an emoji
  * or its text form) and is drawn as that look; a run is drawn as nothing and carries a byte each, so
  * a text hidden after one visible character was approved unseen.
  */
 const ACTS_ON_TERMINAL =
 	// eslint-disable-next-line no-misleading-character-class -- each listed code point is matched on its own
-	/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\uffa0\ufff0-\ufff8]|[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]{2,}/gu;
+	/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2065\u3164\uffa0\ufff0-\ufff8\u{e0000}-\u{e00ff}\u{e01f0}-\u{e0fff}]|[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]{2,}/gu;
 
 /**
  * `text` with every character in `ACTS_ON_TERMINAL` written as its code: `\xNN` up to U+00FF,

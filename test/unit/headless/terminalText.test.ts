@@ -98,3 +98,18 @@ describe("visibleInTerminal", () => {
 		expect(visibleInTerminal("Café — 東京 ✓ C:\\notes")).toBe("Café — 東京 ✓ C:\\notes");
 	});
 });
+
+describe("every character drawn as nothing is shown by its code", () => {
+	test("each Default_Ignorable code point, doubled between two letters, never reaches the terminal as itself", () => {
+		const printedRaw: string[] = [];
+		for (let code = 0; code <= 0x10ffff; code++) {
+			if (code >= 0xd800 && code <= 0xdfff) continue;
+			const char = String.fromCodePoint(code);
+			if (!/\p{Default_Ignorable_Code_Point}/u.test(char)) continue;
+			if (visibleInTerminal(`a${char}${char}b`).includes(char)) printedRaw.push(code.toString(16));
+		}
+		// Before: 3,760 of them (U+2065, U+E0000, U+E0002-E001F, U+E0080-E00FF, U+E01F0-E0FFF) printed raw: a text spelt in
+		// U+E0080-E00FF (ASCII a byte each) after a visible word was approved unseen.
+		expect(printedRaw).toEqual([]);
+	});
+});

@@ -7,6 +7,7 @@ import {
 	PLACE_WAIT_MS,
 	RESPONSE_WRITE_TIMEOUT_MS,
 	STOP_TIMEOUT_MS,
+	SUBSCRIPTION_KEEPALIVE_MS,
 } from "../../../src/config/limits";
 import { httpDeadlinesAndCaps } from "../../../src/http/deadlinesAndCaps";
 
@@ -21,6 +22,7 @@ describe("httpDeadlinesAndCaps: the per-connection deadlines and caps", () => {
 			maxUnauthenticatedConnections: MAX_UNAUTHENTICATED_CONNECTIONS,
 			placeWaitMs: PLACE_WAIT_MS,
 			stopMs: STOP_TIMEOUT_MS,
+			subscriptionKeepAliveMs: SUBSCRIPTION_KEEPALIVE_MS,
 		});
 	});
 
