@@ -563,7 +563,10 @@ async function firstFolderTakenOnDisk(host: Host, folder: string): Promise<strin
 	for (let depth = 1; depth <= parts.length; depth++) {
 		const at = parts.slice(0, depth).join("/");
 		if (await folderAt(host, at)) continue;
-		return (await host.vault.adapter.exists(at)) ? at : undefined;
+		if (!(await host.vault.adapter.exists(at))) return undefined;
+		// Made by exactly this name in the moment between the two looks (another call making the same new folder): free to use.
+		if (await folderAt(host, at)) continue;
+		return at;
 	}
 	return undefined;
 }

@@ -264,3 +264,26 @@ describe("ensureParentFolder when the folder comes in the moment after it was lo
 		expect((await fs.stat(nodePath.join(vault.root, "Projects"))).isDirectory()).toBe(true);
 	});
 });
+
+describe("ensureParentFolder beside another call making the same new folder", () => {
+	test("a folder made by exactly its name between the lookup and the disk's look is used, not refused as taken", async () => {
+		// The other call's createFolder("New") lands right after this call's second lookup (the disk's look's) found nothing.
+		const made = new Set<string>();
+		let lookups = 0;
+		const folder = (path: string) => (made.has(path) ? ({ path, name: path } as never) : null);
+		const host = {
+			vault: {
+				getFolderByPath: folder,
+				getFolderByPathAsync: (path: string) => {
+					const answer = folder(path);
+					if (++lookups === 2) made.add("New");
+					return Promise.resolve(answer);
+				},
+				adapter: { exists: (path: string) => Promise.resolve(made.has(path)) },
+				createFolder: (path: string) => (made.has(path) ? Promise.reject(new Error("Folder already exists.")) : Promise.resolve(made.add(path))),
+			},
+		} as unknown as Host;
+		await expect(ensureParentFolder(host, "New/b.md")).resolves.toBeUndefined();
+		expect([...made]).toEqual(["New"]);
+	});
+});
