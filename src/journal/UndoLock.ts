@@ -157,7 +157,8 @@ function takeAway(lockPath: string, seen: UndoLockOwner | null): void {
 			renameSync(away, lockPath);
 			return;
 		} catch {
-			// A third put its lock in place meanwhile: the one moved is removed below (its holder's release finds it gone).
+			// A third put its lock in place in the moment between the two renames: the one moved is removed below, and its holder
+			// and the third then run at once (a window of two renames, left: taking turns at takeovers would close it).
 		}
 	}
 	rmSync(away, { recursive: true, force: true });

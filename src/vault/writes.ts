@@ -284,7 +284,15 @@ export async function visibleTwinsOfEach(
 	const twins: VisibleTwins[] = [];
 	for (const [index, target] of targets.entries()) {
 		const note = notes[index];
-		twins.push({ ...(note === undefined ? {} : { note }), ...(await folderTwin(scope, target.path, walked[index] as TargetFolders, listed, clock)) });
+		const found = await folderTwin(
+			scope,
+			target.path,
+			walked[index] as TargetFolders,
+			listed,
+			clock,
+			async (folder) => (await folderAt(host, folder)) !== null,
+		);
+		twins.push({ ...(note === undefined ? {} : { note }), ...found });
 	}
 	return { twins, kept };
 }
@@ -296,6 +304,7 @@ async function folderTwin(
 	walked: TargetFolders,
 	listed: (folder: string) => Promise<readonly string[] | ListingOverBound>,
 	clock: SliceClock,
+	isThere: (folder: string) => Promise<boolean>,
 ): Promise<{ folder?: string; unlisted?: UnlistedFolder }> {
 	const { folders, held, twins, leftFolders, leftHoldsOthers } = walked;
 	for (const [depth, folder] of folders.entries()) {
@@ -305,7 +314,12 @@ async function folderTwin(
 		const name = folder.slice(above === "" ? 0 : above.length + 1);
 		const byFiles = twins[depth];
 		const listing = await listed(above);
-		if (isListingOverBound(listing)) return byFiles === undefined ? { unlisted: { folder: above, bound: listing.bound } } : { folder: byFiles };
+		if (isListingOverBound(listing)) {
+			if (byFiles !== undefined) return { folder: byFiles };
+			// A folder there by exactly its name (empty: no file held it) is used, not made: as when its listing names it.
+			if (await isThere(folder)) continue;
+			return { unlisted: { folder: above, bound: listing.bound } };
+		}
 		// The moved-out note's own folder, in the same folder above and holding nothing else, is no twin (TwinLookTarget.movedOut).
 		const left = leftFolders[depth];
 		const leftName =

@@ -14,7 +14,7 @@ import { startService, type RunningService } from "../helpers/service";
 import { callError, callOk } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
 
-/** Entries one listing reads here; the root holds this many hidden files and four more entries. */
+/** Entries one listing reads here; the root holds this many hidden files and five more entries. */
 const BOUND = 40;
 
 describe("a folder holding more entries than one listing reads", () => {
@@ -27,6 +27,8 @@ describe("a folder holding more entries than one listing reads", () => {
 		// Hidden names: never part of the vault (nothing to index), but entries a listing of the root reads all the same.
 		for (let index = 0; index < BOUND; index++) closeSync(openSync(nodePath.join(vault, `.entry${index}`), "w"));
 		mkdirSync(nodePath.join(vault, "Notes", "Empty"));
+		// An empty folder in the folder over the bound: there by exactly its name, so used, not made.
+		mkdirSync(nodePath.join(vault, "Top empty"));
 		running = await startService(vault, {
 			levels: ["write"],
 			settings: { writeEnabled: true, rateLimitPerMinute: 100_000 },
@@ -59,6 +61,9 @@ describe("a folder holding more entries than one listing reads", () => {
 		await callOk(client, "create_note", { path: "Notes/x.md", content: "c" });
 		await callOk(client, "create_note", { path: "Notes/Sub/x.md", content: "c" });
 		await callOk(client, "create_note", { path: "Notes/Empty/x.md", content: "c" });
+		// Refused on names204 (its listing over the bound, no file holding it): an existing folder needs no name check.
+		await callOk(client, "create_note", { path: "Top empty/x.md", content: "c" });
+		expect(readdirSync(nodePath.join(vault, "Top empty"))).toEqual(["x.md"]);
 		await callOk(client, "rename_note", { path: "Public.md", new_path: "Notes/Sub/Public.md" });
 		expect(readdirSync(nodePath.join(vault, "Notes")).sort()).toEqual(["Empty", "Sub", "n.md", "x.md"]);
 		expect(readdirSync(nodePath.join(vault, "Notes", "Sub")).sort()).toEqual(["Public.md", "x.md"]);
