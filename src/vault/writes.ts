@@ -222,10 +222,8 @@ export async function visibleTwinsOfEach(
 		});
 		const leftFolders = target.movedOut === true && target.except !== undefined ? foldersOf(target.except) : [];
 		leftFolders.forEach((folder, depth) => addTo(byLeftFolder, folder, { target: index, depth }));
-		const none = folders.map(() => false);
-		return { folders, keys, held: none, twins: folders.map(() => undefined), leftFolders, leftHoldsOthers: leftFolders.map(() => false) };
+		return { folders, keys, held: folders.map(() => false), twins: folders.map(() => undefined), leftFolders, leftHoldsOthers: leftFolders.map(() => false) };
 	});
-	// By depth, the last folder whose key was made (files come folder by folder) and that key.
 	// By depth, what the walk found of the last folder seen there (files come folder by folder): maps are asked once a folder.
 	const last: Array<{ folder: string; twinOf: number[]; exactly: Array<{ target: number }>; left: Array<{ target: number; depth: number }> }> = [];
 	const none: never[] = [];
