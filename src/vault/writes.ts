@@ -222,7 +222,14 @@ export async function visibleTwinsOfEach(
 		});
 		const leftFolders = target.movedOut === true && target.except !== undefined ? foldersOf(target.except) : [];
 		leftFolders.forEach((folder, depth) => addTo(byLeftFolder, folder, { target: index, depth }));
-		return { folders, keys, held: folders.map(() => false), twins: folders.map(() => undefined), leftFolders, leftHoldsOthers: leftFolders.map(() => false) };
+		return {
+			folders,
+			keys,
+			held: folders.map(() => false),
+			twins: folders.map(() => undefined),
+			leftFolders,
+			leftHoldsOthers: leftFolders.map(() => false),
+		};
 	});
 	// By depth, what the walk found of the last folder seen there (files come folder by folder): maps are asked once a folder.
 	const last: Array<{ folder: string; twinOf: number[]; exactly: Array<{ target: number }>; left: Array<{ target: number; depth: number }> }> = [];
