@@ -701,9 +701,10 @@ export const UNDO_LOCK_RETRIES = 300;
 /** Wait between two tries for the undo lock. */
 export const UNDO_LOCK_RETRY_MS = 200;
 /**
- * An undo lock held from another machine (a vault on a shared disk) this old is taken over: its holder keeps it fresh every
- * half of this. On this machine a lock is taken over only when its process is gone: one paused (`kill -STOP`) past this kept
- * running when it was resumed, beside the undo that took its lock over.
+ * An undo lock this old is taken over (its holder keeps it fresh every half of this), from another machine (a vault on a
+ * shared disk) at once, on this machine only when no process has its holder's id too: one paused (`kill -STOP`) past this
+ * kept running when it was resumed, beside the undo that took its lock over; one in another id space of the same host
+ * (Obsidian from Flathub) keeps it fresh.
  */
 export const UNDO_LOCK_STALE_MS = 10_000;
 

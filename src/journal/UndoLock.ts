@@ -39,9 +39,9 @@ export class UndoLockHeldError extends Error {
  *
  * The lock is a folder beside the journal (`journal.jsonl.undo.lock`), put in place whole with its holder's name in it (a
  * folder made with the file already inside, renamed to the lock's name: a rename does not replace a folder holding a file).
- * Its holder keeps its time fresh. It is taken over only from a holder that is gone: on this machine, when no process has
- * its id (a paused one, `kill -STOP`, keeps it however long it is paused; proper-lockfile's lock was taken over from a process
- * paused past 10 s, and both undos ran); from another machine (a vault on a shared disk), when its time is UNDO_LOCK_STALE_MS old.
+ * Its holder keeps its time fresh. It is taken over only from a holder that is gone: its time UNDO_LOCK_STALE_MS old and, on
+ * this machine, no process with its id (a paused one, `kill -STOP`, keeps it however long it is paused; proper-lockfile's lock
+ * was taken over from a process paused past 10 s, and both undos ran).
  */
 export async function withUndoLock<T>(vaultRoot: string, configDir: string, work: () => Promise<T>): Promise<T> {
 	const journal = journalPathFor(vaultRoot, configDir);
@@ -121,12 +121,16 @@ function ownerOf(lockPath: string): UndoLockOwner | null {
 	}
 }
 
-/** Whether the lock's holder is gone (see withUndoLock): on this machine by its process, else by the lock's time. */
+/**
+ * Whether the lock's holder is gone (see withUndoLock): its time is UNDO_LOCK_STALE_MS old (a holder keeps it fresh) and, on
+ * this machine, no process has its id (a paused one keeps it). Both on this machine: a process in another id space of the same
+ * host (Obsidian from Flathub runs in its own) does not see the other's id, and took a live lock over by the id alone.
+ */
 function isAbandoned(lockPath: string, holder: UndoLockOwner | null): boolean {
-	if (holder !== null && holder.host === hostname()) return !isRunning(holder.pid);
 	const stats = lstatSync(lockPath, { throwIfNoEntry: false });
 	// Gone meanwhile: the next try takes it.
-	return stats !== undefined && Date.now() - stats.mtimeMs > UNDO_LOCK_STALE_MS;
+	if (stats === undefined || Date.now() - stats.mtimeMs <= UNDO_LOCK_STALE_MS) return false;
+	return holder === null || holder.host !== hostname() || !isRunning(holder.pid);
 }
 
 /** Whether a process with this id runs on this machine (one of another user's answers EPERM: it runs). */

@@ -7,6 +7,7 @@
 import { mkdirSync, promises as fs, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import * as nodePath from "node:path";
+import { UNDO_LOCK_STALE_MS } from "../../../src/config/limits";
 import { journalPathFor } from "../../../src/journal/JournalFile";
 import { withUndoLock } from "../../../src/journal/UndoLock";
 import { makeVault, removeDir } from "../../helpers/vault";
@@ -21,6 +22,9 @@ beforeEach(async () => {
 	lockPath = `${journalPathFor(vault, ".obsidian")}.undo.lock`;
 	await fs.mkdir(lockPath, { recursive: true });
 	await fs.writeFile(nodePath.join(lockPath, "owner.json"), JSON.stringify({ pid: GONE_PID, host: hostname(), id: "gone" }));
+	// Left by a crashed undo: no longer kept fresh.
+	const past = new Date(Date.now() - 2 * UNDO_LOCK_STALE_MS);
+	await fs.utimes(lockPath, past, past);
 }, 30_000);
 afterEach(async () => {
 	jest.restoreAllMocks();
@@ -84,6 +88,23 @@ test("a lock put in place by another after the gone holder's was seen is not tak
 	expect(ran).toBe(false);
 	// Its holder releases it: the undo takes it.
 	await fs.rm(lockPath, { recursive: true });
+	await undo;
+	expect(ran).toBe(true);
+}, 30_000);
+
+test("a lock kept fresh is not taken over though no process here has its holder's id (Obsidian from Flathub has ids of its own)", async () => {
+	const now = new Date();
+	await fs.utimes(lockPath, now, now);
+	let ran = false;
+	const undo = withUndoLock(vault, ".obsidian", () => {
+		ran = true;
+		return Promise.resolve();
+	});
+	// On the base the id alone said "gone": the lock was taken over at the first try and the undo ran beside its holder.
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	expect(ran).toBe(false);
+	// The holder (in its own id space) ends its undo and lets the lock go: the waiting undo takes it.
+	rmSync(lockPath, { recursive: true, force: true });
 	await undo;
 	expect(ran).toBe(true);
 }, 30_000);
