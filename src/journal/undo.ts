@@ -107,6 +107,8 @@ export async function undoCall(
 	if (entry.undone) return { ok: false, reason: `The change ${callId} was already undone, at ${entry.undone.time} (by ${entry.undone.by}).` };
 	let underWay = undoesUnderWay.get(journal);
 	if (underWay === undefined) undoesUnderWay.set(journal, (underWay = new Set()));
+	// The plugin and `vault-mcp undo` take the vault's undo lock first (undoHoldingLock), so a second undo of a call waits and
+	// then finds it undone; this guards a caller in the same process that takes no lock.
 	if (underWay.has(callId)) return { ok: false, reason: `The change ${callId} is being undone already. Nothing was changed.` };
 	underWay.add(callId);
 	try {
