@@ -50,6 +50,8 @@ describe("rename_note rewriting the text a link shows, over real HTTP", () => {
 		const vault = await makeVault({
 			"Old/Plan.md": "# Plan\n",
 			"Old/Other.md": "# Other\n",
+			// A folder the person named with a bracket (a new one is refused: folderLinkCharacters).
+			"Gar]den/Keep.md": "# Keep\n",
 			"A.md": "[Old/Plan](Old/Plan.md)\n",
 			"B.md": "[Other](Old/Other.md) then `code`\n",
 			// Paths written whole, so a link's text showing the path shows the folder.
