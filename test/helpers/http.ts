@@ -2,6 +2,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
 
 export interface RawResponse {
 	status: number;
@@ -93,6 +94,13 @@ export async function connectClient(url: string, token: string): Promise<Client>
 	const client = new Client({ name: "vault-mcp-test", version: "1.0.0" });
 	const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
 	await client.connect(transport);
+	return client;
+}
+
+/** A client of the SDK's v2 packages pinned to the 2026-07-28 protocol (subscriptions/listen), connected with `token`. */
+export async function connectModern(url: string, token: string): Promise<ClientV2> {
+	const client = new ClientV2({ name: "subscriber", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+	await client.connect(new HttpTransportV2(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
 	return client;
 }
 

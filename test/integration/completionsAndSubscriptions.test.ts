@@ -1,12 +1,11 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
+import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { COMPLETION_MAX_VALUES, COMPLETION_SCAN_LIMIT, MAX_SUBSCRIBED_NOTES_PER_STREAM, MAX_SUBSCRIPTION_STREAMS_PER_TOKEN } from "../../src/config/limits";
-import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
+import { connectClient, connectModern, mcpHeaders, rawRequest } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
-const MODERN = "2026-07-28";
 const NOTE_TEMPLATE = "vault-mcp://note/{+path}";
 const noteUri = (path: string) => `vault-mcp://note/${path.split("/").map(encodeURIComponent).join("/")}`;
 
@@ -22,12 +21,6 @@ const REVIEW_PROMPT = [
 	"Review {{note}} in a {{tone}} tone.",
 	"",
 ].join("\n");
-
-async function connectModern(url: string, token: string): Promise<ClientV2> {
-	const client = new ClientV2({ name: "subscriber", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
-	await client.connect(new HttpTransportV2(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-	return client;
-}
 
 /** The notifications of some methods a client receives, in order. */
 function recordNotifications(client: ClientV2, methods: readonly string[]): Array<{ method: string; uri?: string }> {

@@ -1,15 +1,9 @@
-import * as v8 from "node:v8";
-import * as vm from "node:vm";
-import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
+import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { MAX_SUBSCRIPTION_STREAMS_PER_TOKEN } from "../../src/config/limits";
+import { collectGarbage } from "../helpers/gc";
+import { connectModern } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
-
-/** A full garbage collection of this process (the server runs in it), asked for without `--expose-gc`. */
-function collectGarbage(): void {
-	v8.setFlagsFromString("--expose-gc");
-	(vm.runInNewContext("gc") as () => void)();
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,8 +26,7 @@ describe("a closed subscription stream frees its place after a garbage collectio
 			settings: { rateLimitPerMinute: 100_000 },
 			httpDeadlines: { subscriptionKeepAliveMs: 600_000 },
 		});
-		client = new ClientV2({ name: "subscriber", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-		await client.connect(new HttpTransportV2(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${running.tokens.read ?? ""}` } } }));
+		client = await connectModern(running.url, running.tokens.read ?? "");
 	});
 	afterAll(async () => {
 		await client.close().catch(() => undefined);
@@ -45,9 +38,9 @@ describe("a closed subscription stream frees its place after a garbage collectio
 		const open = [];
 		for (let index = 0; index < MAX_SUBSCRIPTION_STREAMS_PER_TOKEN; index++) open.push(await client.listen({ resourcesListChanged: true }));
 		await expect(client.listen({ resourcesListChanged: true })).rejects.toThrow(/already has 4 subscription streams open/);
-		collectGarbage();
+		await collectGarbage();
 		await sleep(50);
-		collectGarbage();
+		await collectGarbage();
 		for (const subscription of open) await subscription.close();
 		// Asked again until granted: on the base this waited for the ten-minute keep-alive (the test's timeout ends it).
 		for (;;) {

@@ -3,9 +3,9 @@ import { request, type ClientRequest } from "node:http";
 import * as nodePath from "node:path";
 import * as v8 from "node:v8";
 import * as vm from "node:vm";
-import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
+import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { MAX_SUBSCRIPTION_STREAMS_PER_TOKEN } from "../../src/config/limits";
-import { mcpHeaders } from "../helpers/http";
+import { connectModern, mcpHeaders } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { makeVault, removeDir } from "../helpers/vault";
 
@@ -46,8 +46,7 @@ describe("a subscription stream closed by its client at any point gives its plac
 			settings: { rateLimitPerMinute: 100_000 },
 			httpDeadlines: { subscriptionKeepAliveMs: 600_000 },
 		});
-		client = new ClientV2({ name: "subscriber", version: "1" }, { versionNegotiation: { mode: { pin: MODERN } } });
-		await client.connect(new HttpTransportV2(new URL(running.url), { requestInit: { headers: { Authorization: `Bearer ${running.tokens.read ?? ""}` } } }));
+		client = await connectModern(running.url, running.tokens.read ?? "");
 	}, 60_000);
 	afterAll(async () => {
 		await client.close().catch(() => undefined);
