@@ -828,16 +828,18 @@ function joinVaultPath(parent: string, name: string): string {
 }
 
 /**
- * `name` with the case of its first letter that has one other case (one character each way) changed; undefined when it has
- * none (digits, most CJK): no disk reads such a name as another by case.
+ * `name` with the case of its first letter that has one other case (one character each way, and back) changed; undefined
+ * when it has none (digits, most CJK): no disk reads such a name as another by case.
  */
 function otherLetterCase(name: string): string | undefined {
 	let at = 0;
 	for (const character of name) {
 		const upper = character.toUpperCase();
 		const lower = character.toLowerCase();
-		if (upper !== lower && upper.length === character.length && lower.length === character.length) {
-			const changed = character === upper ? lower : upper;
+		const changed = character === upper ? lower : upper;
+		// Only a letter whose other case comes back to it: `ı` upper-cased is `I`, which a disk folds to `i`, not to `ı`.
+		const comesBack = (character === upper ? changed.toUpperCase() : changed.toLowerCase()) === character;
+		if (upper !== lower && upper.length === character.length && lower.length === character.length && comesBack) {
 			return `${name.slice(0, at)}${changed}${name.slice(at + character.length)}`;
 		}
 		at += character.length;

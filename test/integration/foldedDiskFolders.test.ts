@@ -52,6 +52,8 @@ describe("folder lookups on a disk that folds case answer only for the folder as
 			"Inbox/Plan.md": "# Plan\n",
 			"Inbox/Other.md": "# Other\n",
 			"WORK/x.md": "the person's\n",
+			// A name whose first cased letter, `ı`, has no case pair a disk folds back (upper-cased it is `I`, folded `i`).
+			"ıWORK/y.md": "y\n",
 			"Notes/n.md": "n\n",
 			"Notes/Plan.MD/inner.md": "inner\n",
 			"Drafts/.keep": "",
@@ -85,6 +87,10 @@ describe("folder lookups on a disk that folds case answer only for the folder as
 			["drafts", false],
 			["WORK", true],
 			["Work", false],
+			// On names204: answered (the probe of another case flipped `ı` to `I`, which opened nothing, so the disk was taken
+			// for one that does not fold).
+			["ıWORK", true],
+			["ıwork", false],
 		] as const) {
 			// On the base: every one of them answered (the disk opens each).
 			expect([path, folders.getFolderByPath(path)?.path ?? null]).toEqual([path, found ? path : null]);
