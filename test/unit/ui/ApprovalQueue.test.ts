@@ -23,6 +23,24 @@ const approveButton = () => [...(approvalWindow()?.querySelectorAll("button") ??
 describe("ApprovalQueue", () => {
 	let queue: ApprovalQueue;
 	beforeEach(() => (queue = new ApprovalQueue({} as App)));
+
+	/**
+	 * A question whose "Always allow" names two rights (the tool's and creating notes), shown and taking clicks: the request
+	 * (a test narrows its rights), the answer once given (null before), and the window's buttons as they are now.
+	 */
+	async function askedToAlwaysAllowTwo(): Promise<{ asked: ApprovalRequest; decided: () => ApprovalAnswer | null }> {
+		const asked: ApprovalRequest = {
+			...request("Daily/2026-12-07", "laptop"),
+			tool: "add_task",
+			toolTitle: "Add a task",
+			alwaysAllows: ["add_task", "create_note"],
+		};
+		let answer: ApprovalAnswer | null = null;
+		void queue.decide(asked, new AbortController().signal, () => undefined).then((decision) => (answer = decision));
+		await until(() => approveButton()?.disabled === false);
+		return { asked, decided: () => answer };
+	}
+	const buttons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])];
 	afterEach(() => {
 		queue.close();
 		document.body.empty();
@@ -57,16 +75,7 @@ describe("ApprovalQueue", () => {
 		[["add_task"], "Always allow this tool for this token"],
 		[[], null],
 	])("a window whose 'Always allow' is redrawn (rights left %j) takes no click for the grace, then takes one", async (left, redrawnText) => {
-		const asked: ApprovalRequest = {
-			...request("Daily/2026-12-07", "laptop"),
-			tool: "add_task",
-			toolTitle: "Add a task",
-			alwaysAllows: ["add_task", "create_note"],
-		};
-		let decided: ApprovalAnswer | null = null;
-		void queue.decide(asked, new AbortController().signal, () => undefined).then((decision) => (decided = decision));
-		await until(() => approveButton()?.disabled === false);
-		const buttons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])];
+		const { asked, decided } = await askedToAlwaysAllowTwo();
 		const always = buttons().find((each) => each.textContent?.startsWith("Always"));
 		expect(always?.textContent).toBe("Always allow this tool and creating notes and folders for this token");
 		// What writeCall does when a right the question named leaves Ask.
@@ -77,7 +86,7 @@ describe("ApprovalQueue", () => {
 		for (const each of buttons()) each.click();
 		always?.click();
 		await sleep(0);
-		expect(decided).toBeNull();
+		expect(decided()).toBeNull();
 		expect(approvalWindow()?.querySelector(".vault-mcp-approval-always-changed")?.classList.contains("vault-mcp-hidden")).toBe(false);
 		// Past the grace every button takes clicks again, and the note on them goes.
 		await until(() => buttons().every((each) => !each.disabled), APPROVAL_SWAP_GRACE_MS * 20);
@@ -85,8 +94,8 @@ describe("ApprovalQueue", () => {
 		buttons()
 			.find((each) => each.textContent === (redrawnText ?? "Approve"))
 			?.click();
-		await until(() => decided !== null);
-		expect(decided).toBe(redrawnText === null ? "approve" : "always");
+		await until(() => decided() !== null);
+		expect(decided()).toBe(redrawnText === null ? "approve" : "always");
 	});
 
 	/**
@@ -101,16 +110,7 @@ describe("ApprovalQueue", () => {
 	] as const)(
 		"the button focused when 'Always allow' is redrawn (%s) takes no Enter during the hold, has the focus after it, and Enter answers",
 		async (text, decision) => {
-			const asked: ApprovalRequest = {
-				...request("Daily/2026-12-07", "laptop"),
-				tool: "add_task",
-				toolTitle: "Add a task",
-				alwaysAllows: ["add_task", "create_note"],
-			};
-			let decided: ApprovalAnswer | null = null;
-			void queue.decide(asked, new AbortController().signal, () => undefined).then((answer) => (decided = answer));
-			await until(() => approveButton()?.disabled === false);
-			const buttons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])];
+			const { asked, decided } = await askedToAlwaysAllowTwo();
 			// Always is found by its place: its words change with the redraw.
 			const focused = text.startsWith("Always") ? buttons()[1] : buttons().find((each) => each.textContent === text);
 			focused?.focus();
@@ -121,27 +121,18 @@ describe("ApprovalQueue", () => {
 			// In the same moment as the redraw (no timer can have ended the hold): Enter answers nothing.
 			pressEnter();
 			await sleep(0);
-			expect(decided).toBeNull();
+			expect(decided()).toBeNull();
 			await until(() => buttons().every((each) => !each.disabled), APPROVAL_SWAP_GRACE_MS * 20);
 			expect(document.activeElement).toBe(focused);
 			pressEnter();
-			await until(() => decided !== null);
-			expect(decided).toBe(decision);
+			await until(() => decided() !== null);
+			expect(decided()).toBe(decision);
 		},
 	);
 
 	/** The focused "Always allow" removed by the redraw: no other button takes the focus (nor Enter) in its place. */
 	test("a focused 'Always allow' removed by the redraw leaves the focus on no button after the hold: Enter answers nothing", async () => {
-		const asked: ApprovalRequest = {
-			...request("Daily/2026-12-07", "laptop"),
-			tool: "add_task",
-			toolTitle: "Add a task",
-			alwaysAllows: ["add_task", "create_note"],
-		};
-		let decided: ApprovalAnswer | null = null;
-		void queue.decide(asked, new AbortController().signal, () => undefined).then((answer) => (decided = answer));
-		await until(() => approveButton()?.disabled === false);
-		const buttons = () => [...(approvalWindow()?.querySelectorAll("button") ?? [])];
+		const { asked, decided } = await askedToAlwaysAllowTwo();
 		buttons()[1]?.focus();
 		asked.alwaysAllows = [];
 		queue.alwaysAllowsNarrowed(asked);
@@ -150,7 +141,7 @@ describe("ApprovalQueue", () => {
 		expect(buttons()).not.toContain(document.activeElement);
 		pressEnter();
 		await sleep(0);
-		expect(decided).toBeNull();
+		expect(decided()).toBeNull();
 	});
 
 	/**
