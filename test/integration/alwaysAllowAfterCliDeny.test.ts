@@ -6,7 +6,6 @@ import { alwaysAllowSaver } from "../../src/headless/cli/serve";
 import { token } from "../../src/headless/cli/token";
 import { settingsStoreOf } from "../../src/headless/cli/vaultSettings";
 import { NodeHost } from "../../src/headless/NodeHost";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { McpService } from "../../src/service";
 import { runCommand } from "../helpers/cliCommand";
 import { connectClient } from "../helpers/http";
@@ -14,14 +13,7 @@ import { MemoryJournal } from "../helpers/memoryJournal";
 import { RecordingLogger } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-/** Holds every request until the test answers it. */
-class HoldingApprover implements Approver {
-	readonly held: Array<{ request: ApprovalRequest; answer: (decision: ApprovalDecision) => void }> = [];
-	decide(request: ApprovalRequest): Promise<ApprovalDecision> {
-		return new Promise((resolve) => this.held.push({ request, answer: resolve }));
-	}
-}
+import { HoldingApprover } from "../helpers/holdingApprover";
 
 async function untilAsked(approver: HoldingApprover, count: number): Promise<void> {
 	for (const started = Date.now(); approver.held.length < count; await new Promise((resolve) => setTimeout(resolve, 20))) {

@@ -1,7 +1,6 @@
 import { addToken, revokeToken, withToolRight } from "../../src/auth/tokenList";
 import { defaultSettings, type VaultMcpSettings } from "../../src/config/settings";
 import { NodeHost } from "../../src/headless/NodeHost";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { ALL_TOOLS } from "../../src/mcp/tools/index";
 import { McpService } from "../../src/service";
 import { connectClient } from "../helpers/http";
@@ -9,14 +8,7 @@ import { MemoryJournal } from "../helpers/memoryJournal";
 import { RecordingLogger } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-/** Holds every request until the test answers it. */
-class HoldingApprover implements Approver {
-	readonly held: Array<{ request: ApprovalRequest; answer: (decision: ApprovalDecision) => void }> = [];
-	decide(request: ApprovalRequest): Promise<ApprovalDecision> {
-		return new Promise((resolve) => this.held.push({ request, answer: resolve }));
-	}
-}
+import { HoldingApprover } from "../helpers/holdingApprover";
 
 /**
  * "Always allow" clicked on one token's question sets the right of that token, never of another

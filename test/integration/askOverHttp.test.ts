@@ -14,19 +14,12 @@ import type { HostFile, HostVault } from "../../src/host/Host";
 import { McpService } from "../../src/service";
 import { MemoryJournal } from "../helpers/memoryJournal";
 import { ALL_TOOLS } from "../../src/mcp/tools";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
+import type { Approver } from "../../src/mcp/approval";
 import { connectClient } from "../helpers/http";
 import { RecordingLogger, startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-/** Holds every request until the test answers it. */
-class HoldingApprover implements Approver {
-	readonly held: Array<{ request: ApprovalRequest; answer: (decision: ApprovalDecision) => void }> = [];
-	decide(request: ApprovalRequest): Promise<ApprovalDecision> {
-		return new Promise((resolve) => this.held.push({ request, answer: resolve }));
-	}
-}
+import { HoldingApprover } from "../helpers/holdingApprover";
 
 async function until(condition: () => boolean, what: string): Promise<void> {
 	for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 20))) {

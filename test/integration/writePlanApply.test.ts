@@ -10,21 +10,13 @@ import * as nodePath from "node:path";
 import { revokeToken, setTokenRights } from "../../src/auth/tokenList";
 import { MAX_JOURNAL_CALL_BYTES } from "../../src/config/limits";
 import { undoCall } from "../../src/journal/undo";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
 import { connectClient, mcpHeaders, rawRequest } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { toolCall } from "../helpers/sockets";
 import { workClock } from "../helpers/threadCpu";
 import { callError, callOk, callTool } from "../helpers/tools";
 import { makeVault, readAllFiles, removeDir } from "../helpers/vault";
-
-/** Holds every question until the test answers it. */
-class HoldingApprover implements Approver {
-	readonly held: Array<{ request: ApprovalRequest; answer: (decision: ApprovalDecision) => void }> = [];
-	decide(request: ApprovalRequest): Promise<ApprovalDecision> {
-		return new Promise((resolve) => this.held.push({ request, answer: resolve }));
-	}
-}
+import { HoldingApprover } from "../helpers/holdingApprover";
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, limitMs = 20_000): Promise<void> {
 	for (const started = Date.now(); !(await condition()); await new Promise((resolve) => setTimeout(resolve, 20))) {

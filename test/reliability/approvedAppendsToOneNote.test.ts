@@ -12,19 +12,12 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { MAX_IN_FLIGHT_REQUESTS, WRITE_RETRY_BUDGET_MS } from "../../src/config/limits";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../src/mcp/approval";
+import type { Approver } from "../../src/mcp/approval";
 import { connectClient } from "../helpers/http";
 import { startService, type RunningService } from "../helpers/service";
 import { callTool } from "../helpers/tools";
 import { makeVault, removeDir } from "../helpers/vault";
-
-/** Holds every request until the test answers it. */
-class HoldingApprover implements Approver {
-	readonly held: Array<{ request: ApprovalRequest; answer: (decision: ApprovalDecision) => void }> = [];
-	decide(request: ApprovalRequest): Promise<ApprovalDecision> {
-		return new Promise((resolve) => this.held.push({ request, answer: resolve }));
-	}
-}
+import { HoldingApprover } from "../helpers/holdingApprover";
 
 /** A safety net only: the wait ends as soon as the condition holds. */
 async function until(condition: () => boolean, what: string): Promise<void> {
