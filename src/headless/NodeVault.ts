@@ -249,14 +249,6 @@ export class NodeVault implements HostVault, WatchedVault {
 	}
 
 	/**
-	 * The folders of `path` (normalised, a folder there on disk) whose name is to be found in their parent's listing, each as
-	 * [parent, name]: a disk that folds case (macOS, Windows, a FAT drive) opens `Notes` when asked for `notes`, so that a
-	 * folder is there says nothing of its name, and Obsidian, answering from the names it listed, has no folder `notes`. A
-	 * folder holding a file the vault knows is listed by exactly its name (the listing gave the file's path), and so is every
-	 * folder above it: only the folders below the deepest such one (empty ones, or another's name on such a disk) are looked
-	 * for, most often none.
-	 */
-	/**
 	 * Whether the disk opens the folder `name` in `parent` by another letter case too (it folds case there), so the name it
 	 * holds may be another: one lstat of the name with one letter's case changed, finding the same folder. A disk that tells
 	 * case apart (Linux, most often) answers no, and the folder found by the name as asked is named so: its parent's listing,
@@ -278,6 +270,14 @@ export class NodeVault implements HostVault, WatchedVault {
 		return asked !== undefined && changed !== undefined && asked.ino === changed.ino && asked.dev === changed.dev;
 	}
 
+	/**
+	 * The folders of `path` (normalised, a folder there on disk) whose name is to be found in their parent's listing, each as
+	 * [parent, name]: a disk that folds case (macOS, Windows, a FAT drive) opens `Notes` when asked for `notes`, so that a
+	 * folder is there says nothing of its name, and Obsidian, answering from the names it listed, has no folder `notes`. A
+	 * folder holding a file the vault knows is listed by exactly its name (the listing gave the file's path), and so is every
+	 * folder above it: only the folders below the deepest such one (empty ones, or another's name on such a disk) are looked
+	 * for, most often none.
+	 */
 	private foldersToFindListed(path: string): Array<[string, string]> {
 		const parts = path.split("/");
 		let held = parts.length;
@@ -289,7 +289,8 @@ export class NodeVault implements HostVault, WatchedVault {
 
 	/**
 	 * HostVault.listedFolderNames: the disk's listing of the folder (no hidden names, no links, each name in NFC as `scan`
-	 * lists it), read a few entries at a time through the thread pool. Not through a link: the folder is checked real before
+	 * lists it), opened through the thread pool and read a few entries a system call, the event loop turning between pieces.
+	 * Not through a link: the folder is checked real before
 	 * and after it is read, so a folder swapped for a link meanwhile lists nothing. In pieces of FOLDER_LISTING_PIECE_NAMES
 	 * names, and no more than FOLDER_LISTING_MAX_ENTRIES entries: past them, ListingOverBound.
 	 */
@@ -318,7 +319,7 @@ export class NodeVault implements HostVault, WatchedVault {
 		}
 	}
 
-	/** `listedFolderNames` without the thread pool, in one piece, for the synchronous folder lookup (`getFolderByPath`). */
+	/** `listedFolderNames` in one piece (opened and read without a pause), for the synchronous folder lookup (`getFolderByPath`). */
 	private folderNamesSync(path: string): FolderListing {
 		const diskPath = this.listedFolderDiskPath(path);
 		if (diskPath === null) return null;

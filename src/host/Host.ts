@@ -71,7 +71,7 @@ export interface ListingOverBound {
 export type FolderListing = string[] | null | ListingOverBound;
 
 /** Whether a listing stopped at its bound (ListingOverBound). */
-export function isListingOverBound(listing: readonly string[] | null | ListingOverBound): listing is ListingOverBound {
+export function isListingOverBound(listing: Readonly<FolderListing> | readonly string[]): listing is ListingOverBound {
 	return listing !== null && !Array.isArray(listing);
 }
 

@@ -372,8 +372,8 @@ class WriteLooks {
 	/** Why the note may not be put back now (see putBackTwins); null when it may. */
 	async putBackTwin(change: NoteChange): Promise<PutBackRefusal | null> {
 		if (!isPutBack(change) || isTaken(this.host, change)) return null;
-		const twins = (await this.walk()).twins.get(change) ?? (await visibleTwinsOfEach(this.host, this.scopeNow(), [twinLookTarget(change)])).twins[0];
-		return putBackRefusal(change, twins ?? {});
+		// Every put-back step's change is one the walk looked at (`putBack` is made from the same steps).
+		return putBackRefusal(change, (await this.walk()).twins.get(change) ?? {});
 	}
 
 	/** Whether a visible note other than `copy` is read as its name. */

@@ -29,7 +29,7 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 				logger.error(`${unknownCallReason(id)} \`vault-mcp history ${quoted(root)}\` lists them.`);
 				return Promise.resolve(1);
 			}
-			return undoHoldingLock(root, id, journal, io, logger);
+			return runUndo(root, id, journal, io, logger);
 		});
 	} catch (error) {
 		if (!(error instanceof UndoLockHeldError)) throw error;
@@ -38,7 +38,8 @@ export async function undo(args: string[], io: CliIo): Promise<number> {
 	}
 }
 
-async function undoHoldingLock(root: string, id: string, journal: WriteJournal, io: CliIo, logger: Logger): Promise<number> {
+/** The undo of `id` as the CLI runs it, holding the vault's undo lock (withUndoLock): the vault read, the undo, what it did printed. */
+async function runUndo(root: string, id: string, journal: WriteJournal, io: CliIo, logger: Logger): Promise<number> {
 	// Undo writes nowhere a token could not: the saved excluded folders hold for it too.
 	const { excludedFolders } = await loadSettings(settingsStoreOf(root), logger);
 	const host = await NodeHost.open(root, { metadata: false });
