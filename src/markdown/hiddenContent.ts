@@ -20,7 +20,8 @@ export interface HiddenContent {
  * Invisible: every code point drawn as nothing (Unicode's Default_Ignorable_Code_Point) but the
  * bidi controls and tags, which have kinds of their own, and the variation selectors; the astral
  * ones (shorthand format controls U+1BCA0–U+1BCA3, musical beams and ties U+1D173–U+1D17A, the
- * unassigned U+E0080–U+E00FF and U+E01F0–U+E0FFF) as surrogate pairs. Variation selectors
+ * unassigned U+E0080–U+E00FF and U+E01F0–U+E0FFF) as surrogate pairs; with the format characters outside it drawn as
+ * nothing (U+FFF9–U+FFFB, U+110BD, U+110CD, U+13430–U+1343F), as the path key leaves them out. Variation selectors
  * (U+FE00–U+FE0F, U+E0100–U+E01EF) only two or more in a row: one chooses the look of the
  * character before it (an emoji or its text form, a kanji's variant), while a run of them is never
  * drawn and carries a byte each (text hidden after one visible character, a model reading every
@@ -28,7 +29,7 @@ export interface HiddenContent {
  */
 const HIDDEN =
 	// eslint-disable-next-line no-misleading-character-class -- each listed code point is matched on its own
-	/(<!--[\s\S]*?(?:-->|$(?![\s\S])))|(%%[\s\S]*?(?:%%|$(?![\s\S])))|((?:[\u200b-\u200d\u2060-\u2065\u206a-\u206f\ufeff\u00ad\u180b-\u180f\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufff0-\ufff8]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|\udb40[\udc80-\udcff\uddf0-\udfff]|[\udb41-\udb43][\udc00-\udfff])+)|([\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+)|((?:\udb40[\udc00-\udc7f])+)|((?:[\ufe00-\ufe0f]|\udb40[\udd00-\uddef]){2,})/g;
+	/(<!--[\s\S]*?(?:-->|$(?![\s\S])))|(%%[\s\S]*?(?:%%|$(?![\s\S])))|((?:[\u200b-\u200d\u2060-\u2065\u206a-\u206f\ufeff\u00ad\u180b-\u180f\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufff0-\ufffb]|\ud804[\udcbd\udccd]|\ud80d[\udc30-\udc3f]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|\udb40[\udc80-\udcff\uddf0-\udfff]|[\udb41-\udb43][\udc00-\udfff])+)|([\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+)|((?:\udb40[\udc00-\udc7f])+)|((?:[\ufe00-\ufe0f]|\udb40[\udd00-\uddef]){2,})/g;
 
 const KINDS: readonly HiddenKind[] = ["html_comment", "obsidian_comment", "invisible_characters", "bidi_controls", "tag_characters", "invisible_characters"];
 

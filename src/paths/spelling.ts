@@ -55,10 +55,14 @@ export function normalizeVaultPath(path: string): string {
  * The astral ones as surrogate pairs: the shorthand format controls U+1BCA0–U+1BCA3, the musical beams and ties
  * U+1D173–U+1D17A and the tags and variation selectors U+E0000–U+E0FFF (without the first two runs create_note made
  * `Pri\u{1D173}vate/x.md` beside an excluded `Private`, and a twin of a note).
+ * Also the format characters outside that set drawn as nothing or as a mark on the letters beside it (the interlinear
+ * annotation marks U+FFF9–U+FFFB, the Kaithi number signs U+110BD and U+110CD, the Egyptian format controls
+ * U+13430–U+1343F): create_note made `Pri\u{FFF9}v/x.md` beside an excluded `Priv`. Only the Arabic signs spanning the
+ * digits after them (U+0600–U+0605, U+06DD, U+070F, U+0890–U+0891, U+08E2), drawn as signs, keep a name apart.
  */
 const INVISIBLE =
 	// eslint-disable-next-line no-misleading-character-class -- each listed code point is removed on its own
-	/[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|[\udb40-\udb43][\udc00-\udfff]/g;
+	/[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]|\ud804[\udcbd\udccd]|\ud80d[\udc30-\udc3f]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|[\udb40-\udb43][\udc00-\udfff]/g;
 /** Every kind of space: NFKC maps most look-alikes to U+0020, this catches the rest. */
 const ANY_SPACE = /[\s\u2800]+/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

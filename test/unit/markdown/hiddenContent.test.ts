@@ -64,6 +64,12 @@ describe("findHiddenContent lists what reading view does not show", () => {
 		expect(findHiddenContent("\u2615\ufe0f \u845b\udb40\udd00", ALL)).toEqual([]);
 	});
 
+	test("the format characters drawn as nothing outside that set are named too (the path key leaves them out)", () => {
+		// U+FFF9-U+FFFB, U+110BD, U+110CD and U+13430-U+1343F were passed over.
+		const marks = [0xfff9, 0xfffa, 0xfffb, 0x110bd, 0x110cd, ...Array.from({ length: 16 }, (_, index) => 0x13430 + index)];
+		expect(marks.filter((code) => findHiddenContent(`a${String.fromCodePoint(code)}b`, ALL).length !== 1).map((code) => code.toString(16))).toEqual([]);
+	});
+
 	test("stops at the limit, keeping the first ones", () => {
 		expect(findHiddenContent("%%1%%\n%%2%%\n%%3%%\n", 2)).toEqual([
 			{ kind: "obsidian_comment", line: 0, characters: 5 },
